@@ -1,1 +1,5 @@
-//! placeholder
+//! Signal Desk's pure domain: trading settings and their validation, market value types
+//! (sides, instruments and their rounding), trading rules and statistics. No I/O lives here,
+//! so every rule can be tested with plain values.
+
+pub mod market;

@@ -1,0 +1,1 @@
+//! Market value types shared by venues, the engine and the trading rules.
