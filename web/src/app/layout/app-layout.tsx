@@ -1,0 +1,44 @@
+import { useState } from 'react'
+import { Outlet } from 'react-router'
+import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
+import { MobileNav } from '@/app/layout/mobile-nav'
+import { Sidebar } from '@/app/layout/sidebar'
+
+const COLLAPSED_STORAGE_KEY = 'sidebar-collapsed'
+
+function readCollapsed(): boolean {
+  try {
+    return localStorage.getItem(COLLAPSED_STORAGE_KEY) === 'true'
+  } catch {
+    return false
+  }
+}
+
+/** The frame of every protected page: sidebar (or drawer under 768 px) and the page. */
+export function AppLayout() {
+  const [collapsed, setCollapsed] = useState(readCollapsed)
+  const [drawerOpen, setDrawerOpen] = useState(false)
+  const isDesktop = useMediaQuery(DESKTOP_QUERY)
+
+  const toggleCollapsed = () => {
+    const next = !collapsed
+    setCollapsed(next)
+    try {
+      localStorage.setItem(COLLAPSED_STORAGE_KEY, String(next))
+    } catch {
+      // The choice then lasts for this page only.
+    }
+  }
+
+  return (
+    <div className="flex min-h-svh">
+      <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
+      <div className="flex min-w-0 flex-1 flex-col">
+        <MobileNav open={drawerOpen && !isDesktop} onOpenChange={setDrawerOpen} />
+        <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 md:px-8 md:py-8">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,116 @@
+import { KeyRound, LayoutDashboard, LineChart, LogOut, Monitor, Moon, Settings, Sun } from 'lucide-react'
+import { NavLink } from 'react-router'
+import { useSession } from '@/features/auth/api/get-me'
+import { useLogout } from '@/features/auth/api/logout'
+import { useTheme } from '@/lib/use-theme'
+import { cn } from '@/lib/utils'
+import { layoutStrings } from '@/app/layout/strings'
+
+const navItems = [
+  { to: '/dashboard', label: layoutStrings.nav.botStatus, icon: LayoutDashboard },
+  { to: '/stats', label: layoutStrings.nav.statistics, icon: LineChart },
+  { to: '/api-keys', label: layoutStrings.nav.apiKeys, icon: KeyRound },
+  { to: '/settings', label: layoutStrings.nav.settings, icon: Settings },
+] as const
+
+const themeIcons = { dark: Moon, light: Sun, system: Monitor } as const
+
+type SidebarNavProps = {
+  collapsed?: boolean
+  /** Called after a link is followed (the mobile drawer closes). */
+  onNavigate?: () => void
+}
+
+const rowClass =
+  'group relative flex h-10 w-full items-center gap-3 rounded-md px-3 text-sm font-medium text-sidebar-foreground transition-colors hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-ring/60 focus-visible:outline-none'
+
+/** The links, Toggle Theme and Logout: shared by the desktop sidebar and the mobile drawer. */
+export function SidebarNav({ collapsed = false, onNavigate }: SidebarNavProps) {
+  const { theme, cycleTheme } = useTheme()
+  const session = useSession()
+  const logout = useLogout()
+  const ThemeIcon = themeIcons[theme]
+  const themeName = layoutStrings.themeNames[theme]
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <nav aria-label={layoutStrings.navigationLabel} className="flex-1 overflow-y-auto px-3 py-4">
+        <ul className="space-y-1">
+          {navItems.map(({ to, label, icon: Icon }) => (
+            <li key={to}>
+              <NavLink
+                to={to}
+                onClick={onNavigate}
+                title={collapsed ? label : undefined}
+                className={({ isActive }) =>
+                  cn(
+                    rowClass,
+                    collapsed && 'justify-center px-0',
+                    isActive &&
+                      'bg-sidebar-accent text-sidebar-accent-foreground before:absolute before:inset-y-2 before:left-0 before:w-0.5 before:rounded-full before:bg-primary',
+                  )
+                }
+              >
+                {({ isActive }) => (
+                  <>
+                    <Icon
+                      aria-hidden="true"
+                      className={cn('size-[18px] shrink-0', isActive && 'text-primary')}
+                    />
+                    <span className={cn('truncate', collapsed && 'sr-only')}>{label}</span>
+                  </>
+                )}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <div className="space-y-1 border-t border-sidebar-border px-3 py-3">
+        {session.user && !collapsed ? (
+          <p className="truncate px-3 pb-2 text-xs text-muted-foreground">
+            {layoutStrings.signedInAs}{' '}
+            <span className="font-medium text-sidebar-foreground">{session.user.username}</span>
+          </p>
+        ) : null}
+        <button
+          type="button"
+          onClick={cycleTheme}
+          aria-label={layoutStrings.toggleTheme}
+          title={`${layoutStrings.toggleTheme}: ${themeName}`}
+          className={cn(rowClass, collapsed && 'justify-center px-0')}
+        >
+          <ThemeIcon aria-hidden="true" className="size-[18px] shrink-0" />
+          {collapsed ? null : (
+            <>
+              <span className="truncate">{layoutStrings.toggleTheme}</span>
+              <span
+                aria-hidden="true"
+                className="ml-auto rounded border border-sidebar-border px-1.5 py-0.5 text-[10px] tracking-wide text-muted-foreground uppercase"
+              >
+                {themeName}
+              </span>
+            </>
+          )}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            logout.mutate()
+          }}
+          disabled={logout.isPending}
+          aria-label={layoutStrings.logout}
+          title={collapsed ? layoutStrings.logout : undefined}
+          className={cn(
+            rowClass,
+            'hover:bg-destructive/10 hover:text-destructive disabled:opacity-60',
+            collapsed && 'justify-center px-0',
+          )}
+        >
+          <LogOut aria-hidden="true" className="size-[18px] shrink-0" />
+          <span className={cn('truncate', collapsed && 'sr-only')}>{layoutStrings.logout}</span>
+        </button>
+      </div>
+    </div>
+  )
+}

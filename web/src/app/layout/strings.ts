@@ -1,0 +1,20 @@
+/** UI strings of the app frame (spec section 2, Sidebar). */
+export const layoutStrings = {
+  productName: 'Signal Desk',
+  nav: {
+    botStatus: 'Bot Status',
+    statistics: 'Statistics',
+    apiKeys: 'API Keys',
+    settings: 'Settings',
+  },
+  toggleTheme: 'Toggle Theme',
+  logout: 'Logout',
+  openMenu: 'Open menu',
+  // Not worded by the spec.
+  navigationLabel: 'Main navigation',
+  navigationTitle: 'Navigation',
+  collapseSidebar: 'Collapse sidebar',
+  expandSidebar: 'Expand sidebar',
+  themeNames: { dark: 'Dark', light: 'Light', system: 'System' },
+  signedInAs: 'Signed in as',
+} as const

@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { setSession } from '@/lib/session'
+import type { User } from '@/types/api'
+import { meQueryKey } from '@/features/auth/api/get-me'
+
+export type Credentials = { username: string; password: string }
+export type AuthResponse = { token: string; user: User }
+
+/** POST /api/auth/login/. */
+export function login(credentials: Credentials): Promise<AuthResponse> {
+  return api.post<AuthResponse>('auth/login/', credentials)
+}
+
+/** Logs in and stores token and user (spec section 4); the caller navigates. */
+export function useLogin() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: login,
+    onSuccess: ({ token, user }) => {
+      // Seed the session check first so enabling it (by storing the token) fetches nothing.
+      queryClient.setQueryData(meQueryKey, user)
+      setSession(token, user)
+    },
+  })
+}
