@@ -1,0 +1,569 @@
+//! The incremental indicators. Each one takes the latest closed candle's
+//! fields and returns its value once it has enough history (its warm-up),
+//! following TA-Lib's definitions (default compatibility, unstable period 0)
+//! where TA-Lib has the indicator, TradingView's otherwise.
+
+use crate::window::{Ema, RollingExtreme, Sma, Window, Wma};
+
+/// TA-Lib's `TRUE_RANGE`: the largest of high - low, |high - previous close|
+/// and |low - previous close|.
+fn true_range(high: f64, low: f64, prev_close: f64) -> f64 {
+    let mut tr = high - low;
+    let a = (high - prev_close).abs();
+    if a > tr {
+        tr = a;
+    }
+    let b = (low - prev_close).abs();
+    if b > tr {
+        tr = b;
+    }
+    tr
+}
+
+/// RSI with Wilder smoothing, seeded with the simple averages of the first
+/// `period` gains and losses (TA-Lib `RSI`; first value at index `period`).
+/// 0 when there has been neither gain nor loss, as in TA-Lib.
+#[derive(Clone, Debug)]
+pub(crate) struct Rsi {
+    period: usize,
+    prev_close: Option<f64>,
+    changes: usize,
+    gain: f64,
+    loss: f64,
+}
+
+impl Rsi {
+    pub(crate) fn new(period: usize) -> Self {
+        Self {
+            period,
+            prev_close: None,
+            changes: 0,
+            gain: 0.0,
+            loss: 0.0,
+        }
+    }
+
+    pub(crate) fn push(&mut self, close: f64) -> Option<f64> {
+        let prev = self.prev_close.replace(close)?;
+        let change = close - prev;
+        let p = self.period as f64;
+        if self.changes < self.period {
+            if change < 0.0 {
+                self.loss -= change;
+            } else {
+                self.gain += change;
+            }
+            self.changes += 1;
+            if self.changes < self.period {
+                return None;
+            }
+            self.loss /= p;
+            self.gain /= p;
+        } else {
+            self.loss *= p - 1.0;
+            self.gain *= p - 1.0;
+            if change < 0.0 {
+                self.loss -= change;
+            } else {
+                self.gain += change;
+            }
+            self.loss /= p;
+            self.gain /= p;
+        }
+        let total = self.gain + self.loss;
+        Some(if total != 0.0 {
+            100.0 * (self.gain / total)
+        } else {
+            0.0
+        })
+    }
+}
+
+/// TA-Lib's raw stochastic `%K`: where `x` sits in `[lowest, highest]`, in
+/// percent, 0 when the range is empty.
+fn raw_stochastic(x: f64, highest: f64, lowest: f64) -> f64 {
+    let diff = (highest - lowest) / 100.0;
+    if diff != 0.0 {
+        (x - lowest) / diff
+    } else {
+        0.0
+    }
+}
+
+/// The 14-bar high/low channel shared by the Stochastic and Williams %R.
+#[derive(Clone, Debug)]
+pub(crate) struct Channel {
+    highest: RollingExtreme,
+    lowest: RollingExtreme,
+}
+
+impl Channel {
+    pub(crate) fn new(period: usize) -> Self {
+        Self {
+            highest: RollingExtreme::highest(period),
+            lowest: RollingExtreme::lowest(period),
+        }
+    }
+
+    /// Returns (highest high, lowest low) once full.
+    pub(crate) fn push(&mut self, high: f64, low: f64) -> Option<(f64, f64)> {
+        let h = self.highest.push(high);
+        let l = self.lowest.push(low);
+        h.zip(l)
+    }
+
+    /// Donchian midpoint.
+    pub(crate) fn push_mid(&mut self, high: f64, low: f64) -> Option<f64> {
+        self.push(high, low).map(|(h, l)| (h + l) / 2.0)
+    }
+}
+
+/// Slow stochastic (TA-Lib `STOCH` with SMA smoothing): `%K` = SMA(raw, k),
+/// `%D` = SMA(%K, d). Like TA-Lib, both lines are reported from the first bar
+/// that has `%D` (index 17 for 14/3/3).
+#[derive(Clone, Debug)]
+pub(crate) struct Stoch {
+    k: Sma,
+    d: Sma,
+}
+
+impl Stoch {
+    pub(crate) fn new(k_smoothing: usize, d_smoothing: usize) -> Self {
+        Self {
+            k: Sma::new(k_smoothing),
+            d: Sma::new(d_smoothing),
+        }
+    }
+
+    /// Takes the channel of the bar; returns (%K, %D).
+    pub(crate) fn push(&mut self, close: f64, channel: Option<(f64, f64)>) -> Option<(f64, f64)> {
+        let (highest, lowest) = channel?;
+        let k = self.k.push(raw_stochastic(close, highest, lowest))?;
+        let d = self.d.push(k)?;
+        Some((k, d))
+    }
+}
+
+/// Williams %R (TA-Lib `WILLR`): -100 at the channel's low, 0 at its high;
+/// 0 when the range is empty.
+pub(crate) fn williams_r(close: f64, channel: Option<(f64, f64)>) -> Option<f64> {
+    let (highest, lowest) = channel?;
+    let diff = (highest - lowest) * -0.01;
+    Some(if diff != 0.0 {
+        (highest - close) / diff
+    } else {
+        0.0
+    })
+}
+
+/// TradingView-style Stochastic RSI: `%K` = SMA(stoch(RSI, RSI, RSI, n), k),
+/// `%D` = SMA(%K, d). Fed with RSI values; first `%K` at index 29 and first
+/// `%D` at index 31 for (3, 3, 14, 14).
+#[derive(Clone, Debug)]
+pub(crate) struct StochRsi {
+    highest: RollingExtreme,
+    lowest: RollingExtreme,
+    k: Sma,
+    d: Sma,
+}
+
+impl StochRsi {
+    pub(crate) fn new(stoch_length: usize, k_smoothing: usize, d_smoothing: usize) -> Self {
+        Self {
+            highest: RollingExtreme::highest(stoch_length),
+            lowest: RollingExtreme::lowest(stoch_length),
+            k: Sma::new(k_smoothing),
+            d: Sma::new(d_smoothing),
+        }
+    }
+
+    /// Returns (%K, %D), each once available.
+    pub(crate) fn push(&mut self, rsi: Option<f64>) -> (Option<f64>, Option<f64>) {
+        let Some(rsi) = rsi else {
+            return (None, None);
+        };
+        let h = self.highest.push(rsi);
+        let l = self.lowest.push(rsi);
+        let Some((h, l)) = h.zip(l) else {
+            return (None, None);
+        };
+        let k = self.k.push(raw_stochastic(rsi, h, l));
+        let d = k.and_then(|k| self.d.push(k));
+        (k, d)
+    }
+}
+
+/// Commodity Channel Index on the typical price (TA-Lib `CCI`): the mean and
+/// the mean absolute deviation are recomputed over the window (O(period)).
+/// 0 when the price equals its mean or the deviation is 0.
+#[derive(Clone, Debug)]
+pub(crate) struct Cci {
+    window: Window,
+}
+
+impl Cci {
+    pub(crate) fn new(period: usize) -> Self {
+        Self {
+            window: Window::new(period),
+        }
+    }
+
+    pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) -> Option<f64> {
+        let tp = (high + low + close) / 3.0;
+        self.window.push(tp);
+        if !self.window.is_full() {
+            return None;
+        }
+        let n = self.window.capacity() as f64;
+        let values = self.window.values();
+        let mean = values.iter().sum::<f64>() / n;
+        let deviation: f64 = values.iter().map(|v| (v - mean).abs()).sum();
+        let distance = tp - mean;
+        Some(if distance != 0.0 && deviation != 0.0 {
+            distance / (0.015 * (deviation / n))
+        } else {
+            0.0
+        })
+    }
+}
+
+/// Directional movement (TA-Lib `PLUS_DI`, `MINUS_DI`, `ADX`): the sums of
+/// the first `period - 1` moves are smoothed Wilder-style from index `period`
+/// on (`s = s - s / n + x`); +DI/-DI from index `period`, ADX (the mean of the
+/// first `period` DX, then Wilder-smoothed) from index `2 * period - 1`.
+#[derive(Clone, Debug)]
+pub(crate) struct Dmi {
+    period: usize,
+    prev: Option<(f64, f64, f64)>,
+    moves: usize,
+    plus_dm: f64,
+    minus_dm: f64,
+    tr: f64,
+    dx_sum: f64,
+    adx: Option<f64>,
+}
+
+/// One bar of [`Dmi`] output.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DmiValue {
+    pub(crate) plus_di: Option<f64>,
+    pub(crate) minus_di: Option<f64>,
+    pub(crate) adx: Option<f64>,
+}
+
+impl Dmi {
+    pub(crate) fn new(period: usize) -> Self {
+        Self {
+            period,
+            prev: None,
+            moves: 0,
+            plus_dm: 0.0,
+            minus_dm: 0.0,
+            tr: 0.0,
+            dx_sum: 0.0,
+            adx: None,
+        }
+    }
+
+    pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) -> DmiValue {
+        let Some((prev_high, prev_low, prev_close)) = self.prev.replace((high, low, close)) else {
+            return DmiValue::default();
+        };
+        self.moves += 1;
+        let up = high - prev_high;
+        let down = prev_low - low;
+        let (plus, minus) = if down > 0.0 && up < down {
+            (0.0, down)
+        } else if up > 0.0 && up > down {
+            (up, 0.0)
+        } else {
+            (0.0, 0.0)
+        };
+        let tr = true_range(high, low, prev_close);
+        if self.moves < self.period {
+            self.plus_dm += plus;
+            self.minus_dm += minus;
+            self.tr += tr;
+            return DmiValue::default();
+        }
+        let n = self.period as f64;
+        self.plus_dm = self.plus_dm - self.plus_dm / n + plus;
+        self.minus_dm = self.minus_dm - self.minus_dm / n + minus;
+        self.tr = self.tr - self.tr / n + tr;
+
+        let (plus_di, minus_di, dx) = if self.tr != 0.0 {
+            let p = 100.0 * (self.plus_dm / self.tr);
+            let m = 100.0 * (self.minus_dm / self.tr);
+            let sum = p + m;
+            let dx = (sum != 0.0).then(|| 100.0 * ((m - p).abs() / sum));
+            (p, m, dx)
+        } else {
+            (0.0, 0.0, None)
+        };
+
+        // DX exists from move `period`; ADX averages the first `period` of them.
+        let last_seed_move = 2 * self.period - 1;
+        match self.adx {
+            None => {
+                self.dx_sum += dx.unwrap_or(0.0);
+                if self.moves == last_seed_move {
+                    self.adx = Some(self.dx_sum / n);
+                }
+            }
+            Some(adx) => {
+                if let Some(dx) = dx {
+                    self.adx = Some((adx * (n - 1.0) + dx) / n);
+                }
+            }
+        }
+        DmiValue {
+            plus_di: Some(plus_di),
+            minus_di: Some(minus_di),
+            adx: self.adx,
+        }
+    }
+}
+
+/// MACD as TA-Lib computes it: the slow EMA is seeded at index `slow - 1`
+/// and the fast EMA is seeded at that same index with the simple average of
+/// the last `fast` closes; the signal EMA is seeded with the average of the
+/// first `signal` MACD values. Both lines are reported from index
+/// `slow + signal - 2` (33 for 12/26/9), as TA-Lib does.
+#[derive(Clone, Debug)]
+pub(crate) struct Macd {
+    fast_seed: Sma,
+    fast: Ema,
+    slow: Ema,
+    signal: Ema,
+}
+
+impl Macd {
+    pub(crate) fn new(fast: usize, slow: usize, signal: usize) -> Self {
+        Self {
+            fast_seed: Sma::new(fast),
+            fast: Ema::new(fast),
+            slow: Ema::new(slow),
+            signal: Ema::new(signal),
+        }
+    }
+
+    /// Returns (MACD, signal).
+    pub(crate) fn push(&mut self, close: f64) -> Option<(f64, f64)> {
+        let slow = self.slow.push(close);
+        let fast = if self.fast.value().is_some() {
+            self.fast.step(close)
+        } else {
+            let seed = self.fast_seed.push(close);
+            if let (Some(seed), Some(_)) = (seed, slow) {
+                self.fast.seed(seed);
+            }
+            self.fast.value()
+        };
+        let macd = fast? - slow?;
+        let signal = self.signal.push(macd)?;
+        Some((macd, signal))
+    }
+}
+
+/// Ultimate Oscillator (TA-Lib `ULTOSC`): buying pressure over true range on
+/// three windows, weighted 4:2:1, in percent; a window whose true range sums
+/// to 0 adds nothing. The sums are recomputed over the windows on each bar,
+/// so a flat stretch gives an exact 0 instead of a rounding residue.
+#[derive(Clone, Debug)]
+pub(crate) struct Uo {
+    prev_close: Option<f64>,
+    /// (buying pressure, true range), the longest window.
+    pressure: Window,
+    range: Window,
+    periods: [usize; 3],
+}
+
+impl Uo {
+    pub(crate) fn new(short: usize, medium: usize, long: usize) -> Self {
+        let longest = short.max(medium).max(long);
+        Self {
+            prev_close: None,
+            pressure: Window::new(longest),
+            range: Window::new(longest),
+            periods: [short, medium, long],
+        }
+    }
+
+    pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) -> Option<f64> {
+        let prev_close = self.prev_close.replace(close)?;
+        let true_low = low.min(prev_close);
+        self.pressure.push(close - true_low);
+        self.range.push(true_range(high, low, prev_close));
+        if !self.pressure.is_full() {
+            return None;
+        }
+        let mut total = 0.0;
+        for (period, weight) in self.periods.into_iter().zip([4.0, 2.0, 1.0]) {
+            let bp: f64 = self.pressure.newest_first().take(period).sum();
+            let tr: f64 = self.range.newest_first().take(period).sum();
+            if tr != 0.0 {
+                total += weight * (bp / tr);
+            }
+        }
+        Some(100.0 * (total / 7.0))
+    }
+}
+
+/// Ichimoku lines used by the rating: conversion (9), base (26), and the
+/// leading spans as they were 26 bars ago (the cloud under today's bar).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct IchimokuValue {
+    pub(crate) conversion: Option<f64>,
+    pub(crate) base: Option<f64>,
+    pub(crate) lead1_lagged: Option<f64>,
+    pub(crate) lead2_lagged: Option<f64>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Ichimoku {
+    conversion: Channel,
+    base: Channel,
+    span_b: Channel,
+    lead1: Window,
+    lead2: Window,
+    displacement: usize,
+}
+
+impl Ichimoku {
+    pub(crate) fn new(conversion: usize, base: usize, span_b: usize, displacement: usize) -> Self {
+        Self {
+            conversion: Channel::new(conversion),
+            base: Channel::new(base),
+            span_b: Channel::new(span_b),
+            lead1: Window::new(displacement + 1),
+            lead2: Window::new(displacement + 1),
+            displacement,
+        }
+    }
+
+    pub(crate) fn push(&mut self, high: f64, low: f64) -> IchimokuValue {
+        let conversion = self.conversion.push_mid(high, low);
+        let base = self.base.push_mid(high, low);
+        let span_b = self.span_b.push_mid(high, low);
+        // Once a line exists it exists on every later bar, so the window
+        // holds consecutive bars and lag `displacement` is 26 bars back.
+        if let (Some(c), Some(b)) = (conversion, base) {
+            self.lead1.push((c + b) / 2.0);
+        }
+        if let Some(s) = span_b {
+            self.lead2.push(s);
+        }
+        IchimokuValue {
+            conversion,
+            base,
+            lead1_lagged: self.lead1.get(self.displacement),
+            lead2_lagged: self.lead2.get(self.displacement),
+        }
+    }
+}
+
+/// Volume-weighted moving average, summed over the window on each bar
+/// (O(period)) so that an all-zero-volume window is detected exactly; it
+/// has no value then.
+#[derive(Clone, Debug)]
+pub(crate) struct Vwma {
+    prices: Window,
+    volumes: Window,
+}
+
+impl Vwma {
+    pub(crate) fn new(period: usize) -> Self {
+        Self {
+            prices: Window::new(period),
+            volumes: Window::new(period),
+        }
+    }
+
+    pub(crate) fn push(&mut self, close: f64, volume: f64) -> Option<f64> {
+        self.prices.push(close);
+        self.volumes.push(volume);
+        if !self.prices.is_full() {
+            return None;
+        }
+        let volume_sum: f64 = self.volumes.values().iter().sum();
+        if volume_sum == 0.0 {
+            return None;
+        }
+        let weighted: f64 = self
+            .prices
+            .values()
+            .iter()
+            .zip(self.volumes.values())
+            .map(|(p, v)| p * v)
+            .sum();
+        Some(weighted / volume_sum)
+    }
+}
+
+/// Hull moving average: WMA(2 * WMA(x, n / 2) - WMA(x, n), floor(sqrt(n))).
+#[derive(Clone, Debug)]
+pub(crate) struct Hma {
+    half: Wma,
+    full: Wma,
+    smooth: Wma,
+}
+
+impl Hma {
+    pub(crate) fn new(period: usize) -> Self {
+        let root = (period as f64).sqrt().floor() as usize;
+        Self {
+            half: Wma::new(period / 2),
+            full: Wma::new(period),
+            smooth: Wma::new(root.max(1)),
+        }
+    }
+
+    pub(crate) fn push(&mut self, close: f64) -> Option<f64> {
+        let half = self.half.push(close);
+        let full = self.full.push(close)?;
+        self.smooth.push(2.0 * half? - full)
+    }
+}
+
+/// Awesome Oscillator: SMA(hl2, 5) - SMA(hl2, 34).
+#[derive(Clone, Debug)]
+pub(crate) struct Ao {
+    fast: Sma,
+    slow: Sma,
+}
+
+impl Ao {
+    pub(crate) fn new(fast: usize, slow: usize) -> Self {
+        Self {
+            fast: Sma::new(fast),
+            slow: Sma::new(slow),
+        }
+    }
+
+    pub(crate) fn push(&mut self, high: f64, low: f64) -> Option<f64> {
+        let mid = (high + low) / 2.0;
+        let fast = self.fast.push(mid);
+        let slow = self.slow.push(mid);
+        Some(fast? - slow?)
+    }
+}
+
+/// Momentum: close - close `period` bars ago.
+#[derive(Clone, Debug)]
+pub(crate) struct Momentum {
+    closes: Window,
+}
+
+impl Momentum {
+    pub(crate) fn new(period: usize) -> Self {
+        Self {
+            closes: Window::new(period + 1),
+        }
+    }
+
+    pub(crate) fn push(&mut self, close: f64) -> Option<f64> {
+        self.closes.push(close);
+        let back = self.closes.get(self.closes.capacity() - 1)?;
+        Some(close - back)
+    }
+}
