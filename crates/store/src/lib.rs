@@ -1,1 +1,17 @@
-//! placeholder
+//! Signal Desk's persistence: one API over SQLite (the default, one file) and PostgreSQL.
+//!
+//! Queries are written once with `$n` placeholders, which both sqlx drivers accept, and run
+//! through sqlx's `Any` driver. Each backend owns its migrations (`migrations/<backend>`).
+//! Portable column types only: integers (flags are 0/1), text (decimals are stored as their
+//! exact string form) and timestamps as Unix milliseconds in UTC.
+
+mod db;
+mod error;
+pub mod repo;
+#[cfg(feature = "test-support")]
+pub mod test_support;
+
+pub use db::{Backend, Store};
+pub use error::StoreError;
+pub use repo::sessions::Session;
+pub use repo::users::User;

@@ -1,0 +1,50 @@
+# Signal Desk: the commands a newcomer needs. `make run` starts the product, `make test` runs
+# every test (Rust on SQLite and, with TEST_DATABASE_URL, PostgreSQL; web unit tests; browser
+# tests against the real binary).
+
+CARGO ?= cargo
+NPM ?= npm
+WEB := web
+
+.PHONY: run web web-deps build test test-rust test-web test-e2e lint fmt bench clean
+
+run: web
+	$(CARGO) build --release -p signaldesk-server
+	./target/release/signaldesk serve
+
+web-deps:
+	cd $(WEB) && $(NPM) ci --no-audit --no-fund
+
+web: web-deps
+	cd $(WEB) && $(NPM) run build
+
+build: web
+	$(CARGO) build --release -p signaldesk-server
+
+test: lint test-rust test-web test-e2e
+
+lint: web-deps
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd $(WEB) && $(NPM) run typecheck && $(NPM) run lint
+
+test-rust:
+	$(CARGO) test --workspace
+
+test-web: web-deps
+	cd $(WEB) && $(NPM) test
+
+# Browser tests drive the debug binary, serving the freshly built app from web/dist.
+test-e2e: web
+	$(CARGO) build -p signaldesk-server
+	cd $(WEB) && SIGNALDESK_BIN=$(CURDIR)/target/debug/signaldesk $(NPM) run e2e
+
+fmt:
+	$(CARGO) fmt --all
+
+bench:
+	$(CARGO) bench --workspace
+
+clean:
+	$(CARGO) clean
+	rm -rf $(WEB)/dist $(WEB)/node_modules

@@ -1,0 +1,105 @@
+//! Failed-login limiting per username and per client address (DESIGN.md: e.g. 5 a minute).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const WINDOW: Duration = Duration::from_secs(60);
+/// Above this many tracked keys, expired ones are swept so memory stays bounded.
+const SWEEP_ABOVE: usize = 10_000;
+
+pub struct LoginLimiter {
+    limit: usize,
+    failures: Mutex<HashMap<String, VecDeque<Instant>>>,
+}
+
+impl LoginLimiter {
+    pub fn new(failures_per_minute: u32) -> LoginLimiter {
+        LoginLimiter {
+            limit: failures_per_minute.max(1) as usize,
+            failures: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// `Err(seconds)` when any key has used up its failures in the last minute.
+    pub fn check(&self, keys: &[String], now: Instant) -> Result<(), u64> {
+        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let mut wait = Duration::ZERO;
+        for key in keys {
+            if let Some(times) = map.get_mut(key) {
+                prune(times, now);
+                if times.len() >= self.limit {
+                    if let Some(oldest) = times.front() {
+                        wait = wait.max(WINDOW.saturating_sub(now.duration_since(*oldest)));
+                    }
+                }
+            }
+        }
+        if wait.is_zero() {
+            Ok(())
+        } else {
+            Err(wait.as_secs().max(1))
+        }
+    }
+
+    pub fn record_failure(&self, keys: &[String], now: Instant) {
+        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() > SWEEP_ABOVE {
+            map.retain(|_, times| {
+                prune(times, now);
+                !times.is_empty()
+            });
+        }
+        for key in keys {
+            map.entry(key.clone()).or_default().push_back(now);
+        }
+    }
+
+    pub fn clear(&self, key: &str) {
+        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        map.remove(key);
+    }
+}
+
+fn prune(times: &mut VecDeque<Instant>, now: Instant) {
+    while times
+        .front()
+        .is_some_and(|t| now.duration_since(*t) >= WINDOW)
+    {
+        times.pop_front();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_after_the_limit_and_frees_after_the_window() {
+        let limiter = LoginLimiter::new(3);
+        let keys = vec!["user:a".to_string(), "ip:1".to_string()];
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            assert!(limiter.check(&keys, t0).is_ok());
+            limiter.record_failure(&keys, t0);
+        }
+        let wait = limiter.check(&keys, t0).unwrap_err();
+        assert_eq!(wait, 60);
+        // Another username from the same address is blocked too.
+        assert!(limiter
+            .check(&["user:b".into(), "ip:1".into()], t0)
+            .is_err());
+        assert!(limiter.check(&["user:b".into(), "ip:2".into()], t0).is_ok());
+        assert!(limiter.check(&keys, t0 + WINDOW).is_ok());
+    }
+
+    #[test]
+    fn clear_forgets_a_key() {
+        let limiter = LoginLimiter::new(1);
+        let keys = vec!["user:a".to_string()];
+        limiter.record_failure(&keys, Instant::now());
+        assert!(limiter.check(&keys, Instant::now()).is_err());
+        limiter.clear("user:a");
+        assert!(limiter.check(&keys, Instant::now()).is_ok());
+    }
+}

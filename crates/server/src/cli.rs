@@ -1,0 +1,188 @@
+//! The `signaldesk` command line (DESIGN.md section 4).
+
+use std::io::BufRead;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::{Args, Parser, Subcommand};
+use signaldesk_store::{Store, StoreError};
+
+use crate::app::now_ms;
+use crate::auth::password;
+use crate::config::{Config, Overrides, VenueKind};
+
+#[derive(Parser)]
+#[command(
+    name = "signaldesk",
+    version,
+    about = "Signal Desk: a self-hosted dashboard and engine for a leveraged futures bot"
+)]
+struct Cli {
+    /// TOML configuration file (defaults < file < SIGNALDESK_* env < flags).
+    #[arg(long, global = true, env = "SIGNALDESK_CONFIG")]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Start the HTTP server, the web app and the bots.
+    Serve(ServeArgs),
+    /// Manage user accounts.
+    #[command(subcommand)]
+    User(UserCommand),
+}
+
+/// Where the data lives; shared by every command that opens the database.
+#[derive(Args)]
+struct StorageArgs {
+    /// Database URL: sqlite://PATH (default sqlite://data/signaldesk.db) or postgres://… [env: SIGNALDESK_DATABASE_URL]
+    #[arg(long)]
+    database: Option<String>,
+    /// Folder for the master key file (default data/) [env: SIGNALDESK_DATA_DIR]
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Listen address (default 127.0.0.1:8000) [env: SIGNALDESK_ADDR]
+    #[arg(long)]
+    addr: Option<SocketAddr>,
+    #[command(flatten)]
+    storage: StorageArgs,
+    /// Trading venue: paper (default) or bybit [env: SIGNALDESK_VENUE]
+    #[arg(long, value_enum)]
+    venue: Option<VenueArg>,
+    /// Serve the web app from this folder instead of the embedded copy.
+    #[arg(long)]
+    static_dir: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum VenueArg {
+    Paper,
+    Bybit,
+}
+
+#[derive(Subcommand)]
+enum UserCommand {
+    /// Create a user (fails if the username is taken).
+    Create(UserArgs),
+    /// Set a user's password (ends that user's sessions).
+    SetPassword(UserArgs),
+}
+
+#[derive(Args)]
+struct UserArgs {
+    #[arg(long)]
+    username: String,
+    /// The password; read from the first line of standard input when omitted.
+    #[arg(long)]
+    password: Option<String>,
+    #[command(flatten)]
+    storage: StorageArgs,
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn storage_overrides(storage: StorageArgs) -> Overrides {
+    Overrides {
+        database_url: storage.database,
+        data_dir: storage.data_dir,
+        ..Overrides::default()
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let file = cli.config.as_deref();
+    match cli.command {
+        Command::Serve(args) => {
+            let overrides = Overrides {
+                addr: args.addr,
+                venue: args.venue.map(|v| match v {
+                    VenueArg::Paper => VenueKind::Paper,
+                    VenueArg::Bybit => VenueKind::Bybit,
+                }),
+                static_dir: args.static_dir,
+                ..storage_overrides(args.storage)
+            };
+            let config = Config::load(file, &overrides).context("invalid configuration")?;
+            crate::serve::serve(config).await
+        }
+        Command::User(UserCommand::Create(args)) => {
+            let (store, username, pass) = open_for_user(file, args).await?;
+            password::check_username(&username).map_err(anyhow::Error::msg)?;
+            password::check_new_password(&pass).map_err(anyhow::Error::msg)?;
+            let hash = password::hash(pass).await.map_err(anyhow::Error::msg)?;
+            match store.create_user(&username, &hash, now_ms()).await {
+                Ok(_) => println!("Created user \"{username}\"."),
+                Err(StoreError::Conflict(_)) => bail!("user \"{username}\" already exists"),
+                Err(e) => return Err(e.into()),
+            }
+            store.close().await;
+            Ok(())
+        }
+        Command::User(UserCommand::SetPassword(args)) => {
+            let (store, username, pass) = open_for_user(file, args).await?;
+            password::check_new_password(&pass).map_err(anyhow::Error::msg)?;
+            let hash = password::hash(pass).await.map_err(anyhow::Error::msg)?;
+            match store.set_password(&username, &hash).await {
+                Ok(()) => println!("Password of \"{username}\" changed; its sessions were ended."),
+                Err(StoreError::NotFound) => bail!("no user \"{username}\""),
+                Err(e) => return Err(e.into()),
+            }
+            store.close().await;
+            Ok(())
+        }
+    }
+}
+
+async fn open_for_user(
+    file: Option<&std::path::Path>,
+    args: UserArgs,
+) -> anyhow::Result<(Store, String, String)> {
+    let config =
+        Config::load(file, &storage_overrides(args.storage)).context("invalid configuration")?;
+    let pass = match args.password {
+        Some(p) => p,
+        None => {
+            let mut line = String::new();
+            std::io::stdin().lock().read_line(&mut line)?;
+            line.trim_end_matches(['\r', '\n']).to_string()
+        }
+    };
+    let store = Store::connect(&config.database_url)
+        .await
+        .context("cannot open the database")?;
+    Ok((store, args.username.trim().to_string(), pass))
+}

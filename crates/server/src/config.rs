@@ -1,0 +1,123 @@
+//! Settings layered as DESIGN.md section 4 says: defaults, then a TOML file, then
+//! `SIGNALDESK_*` environment variables, then command-line flags.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use figment::providers::{Env, Format, Serialized, Toml};
+use figment::Figment;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VenueKind {
+    Paper,
+    Bybit,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Address the HTTP server listens on.
+    pub addr: SocketAddr,
+    /// `sqlite://PATH` (created if missing) or `postgres://…`.
+    pub database_url: String,
+    pub venue: VenueKind,
+    /// Holds the master key file and, by default, the SQLite database.
+    pub data_dir: PathBuf,
+    /// Serve the web app from this folder instead of the copy embedded in the binary.
+    pub static_dir: Option<PathBuf>,
+    /// Whether `/api/auth/register/` creates accounts (off by default).
+    pub allow_registration: bool,
+    /// Sessions and tokens end after this long without use.
+    pub session_idle_secs: u64,
+    /// Failed logins allowed per username and per client address in a minute.
+    pub login_failures_per_minute: u32,
+    /// Mark cookies `Secure` (set when the server is reached over HTTPS).
+    pub secure_cookies: bool,
+    /// Largest accepted request body, in bytes.
+    pub max_body_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8000)),
+            database_url: "sqlite://data/signaldesk.db".into(),
+            venue: VenueKind::Paper,
+            data_dir: PathBuf::from("data"),
+            static_dir: None,
+            allow_registration: false,
+            session_idle_secs: 30 * 24 * 3600,
+            login_failures_per_minute: 5,
+            secure_cookies: false,
+            max_body_bytes: 64 * 1024,
+        }
+    }
+}
+
+/// Values given on the command line; `None` leaves the lower layers in force.
+#[derive(Debug, Default, Serialize)]
+pub struct Overrides {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub addr: Option<SocketAddr>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub venue: Option<VenueKind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_dir: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub static_dir: Option<PathBuf>,
+}
+
+impl Config {
+    /// Loads the layers. `file` is the TOML file named by `--config` or `SIGNALDESK_CONFIG`.
+    pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Config, figment::Error> {
+        let mut figment = Figment::from(Serialized::defaults(Config::default()));
+        if let Some(file) = file {
+            figment = figment.merge(Toml::file_exact(file));
+        }
+        figment
+            .merge(Env::prefixed("SIGNALDESK_").ignore(&["config", "master_key"]))
+            .merge(Serialized::defaults(overrides))
+            .extract()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layers_apply_in_order() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file(
+                "sd.toml",
+                "addr = \"127.0.0.1:9000\"\nallow_registration = true\nvenue = \"bybit\"",
+            )?;
+            jail.set_env("SIGNALDESK_VENUE", "paper");
+            jail.set_env("SIGNALDESK_DATABASE_URL", "sqlite://env.db");
+            let overrides = Overrides {
+                database_url: Some("sqlite://flag.db".into()),
+                ..Default::default()
+            };
+            let config = Config::load(Some(Path::new("sd.toml")), &overrides)?;
+            assert_eq!(config.addr.port(), 9000, "file beats default");
+            assert!(config.allow_registration);
+            assert_eq!(config.venue, VenueKind::Paper, "env beats file");
+            assert_eq!(config.database_url, "sqlite://flag.db", "flag beats env");
+            assert_eq!(config.session_idle_secs, 30 * 24 * 3600, "default kept");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_bad_value_is_an_error_not_a_default() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("SIGNALDESK_VENUE", "moon");
+            assert!(Config::load(None, &Overrides::default()).is_err());
+            Ok(())
+        });
+    }
+}

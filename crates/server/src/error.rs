@@ -1,0 +1,167 @@
+//! The one HTTP error type: every failure leaves as `{"error": "<sentence>"}`, with
+//! `"fields"` on validation errors. 5xx details are logged and hidden from the client.
+
+use std::collections::BTreeMap;
+
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+use signaldesk_store::StoreError;
+
+/// Per-field validation messages, in field order.
+pub type FieldErrors = BTreeMap<String, Vec<String>>;
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+    pub fields: Option<FieldErrors>,
+    pub retry_after_secs: Option<u64>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub error: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub fields: Option<FieldErrors>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            fields: None,
+            retry_after_secs: None,
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub fn validation(fields: FieldErrors) -> ApiError {
+        let first = fields
+            .iter()
+            .next()
+            .map(|(field, msgs)| format!("{field}: {}", msgs.join(" ")))
+            .unwrap_or_default();
+        ApiError {
+            fields: Some(fields),
+            ..ApiError::bad_request(format!("Invalid input. {first}").trim().to_string())
+        }
+    }
+
+    pub fn unauthorized(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, message)
+    }
+
+    pub fn not_found() -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "Not found.")
+    }
+
+    pub fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+
+    pub fn too_many_requests(retry_after_secs: u64) -> ApiError {
+        ApiError {
+            retry_after_secs: Some(retry_after_secs),
+            ..ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("Too many attempts. Try again in {retry_after_secs} seconds."),
+            )
+        }
+    }
+
+    /// A server-side failure: the details go to the log, the client gets a plain sentence.
+    pub fn internal(detail: impl std::fmt::Display) -> ApiError {
+        tracing::error!(error = %detail, "internal error");
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error.")
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: self.message,
+            fields: self.fields,
+        };
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(secs) = self.retry_after_secs {
+            if let Ok(value) = HeaderValue::from_str(&secs.to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+        }
+        response
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::NotFound => ApiError::not_found(),
+            StoreError::Conflict(_) => ApiError::conflict("This conflicts with existing data."),
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        let status = match &rejection {
+            JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            JsonRejection::BytesRejection(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        let message = match &rejection {
+            JsonRejection::JsonDataError(e) => format!("Invalid request body: {}", e.body_text()),
+            JsonRejection::JsonSyntaxError(_) => "Malformed JSON in request body.".to_string(),
+            JsonRejection::MissingJsonContentType(_) => {
+                "Expected a JSON body with Content-Type: application/json.".to_string()
+            }
+            JsonRejection::BytesRejection(_) => "Request body is too large.".to_string(),
+            other => other.body_text(),
+        };
+        ApiError::new(status, message)
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(_: PathRejection) -> Self {
+        ApiError::not_found()
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        ApiError::bad_request(format!(
+            "Invalid query parameters: {}",
+            rejection.body_text()
+        ))
+    }
+}
+
+/// `axum::Json` whose rejections are [`ApiError`]s.
+#[derive(axum::extract::FromRequest)]
+#[from_request(via(axum::Json), rejection(ApiError))]
+pub struct ApiJson<T>(pub T);
+
+/// `axum::extract::Path` whose rejections are 404s (a malformed id names nothing).
+#[derive(axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(ApiError))]
+pub struct ApiPath<T>(pub T);
+
+/// `axum::extract::Query` whose rejections are 400s.
+#[derive(axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
+pub struct ApiQuery<T>(pub T);
+
+pub type ApiResult<T> = Result<T, ApiError>;

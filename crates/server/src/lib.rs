@@ -1,0 +1,16 @@
+//! The `signaldesk` program: the axum HTTP and websocket server, its command line, its
+//! configuration, authentication and the embedded web app. Handlers stay thin: they check
+//! input, call the store or the engine, and shape JSON; every route is listed in `router.rs`.
+
+pub mod app;
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod http;
+pub mod router;
+pub mod serve;
+
+pub use app::AppState;
+pub use config::Config;
+pub use serve::{start, RunningServer};

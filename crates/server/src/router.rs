@@ -1,0 +1,88 @@
+//! The one route table. Every `/api/` route is registered through `routes!`, which also puts
+//! it in the OpenAPI document, so the two cannot drift apart.
+
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::Request;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::{middleware, Json, Router};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::app::AppState;
+use crate::auth::handlers as auth;
+use crate::error::ApiError;
+use crate::http::{fallback, health, metrics, security};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Signal Desk API",
+        description = "The API of the Signal Desk trading dashboard."
+    ),
+    paths(openapi_document),
+    components(schemas(crate::error::ErrorBody))
+)]
+struct ApiDoc;
+
+/// Every `/api/` route, with its OpenAPI description.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(auth::login))
+        .routes(routes!(auth::register))
+        .routes(routes!(auth::logout))
+        .routes(routes!(auth::me))
+        .routes(routes!(auth::check))
+        .routes(routes!(auth::token))
+}
+
+/// The OpenAPI 3 document of every `/api/` route (served by `build`, documented here).
+#[utoipa::path(get, path = "/api/openapi.json", tag = "meta",
+    responses((status = 200, description = "The OpenAPI document")))]
+#[allow(dead_code)]
+fn openapi_document() {}
+
+pub fn build(state: AppState) -> Router {
+    let (api, document) = api().split_for_parts();
+    let document = Arc::new(document);
+    let metrics_state = state.metrics.clone();
+    let body_limit = state.config.max_body_bytes;
+    Router::new()
+        .merge(api)
+        .route(
+            "/api/openapi.json",
+            get(move || {
+                let document = document.clone();
+                async move { Json(document.as_ref().clone()) }
+            }),
+        )
+        .route("/healthz", get(health::healthz))
+        .route("/metrics", get(health::metrics))
+        .fallback(fallback::not_found)
+        .method_not_allowed_fallback(fallback::method_not_allowed)
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::internal("a handler panicked").into_response()
+        }))
+        .layer(CompressionLayer::new())
+        .layer(middleware::from_fn(security::headers))
+        .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+            tracing::info_span!("http", method = %request.method(), path = %redacted_path(request.uri().path()))
+        }))
+        .layer(middleware::from_fn_with_state(metrics_state, metrics::track))
+        .with_state(state)
+}
+
+/// Paths that carry a secret (webhook URLs) are logged without it.
+fn redacted_path(path: &str) -> String {
+    match path.strip_prefix("/api/webhook/") {
+        Some(_) => "/api/webhook/<secret>/".to_string(),
+        None => path.to_string(),
+    }
+}

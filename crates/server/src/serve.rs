@@ -1,0 +1,126 @@
+//! Starting and stopping the server: binding, the first-start admin account, graceful
+//! shutdown on SIGINT/SIGTERM.
+
+use std::net::SocketAddr;
+
+use anyhow::Context;
+use signaldesk_store::Store;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::app::{now_ms, AppState};
+use crate::auth::{password, secrets};
+use crate::config::Config;
+use crate::router;
+
+/// A server running in the background (tests and `serve` both use it).
+pub struct RunningServer {
+    pub addr: SocketAddr,
+    pub state: AppState,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl RunningServer {
+    /// Stops accepting connections, lets in-flight requests finish and waits for the end.
+    pub async fn stop(mut self) -> anyhow::Result<()> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        (&mut self.task).await.context("server task")??;
+        self.state.store.close().await;
+        Ok(())
+    }
+
+    /// Waits until the server stops on its own (it does not, unless it fails).
+    pub async fn join(self) -> anyhow::Result<()> {
+        self.task.await.context("server task")??;
+        Ok(())
+    }
+}
+
+/// Binds `config.addr` (port 0 picks a free port) and serves in the background.
+pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer> {
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.addr))?;
+    let addr = listener.local_addr()?;
+    let state = AppState::new(store, config);
+    if !state.web.has_app() {
+        tracing::warn!("the web app is not built: only the API is served (run `make web`)");
+    }
+    let app = router::build(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    let (tx, rx) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = rx.await;
+            })
+            .await
+    });
+    Ok(RunningServer {
+        addr,
+        state,
+        shutdown: Some(tx),
+        task,
+    })
+}
+
+/// `signaldesk serve`: runs until SIGINT or SIGTERM.
+pub async fn serve(config: Config) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("cannot create data dir {}", config.data_dir.display()))?;
+    let store = Store::connect(&config.database_url)
+        .await
+        .context("cannot open the database")?;
+    create_first_admin(&store, &config).await?;
+    let server = start(config, store).await?;
+    tracing::info!(addr = %server.addr, "Signal Desk is serving on http://{}", server.addr);
+    shutdown_signal().await;
+    tracing::info!("shutting down");
+    server.stop().await
+}
+
+/// On a first start with no users, creates `admin` with a random password shown once.
+async fn create_first_admin(store: &Store, config: &Config) -> anyhow::Result<()> {
+    if store.user_count().await? > 0 {
+        return Ok(());
+    }
+    let pass = secrets::new_secret()[..20].to_string();
+    let hash = password::hash(pass.clone())
+        .await
+        .map_err(|e| anyhow::anyhow!(e))?;
+    store.create_user("admin", &hash, now_ms()).await?;
+    // Printed, not logged: the password must not end up in log files.
+    println!(
+        "\n================================================================\n\
+         Signal Desk first start: created user \"admin\".\n\
+         \n    username: admin\n    password: {pass}\n\n\
+         Log in at http://{} . This password is shown only once;\n\
+         change it with `signaldesk user set-password --username admin`.\n\
+         ================================================================\n",
+        config.addr
+    );
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut sig) => {
+                sig.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+}

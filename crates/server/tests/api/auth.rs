@@ -1,0 +1,275 @@
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use signaldesk_server::auth::secrets;
+use signaldesk_store::repo::sessions::Credential;
+use signaldesk_store::test_support::TestDatabase;
+
+use crate::helpers::{assert_json_error, TestApp, PASSWORD};
+
+async fn login_flow(app: &TestApp) {
+    app.create_user("alice").await;
+    let res = app
+        .post_json(
+            "/api/auth/login/",
+            json!({"username": "alice", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let cookies: Vec<String> = res
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .collect();
+    assert!(cookies
+        .iter()
+        .any(|c| c.starts_with("sessionid=") && c.contains("HttpOnly")));
+    assert!(cookies
+        .iter()
+        .any(|c| c.starts_with("csrftoken=") && !c.contains("HttpOnly")));
+    let body: Value = res.json().await.unwrap();
+    let token = body["token"].as_str().unwrap();
+    assert_eq!(token.len(), 64);
+    assert_eq!(body["user"]["username"], "alice");
+    assert!(body["user"]["id"].as_i64().is_some());
+    assert!(body["user"].get("password_hash").is_none());
+
+    let me = app.with_token(Method::GET, "/api/auth/me/", token).await;
+    assert_eq!(me.status(), StatusCode::OK);
+    let me: Value = me.json().await.unwrap();
+    assert_eq!(me["username"], "alice");
+}
+
+#[tokio::test]
+async fn login_returns_token_user_and_cookies_on_sqlite_and_postgres() {
+    login_flow(&TestApp::spawn().await).await;
+    if let Some(db) = TestDatabase::postgres().await {
+        login_flow(&TestApp::spawn_with(db, |_| {}).await).await;
+    }
+}
+
+#[tokio::test]
+async fn wrong_password_and_unknown_user_answer_the_same_401() {
+    let app = TestApp::spawn().await;
+    app.create_user("alice").await;
+    let wrong = app
+        .post_json(
+            "/api/auth/login/",
+            json!({"username": "alice", "password": "nope-nope"}),
+        )
+        .await;
+    let a = assert_json_error(wrong, StatusCode::UNAUTHORIZED).await;
+    let unknown = app
+        .post_json(
+            "/api/auth/login/",
+            json!({"username": "mallory", "password": "nope-nope"}),
+        )
+        .await;
+    let b = assert_json_error(unknown, StatusCode::UNAUTHORIZED).await;
+    assert_eq!(
+        a, b,
+        "the answer must not reveal whether the username exists"
+    );
+}
+
+#[tokio::test]
+async fn missing_fields_are_a_400_with_fields() {
+    let app = TestApp::spawn().await;
+    let res = app
+        .post_json("/api/auth/login/", json!({"username": ""}))
+        .await;
+    let body = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+    assert!(body["fields"]["username"].is_array());
+    assert!(body["fields"]["password"].is_array());
+}
+
+#[tokio::test]
+async fn cookie_session_needs_csrf_header_for_writes() {
+    let app = TestApp::spawn().await;
+    app.create_user("alice").await;
+    let browser = app.browser_login("alice").await;
+    let plain = reqwest::Client::new();
+    let me = |cookie: String| {
+        let req = plain.get(app.url("/api/auth/me/")).header("Cookie", cookie);
+        async move { req.send().await.unwrap().status() }
+    };
+    assert_eq!(me(browser.cookie.clone()).await, StatusCode::OK);
+
+    // A write without X-CSRFToken, or with a wrong one, is refused and changes nothing.
+    for csrf in [None, Some("not-the-cookie")] {
+        let mut req = plain
+            .post(app.url("/api/auth/logout/"))
+            .header("Cookie", &browser.cookie);
+        if let Some(value) = csrf {
+            req = req.header("X-CSRFToken", value);
+        }
+        let body = assert_json_error(req.send().await.unwrap(), StatusCode::FORBIDDEN).await;
+        assert_eq!(body["error"], "CSRF token missing or incorrect");
+        assert_eq!(
+            me(browser.cookie.clone()).await,
+            StatusCode::OK,
+            "refused write logged out"
+        );
+    }
+
+    // With the header copied from the cookie, the write goes through.
+    let ok = plain
+        .post(app.url("/api/auth/logout/"))
+        .header("Cookie", &browser.cookie)
+        .header("X-CSRFToken", &browser.csrf)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok.status(), StatusCode::OK);
+    assert_eq!(me(browser.cookie.clone()).await, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn token_requests_need_no_csrf_and_logout_revokes_the_token() {
+    let app = TestApp::spawn().await;
+    app.create_user("alice").await;
+    let token = app.login("alice").await;
+    let out = app
+        .with_token(Method::POST, "/api/auth/logout/", &token)
+        .await;
+    assert_eq!(out.status(), StatusCode::OK);
+    let me = app.with_token(Method::GET, "/api/auth/me/", &token).await;
+    assert_json_error(me, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn bad_tokens_are_401_json() {
+    let app = TestApp::spawn().await;
+    for header in ["Token not-a-real-token", "Bearer abc", "Token ", "garbage"] {
+        let res = reqwest::Client::new()
+            .get(app.url("/api/auth/me/"))
+            .header("Authorization", header)
+            .send()
+            .await
+            .unwrap();
+        assert_json_error(res, StatusCode::UNAUTHORIZED).await;
+    }
+    let none = reqwest::get(app.url("/api/auth/me/")).await.unwrap();
+    assert_json_error(none, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn tokens_expire_after_the_idle_period() {
+    let app = TestApp::spawn().await;
+    app.create_user("alice").await;
+    let token = app.login("alice").await;
+    let (session, _) = app
+        .store()
+        .session_by_credential(Credential::TokenHash(&secrets::digest(&token)))
+        .await
+        .unwrap()
+        .unwrap();
+    // Pretend the token was last used 31 days ago.
+    let long_ago = chrono::Utc::now().timestamp_millis() - 31 * 24 * 3600 * 1000;
+    app.store()
+        .touch_session(session.id, long_ago)
+        .await
+        .unwrap();
+    let me = app.with_token(Method::GET, "/api/auth/me/", &token).await;
+    assert_json_error(me, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn failed_logins_are_rate_limited_with_retry_after() {
+    let app = TestApp::spawn().await;
+    app.create_user("alice").await;
+    for _ in 0..5 {
+        let res = app
+            .post_json(
+                "/api/auth/login/",
+                json!({"username": "alice", "password": "wrong-wrong"}),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    }
+    // Even the right password is refused while limited.
+    let res = app
+        .post_json(
+            "/api/auth/login/",
+            json!({"username": "alice", "password": PASSWORD}),
+        )
+        .await;
+    assert!(res.headers().get("retry-after").is_some());
+    assert_json_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+}
+
+#[tokio::test]
+async fn register_is_403_when_off_and_works_when_on() {
+    let off = TestApp::spawn().await;
+    let res = off
+        .post_json(
+            "/api/auth/register/",
+            json!({"username": "zed", "password": "long-enough-1"}),
+        )
+        .await;
+    assert_json_error(res, StatusCode::FORBIDDEN).await;
+    assert!(off.store().user_by_username("zed").await.unwrap().is_none());
+
+    let on = TestApp::spawn_with(TestDatabase::sqlite(), |c| c.allow_registration = true).await;
+    let res = on
+        .post_json(
+            "/api/auth/register/",
+            json!({"username": "zed", "password": "long-enough-1"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["user"]["username"], "zed");
+    let again = on
+        .post_json(
+            "/api/auth/register/",
+            json!({"username": "zed", "password": "long-enough-1"}),
+        )
+        .await;
+    assert_json_error(again, StatusCode::CONFLICT).await;
+    let short = on
+        .post_json(
+            "/api/auth/register/",
+            json!({"username": "amy", "password": "short"}),
+        )
+        .await;
+    let body = assert_json_error(short, StatusCode::BAD_REQUEST).await;
+    assert!(body["fields"]["password"].is_array());
+}
+
+#[tokio::test]
+async fn check_and_token_endpoints() {
+    let app = TestApp::spawn().await;
+    app.create_user("alice").await;
+    let anon: Value = reqwest::get(app.url("/api/auth/check/"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(anon, json!({"authenticated": false, "user": null}));
+
+    let res = reqwest::Client::new()
+        .post(app.url("/api/auth/token/"))
+        .json(&json!({"username": "alice", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(
+        res.headers().get("set-cookie").is_none(),
+        "a script token sets no cookie"
+    );
+    let token = res.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let checked: Value = app
+        .with_token(Method::GET, "/api/auth/check/", &token)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(checked["authenticated"], true);
+    assert_eq!(checked["user"]["username"], "alice");
+}

@@ -1,0 +1,170 @@
+//! The real `signaldesk` binary: user commands, the first-start admin, graceful shutdown.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+const BIN: &str = env!("CARGO_BIN_EXE_signaldesk");
+
+fn signaldesk(dir: &std::path::Path) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env(
+            "SIGNALDESK_DATABASE_URL",
+            format!("sqlite://{}/sd.db", dir.display()),
+        )
+        .env("SIGNALDESK_DATA_DIR", dir)
+        .current_dir(dir);
+    cmd
+}
+
+#[test]
+fn user_create_then_duplicate_fails_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = signaldesk(dir.path())
+        .args([
+            "user",
+            "create",
+            "--username",
+            "trader",
+            "--password",
+            "secret-pass-1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let again = signaldesk(dir.path())
+        .args([
+            "user",
+            "create",
+            "--username",
+            "trader",
+            "--password",
+            "secret-pass-1",
+        ])
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+
+    let reset = signaldesk(dir.path())
+        .args([
+            "user",
+            "set-password",
+            "--username",
+            "trader",
+            "--password",
+            "another-pass-2",
+        ])
+        .output()
+        .unwrap();
+    assert!(reset.status.success());
+    let missing = signaldesk(dir.path())
+        .args([
+            "user",
+            "set-password",
+            "--username",
+            "ghost",
+            "--password",
+            "another-pass-2",
+        ])
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+}
+
+/// Starts `serve` on a free port; returns the child, its address and the stdout lines so far.
+fn start_serve(dir: &std::path::Path) -> (std::process::Child, String, Vec<String>) {
+    let mut child = signaldesk(dir.path_or_self())
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(rest) = line.split("serving on http://").nth(1) {
+                let _ = tx.send(rest.split_whitespace().next().unwrap_or("").to_string());
+            }
+        }
+    });
+    let addr = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("server announced its address");
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = Vec::new();
+    let (ltx, lrx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = ltx.send(line);
+        }
+    });
+    let deadline = Instant::now() + Duration::from_millis(500);
+    while let Ok(line) = lrx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        lines.push(line);
+    }
+    (child, addr, lines)
+}
+
+trait PathOrSelf {
+    fn path_or_self(&self) -> &std::path::Path;
+}
+impl PathOrSelf for std::path::Path {
+    fn path_or_self(&self) -> &std::path::Path {
+        self
+    }
+}
+
+fn sigterm_and_wait(mut child: std::process::Child) -> std::process::ExitStatus {
+    let pid = child.id().to_string();
+    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("server did not stop on SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[tokio::test]
+async fn first_start_prints_admin_password_once_and_sigterm_stops_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (child, addr, lines) = start_serve(dir.path());
+    let password = lines
+        .iter()
+        .find_map(|l| l.trim().strip_prefix("password: "))
+        .expect("admin password printed")
+        .to_string();
+    let login = reqwest::Client::new()
+        .post(format!("http://{addr}/api/auth/login/"))
+        .json(&json!({"username": "admin", "password": password}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), reqwest::StatusCode::OK);
+    assert!(
+        sigterm_and_wait(child).success(),
+        "graceful shutdown exits 0"
+    );
+
+    let (child, _, lines) = start_serve(dir.path());
+    assert!(
+        !lines.iter().any(|l| l.contains("password:")),
+        "the password is printed only on the first start"
+    );
+    assert!(sigterm_and_wait(child).success());
+}

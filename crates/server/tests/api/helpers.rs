@@ -1,0 +1,134 @@
+use reqwest::{Client, Method, Response, StatusCode};
+use serde_json::Value;
+use signaldesk_server::auth::password;
+use signaldesk_server::{start, Config, RunningServer};
+use signaldesk_store::test_support::TestDatabase;
+use signaldesk_store::Store;
+
+pub const PASSWORD: &str = "correct-horse-battery";
+
+/// One running server with its own database, and a cookie-keeping client.
+pub struct TestApp {
+    pub base: String,
+    pub client: Client,
+    pub server: RunningServer,
+    _db: TestDatabase,
+}
+
+impl TestApp {
+    pub async fn spawn() -> TestApp {
+        TestApp::spawn_with(TestDatabase::sqlite(), |_| {}).await
+    }
+
+    pub async fn spawn_with(db: TestDatabase, configure: impl FnOnce(&mut Config)) -> TestApp {
+        let mut config = Config {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            database_url: db.url.clone(),
+            data_dir: std::env::temp_dir(),
+            ..Config::default()
+        };
+        configure(&mut config);
+        let store = Store::connect(&config.database_url)
+            .await
+            .expect("database");
+        let server = start(config, store).await.expect("server starts");
+        TestApp {
+            base: format!("http://{}", server.addr),
+            client: Client::builder().cookie_store(true).build().unwrap(),
+            server,
+            _db: db,
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.server.state.store
+    }
+
+    pub async fn create_user(&self, username: &str) {
+        let hash = password::hash(PASSWORD.into()).await.unwrap();
+        self.store().create_user(username, &hash, 0).await.unwrap();
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub async fn post_json(&self, path: &str, body: Value) -> Response {
+        self.client
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Logs in through the API; returns the token.
+    pub async fn login(&self, username: &str) -> String {
+        let res = self
+            .post_json(
+                "/api/auth/login/",
+                serde_json::json!({"username": username, "password": PASSWORD}),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let body: Value = res.json().await.unwrap();
+        body["token"].as_str().unwrap().to_string()
+    }
+
+    /// Logs in as a browser would; returns the Cookie header to send and the CSRF value.
+    pub async fn browser_login(&self, username: &str) -> BrowserSession {
+        let res = Client::new()
+            .post(self.url("/api/auth/login/"))
+            .json(&serde_json::json!({"username": username, "password": PASSWORD}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        let pairs: Vec<String> = res
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_string())
+            .collect();
+        let csrf = pairs
+            .iter()
+            .find_map(|c| c.strip_prefix("csrftoken="))
+            .expect("csrftoken cookie")
+            .to_string();
+        BrowserSession {
+            cookie: pairs.join("; "),
+            csrf,
+        }
+    }
+
+    /// A request with `Authorization: Token …` and a fresh client (no cookies).
+    pub async fn with_token(&self, method: Method, path: &str, token: &str) -> Response {
+        Client::new()
+            .request(method, self.url(path))
+            .header("Authorization", format!("Token {token}"))
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
+/// Asserts an error answer: the status, a JSON body with a non-empty `error` sentence.
+pub async fn assert_json_error(res: Response, status: StatusCode) -> Value {
+    assert_eq!(res.status(), status);
+    let ctype = res.headers()["content-type"].to_str().unwrap().to_string();
+    assert!(
+        ctype.starts_with("application/json"),
+        "content-type {ctype}"
+    );
+    let body: Value = res.json().await.unwrap();
+    assert!(
+        body["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "no error sentence in {body}"
+    );
+    body
+}
+
+pub struct BrowserSession {
+    pub cookie: String,
+    pub csrf: String,
+}

@@ -1,0 +1,8 @@
+//! Integration tests against the real server on a free port, on a real SQLite file (and on
+//! PostgreSQL too where a test says so and `TEST_DATABASE_URL` is set).
+
+mod auth;
+mod cli;
+mod helpers;
+mod platform;
+mod robustness;

@@ -1,0 +1,130 @@
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::migrate::Migrator;
+use sqlx::{AnyPool, Executor};
+
+use crate::StoreError;
+
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A connection pool to the project's database, migrated to the current schema.
+#[derive(Clone)]
+pub struct Store {
+    pub(crate) pool: AnyPool,
+    backend: Backend,
+}
+
+impl Store {
+    /// Connects to `sqlite://path` (the file and its folder are created if missing) or
+    /// `postgres://…`, and applies pending migrations.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            return Err(StoreError::InvalidUrl(
+                "expected sqlite://PATH or postgres://…".into(),
+            ));
+        };
+        let url = match backend {
+            Backend::Sqlite => prepare_sqlite_url(url)?,
+            Backend::Postgres => url.to_string(),
+        };
+        let options =
+            AnyConnectOptions::from_str(&url).map_err(|e| StoreError::InvalidUrl(e.to_string()))?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(match backend {
+                Backend::Sqlite => 8,
+                Backend::Postgres => 16,
+            })
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        conn.execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;")
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await?;
+        if backend == Backend::Sqlite {
+            // WAL is a property of the file: readers never wait for the writer.
+            pool.execute("PRAGMA journal_mode = WAL;").await?;
+        }
+        let migrator = match backend {
+            Backend::Sqlite => &SQLITE_MIGRATIONS,
+            Backend::Postgres => &POSTGRES_MIGRATIONS,
+        };
+        migrator.run(&pool).await?;
+        Ok(Store { pool, backend })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes every connection; used on shutdown so SQLite checkpoints its WAL.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Creates the SQLite file's folder and asks for the file to be created if missing.
+fn prepare_sqlite_url(url: &str) -> Result<String, StoreError> {
+    let rest = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:");
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    if path.is_empty() || path == ":memory:" {
+        return Err(StoreError::InvalidUrl(
+            "an in-memory SQLite database would lose everything on restart; give a file path"
+                .into(),
+        ));
+    }
+    if let Some(parent) = Path::new(path).parent() {
+        if !parent.as_os_str().is_empty() {
+            std::fs::create_dir_all(parent)?;
+        }
+    }
+    let mut params: Vec<&str> = query.split('&').filter(|p| !p.is_empty()).collect();
+    if !params.iter().any(|p| p.starts_with("mode=")) {
+        params.push("mode=rwc");
+    }
+    Ok(format!("sqlite://{path}?{}", params.join("&")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sqlite_url_gets_create_mode() {
+        let dir = std::env::temp_dir().join("sd-store-url-test");
+        let url = format!("sqlite://{}/x.db", dir.display());
+        let prepared = prepare_sqlite_url(&url).expect("valid url");
+        assert!(prepared.ends_with("x.db?mode=rwc"), "{prepared}");
+        assert!(dir.exists());
+    }
+
+    #[test]
+    fn memory_sqlite_is_refused() {
+        assert!(matches!(
+            prepare_sqlite_url("sqlite::memory:"),
+            Err(StoreError::InvalidUrl(_))
+        ));
+    }
+}
