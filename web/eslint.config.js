@@ -38,8 +38,13 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'off', 'react-refresh/only-export-components': 'off' },
   },
   {
-    files: ['**/*.js'],
+    files: ['*.js'],
     extends: [js.configs.recommended],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['public/**/*.js'],
+    extends: [js.configs.recommended],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
   },
 )

@@ -1,0 +1,161 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test as base, expect, type Page } from '@playwright/test'
+import { distDir, serverBin } from './paths'
+
+export type SignalDeskServer = {
+  url: string
+  username: string
+  password: string
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer()
+    probe.unref()
+    probe.on('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      probe.close(() => {
+        resolvePort(port)
+      })
+    })
+  })
+}
+
+function run(args: string[], logPath: string): Promise<void> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(serverBin, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const log = createWriteStream(logPath, { flags: 'a' })
+    child.stdout.pipe(log)
+    child.stderr.pipe(log)
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      if (code === 0) resolveRun()
+      else
+        reject(
+          new Error(
+            `signaldesk ${args.slice(0, 2).join(' ')} exited with ${code}:\n${readFileSync(logPath, 'utf8')}`,
+          ),
+        )
+    })
+  })
+}
+
+async function waitForHealthy(url: string, child: ChildProcess, logPath: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`signaldesk serve exited with ${child.exitCode}:\n${readFileSync(logPath, 'utf8')}`)
+    }
+    try {
+      const response = await fetch(`${url}/healthz`)
+      if (response.ok) return
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((wake) => setTimeout(wake, 200))
+  }
+  throw new Error(
+    `signaldesk serve did not answer /healthz within ${timeoutMs} ms:\n${readFileSync(logPath, 'utf8')}`,
+  )
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.pid === undefined) return
+  const exited = new Promise<void>((done) =>
+    child.once('exit', () => {
+      done()
+    }),
+  )
+  process.kill(child.pid, 'SIGTERM')
+  const timer = setTimeout(() => {
+    if (child.exitCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGKILL')
+  }, 5_000)
+  await exited
+  clearTimeout(timer)
+}
+
+type WorkerFixtures = { server: SignalDeskServer }
+type TestFixtures = { login: (page?: Page) => Promise<void> }
+
+/**
+ * One real server per worker: a free port, a temporary data folder with a fresh SQLite file and a
+ * user made by `signaldesk user create`, then `signaldesk serve --static-dir web/dist`. It is
+ * stopped by its pid when the worker ends and the folder removed.
+ */
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring.
+    async ({}, use) => {
+      const dir = mkdtempSync(join(tmpdir(), 'signaldesk-e2e-'))
+      const logPath = join(dir, 'server.log')
+      const database = `sqlite://${join(dir, 'e2e.db')}`
+      const username = 'trader'
+      const password = `pw-${randomBytes(9).toString('hex')}`
+      await run(
+        [
+          'user',
+          'create',
+          '--username',
+          username,
+          '--password',
+          password,
+          '--database',
+          database,
+          '--data-dir',
+          dir,
+        ],
+        logPath,
+      )
+      const port = await freePort()
+      const url = `http://127.0.0.1:${port}`
+      const child = spawn(
+        serverBin,
+        [
+          'serve',
+          '--addr',
+          `127.0.0.1:${port}`,
+          '--database',
+          database,
+          '--data-dir',
+          dir,
+          '--static-dir',
+          distDir,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      )
+      const log = createWriteStream(logPath, { flags: 'a' })
+      child.stdout.pipe(log)
+      child.stderr.pipe(log)
+      try {
+        await waitForHealthy(url, child, logPath)
+        await use({ url, username, password })
+      } finally {
+        await stop(child)
+        log.end()
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  baseURL: async ({ server }, use) => {
+    await use(server.url)
+  },
+  login: async ({ page, server }, use) => {
+    await use(async (target = page) => {
+      await target.goto('/login')
+      await target.getByLabel('Имя пользователя').fill(server.username)
+      await target.getByLabel('Пароль').fill(server.password)
+      await target.getByRole('button', { name: 'Войти' }).click()
+      await expect(target).toHaveURL(/\/dashboard$/)
+    })
+  },
+})
+
+export { expect }
