@@ -1,0 +1,475 @@
+//! [`PaperExchange`]: every user's paper account behind one lock, fed by a market; and
+//! [`PaperAccount`]: one user's [`Venue`] on it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use async_trait::async_trait;
+use rust_decimal::Decimal;
+use signaldesk_core::market::Instrument;
+use tokio::sync::broadcast;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+use tokio::task::JoinHandle;
+
+use super::account::{position_view, Quote, Submitted};
+use super::snapshot::{AccountSnapshot, PaperJournal, UserId};
+use super::PaperConfig;
+use crate::error::VenueError;
+use crate::market::{MarketData, MarketEvent};
+use crate::venue::{Fill, OrderRequest, Position, PositionClose, Stops, Venue, VenueEvent, Wallet};
+
+const EVENT_CAPACITY: usize = 1024;
+
+/// The paper exchange shared by all users. Cheap to clone (one shared state).
+#[derive(Clone)]
+pub struct PaperExchange {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    config: PaperConfig,
+    market: Arc<dyn MarketData>,
+    instruments: HashMap<String, Instrument>,
+    journal: Arc<dyn PaperJournal>,
+    state: Mutex<State>,
+    /// The market subscription until [`PaperExchange::spawn`] takes it.
+    feed: Mutex<Option<broadcast::Receiver<MarketEvent>>>,
+}
+
+#[derive(Default)]
+struct State {
+    accounts: HashMap<UserId, AccountSnapshot>,
+    senders: HashMap<UserId, broadcast::Sender<VenueEvent>>,
+    prices: HashMap<String, Decimal>,
+}
+
+impl State {
+    fn account(
+        &mut self,
+        user_id: UserId,
+        config: &PaperConfig,
+        journal: &dyn PaperJournal,
+        now_ms: i64,
+    ) -> &mut AccountSnapshot {
+        self.accounts.entry(user_id).or_insert_with(|| {
+            let fresh = AccountSnapshot::new(config.starting_balance, now_ms);
+            journal.save(user_id, &fresh);
+            fresh
+        })
+    }
+
+    fn wallet(&self, user_id: UserId) -> Option<Wallet> {
+        let prices = &self.prices;
+        self.accounts
+            .get(&user_id)
+            .map(|a| a.wallet(|s| prices.get(s).copied()))
+    }
+
+    fn publish(&self, user_id: UserId, event: VenueEvent) {
+        if let Some(tx) = self.senders.get(&user_id) {
+            // No subscriber is not an error: events are for whoever listens.
+            let _ = tx.send(event);
+        }
+    }
+
+    fn publish_close(&self, user_id: UserId, close: PositionClose) {
+        self.publish(user_id, VenueEvent::PositionClosed(close));
+        if let Some(w) = self.wallet(user_id) {
+            self.publish(user_id, VenueEvent::Wallet(w));
+        }
+    }
+}
+
+impl PaperExchange {
+    /// An exchange trading `market`'s instruments at its prices. Accounts are created on
+    /// first use with the configured balance; [`restore`](Self::restore) brings saved ones
+    /// back. Every change is written to `journal`.
+    pub async fn new(
+        market: Arc<dyn MarketData>,
+        config: PaperConfig,
+        journal: Arc<dyn PaperJournal>,
+    ) -> Result<Self, VenueError> {
+        let feed = market.subscribe();
+        let instruments = market
+            .instruments()
+            .await?
+            .into_iter()
+            .map(|i| (i.symbol.clone(), i))
+            .collect();
+        Ok(Self {
+            shared: Arc::new(Shared {
+                config,
+                market,
+                instruments,
+                journal,
+                state: Mutex::new(State::default()),
+                feed: Mutex::new(Some(feed)),
+            }),
+        })
+    }
+
+    pub fn config(&self) -> &PaperConfig {
+        &self.shared.config
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.shared.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Puts saved accounts back (replacing any account of the same user).
+    pub fn restore(&self, snapshots: impl IntoIterator<Item = (UserId, AccountSnapshot)>) {
+        let mut state = self.lock();
+        for (user_id, snapshot) in snapshots {
+            state.accounts.insert(user_id, snapshot);
+        }
+    }
+
+    /// A copy of one account's state, if it exists.
+    pub fn snapshot(&self, user_id: UserId) -> Option<AccountSnapshot> {
+        self.lock().accounts.get(&user_id).cloned()
+    }
+
+    /// All accounts' states, by user.
+    pub fn snapshots(&self) -> Vec<(UserId, AccountSnapshot)> {
+        let mut all: Vec<_> = self
+            .lock()
+            .accounts
+            .iter()
+            .map(|(u, a)| (*u, a.clone()))
+            .collect();
+        all.sort_by_key(|(u, _)| *u);
+        all
+    }
+
+    /// `user_id`'s account as a [`Venue`].
+    pub fn account(&self, user_id: UserId) -> PaperAccount {
+        PaperAccount {
+            exchange: self.clone(),
+            user_id,
+        }
+    }
+
+    /// Applies a market event: a tick moves the price and runs every account's stops on
+    /// that symbol; closed candles change nothing here.
+    pub fn apply(&self, event: &MarketEvent) {
+        if let MarketEvent::Tick {
+            symbol,
+            price,
+            ts_ms,
+        } = event
+        {
+            self.on_tick(symbol, *price, *ts_ms);
+        }
+    }
+
+    /// A new last price for `symbol`: trailing stops move, stops and liquidations fire.
+    pub fn on_tick(&self, symbol: &str, price: Decimal, ts_ms: i64) {
+        let Some(instrument) = self.shared.instruments.get(symbol) else {
+            return;
+        };
+        let config = &self.shared.config;
+        let quote = Quote {
+            instrument,
+            price,
+            ts_ms,
+        };
+        let mut state = self.lock();
+        state.prices.insert(symbol.to_string(), price);
+        let mut users: Vec<UserId> = state
+            .accounts
+            .iter()
+            .filter(|(_, a)| a.positions.contains_key(symbol))
+            .map(|(u, _)| *u)
+            .collect();
+        users.sort_unstable();
+        for user_id in users {
+            let Some(account) = state.accounts.get_mut(&user_id) else {
+                continue;
+            };
+            let outcome = account.on_price(quote, config);
+            if outcome.changed {
+                self.shared.journal.save(user_id, account);
+            }
+            if let Some(close) = outcome.close {
+                tracing::info!(
+                    user_id,
+                    symbol,
+                    reason = ?close.reason,
+                    exit_price = %close.exit_price,
+                    pnl = %close.realized_pnl,
+                    "paper position closed by price"
+                );
+                state.publish_close(user_id, close);
+            }
+        }
+    }
+
+    /// Applies every market event received since the last call, without waiting: the way to
+    /// step the exchange in tests (until [`spawn`](Self::spawn) takes the subscription).
+    /// Returns how many events were applied.
+    pub fn process_pending(&self) -> usize {
+        let mut feed = self.shared.feed.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(rx) = feed.as_mut() else {
+            return 0;
+        };
+        let mut n = 0;
+        loop {
+            match rx.try_recv() {
+                Ok(event) => {
+                    self.apply(&event);
+                    n += 1;
+                }
+                Err(TryRecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "paper exchange fell behind the market feed");
+                }
+                Err(TryRecvError::Empty | TryRecvError::Closed) => return n,
+            }
+        }
+    }
+
+    /// Follows the market on a task of its own from now on.
+    pub fn spawn(&self) -> JoinHandle<()> {
+        let taken = self
+            .shared
+            .feed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        let mut rx = taken.unwrap_or_else(|| self.shared.market.subscribe());
+        let this = self.clone();
+        tokio::spawn(async move {
+            loop {
+                match rx.recv().await {
+                    Ok(event) => this.apply(&event),
+                    Err(RecvError::Lagged(missed)) => {
+                        tracing::warn!(missed, "paper exchange fell behind the market feed");
+                    }
+                    Err(RecvError::Closed) => break,
+                }
+            }
+        })
+    }
+
+    fn instrument(&self, symbol: &str) -> Result<&Instrument, VenueError> {
+        self.shared
+            .instruments
+            .get(symbol)
+            .ok_or_else(|| VenueError::UnknownSymbol(symbol.to_string()))
+    }
+
+    /// Makes sure a price of `symbol` is known: pending ticks first, else the market's.
+    async fn ensure_price(&self, symbol: &str) -> Result<(), VenueError> {
+        self.process_pending();
+        if self.lock().prices.contains_key(symbol) {
+            return Ok(());
+        }
+        let price = self.shared.market.last_price(symbol).await?;
+        self.lock()
+            .prices
+            .entry(symbol.to_string())
+            .or_insert(price);
+        Ok(())
+    }
+
+    /// Makes sure a price is known for every symbol `user_id` holds (after a restart the
+    /// first tick may not have come yet).
+    async fn ensure_prices_of(&self, user_id: UserId) -> Result<(), VenueError> {
+        let symbols: Vec<String> = self
+            .lock()
+            .accounts
+            .get(&user_id)
+            .map(|a| a.positions.keys().cloned().collect())
+            .unwrap_or_default();
+        for symbol in symbols {
+            self.ensure_price(&symbol).await?;
+        }
+        Ok(())
+    }
+}
+
+/// One user's account on the [`PaperExchange`].
+#[derive(Clone)]
+pub struct PaperAccount {
+    exchange: PaperExchange,
+    user_id: UserId,
+}
+
+impl PaperAccount {
+    pub fn user_id(&self) -> UserId {
+        self.user_id
+    }
+
+    /// Runs `f` on this user's account (created if new) with the current price of `symbol`.
+    fn with_quote<R>(
+        &self,
+        symbol: &str,
+        f: impl FnOnce(&mut State, Quote<'_>) -> Result<R, VenueError>,
+    ) -> Result<R, VenueError> {
+        let ex = &self.exchange;
+        let instrument = ex.instrument(symbol)?;
+        let now = ex.shared.market.now_ms();
+        let mut state = ex.lock();
+        let price = state
+            .prices
+            .get(symbol)
+            .copied()
+            .ok_or_else(|| VenueError::Network(format!("no price for {symbol} yet")))?;
+        state.account(
+            self.user_id,
+            &ex.shared.config,
+            ex.shared.journal.as_ref(),
+            now,
+        );
+        f(
+            &mut state,
+            Quote {
+                instrument,
+                price,
+                ts_ms: now,
+            },
+        )
+    }
+}
+
+#[async_trait]
+impl Venue for PaperAccount {
+    async fn instrument(&self, symbol: &str) -> Result<Instrument, VenueError> {
+        self.exchange.instrument(symbol).cloned()
+    }
+
+    async fn set_leverage(&self, symbol: &str, leverage: u32) -> Result<(), VenueError> {
+        let ex = &self.exchange;
+        let instrument = ex.instrument(symbol)?;
+        let now = ex.shared.market.now_ms();
+        let mut state = ex.lock();
+        let account = state.account(
+            self.user_id,
+            &ex.shared.config,
+            ex.shared.journal.as_ref(),
+            now,
+        );
+        if account.set_leverage(instrument, leverage, &ex.shared.config, now)? {
+            ex.shared.journal.save(self.user_id, account);
+        }
+        Ok(())
+    }
+
+    async fn submit_market_order(&self, order: OrderRequest) -> Result<Fill, VenueError> {
+        self.exchange.instrument(&order.symbol)?;
+        self.exchange.ensure_price(&order.symbol).await?;
+        let ex = &self.exchange;
+        let user_id = self.user_id;
+        self.with_quote(&order.symbol, |state, quote| {
+            let account = state.account(
+                user_id,
+                &ex.shared.config,
+                ex.shared.journal.as_ref(),
+                quote.ts_ms,
+            );
+            match account.submit(&order, quote, &ex.shared.config)? {
+                Submitted::Duplicate(fill) => Ok(fill),
+                Submitted::New { fill, close } => {
+                    ex.shared.journal.save(user_id, account);
+                    tracing::info!(
+                        user_id,
+                        symbol = %fill.symbol,
+                        side = ?fill.side,
+                        qty = %fill.qty,
+                        price = %fill.price,
+                        reduce_only = fill.reduce_only,
+                        "paper order filled"
+                    );
+                    state.publish(user_id, VenueEvent::Fill(fill.clone()));
+                    match close {
+                        Some(close) => state.publish_close(user_id, close),
+                        None => {
+                            if let Some(w) = state.wallet(user_id) {
+                                state.publish(user_id, VenueEvent::Wallet(w));
+                            }
+                        }
+                    }
+                    Ok(fill)
+                }
+            }
+        })
+    }
+
+    async fn set_stops(&self, symbol: &str, stops: Stops) -> Result<(), VenueError> {
+        self.exchange.ensure_price(symbol).await?;
+        let ex = &self.exchange;
+        let user_id = self.user_id;
+        self.with_quote(symbol, |state, quote| {
+            let account = state.account(
+                user_id,
+                &ex.shared.config,
+                ex.shared.journal.as_ref(),
+                quote.ts_ms,
+            );
+            account.set_stops(&stops, quote, &ex.shared.config)?;
+            ex.shared.journal.save(user_id, account);
+            Ok(())
+        })
+    }
+
+    async fn positions(&self) -> Result<Vec<Position>, VenueError> {
+        let ex = &self.exchange;
+        ex.ensure_prices_of(self.user_id).await?;
+        let state = ex.lock();
+        let Some(account) = state.accounts.get(&self.user_id) else {
+            return Ok(Vec::new());
+        };
+        account
+            .positions
+            .values()
+            .map(|p| {
+                let instrument = ex.instrument(&p.symbol)?;
+                let mark = state
+                    .prices
+                    .get(&p.symbol)
+                    .copied()
+                    .unwrap_or(p.entry_price);
+                Ok(position_view(p, mark, instrument, &ex.shared.config))
+            })
+            .collect()
+    }
+
+    async fn wallet(&self) -> Result<Wallet, VenueError> {
+        let ex = &self.exchange;
+        ex.ensure_prices_of(self.user_id).await?;
+        let now = ex.shared.market.now_ms();
+        let mut state = ex.lock();
+        state.account(
+            self.user_id,
+            &ex.shared.config,
+            ex.shared.journal.as_ref(),
+            now,
+        );
+        state
+            .wallet(self.user_id)
+            .ok_or_else(|| VenueError::InvalidRequest("no paper account".into()))
+    }
+
+    async fn closed_pnl(&self, since_ms: i64) -> Result<Vec<PositionClose>, VenueError> {
+        let state = self.exchange.lock();
+        Ok(state
+            .accounts
+            .get(&self.user_id)
+            .map(|a| {
+                a.closes
+                    .iter()
+                    .filter(|c| c.ts_ms >= since_ms)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<VenueEvent> {
+        self.exchange
+            .lock()
+            .senders
+            .entry(self.user_id)
+            .or_insert_with(|| broadcast::channel(EVENT_CAPACITY).0)
+            .subscribe()
+    }
+}

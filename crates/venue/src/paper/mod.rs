@@ -1,0 +1,46 @@
+//! The paper exchange: a Bybit-like USDT-perpetual exchange in memory, fed by any
+//! [`MarketData`](crate::market::MarketData) and shared by all users, each with a wallet of
+//! their own. The rules (fills, fees, margin, liquidation, stops) are written out in
+//! `docs/paper-exchange.md` and in [`account`].
+
+pub mod account;
+mod exchange;
+mod snapshot;
+
+use rust_decimal::Decimal;
+
+pub use exchange::{PaperAccount, PaperExchange};
+pub use snapshot::{
+    AccountSnapshot, NoJournal, PaperJournal, PositionState, TrailingState, UserId,
+    SNAPSHOT_VERSION,
+};
+
+/// The paper exchange's parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaperConfig {
+    /// USDT in a new account's wallet.
+    pub starting_balance: Decimal,
+    /// Taker fee as a fraction of the notional (0.00055 = 0.055%).
+    pub taker_fee_rate: Decimal,
+    /// Market orders fill this many basis points worse than the last price.
+    pub slippage_bps: Decimal,
+    /// Maintenance margin as a fraction of the position value at entry (0.005 = 0.5%).
+    pub maintenance_margin_rate: Decimal,
+    /// Leverage of a symbol the user never set.
+    pub default_leverage: u32,
+    /// How many recent orders (for client order id idempotency) and closes an account keeps.
+    pub memory: usize,
+}
+
+impl Default for PaperConfig {
+    fn default() -> Self {
+        Self {
+            starting_balance: Decimal::from(10_000),
+            taker_fee_rate: Decimal::new(55, 5),
+            slippage_bps: Decimal::from(2),
+            maintenance_margin_rate: Decimal::new(5, 3),
+            default_leverage: 10,
+            memory: 1000,
+        }
+    }
+}
