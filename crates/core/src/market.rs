@@ -93,7 +93,11 @@ impl Instrument {
 
     /// `price` rounded to the nearest tick (half a tick rounds away from zero).
     pub fn round_price(&self, price: Decimal) -> Decimal {
-        round_to_step(price, self.tick_size, RoundingStrategy::MidpointAwayFromZero)
+        round_to_step(
+            price,
+            self.tick_size,
+            RoundingStrategy::MidpointAwayFromZero,
+        )
     }
 
     /// `price` rounded down to a tick.
@@ -174,7 +178,10 @@ mod tests {
         assert_eq!(i.round_qty_down(dec!(0.0129)), dec!(0.012));
         assert_eq!(i.round_qty_down(dec!(0.012)), dec!(0.012));
         assert_eq!(i.round_qty_down(dec!(0.0009)), dec!(0));
-        let whole = Instrument { qty_step: dec!(10), ..btc() };
+        let whole = Instrument {
+            qty_step: dec!(10),
+            ..btc()
+        };
         assert_eq!(whole.round_qty_down(dec!(129.9)), dec!(120));
     }
 
@@ -187,9 +194,15 @@ mod tests {
         assert_eq!(i.round_price_down(dec!(90000.19)), dec!(90000.1));
         assert_eq!(i.round_price_up(dec!(90000.11)), dec!(90000.2));
         assert_eq!(i.round_price_up(dec!(90000.1)), dec!(90000.1));
-        let doge = Instrument { tick_size: dec!(0.00001), ..btc() };
+        let doge = Instrument {
+            tick_size: dec!(0.00001),
+            ..btc()
+        };
         assert_eq!(doge.round_price(dec!(0.162346)), dec!(0.16235));
-        let bch = Instrument { tick_size: dec!(0.05), ..btc() };
+        let bch = Instrument {
+            tick_size: dec!(0.05),
+            ..btc()
+        };
         assert_eq!(bch.round_price(dec!(500.07)), dec!(500.05));
         assert_eq!(bch.round_price(dec!(500.08)), dec!(500.1));
     }
@@ -221,13 +234,25 @@ mod tests {
         assert_eq!(Side::Sell.opens(), PositionSide::Short);
         assert_eq!(PositionSide::Long.exit_side(), Side::Sell);
         assert_eq!(PositionSide::Short.entry_side(), Side::Sell);
-        assert_eq!(PositionSide::Long.pnl(dec!(100), dec!(110), dec!(2)), dec!(20));
-        assert_eq!(PositionSide::Short.pnl(dec!(100), dec!(110), dec!(2)), dec!(-20));
+        assert_eq!(
+            PositionSide::Long.pnl(dec!(100), dec!(110), dec!(2)),
+            dec!(20)
+        );
+        assert_eq!(
+            PositionSide::Short.pnl(dec!(100), dec!(110), dec!(2)),
+            dec!(-20)
+        );
     }
 
     #[test]
     fn serializes_like_bybit() {
-        assert_eq!(serde_json::to_string(&Side::Buy).ok().as_deref(), Some("\"Buy\""));
-        assert_eq!(serde_json::to_string(&PositionSide::Short).ok().as_deref(), Some("\"Short\""));
+        assert_eq!(
+            serde_json::to_string(&Side::Buy).ok().as_deref(),
+            Some("\"Buy\"")
+        );
+        assert_eq!(
+            serde_json::to_string(&PositionSide::Short).ok().as_deref(),
+            Some("\"Short\"")
+        );
     }
 }
