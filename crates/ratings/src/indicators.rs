@@ -22,7 +22,9 @@ fn true_range(high: f64, low: f64, prev_close: f64) -> f64 {
 
 /// RSI with Wilder smoothing, seeded with the simple averages of the first
 /// `period` gains and losses (TA-Lib `RSI`; first value at index `period`).
-/// 0 when there has been neither gain nor loss, as in TA-Lib.
+/// 0 when there has been neither gain nor loss, as in TA-Lib. An unchanged
+/// close scales both averages alike and so leaves the RSI exactly as it was
+/// (TA-Lib would recompute it with an ulp of rounding noise).
 #[derive(Clone, Debug)]
 pub(crate) struct Rsi {
     period: usize,
@@ -30,6 +32,7 @@ pub(crate) struct Rsi {
     changes: usize,
     gain: f64,
     loss: f64,
+    value: Option<f64>,
 }
 
 impl Rsi {
@@ -40,6 +43,7 @@ impl Rsi {
             changes: 0,
             gain: 0.0,
             loss: 0.0,
+            value: None,
         }
     }
 
@@ -69,13 +73,17 @@ impl Rsi {
             }
             self.loss /= p;
             self.gain /= p;
+            if change == 0.0 {
+                return self.value;
+            }
         }
         let total = self.gain + self.loss;
-        Some(if total != 0.0 {
+        self.value = Some(if total != 0.0 {
             100.0 * (self.gain / total)
         } else {
             0.0
-        })
+        });
+        self.value
     }
 }
 
@@ -195,7 +203,8 @@ impl StochRsi {
 
 /// Commodity Channel Index on the typical price (TA-Lib `CCI`): the mean and
 /// the mean absolute deviation are recomputed over the window (O(period)).
-/// 0 when the price equals its mean or the deviation is 0.
+/// 0 when the price equals its mean or the deviation is 0, and when the whole
+/// window is one price (where TA-Lib's rounding of the mean yields +-66.67).
 #[derive(Clone, Debug)]
 pub(crate) struct Cci {
     window: Window,
@@ -216,6 +225,9 @@ impl Cci {
         }
         let n = self.window.capacity() as f64;
         let values = self.window.values();
+        if values.iter().all(|&v| v == tp) {
+            return Some(0.0);
+        }
         let mean = values.iter().sum::<f64>() / n;
         let deviation: f64 = values.iter().map(|v| (v - mean).abs()).sum();
         let distance = tp - mean;
@@ -525,7 +537,9 @@ impl Hma {
     }
 }
 
-/// Awesome Oscillator: SMA(hl2, 5) - SMA(hl2, 34).
+/// Awesome Oscillator: SMA(hl2, 5) - SMA(hl2, 34). A difference within
+/// 1e-12 of the price is rounding noise of two averages of one flat price and
+/// reads 0 (otherwise it would "cross zero" on noise).
 #[derive(Clone, Debug)]
 pub(crate) struct Ao {
     fast: Sma,
@@ -543,8 +557,13 @@ impl Ao {
     pub(crate) fn push(&mut self, high: f64, low: f64) -> Option<f64> {
         let mid = (high + low) / 2.0;
         let fast = self.fast.push(mid);
-        let slow = self.slow.push(mid);
-        Some(fast? - slow?)
+        let slow = self.slow.push(mid)?;
+        let ao = fast? - slow;
+        Some(if ao.abs() <= 1e-12 * slow.abs() {
+            0.0
+        } else {
+            ao
+        })
     }
 }
 

