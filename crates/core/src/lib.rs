@@ -3,3 +3,5 @@
 //! so every rule can be tested with plain values.
 
 pub mod market;
+pub mod settings;
+pub mod validation;

@@ -1,0 +1,443 @@
+//! A user's trading settings (spec section 3) and the server's validation of them
+//! (spec section 5, DESIGN.md section 5).
+
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::validation::{FieldErrors, FieldReader};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BotMode {
+    Classic,
+    Martingale,
+}
+
+impl BotMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BotMode::Classic => "classic",
+            BotMode::Martingale => "martingale",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<BotMode> {
+        match s {
+            "classic" => Some(BotMode::Classic),
+            "martingale" => Some(BotMode::Martingale),
+            _ => None,
+        }
+    }
+}
+
+/// An hour interval `[start, end)` in the user's time zone, wrapping past midnight.
+pub type HourRange = [u8; 2];
+
+/// Every tunable of a user's bot. Percentages are price moves from the entry price.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BotSettings {
+    pub bot_mode: BotMode,
+    pub max_trades: u32,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub max_total_usdt: Decimal,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub max_trade_usdt: Decimal,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub initial_stop_loss_pct: Decimal,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub take_profit_first_pct: Decimal,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub take_profit_next_pct: Decimal,
+    pub use_trailing_stop: bool,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub trail_activation_pct: Decimal,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub trail_step_pct: Decimal,
+    pub leverage: u32,
+    pub reverse_mode: bool,
+    pub telegram_id: String,
+    pub telegram_notify_deals: bool,
+    pub telegram_notify_stats: bool,
+    pub user_timezone: String,
+    pub martingale_max_depth: u32,
+    pub martingale_max_active_chains: u32,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub martingale_step: Decimal,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub martingale_initial_margin: Decimal,
+    pub forbidden_hours_enabled: bool,
+    pub forbidden_hours: Vec<HourRange>,
+    pub forbidden_days_enabled: bool,
+    /// Weekdays 0 (Monday) to 6 (Sunday).
+    pub forbidden_days: Vec<u8>,
+}
+
+/// Used when the user leaves `trail_activation_pct` empty (DESIGN.md section 5).
+pub const DEFAULT_TRAIL_ACTIVATION_PCT: Decimal = dec!(1.0);
+pub const DEFAULT_TIMEZONE: &str = "Europe/Moscow";
+pub const MIN_LEVERAGE: i64 = 1;
+pub const MAX_LEVERAGE: i64 = 100;
+const TELEGRAM_ID_MAX_CHARS: usize = 64;
+/// A guard against typos of many digits, far above any real account.
+const MAX_AMOUNT: Decimal = dec!(1_000_000_000);
+const MAX_COUNT: i64 = 1_000_000;
+
+impl Default for BotSettings {
+    /// The spec's defaults (section 3).
+    fn default() -> Self {
+        BotSettings {
+            bot_mode: BotMode::Classic,
+            max_trades: 3,
+            max_total_usdt: dec!(1000),
+            max_trade_usdt: dec!(100),
+            initial_stop_loss_pct: dec!(5),
+            take_profit_first_pct: dec!(10),
+            take_profit_next_pct: dec!(10),
+            use_trailing_stop: true,
+            trail_activation_pct: DEFAULT_TRAIL_ACTIVATION_PCT,
+            trail_step_pct: dec!(0.5),
+            leverage: 10,
+            reverse_mode: false,
+            telegram_id: String::new(),
+            telegram_notify_deals: true,
+            telegram_notify_stats: true,
+            user_timezone: DEFAULT_TIMEZONE.to_string(),
+            martingale_max_depth: 4,
+            martingale_max_active_chains: 1,
+            martingale_step: dec!(2),
+            martingale_initial_margin: dec!(2),
+            forbidden_hours_enabled: false,
+            forbidden_hours: Vec::new(),
+            forbidden_days_enabled: false,
+            forbidden_days: Vec::new(),
+        }
+    }
+}
+
+impl BotSettings {
+    /// The user's time zone (validated on every write, so it always parses).
+    pub fn timezone(&self) -> chrono_tz::Tz {
+        chrono_tz::Tz::from_str(&self.user_timezone).unwrap_or(chrono_tz::Europe::Moscow)
+    }
+
+    /// Applies a JSON payload on top of these settings: fields present are validated and
+    /// replaced, absent ones kept (so a whole form and `{"bot_mode": …}` alone both work).
+    /// Read-only fields (`id`, the running flags) and unknown fields are ignored.
+    pub fn apply(&self, payload: &Map<String, Value>) -> Result<BotSettings, FieldErrors> {
+        let mut r = FieldReader::new(payload);
+        let mut s = self.clone();
+        let pct_min = dec!(0.01);
+
+        if let Some(mode) = r.string("bot_mode", 32) {
+            match BotMode::parse(&mode) {
+                Some(m) => s.bot_mode = m,
+                None => r.error("bot_mode", "Must be \"classic\" or \"martingale\"."),
+            }
+        }
+        let counts: [(&str, &mut u32, i64); 3] = [
+            ("max_trades", &mut s.max_trades, 1),
+            ("martingale_max_depth", &mut s.martingale_max_depth, 1),
+            (
+                "martingale_max_active_chains",
+                &mut s.martingale_max_active_chains,
+                1,
+            ),
+        ];
+        for (field, slot, min) in counts {
+            if let Some(n) = r.integer(field, min, MAX_COUNT) {
+                *slot = n as u32;
+            }
+        }
+        if let Some(n) = r.integer("leverage", MIN_LEVERAGE, MAX_LEVERAGE) {
+            s.leverage = n as u32;
+        }
+        let amounts: [(&str, &mut Decimal, Decimal); 9] = [
+            ("max_total_usdt", &mut s.max_total_usdt, dec!(1)),
+            ("max_trade_usdt", &mut s.max_trade_usdt, dec!(1)),
+            (
+                "initial_stop_loss_pct",
+                &mut s.initial_stop_loss_pct,
+                pct_min,
+            ),
+            (
+                "take_profit_first_pct",
+                &mut s.take_profit_first_pct,
+                pct_min,
+            ),
+            ("take_profit_next_pct", &mut s.take_profit_next_pct, pct_min),
+            ("trail_activation_pct", &mut s.trail_activation_pct, pct_min),
+            ("trail_step_pct", &mut s.trail_step_pct, pct_min),
+            ("martingale_step", &mut s.martingale_step, pct_min),
+            (
+                "martingale_initial_margin",
+                &mut s.martingale_initial_margin,
+                pct_min,
+            ),
+        ];
+        for (field, slot, min) in amounts {
+            if field == "trail_activation_pct" && r.is_null(field) {
+                *slot = DEFAULT_TRAIL_ACTIVATION_PCT;
+                continue;
+            }
+            if let Some(d) = r.decimal(field, min, Some(MAX_AMOUNT)) {
+                *slot = d;
+            }
+        }
+        // The spec's form steps the stop loss by 0.01.
+        if payload.contains_key("initial_stop_loss_pct")
+            && s.initial_stop_loss_pct.normalize().scale() > 2
+        {
+            r.error(
+                "initial_stop_loss_pct",
+                "Ensure that there are no more than 2 decimal places.",
+            );
+        }
+        let flags: [(&str, &mut bool); 6] = [
+            ("use_trailing_stop", &mut s.use_trailing_stop),
+            ("reverse_mode", &mut s.reverse_mode),
+            ("telegram_notify_deals", &mut s.telegram_notify_deals),
+            ("telegram_notify_stats", &mut s.telegram_notify_stats),
+            ("forbidden_hours_enabled", &mut s.forbidden_hours_enabled),
+            ("forbidden_days_enabled", &mut s.forbidden_days_enabled),
+        ];
+        for (field, slot) in flags {
+            if let Some(b) = r.boolean(field) {
+                *slot = b;
+            }
+        }
+        if r.is_null("telegram_id") {
+            // An empty messaging id is allowed: it just means no notifications.
+            r.errors.remove("telegram_id");
+            s.telegram_id.clear();
+        } else if let Some(id) = r.string("telegram_id", TELEGRAM_ID_MAX_CHARS) {
+            s.telegram_id = id;
+        }
+        if let Some(zone) = r.string("user_timezone", 64) {
+            if chrono_tz::Tz::from_str(&zone).is_ok() {
+                s.user_timezone = zone;
+            } else {
+                r.error(
+                    "user_timezone",
+                    format!("\"{zone}\" is not a known IANA time zone."),
+                );
+            }
+        }
+        if let Some(items) = r.array("forbidden_hours") {
+            match parse_hour_ranges(items) {
+                Ok(ranges) => s.forbidden_hours = ranges,
+                Err(msg) => r.error("forbidden_hours", msg),
+            }
+        }
+        if let Some(items) = r.array("forbidden_days") {
+            match parse_weekdays(items) {
+                Ok(days) => s.forbidden_days = days,
+                Err(msg) => r.error("forbidden_days", msg),
+            }
+        }
+        r.finish().map(|()| s)
+    }
+}
+
+fn parse_hour_ranges(items: &[Value]) -> Result<Vec<HourRange>, String> {
+    let bad = || "Each interval must be a pair [start, end] of whole hours 0 to 23.".to_string();
+    items
+        .iter()
+        .map(|item| {
+            let pair = item.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
+            let hour = |v: &Value| {
+                v.as_u64()
+                    .filter(|h| *h <= 23)
+                    .map(|h| h as u8)
+                    .ok_or_else(bad)
+            };
+            let (start, end) = (hour(&pair[0])?, hour(&pair[1])?);
+            if start == end {
+                return Err(format!(
+                    "The interval [{start}, {end}] is empty: start and end must differ."
+                ));
+            }
+            Ok([start, end])
+        })
+        .collect()
+}
+
+fn parse_weekdays(items: &[Value]) -> Result<Vec<u8>, String> {
+    let mut days = Vec::with_capacity(items.len());
+    for item in items {
+        let day = item
+            .as_u64()
+            .filter(|d| *d <= 6)
+            .ok_or("Weekdays must be whole numbers 0 (Monday) to 6 (Sunday).")?
+            as u8;
+        if days.contains(&day) {
+            return Err(format!("Weekday {day} is listed twice."));
+        }
+        days.push(day);
+    }
+    Ok(days)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn apply(payload: Value) -> Result<BotSettings, FieldErrors> {
+        BotSettings::default().apply(payload.as_object().unwrap())
+    }
+
+    fn error_fields(payload: Value) -> Vec<String> {
+        apply(payload).unwrap_err().into_keys().collect()
+    }
+
+    #[test]
+    fn defaults_match_the_spec() {
+        let d = BotSettings::default();
+        let v = serde_json::to_value(&d).unwrap();
+        assert_eq!(
+            v,
+            json!({
+                "bot_mode": "classic", "max_trades": 3, "max_total_usdt": 1000.0,
+                "max_trade_usdt": 100.0, "initial_stop_loss_pct": 5.0,
+                "take_profit_first_pct": 10.0, "take_profit_next_pct": 10.0,
+                "use_trailing_stop": true, "trail_activation_pct": 1.0, "trail_step_pct": 0.5,
+                "leverage": 10, "reverse_mode": false, "telegram_id": "",
+                "telegram_notify_deals": true, "telegram_notify_stats": true,
+                "user_timezone": "Europe/Moscow", "martingale_max_depth": 4,
+                "martingale_max_active_chains": 1, "martingale_step": 2.0,
+                "martingale_initial_margin": 2.0, "forbidden_hours_enabled": false,
+                "forbidden_hours": [], "forbidden_days_enabled": false, "forbidden_days": []
+            })
+        );
+    }
+
+    #[test]
+    fn bot_mode_alone_changes_only_the_mode() {
+        let s = apply(json!({"bot_mode": "martingale"})).unwrap();
+        assert_eq!(s.bot_mode, BotMode::Martingale);
+        assert_eq!(
+            BotSettings {
+                bot_mode: BotMode::Classic,
+                ..s
+            },
+            BotSettings::default()
+        );
+    }
+
+    #[test]
+    fn a_whole_valid_form_is_applied_exactly() {
+        let s = apply(json!({
+            "max_trades": 5, "max_total_usdt": "2500.5", "max_trade_usdt": 50,
+            "initial_stop_loss_pct": 0.25, "leverage": 100, "forbidden_hours_enabled": true,
+            "forbidden_hours": [[23, 1], [6, 8]], "forbidden_days": [5, 6],
+            "user_timezone": "America/New_York", "telegram_id": " 12345 ",
+            "id": 99, "is_bot_running": true, "unknown": 1
+        }))
+        .unwrap();
+        assert_eq!(s.max_trades, 5);
+        assert_eq!(s.max_total_usdt, dec!(2500.5));
+        assert_eq!(s.initial_stop_loss_pct, dec!(0.25));
+        assert_eq!(s.leverage, 100);
+        assert_eq!(s.forbidden_hours, vec![[23, 1], [6, 8]]);
+        assert_eq!(s.forbidden_days, vec![5, 6]);
+        assert_eq!(s.telegram_id, "12345");
+        assert_eq!(s.timezone(), chrono_tz::America::New_York);
+    }
+
+    #[test]
+    fn every_minimum_is_enforced() {
+        for (field, bad) in [
+            ("max_trades", json!(0)),
+            ("max_total_usdt", json!(0.99)),
+            ("max_trade_usdt", json!(0)),
+            ("initial_stop_loss_pct", json!(0.009)),
+            ("take_profit_first_pct", json!(0)),
+            ("take_profit_next_pct", json!(-1)),
+            ("trail_activation_pct", json!(0.001)),
+            ("trail_step_pct", json!(0)),
+            ("martingale_max_depth", json!(0)),
+            ("martingale_max_active_chains", json!(0)),
+            ("martingale_step", json!(0)),
+            ("martingale_initial_margin", json!(0.001)),
+        ] {
+            assert_eq!(
+                error_fields(json!({ field: bad })),
+                vec![field.to_string()],
+                "{field}"
+            );
+        }
+    }
+
+    #[test]
+    fn leverage_hours_days_zone_and_types() {
+        assert_eq!(error_fields(json!({"leverage": 0})), ["leverage"]);
+        assert_eq!(error_fields(json!({"leverage": 101})), ["leverage"]);
+        assert_eq!(error_fields(json!({"leverage": 2.5})), ["leverage"]);
+        assert!(apply(json!({"leverage": 1})).is_ok());
+        assert_eq!(
+            error_fields(json!({"forbidden_hours": [[22, 24]]})),
+            ["forbidden_hours"]
+        );
+        assert_eq!(
+            error_fields(json!({"forbidden_hours": [[1]]})),
+            ["forbidden_hours"]
+        );
+        assert_eq!(
+            error_fields(json!({"forbidden_hours": [[3, 3]]})),
+            ["forbidden_hours"]
+        );
+        assert_eq!(
+            error_fields(json!({"forbidden_hours": "23-1"})),
+            ["forbidden_hours"]
+        );
+        assert_eq!(
+            error_fields(json!({"forbidden_days": [7]})),
+            ["forbidden_days"]
+        );
+        assert_eq!(
+            error_fields(json!({"forbidden_days": [1, 1]})),
+            ["forbidden_days"]
+        );
+        assert_eq!(
+            error_fields(json!({"forbidden_days": [-1]})),
+            ["forbidden_days"]
+        );
+        assert_eq!(
+            error_fields(json!({"user_timezone": "Mars/Olympus"})),
+            ["user_timezone"]
+        );
+        assert_eq!(error_fields(json!({"max_trades": "many"})), ["max_trades"]);
+        assert_eq!(
+            error_fields(json!({"use_trailing_stop": "yes"})),
+            ["use_trailing_stop"]
+        );
+        assert_eq!(error_fields(json!({"bot_mode": "yolo"})), ["bot_mode"]);
+        assert_eq!(error_fields(json!({"max_trades": null})), ["max_trades"]);
+        assert_eq!(
+            error_fields(json!({"initial_stop_loss_pct": 1.005})),
+            ["initial_stop_loss_pct"]
+        );
+    }
+
+    #[test]
+    fn several_bad_fields_are_all_reported() {
+        let fields = error_fields(json!({"max_trades": 0, "leverage": 500, "forbidden_days": [9]}));
+        assert_eq!(fields, ["forbidden_days", "leverage", "max_trades"]);
+    }
+
+    #[test]
+    fn empty_trail_activation_becomes_the_default() {
+        let start = BotSettings {
+            trail_activation_pct: dec!(3),
+            ..BotSettings::default()
+        };
+        let s = start
+            .apply(json!({"trail_activation_pct": null}).as_object().unwrap())
+            .unwrap();
+        assert_eq!(s.trail_activation_pct, DEFAULT_TRAIL_ACTIVATION_PCT);
+    }
+}
