@@ -1,1 +1,106 @@
-fn main() {}
+//! Rating throughput.
+//!
+//! * `update_500_symbols`: 500 engines, each warmed on 500 candles of its own
+//!   series, all moved by one new closed candle (the signal worker's work per
+//!   closed candle for a 500-symbol universe), rating included.
+//! * `cold_500_candles`: a fresh engine over 500 candles and its full report
+//!   (`report_for`, what `signaldesk ratings --candles` does).
+//!
+//! Both run on one thread.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use signaldesk_ratings::{report_for, Candle, RatingEngine};
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+const SYMBOLS: usize = 500;
+const WARM_UP: usize = 500;
+/// Fresh candles kept per symbol; the benchmark cycles through them with
+/// ever-increasing times.
+const POOL: usize = 256;
+
+struct Universe {
+    engines: Vec<RatingEngine>,
+    pools: Vec<Vec<Candle>>,
+    step: usize,
+}
+
+impl Universe {
+    fn new() -> Self {
+        let mut engines = Vec::with_capacity(SYMBOLS);
+        let mut pools = Vec::with_capacity(SYMBOLS);
+        for s in 0..SYMBOLS {
+            let price = 0.01 * 10f64.powi((s % 7) as i32);
+            let series = common::random_walk(WARM_UP + POOL, s as u64 + 1, price);
+            let mut engine = RatingEngine::new();
+            for c in &series[..WARM_UP] {
+                engine.update(c);
+            }
+            engines.push(engine);
+            pools.push(series[WARM_UP..].to_vec());
+        }
+        Universe {
+            engines,
+            pools,
+            step: 0,
+        }
+    }
+
+    /// One closed candle for every symbol.
+    fn tick(&mut self) -> f64 {
+        let k = self.step;
+        self.step += 1;
+        let mut sum = 0.0;
+        for (engine, pool) in self.engines.iter_mut().zip(&self.pools) {
+            let mut candle = pool[k % POOL];
+            candle.time = pool[0].time + k as i64 * 60_000;
+            sum += engine.update(black_box(&candle)).total;
+        }
+        sum
+    }
+}
+
+fn update_500_symbols(c: &mut Criterion) {
+    let mut universe = Universe::new();
+    c.bench_function("update_500_symbols", |b| {
+        b.iter(|| black_box(universe.tick()))
+    });
+}
+
+fn update_1_symbol(c: &mut Criterion) {
+    let series = common::random_walk(WARM_UP + POOL, 9, 240.0);
+    let mut engine = RatingEngine::new();
+    for c in &series[..WARM_UP] {
+        engine.update(c);
+    }
+    let mut k = 0usize;
+    c.bench_function("update_1_symbol_hot", |b| {
+        b.iter(|| {
+            let mut candle = series[WARM_UP + k % POOL];
+            candle.time = series[WARM_UP].time + k as i64 * 60_000;
+            k += 1;
+            engine.update(black_box(&candle))
+        })
+    });
+}
+
+fn cold_500_candles(c: &mut Criterion) {
+    let candles = common::random_walk(500, 42, 240.0);
+    c.bench_function("cold_500_candles", |b| {
+        b.iter(|| report_for(black_box(&candles)).expect("valid candles"))
+    });
+    c.bench_function("new_engine", |b| {
+        b.iter_batched(|| (), |()| RatingEngine::new(), BatchSize::SmallInput)
+    });
+}
+
+criterion_group!(
+    benches,
+    update_500_symbols,
+    update_1_symbol,
+    cold_500_candles
+);
+criterion_main!(benches);

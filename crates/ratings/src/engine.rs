@@ -341,16 +341,20 @@ fn votes_of(bar: &Bar, prev: &Bar, ao_two_back: Option<f64>) -> [Option<i8>; COU
 
 /// Group means and the total (see [`Rating`] for the rules on missing groups).
 fn aggregate(votes: &[Option<i8>; COUNT]) -> Rating {
-    let mean = |group: Group| {
-        let (sum, n) = Indicator::ALL
-            .iter()
-            .filter(|i| i.group() == Some(group))
-            .filter_map(|&i| votes[i as usize])
-            .fold((0i32, 0i32), |(s, n), v| (s + i32::from(v), n + 1));
-        (n > 0).then(|| f64::from(sum) / f64::from(n))
-    };
-    let ma = mean(Group::MovingAverages);
-    let osc = mean(Group::Oscillators);
+    let (mut sums, mut counts) = ([0i32; 2], [0i32; 2]);
+    for (indicator, vote) in Indicator::ALL.into_iter().zip(votes) {
+        let slot = match (indicator.group(), vote) {
+            (Some(Group::MovingAverages), Some(_)) => 0,
+            (Some(Group::Oscillators), Some(_)) => 1,
+            _ => continue,
+        };
+        sums[slot] += i32::from(vote.unwrap_or(0));
+        counts[slot] += 1;
+    }
+    let mean =
+        |slot: usize| (counts[slot] > 0).then(|| f64::from(sums[slot]) / f64::from(counts[slot]));
+    let ma = mean(0);
+    let osc = mean(1);
     let total = match (ma, osc) {
         (Some(m), Some(o)) => (m + o) / 2.0,
         (Some(x), None) | (None, Some(x)) => x,

@@ -3,7 +3,7 @@
 //! following TA-Lib's definitions (default compatibility, unstable period 0)
 //! where TA-Lib has the indicator, TradingView's otherwise.
 
-use crate::window::{Ema, RollingExtreme, Sma, Window, Wma};
+use crate::window::{Ema, RollingExtreme, RollingSum, Sma, Window, Wma};
 
 /// TA-Lib's `TRUE_RANGE`: the largest of high - low, |high - previous close|
 /// and |low - previous close|.
@@ -379,45 +379,45 @@ impl Macd {
 
 /// Ultimate Oscillator (TA-Lib `ULTOSC`): buying pressure over true range on
 /// three windows, weighted 4:2:1, in percent; a window whose true range sums
-/// to 0 adds nothing. The sums are recomputed over the windows on each bar,
-/// so a flat stretch gives an exact 0 instead of a rounding residue.
+/// to 0 adds nothing. "Sums to 0" is decided exactly, by counting the
+/// trailing bars with no range, not by testing a rolling sum that may hold a
+/// rounding residue.
 #[derive(Clone, Debug)]
 pub(crate) struct Uo {
     prev_close: Option<f64>,
-    /// (buying pressure, true range), the longest window.
-    pressure: Window,
-    range: Window,
-    periods: [usize; 3],
+    /// (period, buying-pressure sum, true-range sum), shortest first.
+    windows: [(usize, RollingSum, RollingSum); 3],
+    /// Consecutive latest bars whose true range is 0.
+    flat_run: usize,
 }
 
 impl Uo {
     pub(crate) fn new(short: usize, medium: usize, long: usize) -> Self {
-        let longest = short.max(medium).max(long);
+        let window = |p| (p, RollingSum::new(p), RollingSum::new(p));
         Self {
             prev_close: None,
-            pressure: Window::new(longest),
-            range: Window::new(longest),
-            periods: [short, medium, long],
+            windows: [window(short), window(medium), window(long)],
+            flat_run: 0,
         }
     }
 
     pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) -> Option<f64> {
         let prev_close = self.prev_close.replace(close)?;
-        let true_low = low.min(prev_close);
-        self.pressure.push(close - true_low);
-        self.range.push(true_range(high, low, prev_close));
-        if !self.pressure.is_full() {
-            return None;
-        }
+        let pressure = close - low.min(prev_close);
+        let range = true_range(high, low, prev_close);
+        self.flat_run = if range == 0.0 { self.flat_run + 1 } else { 0 };
         let mut total = 0.0;
-        for (period, weight) in self.periods.into_iter().zip([4.0, 2.0, 1.0]) {
-            let bp: f64 = self.pressure.newest_first().take(period).sum();
-            let tr: f64 = self.range.newest_first().take(period).sum();
-            if tr != 0.0 {
-                total += weight * (bp / tr);
+        let mut ready = true;
+        for ((period, bp, tr), weight) in self.windows.iter_mut().zip([4.0, 2.0, 1.0]) {
+            let bp = bp.push(pressure);
+            let tr = tr.push(range);
+            match bp.zip(tr) {
+                Some((bp, tr)) if self.flat_run < *period => total += weight * (bp / tr),
+                Some(_) => {}
+                None => ready = false,
             }
         }
-        Some(100.0 * (total / 7.0))
+        ready.then(|| 100.0 * (total / 7.0))
     }
 }
 

@@ -47,7 +47,11 @@ impl Window {
             return None;
         }
         let cap = self.buf.len();
-        Some(self.buf[(self.head + cap - 1 - lag) % cap])
+        let mut i = self.head + cap - 1 - lag;
+        if i >= cap {
+            i -= cap;
+        }
+        Some(self.buf[i])
     }
 
     pub(crate) fn is_full(&self) -> bool {
