@@ -1,1 +1,392 @@
-//! sim
+//! The simulated market: seeded and deterministic (the same seed and start time give the
+//! same prices and candles), offline, with volatility clustering, trending and ranging
+//! regimes and jumps ([`model`]). It generates enough history before "now" for slow
+//! indicators to be warm, then moves either by hand ([`SimulatedMarket::step`],
+//! [`SimulatedMarket::advance_ticks`], [`SimulatedMarket::advance_to`]; tests never sleep)
+//! or on a task at `speed` simulated seconds per real second ([`SimulatedMarket::spawn`]).
+//!
+//! Every tick moves every symbol; ticks build 1-minute candles, which are kept (the history
+//! plus a day) and aggregated on request to any interval; a candle of the configured
+//! interval is published when it closes, just before the tick that opens the next one.
+
+pub mod model;
+pub mod rng;
+pub mod symbols;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use rust_decimal::prelude::FromPrimitive;
+use rust_decimal::Decimal;
+use signaldesk_core::market::{Candle, Instrument};
+use tokio::sync::broadcast;
+use tokio::task::JoinHandle;
+
+use self::model::PriceProcess;
+use self::rng::Rng;
+pub use self::symbols::{default_symbols, SimSymbol};
+use super::candles::{aggregate, bucket_start, minutes_ms};
+use super::{MarketData, MarketEvent};
+use crate::error::VenueError;
+
+/// The simulated market's settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimConfig {
+    pub seed: u64,
+    pub symbols: Vec<SimSymbol>,
+    /// The interval whose closed candles are published (minutes).
+    pub interval_minutes: u32,
+    /// Simulated seconds per real second when spawned (60 = an hour of market a minute).
+    pub speed: f64,
+    /// Candles of `interval_minutes` generated before the start.
+    pub history_candles: usize,
+    /// Simulated seconds between live ticks.
+    pub tick_seconds: u32,
+    /// Simulated seconds between ticks while generating the history (coarser is faster;
+    /// the process is the same).
+    pub history_tick_seconds: u32,
+    /// The market's "now" at start (Unix ms, floored to the minute); the wall clock if `None`.
+    pub start_ms: Option<i64>,
+    /// Capacity of the event channel (a subscriber further behind loses events).
+    pub event_capacity: usize,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        Self {
+            seed: 42,
+            symbols: default_symbols(),
+            interval_minutes: 15,
+            speed: 1.0,
+            history_candles: 300,
+            tick_seconds: 2,
+            history_tick_seconds: 10,
+            start_ms: None,
+            event_capacity: 16_384,
+        }
+    }
+}
+
+/// The seeded simulated market.
+pub struct SimulatedMarket {
+    config: SimConfig,
+    instruments: Vec<Instrument>,
+    state: Mutex<SimState>,
+    events: broadcast::Sender<MarketEvent>,
+}
+
+struct SimState {
+    now_ms: i64,
+    market_rng: Rng,
+    symbols: Vec<SymbolState>,
+    index: HashMap<String, usize>,
+    interval_minutes: u32,
+    retain_minutes: usize,
+}
+
+struct SymbolState {
+    spec: SimSymbol,
+    process: PriceProcess,
+    last_price: Decimal,
+    bar: Option<MinuteBar>,
+    minutes: VecDeque<Candle>,
+}
+
+/// A 1-minute candle in the making, in the process's own numbers.
+struct MinuteBar {
+    open_time_ms: i64,
+    open: f64,
+    high: f64,
+    low: f64,
+    close: f64,
+    volume: f64,
+}
+
+fn wall_clock_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// `price` as a quoted price: rounded to the tick, at least one tick.
+fn quote(price: f64, instrument: &Instrument) -> Decimal {
+    Decimal::from_f64(price)
+        .map(|p| instrument.round_price(p))
+        .unwrap_or(instrument.tick_size)
+        .max(instrument.tick_size)
+}
+
+impl MinuteBar {
+    fn candle(&self, instrument: &Instrument) -> Candle {
+        // Rounding is monotonic, so these equal the extremes of the rounded ticks.
+        Candle {
+            open_time_ms: self.open_time_ms,
+            open: quote(self.open, instrument),
+            high: quote(self.high, instrument),
+            low: quote(self.low, instrument),
+            close: quote(self.close, instrument),
+            volume: Decimal::from_f64(self.volume)
+                .map(|v| instrument.round_qty_down(v))
+                .unwrap_or(Decimal::ZERO),
+        }
+    }
+}
+
+impl SimState {
+    /// Moves every symbol to `ts_ms`, `dt_minutes` after the previous tick; pushes the
+    /// events to `out` when given (live), keeps quiet otherwise (history).
+    fn tick(&mut self, ts_ms: i64, dt_minutes: f64, mut out: Option<&mut Vec<MarketEvent>>) {
+        let market_shock = self.market_rng.normal();
+        let minute = bucket_start(ts_ms, 1);
+        let interval = self.interval_minutes;
+        for s in &mut self.symbols {
+            if let Some(bar) = s.bar.take_if(|b| b.open_time_ms != minute) {
+                let candle = bar.candle(&s.spec.instrument);
+                s.process.end_minute();
+                let closes_interval = (candle.open_time_ms + 60_000) % minutes_ms(interval) == 0;
+                s.minutes.push_back(candle);
+                while s.minutes.len() > self.retain_minutes {
+                    s.minutes.pop_front();
+                }
+                if let (true, Some(out)) = (closes_interval, out.as_deref_mut()) {
+                    let n = s.minutes.len();
+                    let last = s.minutes.range(n.saturating_sub(interval as usize)..);
+                    let last: Vec<Candle> = last.cloned().collect();
+                    if let Some(candle) = aggregate(&last, 1, interval).pop() {
+                        out.push(MarketEvent::CandleClosed {
+                            symbol: s.spec.instrument.symbol.clone(),
+                            interval_minutes: interval,
+                            candle,
+                        });
+                    }
+                }
+            }
+            s.process.tick(dt_minutes, market_shock);
+            let price = s.process.price();
+            let per_minute = s.spec.daily_turnover / 1440.0;
+            let volume =
+                per_minute * dt_minutes * s.process.vol_ratio() * (0.4 + 1.2 * s.process.uniform())
+                    / price;
+            match s.bar.as_mut() {
+                Some(b) => {
+                    b.high = b.high.max(price);
+                    b.low = b.low.min(price);
+                    b.close = price;
+                    b.volume += volume;
+                }
+                None => {
+                    s.bar = Some(MinuteBar {
+                        open_time_ms: minute,
+                        open: price,
+                        high: price,
+                        low: price,
+                        close: price,
+                        volume,
+                    })
+                }
+            }
+            if let Some(out) = out.as_deref_mut() {
+                s.last_price = quote(price, &s.spec.instrument);
+                out.push(MarketEvent::Tick {
+                    symbol: s.spec.instrument.symbol.clone(),
+                    price: s.last_price,
+                    ts_ms,
+                });
+            }
+        }
+        self.now_ms = ts_ms;
+    }
+}
+
+impl SimulatedMarket {
+    /// Builds the market and generates its history up to the start time.
+    pub fn new(config: SimConfig) -> Self {
+        let interval = config.interval_minutes.max(1);
+        let start = bucket_start(config.start_ms.unwrap_or_else(wall_clock_ms), 1);
+        let history_ms = minutes_ms(interval) * config.history_candles as i64;
+        let history_start = bucket_start(start - history_ms, interval);
+        let retain_minutes = config.history_candles * interval as usize + 1440;
+        let symbols: Vec<SymbolState> = config
+            .symbols
+            .iter()
+            .map(|spec| {
+                let rng = Rng::for_stream(config.seed, &spec.instrument.symbol);
+                let start_price = spec.start_price.try_into().unwrap_or(1.0);
+                SymbolState {
+                    spec: spec.clone(),
+                    process: PriceProcess::new(rng, start_price, spec.daily_vol),
+                    last_price: spec.start_price,
+                    bar: None,
+                    minutes: VecDeque::new(),
+                }
+            })
+            .collect();
+        let index = symbols
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.spec.instrument.symbol.clone(), i))
+            .collect();
+        let mut state = SimState {
+            now_ms: history_start,
+            market_rng: Rng::for_stream(config.seed, "market"),
+            symbols,
+            index,
+            interval_minutes: interval,
+            retain_minutes,
+        };
+        let step = i64::from(config.history_tick_seconds.max(1)) * 1000;
+        let mut t = history_start;
+        while t < start {
+            let next = (t + step).min(start);
+            state.tick(next, (next - t) as f64 / 60_000.0, None);
+            t = next;
+        }
+        for s in &mut state.symbols {
+            s.last_price = quote(s.process.price(), &s.spec.instrument);
+        }
+        let instruments = config
+            .symbols
+            .iter()
+            .map(|s| s.instrument.clone())
+            .collect();
+        let (events, _) = broadcast::channel(config.event_capacity.max(16));
+        Self {
+            config: SimConfig {
+                interval_minutes: interval,
+                ..config
+            },
+            instruments,
+            state: Mutex::new(state),
+            events,
+        }
+    }
+
+    pub fn config(&self) -> &SimConfig {
+        &self.config
+    }
+
+    fn lock(&self) -> MutexGuard<'_, SimState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn tick_ms(&self) -> i64 {
+        i64::from(self.config.tick_seconds.max(1)) * 1000
+    }
+
+    /// One tick for every symbol: publishes and returns its events (candles that closed,
+    /// then the ticks).
+    pub fn step(&self) -> Vec<MarketEvent> {
+        let tick_ms = self.tick_ms();
+        let mut out = Vec::with_capacity(self.config.symbols.len() * 2);
+        {
+            let mut state = self.lock();
+            let next = state.now_ms + tick_ms;
+            state.tick(next, tick_ms as f64 / 60_000.0, Some(&mut out));
+        }
+        for event in &out {
+            // Nobody listening is fine.
+            let _ = self.events.send(event.clone());
+        }
+        out
+    }
+
+    /// `n` ticks; returns how many events were published.
+    pub fn advance_ticks(&self, n: usize) -> usize {
+        (0..n).map(|_| self.step().len()).sum()
+    }
+
+    /// Ticks until the next tick would pass `ts_ms`; returns how many events were published.
+    pub fn advance_to(&self, ts_ms: i64) -> usize {
+        let mut published = 0;
+        while self.now_ms() + self.tick_ms() <= ts_ms {
+            published += self.step().len();
+        }
+        published
+    }
+
+    /// Runs the market at `speed` simulated seconds per real second until the task is
+    /// aborted.
+    pub fn spawn(self: &Arc<Self>) -> JoinHandle<()> {
+        let this = Arc::clone(self);
+        let speed = if this.config.speed > 0.0 {
+            this.config.speed
+        } else {
+            1.0
+        };
+        let period = (this.tick_ms() as f64 / 1000.0 / speed).max(0.02);
+        // Never more than an hour of market per wake-up, even after a stall.
+        let max_catch_up = 3_600_000;
+        tokio::spawn(async move {
+            let real_start = tokio::time::Instant::now();
+            let sim_start = this.now_ms();
+            let mut timer = tokio::time::interval(Duration::from_secs_f64(period));
+            timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                timer.tick().await;
+                let elapsed = real_start.elapsed().as_secs_f64();
+                let target = sim_start + (elapsed * speed * 1000.0) as i64;
+                let target = target.min(this.now_ms() + max_catch_up);
+                this.advance_to(target);
+            }
+        })
+    }
+
+    fn with_symbol<R>(
+        &self,
+        symbol: &str,
+        f: impl FnOnce(&SymbolState) -> R,
+    ) -> Result<R, VenueError> {
+        let state = self.lock();
+        let i = state
+            .index
+            .get(symbol)
+            .copied()
+            .ok_or_else(|| VenueError::UnknownSymbol(symbol.to_string()))?;
+        Ok(f(&state.symbols[i]))
+    }
+}
+
+#[async_trait]
+impl MarketData for SimulatedMarket {
+    async fn instruments(&self) -> Result<Vec<Instrument>, VenueError> {
+        Ok(self.instruments.clone())
+    }
+
+    async fn history(
+        &self,
+        symbol: &str,
+        interval_minutes: u32,
+        limit: usize,
+    ) -> Result<Vec<Candle>, VenueError> {
+        if interval_minutes == 0 {
+            return Err(VenueError::InvalidRequest(
+                "candle interval must be at least one minute".into(),
+            ));
+        }
+        let minutes: Vec<Candle> = self.with_symbol(symbol, |s| {
+            // Only as many minutes as `limit` candles can use, plus one partial bucket.
+            let need = (limit + 1).saturating_mul(interval_minutes as usize);
+            let n = s.minutes.len();
+            s.minutes.range(n.saturating_sub(need)..).cloned().collect()
+        })?;
+        let mut candles = aggregate(&minutes, 1, interval_minutes);
+        let excess = candles.len().saturating_sub(limit);
+        candles.drain(..excess);
+        Ok(candles)
+    }
+
+    async fn last_price(&self, symbol: &str) -> Result<Decimal, VenueError> {
+        self.with_symbol(symbol, |s| s.last_price)
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<MarketEvent> {
+        self.events.subscribe()
+    }
+
+    fn now_ms(&self) -> i64 {
+        self.lock().now_ms
+    }
+}
