@@ -13,10 +13,15 @@
 //!   incremental state) for the indicators TA-Lib lacks (VWMA 20, Hull MA 9,
 //!   Ichimoku base, Awesome Oscillator, Bull Bear Power) and for every vote
 //!   and the ma / osc / total ratings, from the TA-Lib columns.
+//! * `tests/data/edge_reference_300.csv` is written by
+//!   `tests/reference/make_edge_reference.py` with TA-Lib itself (PyPI
+//!   `TA-Lib` 0.6.8, C library 0.6.4): 300 candles with flat stretches (empty
+//!   14-bar channels, zero true ranges, unchanged closes), zero-volume runs and
+//!   gaps, so the zero-range branches are checked against TA-Lib too.
 
 mod common;
 
-use common::{reference_candles, Table};
+use common::{candles_of, reference_candles, Table};
 use signaldesk_ratings::{Indicator, RatingEngine, Recommendation};
 
 /// Relative tolerance of the brief; values within 1e-9 of zero compare
@@ -69,31 +74,19 @@ fn close_enough(got: f64, want: f64) -> bool {
     err <= REL_TOL * want.abs() || err <= ABS_FLOOR
 }
 
-#[test]
-fn every_indicator_matches_its_reference_at_every_index() {
-    let candles = reference_candles();
-    let talib = Table::load("talib_reference_500.csv");
-    let own = Table::load("independent_reference_500.csv");
-    let expected: Vec<(Indicator, Vec<Option<f64>>)> = Indicator::ALL
-        .iter()
-        .map(|&i| {
-            let (file, column) = reference_column(i);
-            let table = if file == "talib_reference_500.csv" {
-                &talib
-            } else {
-                &own
-            };
-            (i, table.column(column))
-        })
-        .collect();
-
+/// Feeds `candles` and compares every indicator with `expected` (one column
+/// per indicator) at every index; returns how many values were compared.
+fn compare_values(
+    candles: &[signaldesk_ratings::Candle],
+    expected: &[(Indicator, Vec<Option<f64>>)],
+) -> usize {
     let mut engine = RatingEngine::new();
     let mut worst: Vec<(Indicator, f64, usize)> = Vec::new();
     let mut compared = 0usize;
     for (t, candle) in candles.iter().enumerate() {
         engine.update(candle);
         let report = engine.report();
-        for (indicator, column) in &expected {
+        for (indicator, column) in expected {
             let got = report.indicators[*indicator].value;
             let want = column[t];
             match (got, want) {
@@ -125,6 +118,39 @@ fn every_indicator_matches_its_reference_at_every_index() {
         println!("{:>13}: max error {rel:.2e} (index {t})", indicator.key());
     }
     println!("{compared} values compared");
+    compared
+}
+
+#[test]
+fn every_indicator_matches_its_reference_at_every_index() {
+    let candles = reference_candles();
+    let talib = Table::load("talib_reference_500.csv");
+    let own = Table::load("independent_reference_500.csv");
+    let expected: Vec<(Indicator, Vec<Option<f64>>)> = Indicator::ALL
+        .iter()
+        .map(|&i| {
+            let (file, column) = reference_column(i);
+            let table = if file == "talib_reference_500.csv" {
+                &talib
+            } else {
+                &own
+            };
+            (i, table.column(column))
+        })
+        .collect();
+    assert!(compare_values(&candles, &expected) > 14_000);
+}
+
+#[test]
+fn flat_stretches_zero_volume_and_gaps_match_talib() {
+    let name = "edge_reference_300.csv";
+    let candles = candles_of(name);
+    let table = Table::load(name);
+    let expected: Vec<(Indicator, Vec<Option<f64>>)> = Indicator::ALL
+        .iter()
+        .map(|&i| (i, table.column(reference_column(i).1)))
+        .collect();
+    assert!(compare_values(&candles, &expected) > 7_000);
 }
 
 #[test]

@@ -65,7 +65,13 @@ impl Table {
 
 /// The 500 candles of `talib_reference_500.csv`.
 pub fn reference_candles() -> Vec<Candle> {
-    let t = Table::load("talib_reference_500.csv");
+    candles_of("talib_reference_500.csv")
+}
+
+/// The candles (`timestamp_ms,open,high,low,close,volume` columns) of a
+/// reference file.
+pub fn candles_of(name: &str) -> Vec<Candle> {
+    let t = Table::load(name);
     let col = |n: &str| t.column(n);
     let (time, open, high, low, close, volume) = (
         col("timestamp_ms"),
