@@ -68,7 +68,7 @@ impl Bar {
 ///
 /// Feed it each closed candle, oldest first, with [`update`](Self::update);
 /// each call costs a bounded amount of work and never revisits history. The
-/// engine holds about 12 KB and can be cloned.
+/// engine holds about 13 KB (3 KB inline, the rest in its windows) and can be cloned.
 #[derive(Clone, Debug)]
 pub struct RatingEngine {
     last_time: Option<i64>,
