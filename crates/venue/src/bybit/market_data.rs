@@ -1,0 +1,224 @@
+//! [`BybitMarketData`]: Bybit V5 public market data behind [`MarketData`], no keys needed.
+//! Candles and instruments come from REST; live prices and closed candles from the public
+//! websocket once [`BybitMarketData::start`] has been called.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use rust_decimal::Decimal;
+use signaldesk_core::market::{Candle, Instrument};
+use tokio::sync::broadcast;
+use tokio::task::JoinHandle;
+
+use super::http::client::{KLINE_PAGE, MAINNET_REST_URL};
+use super::http::BybitHttpClient;
+use super::ws::messages::{kline_topic, tickers_topic};
+use super::ws::{spawn_public_stream, PublicMessage, WsConfig, MAINNET_PUBLIC_LINEAR_URL};
+use super::{interval_minutes, interval_name};
+use crate::error::VenueError;
+use crate::market::candles::minutes_ms;
+use crate::market::{MarketData, MarketEvent};
+
+/// Where and what to read. The URLs can point at a local fake server for tests.
+#[derive(Debug, Clone)]
+pub struct BybitMarketConfig {
+    pub rest_url: String,
+    pub ws_url: String,
+    /// Symbols to stream and to list (all trading USDT perpetuals when empty).
+    pub symbols: Vec<String>,
+    /// Interval of the streamed candles, in minutes (a Bybit interval).
+    pub interval_minutes: u32,
+    pub ping_interval: Duration,
+    pub reconnect_min: Duration,
+    pub reconnect_max: Duration,
+    pub request_timeout: Duration,
+    pub event_capacity: usize,
+}
+
+impl Default for BybitMarketConfig {
+    fn default() -> Self {
+        Self {
+            rest_url: MAINNET_REST_URL.into(),
+            ws_url: MAINNET_PUBLIC_LINEAR_URL.into(),
+            symbols: Vec::new(),
+            interval_minutes: 15,
+            ping_interval: Duration::from_secs(20),
+            reconnect_min: Duration::from_secs(1),
+            reconnect_max: Duration::from_secs(30),
+            request_timeout: Duration::from_secs(10),
+            event_capacity: 16_384,
+        }
+    }
+}
+
+pub struct BybitMarketData {
+    config: BybitMarketConfig,
+    http: BybitHttpClient,
+    events: broadcast::Sender<MarketEvent>,
+    prices: Arc<Mutex<HashMap<String, Decimal>>>,
+    instruments: tokio::sync::Mutex<Option<Vec<Instrument>>>,
+}
+
+fn wall_clock_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+fn bybit_interval(minutes: u32) -> Result<&'static str, VenueError> {
+    interval_name(minutes)
+        .ok_or_else(|| VenueError::InvalidRequest(format!("Bybit has no {minutes}-minute candles")))
+}
+
+impl BybitMarketData {
+    pub fn new(config: BybitMarketConfig) -> Result<Self, VenueError> {
+        bybit_interval(config.interval_minutes)?;
+        let http = BybitHttpClient::new(&config.rest_url, config.request_timeout)?;
+        let (events, _) = broadcast::channel(config.event_capacity.max(16));
+        Ok(Self {
+            config,
+            http,
+            events,
+            prices: Arc::new(Mutex::new(HashMap::new())),
+            instruments: tokio::sync::Mutex::new(None),
+        })
+    }
+
+    /// Opens the public stream for the configured symbols: ticks from `tickers.{symbol}`,
+    /// closed candles from `kline.{interval}.{symbol}` pushes with `confirm=true`. Runs
+    /// until the returned task is aborted.
+    pub fn start(&self) -> JoinHandle<()> {
+        let interval = interval_name(self.config.interval_minutes).unwrap_or("15");
+        let topics = self
+            .config
+            .symbols
+            .iter()
+            .flat_map(|s| [tickers_topic(s), kline_topic(interval, s)])
+            .collect();
+        let ws = WsConfig {
+            url: self.config.ws_url.clone(),
+            topics,
+            ping_interval: self.config.ping_interval,
+            reconnect_min: self.config.reconnect_min,
+            reconnect_max: self.config.reconnect_max,
+        };
+        let events = self.events.clone();
+        let prices = Arc::clone(&self.prices);
+        spawn_public_stream(ws, move |message| {
+            let event = match message {
+                PublicMessage::Ticker {
+                    symbol,
+                    last_price: Some(price),
+                    ts_ms,
+                } => {
+                    prices
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(symbol.clone(), price);
+                    MarketEvent::Tick {
+                        symbol,
+                        price,
+                        ts_ms,
+                    }
+                }
+                PublicMessage::Kline {
+                    symbol,
+                    interval,
+                    candle,
+                    confirm: true,
+                } => match interval_minutes(&interval) {
+                    Some(interval_minutes) => MarketEvent::CandleClosed {
+                        symbol,
+                        interval_minutes,
+                        candle,
+                    },
+                    None => return,
+                },
+                _ => return,
+            };
+            // Nobody listening is fine.
+            let _ = events.send(event);
+        })
+    }
+}
+
+#[async_trait]
+impl MarketData for BybitMarketData {
+    async fn instruments(&self) -> Result<Vec<Instrument>, VenueError> {
+        let mut cache = self.instruments.lock().await;
+        if let Some(list) = cache.as_ref() {
+            return Ok(list.clone());
+        }
+        let mut list = self.http.instruments().await?;
+        if !self.config.symbols.is_empty() {
+            list.retain(|i| self.config.symbols.contains(&i.symbol));
+        }
+        *cache = Some(list.clone());
+        Ok(list)
+    }
+
+    async fn history(
+        &self,
+        symbol: &str,
+        interval_minutes: u32,
+        limit: usize,
+    ) -> Result<Vec<Candle>, VenueError> {
+        let interval = bybit_interval(interval_minutes)?;
+        let len = minutes_ms(interval_minutes);
+        // One more than asked: the newest row is the candle still open.
+        let wanted = limit + 1;
+        let mut candles: Vec<Candle> = Vec::with_capacity(wanted);
+        let mut end = None;
+        let mut now = None;
+        while candles.len() < wanted {
+            let ask = (wanted - candles.len()).min(KLINE_PAGE);
+            let (page, server_time) = self.http.klines(symbol, interval, ask, end).await?;
+            now = now.or(server_time);
+            let Some(oldest) = page.first().map(|c| c.open_time_ms) else {
+                break;
+            };
+            let full = page.len() >= ask;
+            candles.extend(page);
+            if !full {
+                break;
+            }
+            end = Some(oldest - 1);
+        }
+        candles.sort_by_key(|c| c.open_time_ms);
+        candles.dedup_by_key(|c| c.open_time_ms);
+        let now = now.unwrap_or_else(wall_clock_ms);
+        candles.retain(|c| c.open_time_ms + len <= now);
+        let excess = candles.len().saturating_sub(limit);
+        candles.drain(..excess);
+        Ok(candles)
+    }
+
+    async fn last_price(&self, symbol: &str) -> Result<Decimal, VenueError> {
+        let streamed = self
+            .prices
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(symbol)
+            .copied();
+        if let Some(price) = streamed {
+            return Ok(price);
+        }
+        let ticker = self
+            .http
+            .ticker(symbol)
+            .await?
+            .ok_or_else(|| VenueError::UnknownSymbol(symbol.to_string()))?;
+        super::http::models::dec("lastPrice", &ticker.last_price).map_err(VenueError::from)
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<MarketEvent> {
+        self.events.subscribe()
+    }
+
+    fn now_ms(&self) -> i64 {
+        wall_clock_ms()
+    }
+}
