@@ -141,13 +141,31 @@ async fn send(socket: &mut WebSocket, v: Value) -> bool {
         .is_ok()
 }
 
-fn kline_push(confirm: bool) -> Value {
+/// A kline push of the fake's candle `i`.
+fn kline_push(i: usize, confirm: bool) -> Value {
+    let (start, o, h, l, c, v) = candle(i);
     json!({"topic": "kline.15.BTCUSDT", "type": "snapshot", "ts": NOW, "data": [{
-        "start": NOW - NOW % MIN15 - MIN15,
-        "end": NOW - NOW % MIN15 - 1,
-        "interval": "15", "open": "91000", "close": "91100.5", "high": "91200",
-        "low": "90950.1", "volume": "321.456", "turnover": "29000000.1",
+        "start": start, "end": start + MIN15 - 1, "interval": "15",
+        "open": o, "close": c, "high": h, "low": l, "volume": v, "turnover": "1000.0",
         "confirm": confirm, "timestamp": NOW}]})
+}
+
+/// The fake's candle `i` as the client should publish it.
+fn expected(i: usize) -> MarketEvent {
+    let (start, ..) = candle(i);
+    let o = rust_decimal::Decimal::from(1000 + i as i64);
+    MarketEvent::CandleClosed {
+        symbol: "BTCUSDT".into(),
+        interval_minutes: 15,
+        candle: Candle {
+            open_time_ms: start,
+            open: o,
+            high: o + dec!(5),
+            low: o - dec!(5),
+            close: o + dec!(1.5),
+            volume: dec!(12.345),
+        },
+    }
 }
 
 fn ticker_push(kind: &str, last_price: Option<&str>) -> Value {
@@ -174,13 +192,16 @@ async fn ws_session(mut socket: WebSocket, fake: Arc<Fake>) {
         match (op.as_str(), connection) {
             ("subscribe", 0) => {
                 send(&mut socket, ticker_push("snapshot", Some("91000.5"))).await;
-                send(&mut socket, kline_push(false)).await;
-                send(&mut socket, kline_push(true)).await;
+                send(&mut socket, kline_push(1195, false)).await;
+                send(&mut socket, kline_push(1195, true)).await;
                 // The first connection drops: the client must reconnect and resubscribe.
                 let _ = socket.send(Message::Close(None)).await;
                 return;
             }
             ("subscribe", _) => {
+                // 1195 again (already published), then 1198: 1196 and 1197 were missed.
+                send(&mut socket, kline_push(1195, true)).await;
+                send(&mut socket, kline_push(1198, true)).await;
                 send(&mut socket, ticker_push("snapshot", Some("91001.0"))).await;
             }
             ("ping", _) => {
@@ -321,7 +342,7 @@ async fn next_event(rx: &mut tokio::sync::broadcast::Receiver<MarketEvent>) -> M
 }
 
 #[tokio::test]
-async fn websocket_ticks_closed_candles_ping_and_reconnect() {
+async fn websocket_ticks_closed_candles_ping_reconnect_and_backfill() {
     let (addr, fake) = fake_bybit().await;
     let md = client(&addr);
     let mut rx = md.subscribe();
@@ -334,23 +355,12 @@ async fn websocket_ticks_closed_candles_ping_and_reconnect() {
     };
     assert_eq!(next_event(&mut rx).await, tick(dec!(91000.5)));
     // The confirm=false push is not a closed candle; the confirm=true one is.
-    let open_start = NOW - NOW % MIN15;
-    assert_eq!(
-        next_event(&mut rx).await,
-        MarketEvent::CandleClosed {
-            symbol: "BTCUSDT".into(),
-            interval_minutes: 15,
-            candle: Candle {
-                open_time_ms: open_start - MIN15,
-                open: dec!(91000),
-                high: dec!(91200),
-                low: dec!(90950.1),
-                close: dec!(91100.5),
-                volume: dec!(321.456),
-            },
-        }
-    );
-    // The server dropped the connection; the client came back and subscribed again.
+    assert_eq!(next_event(&mut rx).await, expected(1195));
+    // The server dropped the connection; the client came back and subscribed again. The
+    // repeated 1195 is dropped; 1196 and 1197, missed meanwhile, come from REST before 1198.
+    for i in [1196, 1197, 1198] {
+        assert_eq!(next_event(&mut rx).await, expected(i));
+    }
     assert_eq!(next_event(&mut rx).await, tick(dec!(91001.0)));
     // A ping was answered; a delta without lastPrice moves nothing.
     assert_eq!(next_event(&mut rx).await, tick(dec!(91002.5)));
@@ -375,4 +385,9 @@ async fn websocket_ticks_closed_candles_ping_and_reconnect() {
         );
     }
     assert!(received.iter().any(|r| r["op"] == "ping"));
+    // The backfill asked for the three candles before 1198.
+    let queries = fake.kline_queries.lock().unwrap().clone();
+    assert_eq!(queries.len(), 1);
+    assert_eq!(queries[0]["limit"], "3");
+    assert_eq!(queries[0]["end"], (candle(1198).0 - 1).to_string());
 }

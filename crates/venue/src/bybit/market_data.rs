@@ -9,7 +9,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use rust_decimal::Decimal;
 use signaldesk_core::market::{Candle, Instrument};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 
 use super::http::client::{KLINE_PAGE, MAINNET_REST_URL};
@@ -88,8 +88,10 @@ impl BybitMarketData {
     }
 
     /// Opens the public stream for the configured symbols: ticks from `tickers.{symbol}`,
-    /// closed candles from `kline.{interval}.{symbol}` pushes with `confirm=true`. Runs
-    /// until the returned task is aborted.
+    /// closed candles from `kline.{interval}.{symbol}` pushes with `confirm=true`. Every
+    /// closed candle is published once and in order: a repeated one is dropped, and candles
+    /// missed while disconnected are read from REST and published before the next one.
+    /// Runs until the returned task is aborted.
     pub fn start(&self) -> JoinHandle<()> {
         let interval = interval_name(self.config.interval_minutes).unwrap_or("15");
         let topics = self
@@ -105,43 +107,122 @@ impl BybitMarketData {
             reconnect_min: self.config.reconnect_min,
             reconnect_max: self.config.reconnect_max,
         };
-        let events = self.events.clone();
-        let prices = Arc::clone(&self.prices);
-        spawn_public_stream(ws, move |message| {
-            let event = match message {
-                PublicMessage::Ticker {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let stream = spawn_public_stream(ws, move |message| {
+            let _ = tx.send(message);
+        });
+        let mut publisher = Publisher {
+            http: self.http.clone(),
+            events: self.events.clone(),
+            prices: Arc::clone(&self.prices),
+            last_closed: HashMap::new(),
+        };
+        tokio::spawn(async move {
+            let _stream = AbortOnDrop(stream);
+            while let Some(message) = rx.recv().await {
+                publisher.handle(message).await;
+            }
+        })
+    }
+}
+
+/// Aborts a task when dropped (the stream lives as long as the publisher).
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Turns stream messages into market events.
+struct Publisher {
+    http: BybitHttpClient,
+    events: broadcast::Sender<MarketEvent>,
+    prices: Arc<Mutex<HashMap<String, Decimal>>>,
+    /// Open time of the last closed candle published, per symbol and interval.
+    last_closed: HashMap<(String, u32), i64>,
+}
+
+impl Publisher {
+    fn publish(&self, event: MarketEvent) {
+        // Nobody listening is fine.
+        let _ = self.events.send(event);
+    }
+
+    async fn handle(&mut self, message: PublicMessage) {
+        match message {
+            PublicMessage::Ticker {
+                symbol,
+                last_price: Some(price),
+                ts_ms,
+            } => {
+                self.prices
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(symbol.clone(), price);
+                self.publish(MarketEvent::Tick {
                     symbol,
-                    last_price: Some(price),
+                    price,
                     ts_ms,
-                } => {
-                    prices
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .insert(symbol.clone(), price);
-                    MarketEvent::Tick {
-                        symbol,
-                        price,
-                        ts_ms,
+                });
+            }
+            PublicMessage::Kline {
+                symbol,
+                interval,
+                candle,
+                confirm: true,
+            } => {
+                let Some(minutes) = interval_minutes(&interval) else {
+                    return;
+                };
+                let key = (symbol.clone(), minutes);
+                if let Some(&last) = self.last_closed.get(&key) {
+                    if candle.open_time_ms <= last {
+                        return; // published already
+                    }
+                    if candle.open_time_ms > last + minutes_ms(minutes) {
+                        self.backfill(&symbol, &interval, minutes, last, candle.open_time_ms)
+                            .await;
                     }
                 }
-                PublicMessage::Kline {
+                self.last_closed.insert(key, candle.open_time_ms);
+                self.publish(MarketEvent::CandleClosed {
                     symbol,
-                    interval,
+                    interval_minutes: minutes,
                     candle,
-                    confirm: true,
-                } => match interval_minutes(&interval) {
-                    Some(interval_minutes) => MarketEvent::CandleClosed {
-                        symbol,
-                        interval_minutes,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// Publishes the closed candles strictly between `after` and `before` (open times).
+    async fn backfill(&self, symbol: &str, interval: &str, minutes: u32, after: i64, before: i64) {
+        let missing = ((before - after) / minutes_ms(minutes)) as usize;
+        match self
+            .http
+            .klines(symbol, interval, missing.min(KLINE_PAGE), Some(before - 1))
+            .await
+        {
+            Ok((candles, _)) => {
+                for candle in candles
+                    .into_iter()
+                    .filter(|c| c.open_time_ms > after && c.open_time_ms < before)
+                {
+                    self.publish(MarketEvent::CandleClosed {
+                        symbol: symbol.to_string(),
+                        interval_minutes: minutes,
                         candle,
-                    },
-                    None => return,
-                },
-                _ => return,
-            };
-            // Nobody listening is fine.
-            let _ = events.send(event);
-        })
+                    });
+                }
+            }
+            Err(e) => tracing::warn!(
+                symbol,
+                error = %e,
+                "could not read the candles missed while disconnected"
+            ),
+        }
     }
 }
 
