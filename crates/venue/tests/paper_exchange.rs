@@ -358,6 +358,13 @@ async fn trailing_stop_activates_tightens_and_fills_at_its_level() {
     assert_eq!(trail(&v.positions().await.unwrap()), Some(dec!(50500)));
     w.btc(dec!(51800));
     assert_eq!(trail(&v.positions().await.unwrap()), Some(dec!(51300)));
+    // Trailing progress is journaled as it happens.
+    let saved = w.journal.latest(USER);
+    let saved = saved.positions["BTCUSDT"].trailing.as_ref().unwrap();
+    assert_eq!(
+        (saved.best_price, saved.stop_price),
+        (Some(dec!(51800)), Some(dec!(51300)))
+    );
     w.btc(dec!(51500)); // a lower price never loosens it
     assert_eq!(trail(&v.positions().await.unwrap()), Some(dec!(51300)));
     w.btc(dec!(52000));
@@ -662,4 +669,40 @@ async fn accounts_are_separate() {
     assert_eq!(b.positions().await.unwrap()[0].side, PositionSide::Short);
     assert_eq!(a.wallet().await.unwrap().wallet_balance, dec!(9997.25));
     assert_eq!(b.wallet().await.unwrap().wallet_balance, dec!(9994.5));
+}
+
+#[tokio::test]
+async fn spawned_exchange_follows_the_feed_on_its_own() {
+    let w = World::new(no_slippage()).await;
+    let v = w.venue();
+    let mut events = v.subscribe();
+    v.submit_market_order(order("o", Side::Buy, dec!(0.1), false))
+        .await
+        .unwrap();
+    let stops = Stops {
+        take_profit: Some(dec!(50500)),
+        ..Stops::default()
+    };
+    v.set_stops("BTCUSDT", stops).await.unwrap();
+    let task = w.exchange.spawn();
+    w.market.set_price("BTCUSDT", dec!(50600));
+    let close = loop {
+        let event = tokio::time::timeout(std::time::Duration::from_secs(10), events.recv())
+            .await
+            .expect("a close within 10 s")
+            .unwrap();
+        if let VenueEvent::PositionClosed(c) = event {
+            break c;
+        }
+    };
+    task.abort();
+    assert_eq!(close.reason, CloseReason::TakeProfit);
+    assert_eq!(close.exit_price, dec!(50500));
+    // After the close the exchange publishes the new wallet: 10000 - 2.75 + 50 - 2.7775.
+    let wallet = loop {
+        if let VenueEvent::Wallet(w) = events.recv().await.unwrap() {
+            break w;
+        }
+    };
+    assert_eq!(wallet.wallet_balance, dec!(10044.4725));
 }
