@@ -12,7 +12,8 @@ use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::task::JoinHandle;
 
 use super::account::{position_view, Quote, Submitted};
-use super::snapshot::{AccountSnapshot, PaperJournal, UserId};
+use super::journal::PaperJournal;
+use super::snapshot::{AccountSnapshot, UserId};
 use super::PaperConfig;
 use crate::error::VenueError;
 use crate::market::{MarketData, MarketEvent};

@@ -5,15 +5,14 @@
 
 pub mod account;
 mod exchange;
+mod journal;
 mod snapshot;
 
 use rust_decimal::Decimal;
 
 pub use exchange::{PaperAccount, PaperExchange};
-pub use snapshot::{
-    AccountSnapshot, NoJournal, PaperJournal, PositionState, TrailingState, UserId,
-    SNAPSHOT_VERSION,
-};
+pub use journal::{NoJournal, PaperJournal, PendingSnapshots};
+pub use snapshot::{AccountSnapshot, PositionState, TrailingState, UserId, SNAPSHOT_VERSION};
 
 /// The paper exchange's parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,6 @@
-//! The paper account's whole state as plain serializable data, and the journal the engine
-//! implements to persist it. Restoring these snapshots loses nothing: balances, positions,
-//! stops, trailing progress, processed client order ids and recent closes.
+//! The paper account's whole state as plain serializable data. Restoring these snapshots
+//! loses nothing: balances, positions, stops, trailing progress, processed client order ids
+//! and recent closes.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -81,19 +81,4 @@ pub struct TrailingState {
     pub best_price: Option<Decimal>,
     /// Current stop level; `None` until activated.
     pub stop_price: Option<Decimal>,
-}
-
-/// Where the paper exchange writes each account after every change. Called with the
-/// exchange's lock held, in order: an implementation must not block (keep the latest
-/// snapshot per user and write it from a task of its own).
-pub trait PaperJournal: Send + Sync {
-    fn save(&self, user_id: UserId, snapshot: &AccountSnapshot);
-}
-
-/// A journal that keeps nothing.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct NoJournal;
-
-impl PaperJournal for NoJournal {
-    fn save(&self, _user_id: UserId, _snapshot: &AccountSnapshot) {}
 }
