@@ -34,8 +34,8 @@ test-rust:
 test-web: web-deps
 	cd $(WEB) && $(NPM) test
 
-# Browser tests drive the debug binary, serving the freshly built app from web/dist.
-test-e2e: web
+# Browser tests drive the debug binary; the e2e script builds the app into web/dist first.
+test-e2e: web-deps
 	$(CARGO) build -p signaldesk-server
 	cd $(WEB) && SIGNALDESK_BIN=$(CURDIR)/target/debug/signaldesk $(NPM) run e2e
 

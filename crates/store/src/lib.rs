@@ -5,13 +5,18 @@
 //! Portable column types only: integers (flags are 0/1), text (decimals are stored as their
 //! exact string form) and timestamps as Unix milliseconds in UTC.
 
+pub mod crypto;
 mod db;
 mod error;
 pub mod repo;
 #[cfg(feature = "test-support")]
 pub mod test_support;
 
+pub use crypto::SecretCipher;
 pub use db::{Backend, Store};
 pub use error::StoreError;
+pub use repo::api_keys::{ApiCredentials, ApiKeyRecord};
+pub use repo::bot_logs::{LogEntry, LogLevel};
 pub use repo::sessions::Session;
+pub use repo::settings::{RunFlags, SettingsRecord};
 pub use repo::users::User;

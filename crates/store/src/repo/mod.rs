@@ -1,4 +1,7 @@
 //! Repositories: one module per table family, each adding methods to [`crate::Store`].
 
+pub mod api_keys;
+pub mod bot_logs;
 pub mod sessions;
+pub mod settings;
 pub mod users;
