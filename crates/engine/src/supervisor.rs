@@ -1,0 +1,309 @@
+//! The supervisor: one signal task and one trading task per user.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+use signaldesk_store::{RunFlags, SettingsRecord, Store};
+use tokio::sync::Mutex;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::journal::BotJournal;
+use crate::workers::{run_until_stopped, WorkerKind};
+use crate::EngineError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VenueName {
+    Paper,
+    Bybit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WorkerState {
+    Running,
+    Stopped,
+}
+
+/// What `/api/bot/status/` answers (DESIGN.md section 5, Bot control).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BotStatus {
+    pub is_bot_running: bool,
+    pub is_signals_fetching_active: bool,
+    pub bot_mode: String,
+    pub open_trades: i64,
+    pub active_chains: i64,
+    pub venue: VenueName,
+    /// RFC 3339 time the trading worker was started, while it runs.
+    pub started_at: Option<String>,
+    /// Whether the tasks are alive in this process (the flags say what should run).
+    pub signal_worker: WorkerState,
+    pub trading_worker: WorkerState,
+}
+
+struct Worker {
+    stop: CancellationToken,
+    task: JoinHandle<()>,
+}
+
+impl Worker {
+    async fn spawn(kind: WorkerKind, user_id: i64, journal: BotJournal) -> Worker {
+        journal
+            .info(user_id, &format!("{} started", kind.label()))
+            .await;
+        let stop = CancellationToken::new();
+        let task = tokio::spawn(run_until_stopped(kind, user_id, journal, stop.clone()));
+        Worker { stop, task }
+    }
+
+    fn is_running(&self) -> bool {
+        !self.task.is_finished()
+    }
+
+    async fn stop(self) {
+        self.stop.cancel();
+        if let Err(e) = self.task.await {
+            tracing::error!(error = %e, "a worker task failed while stopping");
+        }
+    }
+}
+
+#[derive(Default)]
+struct UserWorkers {
+    signals: Option<Worker>,
+    trading: Option<Worker>,
+}
+
+impl UserWorkers {
+    fn slot(&mut self, kind: WorkerKind) -> &mut Option<Worker> {
+        match kind {
+            WorkerKind::Signals => &mut self.signals,
+            WorkerKind::Trading => &mut self.trading,
+        }
+    }
+}
+
+/// Starts, stops and resumes each user's workers. Control calls for all users are serialised
+/// by one lock: they are rare, and it keeps flag writes and task changes in step.
+pub struct Supervisor {
+    store: Store,
+    journal: BotJournal,
+    venue: VenueName,
+    workers: Mutex<HashMap<i64, UserWorkers>>,
+}
+
+impl Supervisor {
+    pub fn new(store: Store, venue: VenueName) -> Arc<Supervisor> {
+        Arc::new(Supervisor {
+            journal: BotJournal::new(store.clone()),
+            store,
+            venue,
+            workers: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn journal(&self) -> &BotJournal {
+        &self.journal
+    }
+
+    async fn record(&self, user_id: i64) -> Result<SettingsRecord, EngineError> {
+        Ok(self
+            .store
+            .settings_or_default(user_id, chrono::Utc::now().timestamp_millis())
+            .await?)
+    }
+
+    async fn ensure_running(
+        map: &mut HashMap<i64, UserWorkers>,
+        kind: WorkerKind,
+        user_id: i64,
+        journal: &BotJournal,
+    ) {
+        let slot = map.entry(user_id).or_default().slot(kind);
+        if !slot.as_ref().is_some_and(Worker::is_running) {
+            *slot = Some(Worker::spawn(kind, user_id, journal.clone()).await);
+        }
+    }
+
+    async fn stop_worker(map: &mut HashMap<i64, UserWorkers>, kind: WorkerKind, user_id: i64) {
+        if let Some(worker) = map.get_mut(&user_id).and_then(|w| w.slot(kind).take()) {
+            worker.stop().await;
+        }
+    }
+
+    pub async fn start_signals(&self, user_id: i64) -> Result<BotStatus, EngineError> {
+        self.record(user_id).await?;
+        let mut map = self.workers.lock().await;
+        self.store
+            .set_run_flags(
+                user_id,
+                RunFlags {
+                    signals_active: Some(true),
+                    ..RunFlags::default()
+                },
+            )
+            .await?;
+        Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.journal).await;
+        drop(map);
+        self.status(user_id).await
+    }
+
+    pub async fn stop_signals(&self, user_id: i64) -> Result<BotStatus, EngineError> {
+        let record = self.record(user_id).await?;
+        let mut map = self.workers.lock().await;
+        self.store
+            .set_run_flags(
+                user_id,
+                RunFlags {
+                    signals_active: Some(false),
+                    ..RunFlags::default()
+                },
+            )
+            .await?;
+        Self::stop_worker(&mut map, WorkerKind::Signals, user_id).await;
+        drop(map);
+        if record.is_bot_running {
+            self.journal
+                .warning(user_id, "Signals stopped while the bot runs: no new entries until signals start again; open positions are still managed")
+                .await;
+        }
+        self.status(user_id).await
+    }
+
+    /// Starts signal fetching first when it is off, then the trading worker.
+    pub async fn start_trading(&self, user_id: i64) -> Result<BotStatus, EngineError> {
+        let record = self.record(user_id).await?;
+        if self.store.active_api_key(user_id).await?.is_none() {
+            return Err(EngineError::NoActiveKey);
+        }
+        let mut map = self.workers.lock().await;
+        let now = chrono::Utc::now().timestamp_millis();
+        let started_at = match record.bot_started_at {
+            Some(at) if record.is_bot_running => at,
+            _ => now,
+        };
+        self.store
+            .set_run_flags(
+                user_id,
+                RunFlags {
+                    signals_active: Some(true),
+                    bot_running: Some(true),
+                    started_at: Some(started_at),
+                },
+            )
+            .await?;
+        Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.journal).await;
+        Self::ensure_running(&mut map, WorkerKind::Trading, user_id, &self.journal).await;
+        drop(map);
+        self.status(user_id).await
+    }
+
+    pub async fn stop_trading(&self, user_id: i64) -> Result<BotStatus, EngineError> {
+        self.record(user_id).await?;
+        let mut map = self.workers.lock().await;
+        self.store
+            .set_run_flags(
+                user_id,
+                RunFlags {
+                    bot_running: Some(false),
+                    ..RunFlags::default()
+                },
+            )
+            .await?;
+        Self::stop_worker(&mut map, WorkerKind::Trading, user_id).await;
+        drop(map);
+        self.status(user_id).await
+    }
+
+    /// After a restart: starts the workers whose flags are on. Returns how many started.
+    pub async fn resume(&self) -> Result<usize, EngineError> {
+        let mut started = 0;
+        for record in self.store.active_bots().await? {
+            let user_id = record.user_id;
+            let mut map = self.workers.lock().await;
+            if record.is_signals_fetching_active {
+                Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.journal).await;
+                started += 1;
+            }
+            if record.is_bot_running {
+                if self.store.active_api_key(user_id).await?.is_some() {
+                    Self::ensure_running(&mut map, WorkerKind::Trading, user_id, &self.journal)
+                        .await;
+                    started += 1;
+                } else {
+                    self.store
+                        .set_run_flags(
+                            user_id,
+                            RunFlags {
+                                bot_running: Some(false),
+                                ..RunFlags::default()
+                            },
+                        )
+                        .await?;
+                    self.journal
+                        .error(user_id, "The bot was running before the restart but has no active API key now: it stays stopped")
+                        .await;
+                }
+            }
+        }
+        if started > 0 {
+            tracing::info!(workers = started, "resumed workers after restart");
+        }
+        Ok(started)
+    }
+
+    /// Stops every task without touching the flags, so the next start resumes them.
+    pub async fn shutdown(&self) {
+        let mut map = self.workers.lock().await;
+        let all: Vec<Worker> = map
+            .drain()
+            .flat_map(|(_, w)| [w.signals, w.trading])
+            .flatten()
+            .collect();
+        drop(map);
+        for worker in all {
+            worker.stop().await;
+        }
+    }
+
+    /// Whether the user's trading worker is running in this process.
+    pub async fn is_trading(&self, user_id: i64) -> bool {
+        self.worker_state(user_id, WorkerKind::Trading).await == WorkerState::Running
+    }
+
+    async fn worker_state(&self, user_id: i64, kind: WorkerKind) -> WorkerState {
+        let mut map = self.workers.lock().await;
+        let running = map
+            .get_mut(&user_id)
+            .and_then(|w| w.slot(kind).as_ref().map(Worker::is_running))
+            .unwrap_or(false);
+        if running {
+            WorkerState::Running
+        } else {
+            WorkerState::Stopped
+        }
+    }
+
+    pub async fn status(&self, user_id: i64) -> Result<BotStatus, EngineError> {
+        let record = self.record(user_id).await?;
+        Ok(BotStatus {
+            is_bot_running: record.is_bot_running,
+            is_signals_fetching_active: record.is_signals_fetching_active,
+            bot_mode: record.settings.bot_mode.as_str().to_string(),
+            // No trade exists before the trading worker places one (it arrives with the
+            // trading issue); these become counts from the trade store then.
+            open_trades: 0,
+            active_chains: 0,
+            venue: self.venue,
+            started_at: record
+                .bot_started_at
+                .filter(|_| record.is_bot_running)
+                .and_then(chrono::DateTime::from_timestamp_millis)
+                .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+            signal_worker: self.worker_state(user_id, WorkerKind::Signals).await,
+            trading_worker: self.worker_state(user_id, WorkerKind::Trading).await,
+        })
+    }
+}

@@ -1,0 +1,123 @@
+//! The supervisor against a real SQLite store: flags, tasks, restart and the bot log.
+
+use signaldesk_engine::{EngineError, Supervisor, VenueName, WorkerState};
+use signaldesk_store::test_support::TestDatabase;
+use signaldesk_store::{SecretCipher, Store};
+
+async fn setup() -> (TestDatabase, Store, i64) {
+    let db = TestDatabase::sqlite();
+    let store = Store::connect(&db.url).await.unwrap();
+    let user = store.create_user("u", "h", 0).await.unwrap();
+    (db, store, user.id)
+}
+
+async fn messages(store: &Store, user_id: i64) -> Vec<String> {
+    let mut logs = store.recent_logs(user_id, None, 100).await.unwrap();
+    logs.reverse();
+    logs.into_iter().map(|e| e.message).collect()
+}
+
+#[tokio::test]
+async fn trading_needs_an_active_key_and_starts_signals_first() {
+    let (_db, store, user) = setup().await;
+    let sup = Supervisor::new(store.clone(), VenueName::Paper);
+    assert!(matches!(
+        sup.start_trading(user).await,
+        Err(EngineError::NoActiveKey)
+    ));
+    let status = sup.status(user).await.unwrap();
+    assert!(!status.is_bot_running && !status.is_signals_fetching_active);
+
+    let cipher = SecretCipher::random();
+    let key = store
+        .create_api_key(&cipher, user, "k", "s", true, 0)
+        .await
+        .unwrap();
+    store.set_active_api_key(user, key.id).await.unwrap();
+    let status = sup.start_trading(user).await.unwrap();
+    assert!(status.is_bot_running && status.is_signals_fetching_active);
+    assert_eq!(status.signal_worker, WorkerState::Running);
+    assert_eq!(status.trading_worker, WorkerState::Running);
+    assert!(status.started_at.is_some());
+
+    let status = sup.stop_trading(user).await.unwrap();
+    assert!(!status.is_bot_running && status.is_signals_fetching_active);
+    assert_eq!(status.trading_worker, WorkerState::Stopped);
+    assert_eq!(status.signal_worker, WorkerState::Running);
+    let status = sup.stop_signals(user).await.unwrap();
+    assert_eq!(status.signal_worker, WorkerState::Stopped);
+    assert_eq!(
+        messages(&store, user).await,
+        [
+            "Signal worker started",
+            "Trading worker started",
+            "Trading worker stopped",
+            "Signal worker stopped"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn starting_twice_runs_one_task() {
+    let (_db, store, user) = setup().await;
+    let sup = Supervisor::new(store.clone(), VenueName::Paper);
+    sup.start_signals(user).await.unwrap();
+    sup.start_signals(user).await.unwrap();
+    sup.shutdown().await;
+    let started = messages(&store, user)
+        .await
+        .iter()
+        .filter(|m| *m == "Signal worker started")
+        .count();
+    assert_eq!(started, 1);
+}
+
+#[tokio::test]
+async fn a_restart_resumes_what_was_running() {
+    let (_db, store, user) = setup().await;
+    let cipher = SecretCipher::random();
+    let key = store
+        .create_api_key(&cipher, user, "k", "s", true, 0)
+        .await
+        .unwrap();
+    store.set_active_api_key(user, key.id).await.unwrap();
+    let first = Supervisor::new(store.clone(), VenueName::Paper);
+    first.start_trading(user).await.unwrap();
+    first.shutdown().await;
+    // The flags survive the shutdown.
+    let rec = store.settings_of_user(user).await.unwrap().unwrap();
+    assert!(rec.is_bot_running && rec.is_signals_fetching_active);
+
+    let second = Supervisor::new(store.clone(), VenueName::Paper);
+    assert_eq!(second.resume().await.unwrap(), 2);
+    let status = second.status(user).await.unwrap();
+    assert_eq!(status.signal_worker, WorkerState::Running);
+    assert_eq!(status.trading_worker, WorkerState::Running);
+    second.shutdown().await;
+}
+
+#[tokio::test]
+async fn resume_without_a_key_leaves_the_bot_stopped_and_says_why() {
+    let (_db, store, user) = setup().await;
+    let cipher = SecretCipher::random();
+    let key = store
+        .create_api_key(&cipher, user, "k", "s", true, 0)
+        .await
+        .unwrap();
+    store.set_active_api_key(user, key.id).await.unwrap();
+    let first = Supervisor::new(store.clone(), VenueName::Paper);
+    first.start_trading(user).await.unwrap();
+    first.shutdown().await;
+    store.delete_api_key(user, key.id).await.unwrap();
+
+    let second = Supervisor::new(store.clone(), VenueName::Paper);
+    second.resume().await.unwrap();
+    let status = second.status(user).await.unwrap();
+    assert!(!status.is_bot_running);
+    assert_eq!(status.trading_worker, WorkerState::Stopped);
+    assert!(messages(&store, user)
+        .await
+        .iter()
+        .any(|m| m.contains("no active API key")));
+    second.shutdown().await;
+}
