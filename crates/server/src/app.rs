@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use signaldesk_store::Store;
+use signaldesk_engine::Supervisor;
+use signaldesk_store::{SecretCipher, Store};
 
 use crate::auth::rate_limit::LoginLimiter;
 use crate::config::Config;
@@ -16,11 +17,21 @@ pub struct AppState {
     pub login_limiter: Arc<LoginLimiter>,
     pub metrics: Arc<Metrics>,
     pub web: Arc<WebAssets>,
+    /// Encrypts exchange keys at rest.
+    pub cipher: Arc<SecretCipher>,
+    pub supervisor: Arc<Supervisor>,
 }
 
 impl AppState {
-    pub fn new(store: Store, config: Config) -> AppState {
+    pub fn new(
+        store: Store,
+        config: Config,
+        cipher: Arc<SecretCipher>,
+        supervisor: Arc<Supervisor>,
+    ) -> AppState {
         AppState {
+            cipher,
+            supervisor,
             login_limiter: Arc::new(LoginLimiter::new(config.login_failures_per_minute)),
             metrics: Arc::new(Metrics::default()),
             web: Arc::new(WebAssets::new(config.static_dir.clone())),

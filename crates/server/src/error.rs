@@ -8,6 +8,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
+use signaldesk_engine::EngineError;
 use signaldesk_store::StoreError;
 
 /// Per-field validation messages, in field order.
@@ -110,6 +111,17 @@ impl From<StoreError> for ApiError {
             StoreError::NotFound => ApiError::not_found(),
             StoreError::Conflict(_) => ApiError::conflict("This conflicts with existing data."),
             other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<EngineError> for ApiError {
+    fn from(err: EngineError) -> Self {
+        match err {
+            EngineError::NoActiveKey | EngineError::NoSettings => {
+                ApiError::bad_request(err.to_string())
+            }
+            EngineError::Store(e) => e.into(),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! configuration, authentication and the embedded web app. Handlers stay thin: they check
 //! input, call the store or the engine, and shape JSON; every route is listed in `router.rs`.
 
+pub mod api;
 pub mod app;
 pub mod auth;
 pub mod cli;

@@ -15,6 +15,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::api::{api_keys, bot, settings};
 use crate::app::AppState;
 use crate::auth::handlers as auth;
 use crate::error::ApiError;
@@ -40,6 +41,20 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(auth::me))
         .routes(routes!(auth::check))
         .routes(routes!(auth::token))
+        .routes(routes!(settings::list, settings::create))
+        .routes(routes!(settings::read, settings::update))
+        .routes(routes!(bot::start_trading_worker))
+        .routes(routes!(bot::stop_bot))
+        .routes(routes!(bot::start_signals))
+        .routes(routes!(bot::stop_signals))
+        .routes(routes!(bot::command_bot_start))
+        .routes(routes!(bot::command_bot_stop))
+        .routes(routes!(bot::command_signals_start))
+        .routes(routes!(bot::command_signals_stop))
+        .routes(routes!(bot::status))
+        .routes(routes!(api_keys::list, api_keys::create))
+        .routes(routes!(api_keys::delete))
+        .routes(routes!(api_keys::set_active))
 }
 
 /// The OpenAPI 3 document of every `/api/` route (served by `build`, documented here).

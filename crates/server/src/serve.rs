@@ -4,13 +4,16 @@
 use std::net::SocketAddr;
 
 use anyhow::Context;
-use signaldesk_store::Store;
+use std::sync::Arc;
+
+use signaldesk_engine::{Supervisor, VenueName};
+use signaldesk_store::{SecretCipher, Store};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::app::{now_ms, AppState};
 use crate::auth::{password, secrets};
-use crate::config::Config;
+use crate::config::{Config, VenueKind};
 use crate::router;
 
 /// A server running in the background (tests and `serve` both use it).
@@ -23,11 +26,14 @@ pub struct RunningServer {
 
 impl RunningServer {
     /// Stops accepting connections, lets in-flight requests finish and waits for the end.
+    /// Stops accepting connections, lets in-flight requests finish, stops the workers (their
+    /// run flags stay, so the next start resumes them) and closes the database.
     pub async fn stop(mut self) -> anyhow::Result<()> {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
         (&mut self.task).await.context("server task")??;
+        self.state.supervisor.shutdown().await;
         self.state.store.close().await;
         Ok(())
     }
@@ -45,7 +51,21 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     let addr = listener.local_addr()?;
-    let state = AppState::new(store, config);
+    let master_key = std::env::var("SIGNALDESK_MASTER_KEY").ok();
+    let cipher = Arc::new(
+        SecretCipher::load(master_key.as_deref(), &config.data_dir)
+            .context("cannot load the master key")?,
+    );
+    let venue = match config.venue {
+        VenueKind::Paper => VenueName::Paper,
+        VenueKind::Bybit => VenueName::Bybit,
+    };
+    let supervisor = Supervisor::new(store.clone(), venue);
+    supervisor
+        .resume()
+        .await
+        .context("cannot resume the bots")?;
+    let state = AppState::new(store, config, cipher, supervisor);
     if !state.web.has_app() {
         tracing::warn!("the web app is not built: only the API is served (run `make web`)");
     }

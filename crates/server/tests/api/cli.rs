@@ -80,9 +80,13 @@ fn user_create_then_duplicate_fails_clearly() {
     assert!(!missing.status.success());
 }
 
-/// Starts `serve` on a free port; returns the child, its address and the stdout lines so far.
-fn start_serve(dir: &std::path::Path) -> (std::process::Child, String, Vec<String>) {
-    let mut child = signaldesk(dir.path_or_self())
+type Lines = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+/// Starts `serve` on a free port, logging at trace level; returns the child, its address,
+/// the stdout lines so far and every stderr (log) line as it arrives.
+fn start_serve(dir: &std::path::Path) -> (std::process::Child, String, Vec<String>, Lines) {
+    let mut child = signaldesk(dir)
+        .env("RUST_LOG", "trace")
         .args(["serve", "--addr", "127.0.0.1:0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -90,11 +94,14 @@ fn start_serve(dir: &std::path::Path) -> (std::process::Child, String, Vec<Strin
         .unwrap();
     let stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
+    let log: Lines = Default::default();
+    let log_writer = log.clone();
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             if let Some(rest) = line.split("serving on http://").nth(1) {
                 let _ = tx.send(rest.split_whitespace().next().unwrap_or("").to_string());
             }
+            log_writer.lock().unwrap().push(line);
         }
     });
     let addr = rx
@@ -112,16 +119,7 @@ fn start_serve(dir: &std::path::Path) -> (std::process::Child, String, Vec<Strin
     while let Ok(line) = lrx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
         lines.push(line);
     }
-    (child, addr, lines)
-}
-
-trait PathOrSelf {
-    fn path_or_self(&self) -> &std::path::Path;
-}
-impl PathOrSelf for std::path::Path {
-    fn path_or_self(&self) -> &std::path::Path {
-        self
-    }
+    (child, addr, lines, log)
 }
 
 fn sigterm_and_wait(mut child: std::process::Child) -> std::process::ExitStatus {
@@ -143,7 +141,7 @@ fn sigterm_and_wait(mut child: std::process::Child) -> std::process::ExitStatus 
 #[tokio::test]
 async fn first_start_prints_admin_password_once_and_sigterm_stops_cleanly() {
     let dir = tempfile::tempdir().unwrap();
-    let (child, addr, lines) = start_serve(dir.path());
+    let (child, addr, lines, log) = start_serve(dir.path());
     let password = lines
         .iter()
         .find_map(|l| l.trim().strip_prefix("password: "))
@@ -156,12 +154,34 @@ async fn first_start_prints_admin_password_once_and_sigterm_stops_cleanly() {
         .await
         .unwrap();
     assert_eq!(login.status(), reqwest::StatusCode::OK);
+    let token = login.json::<serde_json::Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let created = reqwest::Client::new()
+        .post(format!("http://{addr}/api/api-keys/"))
+        .header("Authorization", format!("Token {token}"))
+        .json(&json!({"key": "VISIBLE-KEY-77", "secret": "HIDDEN-SECRET-88", "is_demo": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), reqwest::StatusCode::CREATED);
     assert!(
         sigterm_and_wait(child).success(),
         "graceful shutdown exits 0"
     );
+    let log = log.lock().unwrap().join("\n");
+    assert!(log.contains("API key added"), "the trace log was captured");
+    for secret in [
+        "HIDDEN-SECRET-88",
+        "VISIBLE-KEY-77",
+        password.as_str(),
+        token.as_str(),
+    ] {
+        assert!(!log.contains(secret), "a secret reached the log");
+    }
 
-    let (child, _, lines) = start_serve(dir.path());
+    let (child, _, lines, _) = start_serve(dir.path());
     assert!(
         !lines.iter().any(|l| l.contains("password:")),
         "the password is printed only on the first start"

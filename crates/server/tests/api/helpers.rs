@@ -12,7 +12,9 @@ pub struct TestApp {
     pub base: String,
     pub client: Client,
     pub server: RunningServer,
-    _db: TestDatabase,
+    pub config: Config,
+    pub data_dir: tempfile::TempDir,
+    db: TestDatabase,
 }
 
 impl TestApp {
@@ -21,23 +23,47 @@ impl TestApp {
     }
 
     pub async fn spawn_with(db: TestDatabase, configure: impl FnOnce(&mut Config)) -> TestApp {
+        let data_dir = tempfile::tempdir().unwrap();
         let mut config = Config {
             addr: "127.0.0.1:0".parse().unwrap(),
             database_url: db.url.clone(),
-            data_dir: std::env::temp_dir(),
+            data_dir: data_dir.path().to_path_buf(),
             ..Config::default()
         };
         configure(&mut config);
+        TestApp::launch(db, config, data_dir).await
+    }
+
+    async fn launch(db: TestDatabase, config: Config, data_dir: tempfile::TempDir) -> TestApp {
         let store = Store::connect(&config.database_url)
             .await
             .expect("database");
-        let server = start(config, store).await.expect("server starts");
+        let server = start(config.clone(), store).await.expect("server starts");
         TestApp {
             base: format!("http://{}", server.addr),
             client: Client::builder().cookie_store(true).build().unwrap(),
             server,
-            _db: db,
+            config,
+            data_dir,
+            db,
         }
+    }
+
+    /// Stops the server gracefully and starts a new one on the same database and data dir.
+    pub async fn restart(self) -> TestApp {
+        let TestApp {
+            server,
+            config,
+            data_dir,
+            db,
+            ..
+        } = self;
+        server.stop().await.expect("graceful stop");
+        TestApp::launch(db, config, data_dir).await
+    }
+
+    pub fn db_url(&self) -> &str {
+        &self.db.url
     }
 
     pub fn store(&self) -> &Store {
@@ -99,6 +125,48 @@ impl TestApp {
             cookie: pairs.join("; "),
             csrf,
         }
+    }
+
+    /// A JSON request with `Authorization: Token …` and a fresh client (no cookies).
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: &str,
+        body: Option<Value>,
+    ) -> Response {
+        let mut req = Client::new()
+            .request(method, self.url(path))
+            .header("Authorization", format!("Token {token}"));
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        req.send().await.unwrap()
+    }
+
+    /// `call` that expects `status` and returns the JSON body (null for an empty body).
+    pub async fn call_ok(
+        &self,
+        method: Method,
+        path: &str,
+        token: &str,
+        body: Option<Value>,
+        status: StatusCode,
+    ) -> Value {
+        let res = self.call(method.clone(), path, token, body).await;
+        assert_eq!(res.status(), status, "{method} {path}");
+        let text = res.text().await.unwrap();
+        if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap()
+        }
+    }
+
+    /// A user with a fresh token.
+    pub async fn user_with_token(&self, username: &str) -> String {
+        self.create_user(username).await;
+        self.login(username).await
     }
 
     /// A request with `Authorization: Token …` and a fresh client (no cookies).

@@ -1,8 +1,11 @@
 //! Integration tests against the real server on a free port, on a real SQLite file (and on
 //! PostgreSQL too where a test says so and `TEST_DATABASE_URL` is set).
 
+mod api_keys;
 mod auth;
+mod bot;
 mod cli;
 mod helpers;
 mod platform;
 mod robustness;
+mod settings;

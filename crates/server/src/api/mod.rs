@@ -1,0 +1,12 @@
+//! The `/api/` resources other than auth: one module per resource, handlers named by verb.
+
+pub mod api_keys;
+pub mod bot;
+pub mod settings;
+
+/// Unix ms as RFC 3339 in UTC, the one time format the API answers with.
+pub fn rfc3339(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}

@@ -1,0 +1,122 @@
+//! `/api/bot-settings/`: the user's one trading settings record (spec section 7).
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Serialize;
+use serde_json::Value;
+use signaldesk_core::settings::BotSettings;
+use signaldesk_store::{SettingsRecord, StoreError};
+use utoipa::ToSchema;
+
+use crate::app::{now_ms, AppState};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody};
+
+/// The record as the web app reads it: id, the run flags and every setting.
+#[derive(Serialize, ToSchema)]
+pub struct SettingsView {
+    pub id: i64,
+    pub is_bot_running: bool,
+    pub is_signals_fetching_active: bool,
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub settings: BotSettings,
+}
+
+impl From<SettingsRecord> for SettingsView {
+    fn from(r: SettingsRecord) -> Self {
+        SettingsView {
+            id: r.id,
+            is_bot_running: r.is_bot_running,
+            is_signals_fetching_active: r.is_signals_fetching_active,
+            settings: r.settings,
+        }
+    }
+}
+
+fn as_object(payload: &Value) -> ApiResult<&serde_json::Map<String, Value>> {
+    payload
+        .as_object()
+        .ok_or_else(|| ApiError::bad_request("Expected a JSON object of settings."))
+}
+
+/// Lists the user's records: exactly one, created with the spec's defaults the first time.
+#[utoipa::path(get, path = "/api/bot-settings/", tag = "settings",
+    responses((status = 200, body = [SettingsView]), (status = 401, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<Json<Vec<SettingsView>>> {
+    let record = state.store.settings_or_default(auth.id(), now_ms()).await?;
+    Ok(Json(vec![record.into()]))
+}
+
+/// Creates the user's record from a payload (defaults for what it leaves out).
+#[utoipa::path(post, path = "/api/bot-settings/", tag = "settings", request_body = Object,
+    responses((status = 201, body = SettingsView), (status = 400, body = ErrorBody),
+              (status = 409, body = ErrorBody)))]
+pub async fn create(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(payload): ApiJson<Value>,
+) -> ApiResult<(StatusCode, Json<SettingsView>)> {
+    let settings = BotSettings::default()
+        .apply(as_object(&payload)?)
+        .map_err(ApiError::validation)?;
+    match state
+        .store
+        .create_settings(auth.id(), &settings, now_ms())
+        .await
+    {
+        Ok(record) => Ok((StatusCode::CREATED, Json(record.into()))),
+        Err(StoreError::Conflict(_)) => Err(ApiError::conflict(
+            "Settings already exist; update them with PUT /api/bot-settings/{id}/.",
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[utoipa::path(get, path = "/api/bot-settings/{id}/", tag = "settings",
+    params(("id" = i64, Path)),
+    responses((status = 200, body = SettingsView), (status = 404, body = ErrorBody)))]
+pub async fn read(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiPath(id): ApiPath<i64>,
+) -> ApiResult<Json<SettingsView>> {
+    let record = state
+        .store
+        .settings_by_id(auth.id(), id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    Ok(Json(record.into()))
+}
+
+/// Updates with the whole form or with some fields (e.g. `bot_mode` alone). A running bot
+/// picks the change up at its next decision.
+#[utoipa::path(put, path = "/api/bot-settings/{id}/", tag = "settings", request_body = Object,
+    params(("id" = i64, Path)),
+    responses((status = 200, body = SettingsView), (status = 400, body = ErrorBody),
+              (status = 404, body = ErrorBody)))]
+pub async fn update(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(payload): ApiJson<Value>,
+) -> ApiResult<Json<SettingsView>> {
+    let current = state
+        .store
+        .settings_by_id(auth.id(), id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    let settings = current
+        .settings
+        .apply(as_object(&payload)?)
+        .map_err(ApiError::validation)?;
+    let record = state
+        .store
+        .update_settings(auth.id(), id, &settings, now_ms())
+        .await?;
+    Ok(Json(record.into()))
+}

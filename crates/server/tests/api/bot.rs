@@ -1,0 +1,269 @@
+//! Bot control: the key rule, signals first, aliases, status, and resuming after a restart.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use crate::helpers::{assert_json_error, TestApp};
+
+async fn settings_id(app: &TestApp, token: &str) -> Value {
+    app.call_ok(
+        Method::GET,
+        "/api/bot-settings/",
+        token,
+        None,
+        StatusCode::OK,
+    )
+    .await[0]["id"]
+        .clone()
+}
+
+async fn activate_a_key(app: &TestApp, token: &str) {
+    let key = app
+        .call_ok(
+            Method::POST,
+            "/api/api-keys/",
+            token,
+            Some(json!({"key": "k", "secret": "s", "is_demo": true})),
+            StatusCode::CREATED,
+        )
+        .await;
+    app.call_ok(
+        Method::POST,
+        &format!("/api/api-keys/{}/set_active/", key["id"]),
+        token,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn start_trading_worker_needs_an_active_key() {
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("alice").await;
+    let id = settings_id(&app, &token).await;
+    let res = app
+        .call(
+            Method::POST,
+            &format!("/api/bot-settings/{id}/start_trading_worker/"),
+            &token,
+            None,
+        )
+        .await;
+    let body = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+    assert_eq!(body["error"], "No active API key");
+    let status = app
+        .call_ok(
+            Method::GET,
+            "/api/bot/status/",
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(status["is_bot_running"], false);
+    assert_eq!(
+        status["is_signals_fetching_active"], false,
+        "nothing started on failure"
+    );
+}
+
+#[tokio::test]
+async fn start_with_signals_off_turns_both_on_and_stop_keeps_signals() {
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("alice").await;
+    activate_a_key(&app, &token).await;
+    let id = settings_id(&app, &token).await;
+    let started = app
+        .call_ok(
+            Method::POST,
+            &format!("/api/bot-settings/{id}/start_trading_worker/"),
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(started["message"], "Bot started");
+    assert_eq!(started["status"]["is_bot_running"], true);
+    assert_eq!(started["status"]["is_signals_fetching_active"], true);
+    let record = app
+        .call_ok(
+            Method::GET,
+            "/api/bot-settings/",
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(record[0]["is_bot_running"], true);
+    assert_eq!(record[0]["is_signals_fetching_active"], true);
+
+    let status = app
+        .call_ok(
+            Method::GET,
+            "/api/bot/status/",
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    for field in [
+        "is_bot_running",
+        "is_signals_fetching_active",
+        "bot_mode",
+        "open_trades",
+        "active_chains",
+        "venue",
+        "started_at",
+    ] {
+        assert!(status.get(field).is_some(), "status has {field}");
+    }
+    assert_eq!(status["venue"], "paper");
+    assert_eq!(status["trading_worker"], "running");
+    assert!(status["started_at"].as_str().is_some());
+
+    let stopped = app
+        .call_ok(
+            Method::POST,
+            &format!("/api/bot-settings/{id}/stop_bot/"),
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(stopped["message"], "Bot stopped");
+    assert_eq!(stopped["status"]["is_bot_running"], false);
+    assert_eq!(stopped["status"]["is_signals_fetching_active"], true);
+    let sig = app
+        .call_ok(
+            Method::POST,
+            &format!("/api/bot-settings/{id}/stop_signals/"),
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(sig["message"], "Signals stopped");
+    assert_eq!(sig["status"]["is_signals_fetching_active"], false);
+    let sig = app
+        .call_ok(
+            Method::POST,
+            &format!("/api/bot-settings/{id}/start_signals/"),
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(sig["message"], "Signals started");
+    assert_eq!(sig["status"]["signal_worker"], "running");
+}
+
+#[tokio::test]
+async fn command_aliases_act_on_the_callers_record() {
+    let app = TestApp::spawn().await;
+    let alice = app.user_with_token("alice").await;
+    let bob = app.user_with_token("bob").await;
+    activate_a_key(&app, &alice).await;
+    app.call_ok(
+        Method::POST,
+        "/api/command/signals/start/",
+        &bob,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    app.call_ok(
+        Method::POST,
+        "/api/command/bot/start/",
+        &alice,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    let a = app
+        .call_ok(
+            Method::GET,
+            "/api/bot/status/",
+            &alice,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    let b = app
+        .call_ok(Method::GET, "/api/bot/status/", &bob, None, StatusCode::OK)
+        .await;
+    assert_eq!(
+        (a["is_bot_running"].clone(), b["is_bot_running"].clone()),
+        (json!(true), json!(false))
+    );
+    assert_eq!(b["is_signals_fetching_active"], true);
+    app.call_ok(
+        Method::POST,
+        "/api/command/bot/stop/",
+        &alice,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    app.call_ok(
+        Method::POST,
+        "/api/command/signals/stop/",
+        &bob,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    let b = app
+        .call_ok(Method::GET, "/api/bot/status/", &bob, None, StatusCode::OK)
+        .await;
+    assert_eq!(b["is_signals_fetching_active"], false);
+}
+
+#[tokio::test]
+async fn after_a_restart_the_flags_are_the_same_and_the_tasks_run_again() {
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("alice").await;
+    activate_a_key(&app, &token).await;
+    app.call_ok(
+        Method::POST,
+        "/api/command/bot/start/",
+        &token,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    let before = app
+        .call_ok(
+            Method::GET,
+            "/api/bot/status/",
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+
+    let app = app.restart().await;
+    let after = app
+        .call_ok(
+            Method::GET,
+            "/api/bot/status/",
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(after["is_bot_running"], true);
+    assert_eq!(after["is_signals_fetching_active"], true);
+    assert_eq!(
+        after["started_at"], before["started_at"],
+        "the start time survives"
+    );
+    assert_eq!(after["signal_worker"], "running");
+    assert_eq!(after["trading_worker"], "running");
+    let logs = app.store().recent_logs(1, None, 50).await.unwrap();
+    let starts = logs
+        .iter()
+        .filter(|e| e.message == "Trading worker started")
+        .count();
+    assert_eq!(starts, 2, "started once, and once more on resume");
+}

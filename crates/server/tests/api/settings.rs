@@ -1,0 +1,286 @@
+//! `/api/bot-settings/`: defaults, validation, ownership — on SQLite and PostgreSQL.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use signaldesk_store::test_support::TestDatabase;
+
+use crate::helpers::{assert_json_error, TestApp};
+
+async fn apps() -> Vec<TestApp> {
+    let mut apps = vec![TestApp::spawn().await];
+    if let Some(db) = TestDatabase::postgres().await {
+        apps.push(TestApp::spawn_with(db, |_| {}).await);
+    }
+    apps
+}
+
+fn spec_defaults() -> Value {
+    json!({
+        "is_bot_running": false, "is_signals_fetching_active": false, "bot_mode": "classic",
+        "max_trades": 3, "max_total_usdt": 1000.0, "max_trade_usdt": 100.0,
+        "initial_stop_loss_pct": 5.0, "take_profit_first_pct": 10.0, "take_profit_next_pct": 10.0,
+        "use_trailing_stop": true, "trail_activation_pct": 1.0, "trail_step_pct": 0.5,
+        "leverage": 10, "reverse_mode": false, "telegram_id": "", "telegram_notify_deals": true,
+        "telegram_notify_stats": true, "user_timezone": "Europe/Moscow", "martingale_max_depth": 4,
+        "martingale_max_active_chains": 1, "martingale_step": 2.0, "martingale_initial_margin": 2.0,
+        "forbidden_hours_enabled": false, "forbidden_hours": [], "forbidden_days_enabled": false,
+        "forbidden_days": []
+    })
+}
+
+#[tokio::test]
+async fn first_list_creates_the_record_with_the_spec_defaults() {
+    for app in apps().await {
+        let token = app.user_with_token("alice").await;
+        let list = app
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        let records = list.as_array().unwrap();
+        assert_eq!(records.len(), 1);
+        let mut record = records[0].clone();
+        let id = record.as_object_mut().unwrap().remove("id").unwrap();
+        assert!(id.as_i64().is_some());
+        assert_eq!(record, spec_defaults(), "field by field");
+        let again = app
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        assert_eq!(
+            again[0]["id"], id,
+            "listing again does not create a second record"
+        );
+        let one = app
+            .call_ok(
+                Method::GET,
+                &format!("/api/bot-settings/{id}/"),
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        assert_eq!(one["id"], id);
+    }
+}
+
+#[tokio::test]
+async fn put_whole_payload_or_bot_mode_alone() {
+    for app in apps().await {
+        let token = app.user_with_token("alice").await;
+        let id = app
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await[0]["id"]
+            .clone();
+        let path = format!("/api/bot-settings/{id}/");
+        let mut whole = spec_defaults();
+        whole["max_trades"] = json!(7);
+        whole["initial_stop_loss_pct"] = json!(0.35);
+        whole["forbidden_hours_enabled"] = json!(true);
+        whole["forbidden_hours"] = json!([[23, 1], [6, 8]]);
+        whole["forbidden_days"] = json!([5, 6]);
+        whole["user_timezone"] = json!("Asia/Tokyo");
+        whole["trail_activation_pct"] = Value::Null;
+        let saved = app
+            .call_ok(Method::PUT, &path, &token, Some(whole), StatusCode::OK)
+            .await;
+        assert_eq!(saved["max_trades"], 7);
+        assert_eq!(saved["initial_stop_loss_pct"], 0.35);
+        assert_eq!(saved["forbidden_hours"], json!([[23, 1], [6, 8]]));
+        assert_eq!(
+            saved["trail_activation_pct"], 1.0,
+            "empty activation becomes 1.0"
+        );
+        let mode = app
+            .call_ok(
+                Method::PUT,
+                &path,
+                &token,
+                Some(json!({"bot_mode": "martingale"})),
+                StatusCode::OK,
+            )
+            .await;
+        assert_eq!(mode["bot_mode"], "martingale");
+        assert_eq!(mode["max_trades"], 7, "other fields kept");
+        assert_eq!(mode["user_timezone"], "Asia/Tokyo");
+    }
+}
+
+#[tokio::test]
+async fn every_rule_is_rejected_with_its_field_and_nothing_saved() {
+    let bad: Vec<(&str, Value)> = vec![
+        ("max_trades", json!(0)),
+        ("max_total_usdt", json!(0)),
+        ("max_trade_usdt", json!(0.5)),
+        ("initial_stop_loss_pct", json!(0)),
+        ("initial_stop_loss_pct", json!(1.234)),
+        ("take_profit_first_pct", json!(0)),
+        ("take_profit_next_pct", json!(0.001)),
+        ("trail_activation_pct", json!(0)),
+        ("trail_step_pct", json!(0)),
+        ("leverage", json!(0)),
+        ("leverage", json!(101)),
+        ("martingale_max_depth", json!(0)),
+        ("martingale_max_active_chains", json!(0)),
+        ("martingale_step", json!(0)),
+        ("martingale_initial_margin", json!(0)),
+        ("forbidden_hours", json!([[22, 24]])),
+        ("forbidden_days", json!([7])),
+        ("forbidden_days", json!([2, 2])),
+        ("user_timezone", json!("Not/AZone")),
+        ("max_trades", json!("three")),
+        ("leverage", json!(true)),
+        ("use_trailing_stop", json!(1)),
+        ("forbidden_hours", json!({"a": 1})),
+        ("bot_mode", json!("turbo")),
+    ];
+    for app in apps().await {
+        let token = app.user_with_token("alice").await;
+        let before = app
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        let path = format!("/api/bot-settings/{}/", before[0]["id"]);
+        for (field, value) in &bad {
+            // A valid change next to the bad one proves nothing at all is saved.
+            let mut payload = if *field == "max_trades" {
+                json!({"leverage": 20})
+            } else {
+                json!({"max_trades": 9})
+            };
+            payload[*field] = value.clone();
+            let res = app.call(Method::PUT, &path, &token, Some(payload)).await;
+            let body = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+            let fields = body["fields"].as_object().unwrap();
+            assert!(fields.contains_key(*field), "{field}={value}: {body}");
+            assert_eq!(fields.len(), 1, "{field}: only the bad field is named");
+        }
+        let after = app
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        assert_eq!(before, after, "nothing saved");
+        let not_object = app.call(Method::PUT, &path, &token, Some(json!([1]))).await;
+        assert_json_error(not_object, StatusCode::BAD_REQUEST).await;
+    }
+}
+
+#[tokio::test]
+async fn post_creates_once_then_conflicts() {
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("alice").await;
+    let created = app
+        .call_ok(
+            Method::POST,
+            "/api/bot-settings/",
+            &token,
+            Some(json!({"leverage": 20})),
+            StatusCode::CREATED,
+        )
+        .await;
+    assert_eq!(created["leverage"], 20);
+    assert_eq!(created["max_trades"], 3);
+    let again = app
+        .call(Method::POST, "/api/bot-settings/", &token, Some(json!({})))
+        .await;
+    assert_json_error(again, StatusCode::CONFLICT).await;
+    let invalid = app.user_with_token("bob").await;
+    let res = app
+        .call(
+            Method::POST,
+            "/api/bot-settings/",
+            &invalid,
+            Some(json!({"leverage": 0})),
+        )
+        .await;
+    assert_json_error(res, StatusCode::BAD_REQUEST).await;
+    let list = app
+        .call_ok(
+            Method::GET,
+            "/api/bot-settings/",
+            &invalid,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(list[0]["leverage"], 10, "the refused create saved nothing");
+}
+
+#[tokio::test]
+async fn another_users_record_is_404_for_every_method() {
+    for app in apps().await {
+        let alice = app.user_with_token("alice").await;
+        let bob = app.user_with_token("bob").await;
+        let id = app
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &alice,
+                None,
+                StatusCode::OK,
+            )
+            .await[0]["id"]
+            .clone();
+        let before = app
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &alice,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        let base = format!("/api/bot-settings/{id}/");
+        let attempts: Vec<(Method, String, Option<Value>)> = vec![
+            (Method::GET, base.clone(), None),
+            (Method::PUT, base.clone(), Some(json!({"leverage": 50}))),
+            (Method::POST, format!("{base}start_trading_worker/"), None),
+            (Method::POST, format!("{base}stop_bot/"), None),
+            (Method::POST, format!("{base}start_signals/"), None),
+            (Method::POST, format!("{base}stop_signals/"), None),
+        ];
+        for (method, path, body) in attempts {
+            let res = app.call(method.clone(), &path, &bob, body).await;
+            assert_json_error(res, StatusCode::NOT_FOUND).await;
+        }
+        let after = app
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &alice,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        assert_eq!(before, after);
+        let garbage = app
+            .call(Method::GET, "/api/bot-settings/abc/", &alice, None)
+            .await;
+        assert_json_error(garbage, StatusCode::NOT_FOUND).await;
+    }
+}
