@@ -34,6 +34,12 @@ enum Command {
     /// Manage user accounts.
     #[command(subcommand)]
     User(UserCommand),
+    /// Print the technical rating of the last candle of a CSV file as JSON
+    /// (header `time,open,high,low,close,volume`, oldest first).
+    Ratings {
+        #[arg(long)]
+        candles: PathBuf,
+    },
 }
 
 /// Where the data lives; shared by every command that opens the database.
@@ -126,6 +132,7 @@ fn storage_overrides(storage: StorageArgs) -> Overrides {
 async fn run(cli: Cli) -> anyhow::Result<()> {
     let file = cli.config.as_deref();
     match cli.command {
+        Command::Ratings { candles } => print_ratings(&candles),
         Command::Serve(args) => {
             let overrides = Overrides {
                 addr: args.addr,
@@ -165,6 +172,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `signaldesk ratings`: why a signal was given, indicator by indicator.
+fn print_ratings(path: &std::path::Path) -> anyhow::Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let candles = signaldesk_ratings::parse_candles_csv(&text)
+        .with_context(|| format!("{} is not a candle file", path.display()))?;
+    let report = signaldesk_ratings::report_for(&candles)?;
+    println!("{}", serde_json::to_string_pretty(&report)?);
+    Ok(())
 }
 
 async fn open_for_user(

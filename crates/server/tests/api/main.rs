@@ -7,5 +7,6 @@ mod bot;
 mod cli;
 mod helpers;
 mod platform;
+mod ratings_cli;
 mod robustness;
 mod settings;
