@@ -33,6 +33,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The sentence the server itself gave (`error` of the JSON body), if any. Features use it for
+ * "the server's message, or <fallback>" (spec section 8); a network failure or a body without
+ * `error` gives undefined.
+ */
+export function serverMessage(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || !error.body || typeof error.body !== 'object') return undefined
+  const { error: sentence } = error.body as ErrorBody
+  return typeof sentence === 'string' && sentence.trim() ? sentence : undefined
+}
+
 export type QueryParams = Record<string, string | number | boolean | null | undefined>
 
 export type RequestOptions = Omit<RequestInit, 'body' | 'method'> & {

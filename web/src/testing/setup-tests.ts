@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
+import { toast } from 'sonner'
 import { afterEach, beforeEach, vi } from 'vitest'
 
 // jsdom has no matchMedia; report "no match" (mobile width, light system theme) unless a test stubs it.
@@ -16,6 +17,21 @@ if (typeof window.matchMedia !== 'function') {
   Object.defineProperty(window, 'matchMedia', { configurable: true, writable: true, value: matchMedia })
 }
 
+// jsdom has no ResizeObserver; Radix checkboxes and radios measure themselves with it.
+if (typeof globalThis.ResizeObserver !== 'function') {
+  globalThis.ResizeObserver = class {
+    observe() {
+      return undefined
+    }
+    unobserve() {
+      return undefined
+    }
+    disconnect() {
+      return undefined
+    }
+  }
+}
+
 beforeEach(() => {
   localStorage.clear()
   for (const cookie of document.cookie.split(';')) {
@@ -25,6 +41,8 @@ beforeEach(() => {
 })
 
 afterEach(() => {
+  // Sonner keeps its toasts in a module-wide store and replays them to the next <Toaster>.
+  toast.dismiss()
   cleanup()
   vi.unstubAllGlobals()
 })

@@ -1,4 +1,37 @@
-/** UI strings of the API keys feature (spec section 2). */
+/** UI strings of the API keys page, verbatim from the spec (sections 2, 5 and 8). */
 export const apiKeysStrings = {
   title: 'API Keys',
+  description:
+    'Exchange keys the bot trades with. Key and secret are encrypted on the server and never shown again.',
+
+  addTitle: 'Add New API Key',
+  addDescription: 'Demo keys trade on the exchange demo environment, real keys with real funds.',
+  keyLabel: 'API Key',
+  secretLabel: 'API Secret',
+  modeLabel: 'Mode',
+  demo: 'Demo',
+  real: 'Real',
+  add: 'Add API Key',
+  adding: 'Adding...',
+
+  listTitle: 'Existing API Keys',
+  listDescription: 'The active key is the one the bot uses.',
+  active: 'Active',
+  inactive: 'Inactive',
+  added: 'Added',
+  setActive: 'Set Active',
+  delete: 'Delete',
+  empty: 'No API keys found',
+  loading: 'Loading...',
+  retry: 'Retry',
+
+  /** Toasts (spec section 8). */
+  fillAllFields: 'Please fill in all fields',
+  loadFailed: 'Failed to load API keys',
+  addedToast: 'API key added successfully',
+  addFailed: 'Failed to add API key',
+  deletedToast: 'API key deleted successfully',
+  deleteFailed: 'Failed to delete API key',
+  activatedToast: 'API key set as active',
+  activateFailed: 'Failed to set active API key',
 } as const

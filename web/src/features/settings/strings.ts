@@ -1,4 +1,97 @@
-/** UI strings of the trading settings, verbatim from the spec (section 2). */
+/**
+ * UI strings of the trading settings page. Verbatim from the spec: the heading, the save button,
+ * the toasts (sections 2 and 8). The rest (labels, hints, validation messages) is worded here in
+ * Russian like the heading; each field keeps its API name next to the label.
+ */
 export const settingsStrings = {
   title: 'Настройки торговли',
+  description: 'Лимиты, риск и расписание торгового бота. Изменения применяются к следующему решению бота.',
+  loading: 'Загрузка настроек...',
+  loadFailed: 'Не удалось загрузить настройки',
+  retry: 'Повторить',
+  save: 'Сохранить настройки',
+  saving: 'Сохраняю...',
+  unsaved: 'Есть несохранённые изменения',
+  saved: 'Все изменения сохранены',
+  /** Toasts (spec section 8). */
+  savedToast: 'Settings saved successfully',
+  saveFailed: 'Failed to save settings',
+
+  sections: {
+    mode: { title: 'Режим торговли', description: 'Стратегия, плечо и направление сделок.' },
+    limits: { title: 'Лимиты и риск', description: 'Сколько сделок и какой объём бот может держать.' },
+    exits: {
+      title: 'Тейк-профит и трейлинг-стоп',
+      description: 'Проценты движения цены от средней цены входа.',
+    },
+    martingale: { title: 'Мартингейл', description: 'Цепочки сделок с увеличением маржи после убытка.' },
+    schedule: {
+      title: 'Торговое расписание',
+      description:
+        'В запрещённые часы и дни бот не открывает новых сделок; открытые продолжают сопровождаться.',
+    },
+    telegram: { title: 'Уведомления Telegram', description: 'Сообщения о сделках и ежедневная статистика.' },
+  },
+
+  fields: {
+    bot_mode: 'Режим бота',
+    max_trades: 'Макс. открытых сделок',
+    max_total_usdt: 'Макс. общая маржа, USDT',
+    max_trade_usdt: 'Маржа на сделку, USDT',
+    initial_stop_loss_pct: 'Начальный стоп-лосс, %',
+    take_profit_first_pct: 'Первый тейк-профит, %',
+    take_profit_next_pct: 'Следующие тейк-профиты, %',
+    use_trailing_stop: 'Трейлинг-стоп',
+    trail_activation_pct: 'Активация трейлинга, %',
+    trail_step_pct: 'Шаг трейлинга, %',
+    leverage: 'Кредитное плечо',
+    reverse_mode: 'Реверсивный режим',
+    telegram_id: 'Telegram ID',
+    telegram_notify_deals: 'Уведомлять о сделках',
+    telegram_notify_stats: 'Присылать статистику',
+    user_timezone: 'Часовой пояс',
+    martingale_max_depth: 'Макс. глубина цепочки',
+    martingale_max_active_chains: 'Макс. активных цепочек',
+    martingale_step: 'Множитель шага',
+    martingale_initial_margin: 'Начальная маржа, USDT',
+    forbidden_hours_enabled: 'Запретные часы',
+    forbidden_hours: 'Интервалы часов',
+    forbidden_days_enabled: 'Запретные дни недели',
+    forbidden_days: 'Дни недели',
+  },
+
+  hints: {
+    /** Spec section 2: divide the desired percentage by the leverage. */
+    initial_stop_loss_pct: 'Разделите желаемый процент на кредитное плечо.',
+    /** Spec section 2: in USDT without leverage; the leverage is applied automatically. */
+    martingale_initial_margin: 'В USDT без учёта плеча: плечо применяется автоматически.',
+    leverage: 'От 1 до 100.',
+    trail_activation_pct: 'Пусто: 1%.',
+    martingale_step: 'Во сколько раз растёт маржа следующего шага после убытка.',
+    use_trailing_stop: 'Стоп следует за лучшей ценой и только подтягивается.',
+    reverse_mode: 'Открывать сделки против сигнала STRONG_BUY или STRONG_SELL.',
+    forbidden_hours: 'Через запятую, в вашем часовом поясе. Учитывается только целая часть часа.',
+    forbidden_hours_preview: 'Будет сохранено:',
+    forbidden_hours_none: 'Ни одного распознанного интервала.',
+    telegram_id: 'Числовой chat id; пусто: без уведомлений.',
+    telegram_notify_deals: 'Открытие и закрытие каждой сделки.',
+    telegram_notify_stats: 'Сводка за день в 00:00 по вашему часовому поясу.',
+    user_timezone: 'Для запретных часов, статистики и уведомлений.',
+  },
+
+  botModes: { classic: 'Классический', martingale: 'Мартингейл' },
+  forbiddenHoursPlaceholder: '23.00-1.00, 6.00-8.00',
+  /** Weekday checkboxes, Monday (0) to Sunday (6). */
+  weekdays: ['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс'],
+  weekdayNames: ['Понедельник', 'Вторник', 'Среда', 'Четверг', 'Пятница', 'Суббота', 'Воскресенье'],
+
+  validation: {
+    required: 'Обязательное поле',
+    number: 'Введите число',
+    integer: 'Введите целое число',
+    min: (min: number) => `Не меньше ${min}`,
+    max: (max: number) => `Не больше ${max}`,
+    decimals: (places: number) => `Не больше ${places} знаков после запятой`,
+    tooLong: (chars: number) => `Не длиннее ${chars} символов`,
+  },
 } as const

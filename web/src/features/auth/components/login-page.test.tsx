@@ -68,6 +68,8 @@ describe('login page', () => {
     expect(localStorage.getItem('token')).toBe('f00d')
     expect(JSON.parse(localStorage.getItem('user') ?? 'null')).toEqual(admin)
     // The fresh login seeds the session: no extra /auth/me/ round trip.
-    expect(fetchMock).toHaveBeenCalledTimes(1)
+    const calls = fetchMock.mock.calls.map(([url]) => (url instanceof Request ? url.url : url.toString()))
+    expect(calls.filter((url) => url === '/api/auth/login/')).toHaveLength(1)
+    expect(calls.filter((url) => url.startsWith('/api/auth/me/'))).toHaveLength(0)
   })
 })

@@ -1,0 +1,187 @@
+import { z } from 'zod'
+import type { BotMode, BotSettings, BotSettingsPayload } from '@/types/api'
+import { settingsStrings } from '@/features/settings/strings'
+import { formatForbiddenHours, parseForbiddenHours } from '@/features/settings/utils/forbidden-hours'
+
+/**
+ * The settings form: its values (what the inputs hold: numbers as typed text), the zod schema that
+ * checks them exactly as the server does (spec section 5 plus the server's guards against typos)
+ * and turns them into the PUT payload.
+ */
+
+const v = settingsStrings.validation
+
+/** The server's upper guards: counts up to a million, amounts up to a billion, a 64-character chat id. */
+export const MAX_COUNT = 1_000_000
+export const MAX_AMOUNT = 1_000_000_000
+export const MIN_LEVERAGE = 1
+export const MAX_LEVERAGE = 100
+export const TELEGRAM_ID_MAX_CHARS = 64
+/** The stop loss steps by 0.01 (spec section 5). */
+export const STOP_LOSS_DECIMALS = 2
+
+/** Digits after the decimal point once trailing zeros are dropped: "1.50" -> 1, "1e-3" -> 3. */
+export function decimalPlaces(text: string): number {
+  const match = /^[+-]?\d*(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text.trim())
+  if (!match) return Number.POSITIVE_INFINITY
+  const fraction = (match[1] ?? '').replace(/0+$/, '')
+  return Math.max(0, fraction.length - Number(match[2] ?? 0))
+}
+
+type NumberRule = {
+  min: number
+  max: number
+  integer?: boolean
+  decimals?: number
+}
+
+/** The number typed, or the message saying what is wrong with it. */
+export function checkNumber(text: string, rule: NumberRule): { value: number } | { error: string } {
+  if (text === '') return { error: v.required }
+  const value = Number(text)
+  if (!Number.isFinite(value)) return { error: v.number }
+  if (rule.integer && !Number.isInteger(value)) return { error: v.integer }
+  if (value < rule.min) return { error: v.min(rule.min) }
+  if (value > rule.max) return { error: v.max(rule.max) }
+  if (rule.decimals !== undefined && decimalPlaces(text) > rule.decimals)
+    return { error: v.decimals(rule.decimals) }
+  return { value }
+}
+
+function numberTransform<T>(rule: NumberRule, whenEmpty: () => T | undefined) {
+  return z.string().transform((raw, ctx): number | T => {
+    const text = raw.trim()
+    const empty = text === '' ? whenEmpty() : undefined
+    if (empty !== undefined) return empty
+    const checked = checkNumber(text, rule)
+    if ('error' in checked) {
+      ctx.issues.push({ code: 'custom', message: checked.error, input: raw })
+      return z.NEVER
+    }
+    return checked.value
+  })
+}
+
+/** A required number typed into an input. */
+const numberField = (rule: NumberRule) => numberTransform<never>(rule, () => undefined)
+/** A number where empty means null (the server then stores its default). */
+const optionalNumberField = (rule: NumberRule) => numberTransform<null>(rule, () => null)
+
+const count = () => numberField({ min: 1, max: MAX_COUNT, integer: true })
+const usdt = () => numberField({ min: 1, max: MAX_AMOUNT })
+const pct = () => numberField({ min: 0.01, max: MAX_AMOUNT })
+
+const common = z.object({
+  max_trades: count(),
+  max_total_usdt: usdt(),
+  max_trade_usdt: usdt(),
+  initial_stop_loss_pct: numberField({ min: 0.01, max: MAX_AMOUNT, decimals: STOP_LOSS_DECIMALS }),
+  take_profit_first_pct: pct(),
+  take_profit_next_pct: pct(),
+  use_trailing_stop: z.boolean(),
+  trail_activation_pct: optionalNumberField({ min: 0.01, max: MAX_AMOUNT }),
+  trail_step_pct: pct(),
+  leverage: numberField({ min: MIN_LEVERAGE, max: MAX_LEVERAGE, integer: true }),
+  reverse_mode: z.boolean(),
+  telegram_id: z.string().trim().max(TELEGRAM_ID_MAX_CHARS, v.tooLong(TELEGRAM_ID_MAX_CHARS)),
+  telegram_notify_deals: z.boolean(),
+  telegram_notify_stats: z.boolean(),
+  user_timezone: z.string().trim().min(1, v.required),
+  forbidden_hours_enabled: z.boolean(),
+  forbidden_hours: z.string().transform(parseForbiddenHours),
+  forbidden_days_enabled: z.boolean(),
+  forbidden_days: z
+    .array(z.number().int().min(0).max(6))
+    .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
+})
+
+/** Martingale fields are checked and sent only in martingale mode (they are hidden otherwise). */
+const martingaleFields = {
+  martingale_max_depth: count(),
+  martingale_max_active_chains: count(),
+  martingale_step: pct(),
+  martingale_initial_margin: pct(),
+}
+const keptMartingaleFields = {
+  martingale_max_depth: z.string(),
+  martingale_max_active_chains: z.string(),
+  martingale_step: z.string(),
+  martingale_initial_margin: z.string(),
+}
+
+export const settingsFormSchema = z
+  .discriminatedUnion('bot_mode', [
+    common.extend({ bot_mode: z.literal('classic'), ...keptMartingaleFields }),
+    common.extend({ bot_mode: z.literal('martingale'), ...martingaleFields }),
+  ])
+  .transform((values): BotSettingsPayload => {
+    if (values.bot_mode === 'martingale') return values
+    // Classic mode: the martingale texts are left out (the stored values stay as they are).
+    return Object.fromEntries(Object.entries(values).filter(([field]) => !(field in keptMartingaleFields)))
+  })
+
+export type SettingsFormValues = z.input<typeof settingsFormSchema>
+export type SettingsFormField = keyof SettingsFormValues
+
+/** The spec's defaults (section 3), for a user with no record yet. */
+export const DEFAULT_SETTINGS: Omit<BotSettings, 'id' | 'is_bot_running' | 'is_signals_fetching_active'> = {
+  bot_mode: 'classic',
+  max_trades: 3,
+  max_total_usdt: 1000,
+  max_trade_usdt: 100,
+  initial_stop_loss_pct: 5,
+  take_profit_first_pct: 10,
+  take_profit_next_pct: 10,
+  use_trailing_stop: true,
+  trail_activation_pct: null,
+  trail_step_pct: 0.5,
+  leverage: 10,
+  reverse_mode: false,
+  telegram_id: '',
+  telegram_notify_deals: true,
+  telegram_notify_stats: true,
+  user_timezone: 'Europe/Moscow',
+  martingale_max_depth: 4,
+  martingale_max_active_chains: 1,
+  martingale_step: 2,
+  martingale_initial_margin: 2,
+  forbidden_hours_enabled: false,
+  forbidden_hours: [],
+  forbidden_days_enabled: false,
+  forbidden_days: [],
+}
+
+const text = (value: number | null) => (value === null ? '' : String(value))
+
+/** A stored record (or the defaults) as the form shows it. */
+export function toFormValues(
+  record: Omit<BotSettings, 'id' | 'is_bot_running' | 'is_signals_fetching_active'>,
+): SettingsFormValues {
+  const mode: BotMode = record.bot_mode === 'martingale' ? 'martingale' : 'classic'
+  return {
+    bot_mode: mode,
+    max_trades: text(record.max_trades),
+    max_total_usdt: text(record.max_total_usdt),
+    max_trade_usdt: text(record.max_trade_usdt),
+    initial_stop_loss_pct: text(record.initial_stop_loss_pct),
+    take_profit_first_pct: text(record.take_profit_first_pct),
+    take_profit_next_pct: text(record.take_profit_next_pct),
+    use_trailing_stop: record.use_trailing_stop,
+    trail_activation_pct: text(record.trail_activation_pct),
+    trail_step_pct: text(record.trail_step_pct),
+    leverage: text(record.leverage),
+    reverse_mode: record.reverse_mode,
+    telegram_id: record.telegram_id,
+    telegram_notify_deals: record.telegram_notify_deals,
+    telegram_notify_stats: record.telegram_notify_stats,
+    user_timezone: record.user_timezone,
+    martingale_max_depth: text(record.martingale_max_depth),
+    martingale_max_active_chains: text(record.martingale_max_active_chains),
+    martingale_step: text(record.martingale_step),
+    martingale_initial_margin: text(record.martingale_initial_margin),
+    forbidden_hours_enabled: record.forbidden_hours_enabled,
+    forbidden_hours: formatForbiddenHours(record.forbidden_hours),
+    forbidden_days_enabled: record.forbidden_days_enabled,
+    forbidden_days: [...record.forbidden_days],
+  }
+}
