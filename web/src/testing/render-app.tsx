@@ -36,3 +36,8 @@ export function stubServer(handlers: Record<string, Handler>) {
   vi.stubGlobal('fetch', fetchMock)
   return fetchMock
 }
+
+/** The JSON body a stubbed fetch call sent. */
+export function sentJson(init: RequestInit | undefined): unknown {
+  return typeof init?.body === 'string' ? JSON.parse(init.body) : undefined
+}

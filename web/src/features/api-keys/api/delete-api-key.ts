@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { invalidateApiKeys } from '@/features/api-keys/api/get-api-keys'
+
+/** DELETE /api/api-keys/{id}/: 204; 409 for the active key while the bot runs. */
+export function deleteApiKey(id: number): Promise<void> {
+  return api.delete<undefined>(`api-keys/${id}/`)
+}
+
+export function useDeleteApiKey() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: deleteApiKey,
+    onSuccess: () => invalidateApiKeys(queryClient),
+  })
+}

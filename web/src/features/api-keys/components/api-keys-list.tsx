@@ -1,0 +1,167 @@
+import { CheckCircle2, KeyRound, RotateCw, Trash2 } from 'lucide-react'
+import { useEffect } from 'react'
+import { ErrorAlert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Spinner } from '@/components/ui/spinner'
+import { serverMessage } from '@/lib/api-client'
+import { notify } from '@/lib/toast'
+import { cn } from '@/lib/utils'
+import type { ApiKey } from '@/types/api'
+import { useApiKeys } from '@/features/api-keys/api/get-api-keys'
+import { useDeleteApiKey } from '@/features/api-keys/api/delete-api-key'
+import { useSetActiveApiKey } from '@/features/api-keys/api/set-active-api-key'
+import { apiKeysStrings as s } from '@/features/api-keys/strings'
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+function formatAdded(createdAt: string): string {
+  const date = new Date(createdAt)
+  return Number.isNaN(date.getTime()) ? createdAt : dateFormat.format(date)
+}
+
+/** "Existing API Keys" (spec section 2): mode, state, date, masked key; Set Active and Delete. */
+export function ApiKeysList() {
+  const keys = useApiKeys()
+  const remove = useDeleteApiKey()
+  const activate = useSetActiveApiKey()
+
+  useEffect(() => {
+    if (keys.isError) notify.error(s.loadFailed, { id: 'api-keys-load' })
+  }, [keys.isError, keys.errorUpdatedAt])
+
+  const onDelete = (key: ApiKey) => {
+    remove.mutate(key.id, {
+      onSuccess: () => notify.success(s.deletedToast),
+      onError: (error) => notify.error(s.deleteFailed, { description: serverMessage(error) }),
+    })
+  }
+
+  const onSetActive = (key: ApiKey) => {
+    activate.mutate(key.id, {
+      onSuccess: () => notify.success(s.activatedToast),
+      onError: (error) => notify.error(serverMessage(error) ?? s.activateFailed),
+    })
+  }
+
+  return (
+    <Card>
+      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
+        <div className="space-y-1.5">
+          <CardTitle>
+            <h2 className="text-base">{s.listTitle}</h2>
+          </CardTitle>
+          <CardDescription>{s.listDescription}</CardDescription>
+        </div>
+        {keys.data?.length ? (
+          <Badge variant="secondary" className="tabular-nums">
+            {keys.data.length}
+          </Badge>
+        ) : null}
+      </CardHeader>
+      <CardContent>
+        {keys.isPending ? (
+          <div role="status" className="flex items-center justify-center gap-3 py-12 text-muted-foreground">
+            <Spinner className="text-primary" />
+            <span>{s.loading}</span>
+          </div>
+        ) : keys.isError ? (
+          <ErrorAlert>
+            <p className="font-medium">{s.loadFailed}</p>
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-3"
+              disabled={keys.isFetching}
+              onClick={() => void keys.refetch()}
+            >
+              <RotateCw aria-hidden="true" />
+              {s.retry}
+            </Button>
+          </ErrorAlert>
+        ) : keys.data.length === 0 ? (
+          <div className="flex flex-col items-center justify-center gap-3 rounded-lg border border-dashed py-12 text-center">
+            <span className="flex size-10 items-center justify-center rounded-full bg-muted text-muted-foreground">
+              <KeyRound aria-hidden="true" className="size-5" />
+            </span>
+            <p className="text-sm text-muted-foreground">{s.empty}</p>
+          </div>
+        ) : (
+          <ul className="space-y-3" aria-label={s.listTitle}>
+            {keys.data.map((key) => {
+              const deleting = remove.isPending && remove.variables === key.id
+              const activating = activate.isPending && activate.variables === key.id
+              return (
+                <li
+                  key={key.id}
+                  data-active={key.is_active}
+                  className={cn(
+                    'flex flex-col gap-3 rounded-lg border p-4 transition-colors sm:flex-row sm:items-center sm:justify-between',
+                    key.is_active
+                      ? 'border-primary/50 bg-primary/[0.06] shadow-[inset_3px_0_0_var(--primary)]'
+                      : 'bg-background/40',
+                  )}
+                >
+                  <div className="flex min-w-0 items-start gap-3">
+                    <span
+                      className={cn(
+                        'mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-lg',
+                        key.is_active ? 'bg-primary/15 text-primary' : 'bg-muted text-muted-foreground',
+                      )}
+                    >
+                      <KeyRound aria-hidden="true" className="size-[18px]" />
+                    </span>
+                    <div className="min-w-0 space-y-1.5">
+                      <div className="flex flex-wrap items-center gap-2">
+                        <Badge variant={key.is_demo ? 'warning' : 'destructive'}>
+                          {key.is_demo ? s.demo : s.real}
+                        </Badge>
+                        <Badge variant={key.is_active ? 'success' : 'outline'}>
+                          {key.is_active ? <CheckCircle2 aria-hidden="true" /> : null}
+                          {key.is_active ? s.active : s.inactive}
+                        </Badge>
+                      </div>
+                      <p className="truncate font-mono text-sm tracking-wider">{key.key}</p>
+                      <p className="text-xs text-muted-foreground">
+                        {s.added} {formatAdded(key.created_at)}
+                      </p>
+                    </div>
+                  </div>
+                  <div className="flex shrink-0 gap-2 sm:justify-end">
+                    {key.is_active ? null : (
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        className="flex-1 sm:flex-none"
+                        disabled={activating || deleting}
+                        onClick={() => {
+                          onSetActive(key)
+                        }}
+                      >
+                        {activating ? <Spinner className="size-3.5" /> : <CheckCircle2 aria-hidden="true" />}
+                        {s.setActive}
+                      </Button>
+                    )}
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      className="flex-1 text-destructive hover:bg-destructive/10 hover:text-destructive sm:flex-none"
+                      disabled={activating || deleting}
+                      onClick={() => {
+                        onDelete(key)
+                      }}
+                    >
+                      {deleting ? <Spinner className="size-3.5" /> : <Trash2 aria-hidden="true" />}
+                      {s.delete}
+                    </Button>
+                  </div>
+                </li>
+              )
+            })}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  )
+}

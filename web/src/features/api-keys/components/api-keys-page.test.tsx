@@ -1,0 +1,249 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { ApiKey } from '@/types/api'
+import { admin, apiKeyRecord, storeSession } from '@/testing/fixtures'
+import { renderApp, sentJson, stubServer } from '@/testing/render-app'
+
+type Reply = { status: number; body?: unknown }
+
+/** A keys server keeping its list in memory; `override` answers a route instead. */
+function keysServer(initial: ApiKey[], override: Record<string, () => Reply | Promise<Reply>> = {}) {
+  let keys = [...initial]
+  let nextId = 100
+  const fetchMock = stubServer({
+    'GET /api/auth/me/': () => ({ status: 200, body: admin }),
+    'GET /api/api-keys/': () => ({ status: 200, body: keys }),
+    'POST /api/api-keys/': ({ body }) => {
+      const { is_demo } = body as { is_demo: boolean }
+      const record = apiKeyRecord({ id: nextId++, is_demo, created_at: '2026-11-22T05:00:00Z' })
+      keys = [record, ...keys]
+      return { status: 201, body: record }
+    },
+    ...Object.fromEntries(
+      initial.flatMap((key) => [
+        [
+          `DELETE /api/api-keys/${key.id}/`,
+          () => {
+            keys = keys.filter((k) => k.id !== key.id)
+            return { status: 204 }
+          },
+        ],
+        [
+          `POST /api/api-keys/${key.id}/set_active/`,
+          () => {
+            keys = keys.map((k) => ({ ...k, is_active: k.id === key.id }))
+            return { status: 200, body: keys.find((k) => k.id === key.id) }
+          },
+        ],
+      ]),
+    ),
+    ...override,
+  })
+  const calls = (method: string, url: string) =>
+    fetchMock.mock.calls.filter(([u, init]) => u === url && (init?.method ?? 'GET') === method)
+  return { fetchMock, calls }
+}
+
+async function openKeys() {
+  storeSession()
+  renderApp('/api-keys')
+  return screen.findByRole('button', { name: 'Add API Key' })
+}
+
+function rows() {
+  return within(screen.getByRole('list', { name: 'Existing API Keys' })).getAllByRole('listitem')
+}
+
+function row(index: number): HTMLElement {
+  const found = rows()[index]
+  if (!found) throw new Error(`no row ${index}`)
+  return found
+}
+
+describe('API keys page', () => {
+  it('has the form of the spec: masked key and secret, mode Demo by default', async () => {
+    keysServer([])
+    await openKeys()
+    expect(screen.getByRole('heading', { name: 'Add New API Key' })).toBeInTheDocument()
+    expect(screen.getByLabelText('API Key')).toHaveAttribute('type', 'password')
+    expect(screen.getByLabelText('API Secret')).toHaveAttribute('type', 'password')
+    const mode = screen.getByLabelText('Mode')
+    expect(mode).toHaveDisplayValue('Demo')
+    expect(
+      within(mode)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Demo', 'Real'])
+    expect(await screen.findByText('No API keys found')).toBeInTheDocument()
+  })
+
+  it.each([
+    ['both empty', '', ''],
+    ['no secret', 'abc', ''],
+    ['no key', '', 'shh'],
+    ['only spaces', '   ', '  '],
+  ])('%s: toast "Please fill in all fields" and no request', async (_case, key, secret) => {
+    const { calls } = keysServer([])
+    await openKeys()
+    if (key) await userEvent.type(screen.getByLabelText('API Key'), key)
+    if (secret) await userEvent.type(screen.getByLabelText('API Secret'), secret)
+    await userEvent.click(screen.getByRole('button', { name: 'Add API Key' }))
+    expect(await screen.findByText('Please fill in all fields')).toBeInTheDocument()
+    expect(calls('POST', '/api/api-keys/')).toHaveLength(0)
+  })
+
+  it('adds a key: sends it once, toasts, resets the form to Demo and refetches the list', async () => {
+    const { calls } = keysServer([])
+    await openKeys()
+    await screen.findByText('No API keys found')
+    await userEvent.type(screen.getByLabelText('API Key'), '  my-key  ')
+    await userEvent.type(screen.getByLabelText('API Secret'), 'my-secret')
+    await userEvent.selectOptions(screen.getByLabelText('Mode'), 'Real')
+    await userEvent.click(screen.getByRole('button', { name: 'Add API Key' }))
+
+    expect(await screen.findByText('API key added successfully')).toBeInTheDocument()
+    const posts = calls('POST', '/api/api-keys/')
+    expect(posts).toHaveLength(1)
+    expect(sentJson(posts[0]?.[1])).toEqual({
+      key: 'my-key',
+      secret: 'my-secret',
+      is_demo: false,
+    })
+    expect(screen.getByLabelText('API Key')).toHaveValue('')
+    expect(screen.getByLabelText('API Secret')).toHaveValue('')
+    expect(screen.getByLabelText('Mode')).toHaveDisplayValue('Demo')
+    await waitFor(() => {
+      expect(rows()).toHaveLength(1)
+    })
+    expect(calls('GET', '/api/api-keys/')).toHaveLength(2)
+    expect(rows()[0]).toHaveTextContent('Real')
+    expect(document.body).not.toHaveTextContent('my-secret')
+    expect(document.body).not.toHaveTextContent('my-key')
+  })
+
+  it('reads "Adding..." while the key is sent', async () => {
+    let answer: (reply: Reply) => void = () => undefined
+    keysServer([], { 'POST /api/api-keys/': () => new Promise<Reply>((resolve) => (answer = resolve)) })
+    await openKeys()
+    await userEvent.type(screen.getByLabelText('API Key'), 'k')
+    await userEvent.type(screen.getByLabelText('API Secret'), 's')
+    await userEvent.click(screen.getByRole('button', { name: 'Add API Key' }))
+    expect(await screen.findByRole('button', { name: 'Adding...' })).toBeDisabled()
+    answer({ status: 201, body: apiKeyRecord() })
+    expect(await screen.findByRole('button', { name: 'Add API Key' })).toBeEnabled()
+  })
+
+  it('"Failed to add API key" with the server\'s sentence; the form keeps the values', async () => {
+    keysServer([], {
+      'POST /api/api-keys/': () => ({
+        status: 400,
+        body: {
+          error: 'Invalid input. key: At most 256 characters.',
+          fields: { key: ['At most 256 characters.'] },
+        },
+      }),
+    })
+    await openKeys()
+    await userEvent.type(screen.getByLabelText('API Key'), 'k')
+    await userEvent.type(screen.getByLabelText('API Secret'), 's')
+    await userEvent.click(screen.getByRole('button', { name: 'Add API Key' }))
+    expect(await screen.findByText('Failed to add API key')).toBeInTheDocument()
+    expect(screen.getByText('Invalid input. key: At most 256 characters.')).toBeInTheDocument()
+    expect(screen.getByLabelText('API Key')).toHaveValue('k')
+  })
+
+  it('lists each key: mode, state, "Added" date and the masked key; the active one highlighted', async () => {
+    keysServer([
+      apiKeyRecord({ id: 2, is_demo: false, is_active: true, created_at: '2026-11-22T04:30:00Z' }),
+      apiKeyRecord({ id: 1, is_demo: true, is_active: false, created_at: '2026-11-21T10:00:00Z' }),
+    ])
+    await openKeys()
+    await waitFor(() => {
+      expect(rows()).toHaveLength(2)
+    })
+    const [active, inactive] = rows()
+    if (!active || !inactive) throw new Error('two rows expected')
+    expect(active).toHaveTextContent('Real')
+    expect(active).toHaveTextContent('Active')
+    expect(active).toHaveTextContent(/Added .*2026/)
+    expect(active).toHaveTextContent('********')
+    expect(active).toHaveAttribute('data-active', 'true')
+    expect(within(active).queryByRole('button', { name: 'Set Active' })).not.toBeInTheDocument()
+    expect(within(active).getByRole('button', { name: 'Delete' })).toBeInTheDocument()
+
+    expect(inactive).toHaveTextContent('Demo')
+    expect(inactive).toHaveTextContent('Inactive')
+    expect(inactive).toHaveAttribute('data-active', 'false')
+    expect(within(inactive).getByRole('button', { name: 'Set Active' })).toBeInTheDocument()
+  })
+
+  it('sets a key active, toasts and refetches', async () => {
+    const { calls } = keysServer([
+      apiKeyRecord({ id: 2, is_active: true }),
+      apiKeyRecord({ id: 1, is_active: false }),
+    ])
+    await openKeys()
+    await waitFor(() => {
+      expect(rows()).toHaveLength(2)
+    })
+    await userEvent.click(within(row(1)).getByRole('button', { name: 'Set Active' }))
+    expect(await screen.findByText('API key set as active')).toBeInTheDocument()
+    expect(calls('POST', '/api/api-keys/1/set_active/')).toHaveLength(1)
+    await waitFor(() => {
+      expect(rows()[1]).toHaveAttribute('data-active', 'true')
+    })
+    expect(rows()[0]).toHaveAttribute('data-active', 'false')
+  })
+
+  it("shows the server's sentence first when Set Active fails", async () => {
+    keysServer([apiKeyRecord({ id: 1 })], {
+      'POST /api/api-keys/1/set_active/': () => ({
+        status: 409,
+        body: { error: 'Stop the bot before deleting or switching the active API key.' },
+      }),
+    })
+    await openKeys()
+    await userEvent.click(await screen.findByRole('button', { name: 'Set Active' }))
+    expect(
+      await screen.findByText('Stop the bot before deleting or switching the active API key.'),
+    ).toBeInTheDocument()
+    expect(screen.queryByText('Failed to set active API key')).not.toBeInTheDocument()
+  })
+
+  it('"Failed to set active API key" without a sentence', async () => {
+    keysServer([apiKeyRecord({ id: 1 })], { 'POST /api/api-keys/1/set_active/': () => ({ status: 500 }) })
+    await openKeys()
+    await userEvent.click(await screen.findByRole('button', { name: 'Set Active' }))
+    expect(await screen.findByText('Failed to set active API key')).toBeInTheDocument()
+  })
+
+  it('deletes a key, toasts and refetches', async () => {
+    keysServer([apiKeyRecord({ id: 1 })])
+    await openKeys()
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete' }))
+    expect(await screen.findByText('API key deleted successfully')).toBeInTheDocument()
+    expect(await screen.findByText('No API keys found')).toBeInTheDocument()
+  })
+
+  it('"Failed to delete API key" with the server\'s sentence', async () => {
+    keysServer([apiKeyRecord({ id: 1, is_active: true })], {
+      'DELETE /api/api-keys/1/': () => ({
+        status: 409,
+        body: { error: 'Stop the bot before deleting or switching the active API key.' },
+      }),
+    })
+    await openKeys()
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete' }))
+    expect(await screen.findByText('Failed to delete API key')).toBeInTheDocument()
+    expect(
+      screen.getByText('Stop the bot before deleting or switching the active API key.'),
+    ).toBeInTheDocument()
+  })
+
+  it('"Failed to load API keys" when the list cannot be read', async () => {
+    keysServer([], { 'GET /api/api-keys/': () => ({ status: 404, body: { error: 'Not found' } }) })
+    await openKeys()
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load API keys')
+  })
+})
