@@ -1,0 +1,225 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { BotSettings } from '@/types/api'
+import { admin, settingsRecord, storeSession } from '@/testing/fixtures'
+import { renderApp, sentJson, stubServer } from '@/testing/render-app'
+import {
+  BOT_SETTINGS_POLL_INTERVAL_MS,
+  botSettingsPollingQueryOptions,
+} from '@/features/settings/api/get-bot-settings'
+
+type Reply = { status: number; body?: unknown }
+
+const messages = {
+  start_trading_worker: 'Bot started',
+  stop_bot: 'Bot stopped',
+  start_signals: 'Signals started',
+  stop_signals: 'Signals stopped',
+} as const
+
+/** A bot server: control calls flip the flags like the real one (starting the bot starts signals too). */
+function botServer(record: BotSettings | null, override: Record<string, () => Reply | Promise<Reply>> = {}) {
+  let stored = record
+  const control = (action: keyof typeof messages) => () => {
+    if (!stored) return { status: 404, body: { error: 'Not found' } }
+    if (action === 'start_trading_worker')
+      stored = { ...stored, is_bot_running: true, is_signals_fetching_active: true }
+    if (action === 'stop_bot') stored = { ...stored, is_bot_running: false }
+    if (action === 'start_signals') stored = { ...stored, is_signals_fetching_active: true }
+    if (action === 'stop_signals') stored = { ...stored, is_signals_fetching_active: false }
+    return {
+      status: 200,
+      body: {
+        message: messages[action],
+        status: {
+          is_bot_running: stored.is_bot_running,
+          is_signals_fetching_active: stored.is_signals_fetching_active,
+          bot_mode: stored.bot_mode,
+        },
+      },
+    }
+  }
+  const id = record?.id ?? 0
+  const fetchMock = stubServer({
+    'GET /api/auth/me/': () => ({ status: 200, body: admin }),
+    'GET /api/bot-settings/': () => ({ status: 200, body: stored ? [stored] : [] }),
+    [`PUT /api/bot-settings/${id}/`]: ({ body }) => {
+      if (!stored) return { status: 404, body: { error: 'Not found' } }
+      stored = { ...stored, ...(body as Partial<BotSettings>) }
+      return { status: 200, body: stored }
+    },
+    ...Object.fromEntries(
+      (Object.keys(messages) as (keyof typeof messages)[]).map((action) => [
+        `POST /api/bot-settings/${id}/${action}/`,
+        control(action),
+      ]),
+    ),
+    ...override,
+  })
+  const calls = (method: string, url: string) =>
+    fetchMock.mock.calls.filter(([u, init]) => u === url && (init?.method ?? 'GET') === method)
+  return { fetchMock, calls }
+}
+
+async function openCard() {
+  storeSession()
+  const view = renderApp('/dashboard')
+  const card = await screen.findByRole('region', { name: 'Bot Status' })
+  return { ...view, card: within(card), cardElement: card }
+}
+
+describe('bot status card', () => {
+  it('shows the title, Stopped, Signals Inactive and the controls', async () => {
+    botServer(settingsRecord())
+    const { card } = await openCard()
+    expect(card.getByText('Current trading bot status and controls')).toBeInTheDocument()
+    expect(await card.findByText('Stopped')).toBeInTheDocument()
+    expect(card.getByText('Signals Inactive')).toBeInTheDocument()
+    expect(card.getByRole('button', { name: 'Start Bot' })).toBeEnabled()
+    expect(card.getByRole('button', { name: 'Start Signals' })).toBeEnabled()
+    expect(card.getByRole('radio', { name: 'Use classic bot' })).toBeChecked()
+    expect(card.getByRole('radio', { name: 'Use martingale' })).not.toBeChecked()
+  })
+
+  it('shows Running and Signals Active with their stop buttons', async () => {
+    botServer(
+      settingsRecord({ is_bot_running: true, is_signals_fetching_active: true, bot_mode: 'martingale' }),
+    )
+    const { card } = await openCard()
+    expect(await card.findByText('Running')).toBeInTheDocument()
+    expect(card.getByText('Signals Active')).toBeInTheDocument()
+    expect(card.getByRole('button', { name: 'Stop Bot' })).toBeInTheDocument()
+    expect(card.getByRole('button', { name: 'Stop Signals' })).toBeInTheDocument()
+    expect(card.getByRole('radio', { name: 'Use martingale' })).toBeChecked()
+  })
+
+  it('starts and stops the bot and the signals with their toasts', async () => {
+    const { calls } = botServer(settingsRecord())
+    const { card } = await openCard()
+
+    await userEvent.click(await card.findByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByText('Bot started')).toBeInTheDocument()
+    expect(screen.getByText('Trading bot has been started or stopped successfully')).toBeInTheDocument()
+    expect(await card.findByText('Running')).toBeInTheDocument()
+    expect(card.getByText('Signals Active')).toBeInTheDocument()
+    expect(calls('POST', '/api/bot-settings/7/start_trading_worker/')).toHaveLength(1)
+
+    await userEvent.click(card.getByRole('button', { name: 'Stop Signals' }))
+    expect(await screen.findByText('Signals stopped')).toBeInTheDocument()
+    expect(
+      screen.getAllByText('Signal fetching has been started or stopped successfully').length,
+    ).toBeGreaterThan(0)
+    expect(await card.findByText('Signals Inactive')).toBeInTheDocument()
+
+    await userEvent.click(card.getByRole('button', { name: 'Start Signals' }))
+    expect(await screen.findByText('Signals started')).toBeInTheDocument()
+    expect(await card.findByText('Signals Active')).toBeInTheDocument()
+
+    await userEvent.click(card.getByRole('button', { name: 'Stop Bot' }))
+    expect(await screen.findByText('Bot stopped')).toBeInTheDocument()
+    expect(await card.findByText('Stopped')).toBeInTheDocument()
+  })
+
+  it('disables both buttons while a control request runs', async () => {
+    let answer: (reply: Reply) => void = () => undefined
+    botServer(settingsRecord(), {
+      'POST /api/bot-settings/7/start_signals/': () => new Promise<Reply>((resolve) => (answer = resolve)),
+    })
+    const { card } = await openCard()
+    await userEvent.click(await card.findByRole('button', { name: 'Start Signals' }))
+    await waitFor(() => {
+      expect(card.getByRole('button', { name: 'Start Signals' })).toBeDisabled()
+    })
+    expect(card.getByRole('button', { name: 'Start Bot' })).toBeDisabled()
+    answer({
+      status: 200,
+      body: {
+        message: 'Signals started',
+        status: { is_bot_running: false, is_signals_fetching_active: true },
+      },
+    })
+    expect(await screen.findByText('Signals started')).toBeInTheDocument()
+    await waitFor(() => {
+      expect(card.getByRole('button', { name: 'Start Bot' })).toBeEnabled()
+    })
+  })
+
+  it("shows the server's message when a control fails", async () => {
+    botServer(settingsRecord(), {
+      'POST /api/bot-settings/7/start_trading_worker/': () => ({
+        status: 400,
+        body: { error: 'No active API key' },
+      }),
+    })
+    const { card } = await openCard()
+    await userEvent.click(await card.findByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByText('No active API key')).toBeInTheDocument()
+    expect(card.getByText('Stopped')).toBeInTheDocument()
+  })
+
+  it('"Failed to control bot" without a message', async () => {
+    botServer(settingsRecord(), { 'POST /api/bot-settings/7/stop_signals/': () => ({ status: 502 }) })
+    const { card } = await openCard()
+    await userEvent.click(await card.findByRole('button', { name: 'Start Signals' }))
+    await userEvent.click(await card.findByRole('button', { name: 'Stop Signals' }))
+    expect(await screen.findByText('Failed to control bot')).toBeInTheDocument()
+  })
+
+  it('"No settings found" when there is no settings record', async () => {
+    const { fetchMock } = botServer(null)
+    const { card } = await openCard()
+    await userEvent.click(await card.findByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByText('No settings found')).toBeInTheDocument()
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false)
+  })
+
+  it('saves the bot mode with PUT {bot_mode}', async () => {
+    const { calls } = botServer(settingsRecord())
+    const { card } = await openCard()
+    await userEvent.click(await card.findByRole('radio', { name: 'Use martingale' }))
+    await waitFor(() => {
+      expect(calls('PUT', '/api/bot-settings/7/')).toHaveLength(1)
+    })
+    expect(sentJson(calls('PUT', '/api/bot-settings/7/')[0]?.[1])).toEqual({
+      bot_mode: 'martingale',
+    })
+    expect(await screen.findByText('Settings saved successfully')).toBeInTheDocument()
+    expect(card.getByRole('radio', { name: 'Use martingale' })).toBeChecked()
+  })
+
+  it('"Failed to fetch bot settings" when polling fails', async () => {
+    botServer(settingsRecord(), {
+      'GET /api/bot-settings/': () => ({ status: 404, body: { error: 'Not found' } }),
+    })
+    await openCard()
+    expect(await screen.findByText('Failed to fetch bot settings')).toBeInTheDocument()
+  })
+
+  it("a 403 while polling logs the user out (the spec's one 403 handler)", async () => {
+    botServer(settingsRecord(), {
+      'GET /api/bot-settings/': () => ({ status: 403, body: { error: 'Forbidden' } }),
+    })
+    storeSession()
+    const { router } = renderApp('/dashboard')
+    await screen.findByRole('heading', { name: 'Вход' })
+    expect(router.state.location.pathname).toBe('/login')
+    expect(localStorage.getItem('token')).toBeNull()
+  })
+
+  it('a 403 on the settings page does not log out', async () => {
+    botServer(settingsRecord(), {
+      'GET /api/bot-settings/': () => ({ status: 403, body: { error: 'Forbidden' } }),
+    })
+    storeSession()
+    const { router } = renderApp('/settings')
+    expect(await screen.findByRole('alert')).toHaveTextContent('Не удалось загрузить настройки')
+    expect(router.state.location.pathname).toBe('/settings')
+    expect(localStorage.getItem('token')).toBe('stored-token')
+  })
+
+  it('polls every 5 seconds', () => {
+    expect(BOT_SETTINGS_POLL_INTERVAL_MS).toBe(5000)
+    expect(botSettingsPollingQueryOptions().refetchInterval).toBe(5000)
+  })
+})

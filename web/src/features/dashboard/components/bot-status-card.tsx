@@ -1,0 +1,191 @@
+import { Activity, Play, Power, Radio, Square } from 'lucide-react'
+import { useEffect, useId } from 'react'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Label } from '@/components/ui/label'
+import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group'
+import { Spinner } from '@/components/ui/spinner'
+import { serverMessage } from '@/lib/api-client'
+import { notify } from '@/lib/toast'
+import { cn } from '@/lib/utils'
+import type { BotMode } from '@/types/api'
+import { useBotSettingsPolling } from '@/features/settings/api/get-bot-settings'
+import { useUpdateBotSettings } from '@/features/settings/api/update-bot-settings'
+import { useControlBot, type BotControlAction } from '@/features/dashboard/api/control-bot'
+import { dashboardStrings } from '@/features/dashboard/strings'
+
+const s = dashboardStrings.botStatus
+
+const successToasts: Record<BotControlAction, { title: string; description: string }> = {
+  start_trading_worker: { title: s.botStarted, description: s.botToastText },
+  stop_bot: { title: s.botStopped, description: s.botToastText },
+  start_signals: { title: s.signalsStarted, description: s.signalsToastText },
+  stop_signals: { title: s.signalsStopped, description: s.signalsToastText },
+}
+
+function StatusTile({ on, label, icon: Icon }: { on: boolean; label: string; icon: typeof Activity }) {
+  return (
+    <div
+      className={cn(
+        'flex items-center gap-3 rounded-lg border px-4 py-3',
+        on ? 'border-success/30 bg-success/[0.07]' : 'border-destructive/25 bg-destructive/[0.05]',
+      )}
+    >
+      <span className="relative flex size-2.5 shrink-0" aria-hidden="true">
+        {on ? (
+          <span className="absolute inline-flex size-full animate-ping rounded-full bg-success opacity-60" />
+        ) : null}
+        <span
+          data-testid="status-dot"
+          className={cn('relative inline-flex size-2.5 rounded-full', on ? 'bg-success' : 'bg-destructive')}
+        />
+      </span>
+      <span className="text-sm font-semibold">{label}</span>
+      <Icon aria-hidden="true" className="ml-auto size-4 text-muted-foreground" />
+    </div>
+  )
+}
+
+/**
+ * "Bot Status" (spec section 2): polls the settings record every 5 seconds (a 403 there logs out),
+ * starts and stops the bot and the signals, and switches the bot mode with PUT `{bot_mode}`.
+ */
+export function BotStatusCard() {
+  const id = useId()
+  const settings = useBotSettingsPolling()
+  const control = useControlBot()
+  const updateMode = useUpdateBotSettings()
+  const record = settings.data ?? null
+
+  useEffect(() => {
+    if (settings.isError) notify.error(s.fetchFailed, { id: 'bot-settings-poll' })
+  }, [settings.isError, settings.errorUpdatedAt])
+
+  const run = (action: BotControlAction) => {
+    if (!record) {
+      notify.error(s.noSettings)
+      return
+    }
+    control.mutate(
+      { id: record.id, action },
+      {
+        onSuccess: () =>
+          notify.success(successToasts[action].title, { description: successToasts[action].description }),
+        onError: (error) => notify.error(serverMessage(error) ?? s.controlFailed),
+      },
+    )
+  }
+
+  const changeMode = (value: string) => {
+    if (value !== 'classic' && value !== 'martingale') return
+    if (!record) {
+      notify.error(s.noSettings)
+      return
+    }
+    updateMode.mutate(
+      { id: record.id, payload: { bot_mode: value } },
+      {
+        onSuccess: () => notify.success(s.modeSaved),
+        onError: (error) => notify.error(serverMessage(error) ?? s.modeSaveFailed),
+      },
+    )
+  }
+
+  const running = record?.is_bot_running ?? false
+  const signals = record?.is_signals_fetching_active ?? false
+  const busy = control.isPending
+  const mode: BotMode | undefined = updateMode.isPending
+    ? updateMode.variables.payload.bot_mode
+    : record?.bot_mode
+  const pendingAction = busy ? control.variables.action : null
+
+  return (
+    <Card aria-labelledby={`${id}-title`} role="region">
+      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
+        <div className="space-y-1.5">
+          <CardTitle>
+            <h2 id={`${id}-title`} className="text-base">
+              {s.title}
+            </h2>
+          </CardTitle>
+          <CardDescription>{s.description}</CardDescription>
+        </div>
+        {settings.isFetching && !settings.isPending ? (
+          <Spinner className="size-4 text-muted-foreground" />
+        ) : null}
+      </CardHeader>
+      <CardContent className="space-y-5">
+        {settings.isPending ? (
+          <div role="status" className="flex items-center justify-center gap-3 py-10 text-muted-foreground">
+            <Spinner className="text-primary" />
+            <span>{s.loading}</span>
+          </div>
+        ) : (
+          <>
+            <div className="grid gap-3 sm:grid-cols-2" aria-live="polite">
+              <StatusTile on={running} label={running ? s.running : s.stopped} icon={Power} />
+              <StatusTile on={signals} label={signals ? s.signalsActive : s.signalsInactive} icon={Radio} />
+            </div>
+
+            <div className="grid gap-3 sm:grid-cols-2">
+              <Button
+                size="lg"
+                variant={running ? 'destructive' : 'default'}
+                disabled={busy}
+                onClick={() => {
+                  run(running ? 'stop_bot' : 'start_trading_worker')
+                }}
+              >
+                {pendingAction === 'stop_bot' || pendingAction === 'start_trading_worker' ? (
+                  <Spinner className="size-4" />
+                ) : running ? (
+                  <Square aria-hidden="true" />
+                ) : (
+                  <Play aria-hidden="true" />
+                )}
+                {running ? s.stopBot : s.startBot}
+              </Button>
+              <Button
+                size="lg"
+                variant="outline"
+                disabled={busy}
+                onClick={() => {
+                  run(signals ? 'stop_signals' : 'start_signals')
+                }}
+              >
+                {pendingAction === 'stop_signals' || pendingAction === 'start_signals' ? (
+                  <Spinner className="size-4" />
+                ) : (
+                  <Activity aria-hidden="true" />
+                )}
+                {signals ? s.stopSignals : s.startSignals}
+              </Button>
+            </div>
+
+            <RadioGroup
+              aria-label={s.modeLabel}
+              value={mode ?? ''}
+              onValueChange={changeMode}
+              disabled={updateMode.isPending || !record}
+              className="grid gap-2 sm:grid-cols-2"
+            >
+              {(['classic', 'martingale'] as const).map((value) => (
+                <Label
+                  key={value}
+                  htmlFor={`${id}-${value}`}
+                  className={cn(
+                    'flex cursor-pointer items-center gap-3 rounded-lg border px-4 py-3 font-normal transition-colors hover:bg-accent/60',
+                    mode === value && 'border-primary/60 bg-primary/[0.06]',
+                  )}
+                >
+                  <RadioGroupItem id={`${id}-${value}`} value={value} />
+                  <span className="text-sm">{value === 'classic' ? s.classic : s.martingale}</span>
+                </Label>
+              ))}
+            </RadioGroup>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
