@@ -1,4 +1,5 @@
 use signaldesk_store::StoreError;
+use signaldesk_venue::VenueError;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -10,4 +11,8 @@ pub enum EngineError {
     NoSettings,
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("venue: {0}")]
+    Venue(#[from] VenueError),
+    #[error("{0}")]
+    Config(String),
 }

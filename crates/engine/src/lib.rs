@@ -4,6 +4,8 @@
 
 mod error;
 pub mod journal;
+pub mod market;
+pub mod paper;
 mod supervisor;
 mod workers;
 

@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use signaldesk_engine::Supervisor;
 use signaldesk_store::{SecretCipher, Store};
+use signaldesk_venue::market::MarketData;
+use signaldesk_venue::paper::PaperExchange;
 
 use crate::auth::rate_limit::LoginLimiter;
 use crate::config::Config;
@@ -20,16 +22,23 @@ pub struct AppState {
     /// Encrypts exchange keys at rest.
     pub cipher: Arc<SecretCipher>,
     pub supervisor: Arc<Supervisor>,
+    /// Prices and candles for signals and the venues.
+    pub market: Arc<dyn MarketData>,
+    /// The paper exchange, when it is the venue.
+    pub paper: Option<Arc<PaperExchange>>,
 }
 
 impl AppState {
-    pub fn new(
-        store: Store,
-        config: Config,
-        cipher: Arc<SecretCipher>,
-        supervisor: Arc<Supervisor>,
-    ) -> AppState {
+    pub fn new(store: Store, config: Config, runtime: Runtime) -> AppState {
+        let Runtime {
+            cipher,
+            supervisor,
+            market,
+            paper,
+        } = runtime;
         AppState {
+            market,
+            paper,
             cipher,
             supervisor,
             login_limiter: Arc::new(LoginLimiter::new(config.login_failures_per_minute)),
@@ -39,6 +48,14 @@ impl AppState {
             config: Arc::new(config),
         }
     }
+}
+
+/// The long-lived parts the server is built around.
+pub struct Runtime {
+    pub cipher: Arc<SecretCipher>,
+    pub supervisor: Arc<Supervisor>,
+    pub market: Arc<dyn MarketData>,
+    pub paper: Option<Arc<PaperExchange>>,
 }
 
 /// Now, as Unix milliseconds in UTC (the only time the store keeps).

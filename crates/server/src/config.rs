@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use figment::providers::{Env, Format, Serialized, Toml};
 use figment::Figment;
 use serde::{Deserialize, Serialize};
+use signaldesk_engine::market::MarketConfig;
+use signaldesk_engine::paper::PaperSettings;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -37,6 +39,10 @@ pub struct Config {
     pub secure_cookies: bool,
     /// Largest accepted request body, in bytes.
     pub max_body_bytes: usize,
+    /// `[market]`: where prices and candles come from (simulated by default).
+    pub market: MarketConfig,
+    /// `[paper]`: the paper exchange's wallet and fills.
+    pub paper: PaperSettings,
 }
 
 impl Default for Config {
@@ -52,6 +58,8 @@ impl Default for Config {
             login_failures_per_minute: 5,
             secure_cookies: false,
             max_body_bytes: 64 * 1024,
+            market: MarketConfig::default(),
+            paper: PaperSettings::default(),
         }
     }
 }
@@ -79,7 +87,12 @@ impl Config {
             figment = figment.merge(Toml::file_exact(file));
         }
         figment
-            .merge(Env::prefixed("SIGNALDESK_").ignore(&["config", "master_key"]))
+            // `SIGNALDESK_MARKET__SPEED=60` sets `market.speed`.
+            .merge(
+                Env::prefixed("SIGNALDESK_")
+                    .ignore(&["config", "master_key"])
+                    .split("__"),
+            )
             .merge(Serialized::defaults(overrides))
             .extract()
     }
@@ -98,6 +111,7 @@ mod tests {
             )?;
             jail.set_env("SIGNALDESK_VENUE", "paper");
             jail.set_env("SIGNALDESK_DATABASE_URL", "sqlite://env.db");
+            jail.set_env("SIGNALDESK_MARKET__SPEED", "60");
             let overrides = Overrides {
                 database_url: Some("sqlite://flag.db".into()),
                 ..Default::default()
@@ -108,6 +122,7 @@ mod tests {
             assert_eq!(config.venue, VenueKind::Paper, "env beats file");
             assert_eq!(config.database_url, "sqlite://flag.db", "flag beats env");
             assert_eq!(config.session_idle_secs, 30 * 24 * 3600, "default kept");
+            assert_eq!(config.market.speed, 60.0, "nested env");
             Ok(())
         });
     }

@@ -122,6 +122,8 @@ impl From<EngineError> for ApiError {
                 ApiError::bad_request(err.to_string())
             }
             EngineError::Store(e) => e.into(),
+            EngineError::Venue(e) => ApiError::bad_request(e.to_string()),
+            EngineError::Config(e) => ApiError::internal(e),
         }
     }
 }

@@ -6,12 +6,14 @@ use std::net::SocketAddr;
 use anyhow::Context;
 use std::sync::Arc;
 
+use signaldesk_engine::market::start_market;
+use signaldesk_engine::paper::PaperRuntime;
 use signaldesk_engine::{Supervisor, VenueName};
 use signaldesk_store::{SecretCipher, Store};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::app::{now_ms, AppState};
+use crate::app::{now_ms, AppState, Runtime};
 use crate::auth::{password, secrets};
 use crate::config::{Config, VenueKind};
 use crate::router;
@@ -22,6 +24,8 @@ pub struct RunningServer {
     pub state: AppState,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
+    market_task: JoinHandle<()>,
+    paper: Option<PaperRuntime>,
 }
 
 impl RunningServer {
@@ -34,6 +38,10 @@ impl RunningServer {
         }
         (&mut self.task).await.context("server task")??;
         self.state.supervisor.shutdown().await;
+        if let Some(paper) = self.paper.take() {
+            paper.stop().await;
+        }
+        self.market_task.abort();
         self.state.store.close().await;
         Ok(())
     }
@@ -58,14 +66,29 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
     );
     let venue = match config.venue {
         VenueKind::Paper => VenueName::Paper,
-        VenueKind::Bybit => VenueName::Bybit,
+        VenueKind::Bybit => anyhow::bail!(
+            "the Bybit venue is not built yet: run with --venue paper (Bybit's public market data \
+             can still feed the paper exchange with SIGNALDESK_MARKET__SOURCE=bybit)"
+        ),
     };
+    let market = start_market(&config.market)
+        .await
+        .context("cannot start the market data")?;
+    let paper = PaperRuntime::start(market.data.clone(), &config.paper, store.clone())
+        .await
+        .context("cannot start the paper exchange")?;
     let supervisor = Supervisor::new(store.clone(), venue);
     supervisor
         .resume()
         .await
         .context("cannot resume the bots")?;
-    let state = AppState::new(store, config, cipher, supervisor);
+    let runtime = Runtime {
+        cipher,
+        supervisor,
+        market: market.data.clone(),
+        paper: Some(paper.exchange.clone()),
+    };
+    let state = AppState::new(store, config, runtime);
     if !state.web.has_app() {
         tracing::warn!("the web app is not built: only the API is served (run `make web`)");
     }
@@ -83,6 +106,8 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         state,
         shutdown: Some(tx),
         task,
+        market_task: market.task,
+        paper: Some(paper),
     })
 }
 

@@ -233,3 +233,32 @@ async fn logs_are_newest_first_filtered_and_pruned() {
         assert_eq!(store.recent_logs(b.id, None, 100).await.unwrap().len(), 1);
     }
 }
+
+#[tokio::test]
+async fn paper_accounts_upsert_the_latest_snapshot() {
+    for (db, store) in stores().await {
+        let a = store.create_user("a", "h", 0).await.unwrap();
+        let b = store.create_user("b", "h", 0).await.unwrap();
+        store
+            .save_paper_account(a.id, "{\"v\":1}", 1)
+            .await
+            .unwrap();
+        store
+            .save_paper_account(b.id, "{\"v\":9}", 1)
+            .await
+            .unwrap();
+        store
+            .save_paper_account(a.id, "{\"v\":2}", 2)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.paper_accounts().await.unwrap(),
+            vec![
+                (a.id, "{\"v\":2}".to_string()),
+                (b.id, "{\"v\":9}".to_string())
+            ],
+            "{}",
+            db.label
+        );
+    }
+}

@@ -30,6 +30,9 @@ impl TestApp {
             data_dir: data_dir.path().to_path_buf(),
             ..Config::default()
         };
+        // A small simulated market keeps each server's start-up quick.
+        config.market.symbols = vec!["BTCUSDT".into(), "ETHUSDT".into()];
+        config.market.interval_minutes = 1;
         configure(&mut config);
         TestApp::launch(db, config, data_dir).await
     }
