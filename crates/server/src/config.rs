@@ -81,7 +81,7 @@ pub struct Overrides {
 
 impl Config {
     /// Loads the layers. `file` is the TOML file named by `--config` or `SIGNALDESK_CONFIG`.
-    pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Config, figment::Error> {
+    pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Config, Box<figment::Error>> {
         let mut figment = Figment::from(Serialized::defaults(Config::default()));
         if let Some(file) = file {
             figment = figment.merge(Toml::file_exact(file));
@@ -95,10 +95,13 @@ impl Config {
             )
             .merge(Serialized::defaults(overrides))
             .extract()
+            .map_err(Box::new)
     }
 }
 
 #[cfg(test)]
+// figment's Jail closures return figment's own (large) error type.
+#[allow(clippy::result_large_err)]
 mod tests {
     use super::*;
 
@@ -116,7 +119,7 @@ mod tests {
                 database_url: Some("sqlite://flag.db".into()),
                 ..Default::default()
             };
-            let config = Config::load(Some(Path::new("sd.toml")), &overrides)?;
+            let config = Config::load(Some(Path::new("sd.toml")), &overrides).map_err(|e| *e)?;
             assert_eq!(config.addr.port(), 9000, "file beats default");
             assert!(config.allow_registration);
             assert_eq!(config.venue, VenueKind::Paper, "env beats file");
