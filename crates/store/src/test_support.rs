@@ -91,6 +91,18 @@ impl TestDatabase {
         })
     }
 
+    /// [`TestDatabase::all`], each connected and migrated.
+    pub async fn all_connected() -> Vec<(TestDatabase, crate::Store)> {
+        let mut out = Vec::new();
+        for db in TestDatabase::all().await {
+            let store = crate::Store::connect(&db.url)
+                .await
+                .expect("connect and migrate");
+            out.push((db, store));
+        }
+        out
+    }
+
     /// SQLite always, PostgreSQL too when `TEST_DATABASE_URL` is set.
     pub async fn all() -> Vec<TestDatabase> {
         let mut all = vec![TestDatabase::sqlite()];

@@ -7,12 +7,7 @@ use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{LogLevel, RunFlags, SecretCipher, Store, StoreError};
 
 async fn stores() -> Vec<(TestDatabase, Store)> {
-    let mut out = Vec::new();
-    for db in TestDatabase::all().await {
-        let store = Store::connect(&db.url).await.expect("connect and migrate");
-        out.push((db, store));
-    }
-    out
+    TestDatabase::all_connected().await
 }
 
 #[tokio::test]

@@ -10,14 +10,7 @@ const SECRET: &str = "TOP-SECRET-VALUE-9f8e7d";
 const KEY: &str = "PLAIN-API-KEY-1a2b3c";
 
 async fn add_key(app: &TestApp, token: &str, is_demo: bool) -> Value {
-    app.call_ok(
-        Method::POST,
-        "/api/api-keys/",
-        token,
-        Some(json!({"key": KEY, "secret": SECRET, "is_demo": is_demo})),
-        StatusCode::CREATED,
-    )
-    .await
+    app.add_key(token, KEY, SECRET, is_demo).await
 }
 
 #[tokio::test]

@@ -17,26 +17,6 @@ async fn settings_id(app: &TestApp, token: &str) -> Value {
         .clone()
 }
 
-async fn activate_a_key(app: &TestApp, token: &str) {
-    let key = app
-        .call_ok(
-            Method::POST,
-            "/api/api-keys/",
-            token,
-            Some(json!({"key": "k", "secret": "s", "is_demo": true})),
-            StatusCode::CREATED,
-        )
-        .await;
-    app.call_ok(
-        Method::POST,
-        &format!("/api/api-keys/{}/set_active/", key["id"]),
-        token,
-        None,
-        StatusCode::OK,
-    )
-    .await;
-}
-
 #[tokio::test]
 async fn start_trading_worker_needs_an_active_key() {
     let app = TestApp::spawn().await;
@@ -72,7 +52,7 @@ async fn start_trading_worker_needs_an_active_key() {
 async fn start_with_signals_off_turns_both_on_and_stop_keeps_signals() {
     let app = TestApp::spawn().await;
     let token = app.user_with_token("alice").await;
-    activate_a_key(&app, &token).await;
+    app.activate_a_key(&token).await;
     let id = settings_id(&app, &token).await;
     let started = app
         .call_ok(
@@ -163,7 +143,7 @@ async fn command_aliases_act_on_the_callers_record() {
     let app = TestApp::spawn().await;
     let alice = app.user_with_token("alice").await;
     let bob = app.user_with_token("bob").await;
-    activate_a_key(&app, &alice).await;
+    app.activate_a_key(&alice).await;
     app.call_ok(
         Method::POST,
         "/api/command/signals/start/",
@@ -223,7 +203,7 @@ async fn command_aliases_act_on_the_callers_record() {
 async fn after_a_restart_the_flags_are_the_same_and_the_tasks_run_again() {
     let app = TestApp::spawn().await;
     let token = app.user_with_token("alice").await;
-    activate_a_key(&app, &token).await;
+    app.activate_a_key(&token).await;
     app.call_ok(
         Method::POST,
         "/api/command/bot/start/",

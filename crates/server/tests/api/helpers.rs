@@ -166,6 +166,27 @@ impl TestApp {
         }
     }
 
+    /// Adds an exchange key (inactive) and returns its record.
+    pub async fn add_key(&self, token: &str, key: &str, secret: &str, is_demo: bool) -> Value {
+        let body = serde_json::json!({"key": key, "secret": secret, "is_demo": is_demo});
+        self.call_ok(
+            Method::POST,
+            "/api/api-keys/",
+            token,
+            Some(body),
+            StatusCode::CREATED,
+        )
+        .await
+    }
+
+    /// Adds a key and makes it the active one.
+    pub async fn activate_a_key(&self, token: &str) {
+        let key = self.add_key(token, "k", "s", true).await;
+        let path = format!("/api/api-keys/{}/set_active/", key["id"]);
+        self.call_ok(Method::POST, &path, token, None, StatusCode::OK)
+            .await;
+    }
+
     /// A user with a fresh token.
     pub async fn user_with_token(&self, username: &str) -> String {
         self.create_user(username).await;
