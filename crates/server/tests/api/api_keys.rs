@@ -2,7 +2,6 @@
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use signaldesk_store::test_support::TestDatabase;
 
 use crate::helpers::{assert_json_error, TestApp};
 
@@ -15,11 +14,7 @@ async fn add_key(app: &TestApp, token: &str, is_demo: bool) -> Value {
 
 #[tokio::test]
 async fn keys_are_masked_single_active_and_never_echoed() {
-    let mut apps = vec![TestApp::spawn().await];
-    if let Some(db) = TestDatabase::postgres().await {
-        apps.push(TestApp::spawn_with(db, |_| {}).await);
-    }
-    for app in apps {
+    for app in TestApp::on_every_backend().await {
         let token = app.user_with_token("alice").await;
         let created = add_key(&app, &token, true).await;
         assert_eq!(created["key"], "********");
@@ -111,32 +106,33 @@ async fn empty_fields_are_400_and_save_nothing() {
 
 #[tokio::test]
 async fn another_users_key_is_404_for_every_method() {
-    let app = TestApp::spawn().await;
-    let alice = app.user_with_token("alice").await;
-    let bob = app.user_with_token("bob").await;
-    let key = add_key(&app, &alice, true).await;
-    let id = &key["id"];
-    for (method, path) in [
-        (Method::DELETE, format!("/api/api-keys/{id}/")),
-        (Method::POST, format!("/api/api-keys/{id}/set_active/")),
-    ] {
-        assert_json_error(
-            app.call(method, &path, &bob, None).await,
-            StatusCode::NOT_FOUND,
-        )
-        .await;
+    for app in TestApp::on_every_backend().await {
+        let alice = app.user_with_token("alice").await;
+        let bob = app.user_with_token("bob").await;
+        let key = add_key(&app, &alice, true).await;
+        let id = &key["id"];
+        for (method, path) in [
+            (Method::DELETE, format!("/api/api-keys/{id}/")),
+            (Method::POST, format!("/api/api-keys/{id}/set_active/")),
+        ] {
+            assert_json_error(
+                app.call(method, &path, &bob, None).await,
+                StatusCode::NOT_FOUND,
+            )
+            .await;
+        }
+        let bobs = app
+            .call_ok(Method::GET, "/api/api-keys/", &bob, None, StatusCode::OK)
+            .await;
+        assert!(bobs.as_array().unwrap().is_empty());
+        let alices = app
+            .call_ok(Method::GET, "/api/api-keys/", &alice, None, StatusCode::OK)
+            .await;
+        assert_eq!(
+            alices[0]["is_active"], false,
+            "bob's set_active changed nothing"
+        );
     }
-    let bobs = app
-        .call_ok(Method::GET, "/api/api-keys/", &bob, None, StatusCode::OK)
-        .await;
-    assert!(bobs.as_array().unwrap().is_empty());
-    let alices = app
-        .call_ok(Method::GET, "/api/api-keys/", &alice, None, StatusCode::OK)
-        .await;
-    assert_eq!(
-        alices[0]["is_active"], false,
-        "bob's set_active changed nothing"
-    );
 }
 
 #[tokio::test]

@@ -201,49 +201,50 @@ async fn command_aliases_act_on_the_callers_record() {
 
 #[tokio::test]
 async fn after_a_restart_the_flags_are_the_same_and_the_tasks_run_again() {
-    let app = TestApp::spawn().await;
-    let token = app.user_with_token("alice").await;
-    app.activate_a_key(&token).await;
-    app.call_ok(
-        Method::POST,
-        "/api/command/bot/start/",
-        &token,
-        None,
-        StatusCode::OK,
-    )
-    .await;
-    let before = app
-        .call_ok(
-            Method::GET,
-            "/api/bot/status/",
+    for app in TestApp::on_every_backend().await {
+        let token = app.user_with_token("alice").await;
+        app.activate_a_key(&token).await;
+        app.call_ok(
+            Method::POST,
+            "/api/command/bot/start/",
             &token,
             None,
             StatusCode::OK,
         )
         .await;
+        let before = app
+            .call_ok(
+                Method::GET,
+                "/api/bot/status/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
 
-    let app = app.restart().await;
-    let after = app
-        .call_ok(
-            Method::GET,
-            "/api/bot/status/",
-            &token,
-            None,
-            StatusCode::OK,
-        )
-        .await;
-    assert_eq!(after["is_bot_running"], true);
-    assert_eq!(after["is_signals_fetching_active"], true);
-    assert_eq!(
-        after["started_at"], before["started_at"],
-        "the start time survives"
-    );
-    assert_eq!(after["signal_worker"], "running");
-    assert_eq!(after["trading_worker"], "running");
-    let logs = app.store().recent_logs(1, None, 50).await.unwrap();
-    let starts = logs
-        .iter()
-        .filter(|e| e.message == "Trading worker started")
-        .count();
-    assert_eq!(starts, 2, "started once, and once more on resume");
+        let app = app.restart().await;
+        let after = app
+            .call_ok(
+                Method::GET,
+                "/api/bot/status/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        assert_eq!(after["is_bot_running"], true);
+        assert_eq!(after["is_signals_fetching_active"], true);
+        assert_eq!(
+            after["started_at"], before["started_at"],
+            "the start time survives"
+        );
+        assert_eq!(after["signal_worker"], "running");
+        assert_eq!(after["trading_worker"], "running");
+        let logs = app.store().recent_logs(1, None, 50).await.unwrap();
+        let starts = logs
+            .iter()
+            .filter(|e| e.message == "Trading worker started")
+            .count();
+        assert_eq!(starts, 2, "started once, and once more on resume");
+    }
 }

@@ -22,6 +22,15 @@ impl TestApp {
         TestApp::spawn_with(TestDatabase::sqlite(), |_| {}).await
     }
 
+    /// One server on SQLite, and one on PostgreSQL when `TEST_DATABASE_URL` is set.
+    pub async fn on_every_backend() -> Vec<TestApp> {
+        let mut apps = vec![TestApp::spawn().await];
+        if let Some(db) = TestDatabase::postgres().await {
+            apps.push(TestApp::spawn_with(db, |_| {}).await);
+        }
+        apps
+    }
+
     pub async fn spawn_with(db: TestDatabase, configure: impl FnOnce(&mut Config)) -> TestApp {
         let data_dir = tempfile::tempdir().unwrap();
         let mut config = Config {

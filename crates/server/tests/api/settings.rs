@@ -2,17 +2,8 @@
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use signaldesk_store::test_support::TestDatabase;
 
 use crate::helpers::{assert_json_error, TestApp};
-
-async fn apps() -> Vec<TestApp> {
-    let mut apps = vec![TestApp::spawn().await];
-    if let Some(db) = TestDatabase::postgres().await {
-        apps.push(TestApp::spawn_with(db, |_| {}).await);
-    }
-    apps
-}
 
 fn spec_defaults() -> Value {
     json!({
@@ -30,7 +21,7 @@ fn spec_defaults() -> Value {
 
 #[tokio::test]
 async fn first_list_creates_the_record_with_the_spec_defaults() {
-    for app in apps().await {
+    for app in TestApp::on_every_backend().await {
         let token = app.user_with_token("alice").await;
         let list = app
             .call_ok(
@@ -75,7 +66,7 @@ async fn first_list_creates_the_record_with_the_spec_defaults() {
 
 #[tokio::test]
 async fn put_whole_payload_or_bot_mode_alone() {
-    for app in apps().await {
+    for app in TestApp::on_every_backend().await {
         let token = app.user_with_token("alice").await;
         let id = app
             .call_ok(
@@ -149,7 +140,7 @@ async fn every_rule_is_rejected_with_its_field_and_nothing_saved() {
         ("forbidden_hours", json!({"a": 1})),
         ("bot_mode", json!("turbo")),
     ];
-    for app in apps().await {
+    for app in TestApp::on_every_backend().await {
         let token = app.user_with_token("alice").await;
         let before = app
             .call_ok(
@@ -233,7 +224,7 @@ async fn post_creates_once_then_conflicts() {
 
 #[tokio::test]
 async fn another_users_record_is_404_for_every_method() {
-    for app in apps().await {
+    for app in TestApp::on_every_backend().await {
         let alice = app.user_with_token("alice").await;
         let bob = app.user_with_token("bob").await;
         let id = app
