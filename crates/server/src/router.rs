@@ -15,7 +15,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::{api_keys, bot, settings};
+use crate::api::{api_keys, bot, logs, settings};
 use crate::app::AppState;
 use crate::auth::handlers as auth;
 use crate::error::ApiError;
@@ -55,6 +55,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(api_keys::list, api_keys::create))
         .routes(routes!(api_keys::delete))
         .routes(routes!(api_keys::set_active))
+        .routes(routes!(logs::list))
 }
 
 /// The OpenAPI 3 document of every `/api/` route (served by `build`, documented here).

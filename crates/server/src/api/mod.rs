@@ -2,6 +2,7 @@
 
 pub mod api_keys;
 pub mod bot;
+pub mod logs;
 pub mod settings;
 
 /// Unix ms as RFC 3339 in UTC, the one time format the API answers with.

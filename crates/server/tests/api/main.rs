@@ -6,6 +6,7 @@ mod auth;
 mod bot;
 mod cli;
 mod helpers;
+mod logs;
 mod platform;
 mod ratings_cli;
 mod robustness;
