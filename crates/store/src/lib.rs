@@ -19,4 +19,5 @@ pub use repo::api_keys::{ApiCredentials, ApiKeyRecord};
 pub use repo::bot_logs::{LogEntry, LogLevel};
 pub use repo::sessions::Session;
 pub use repo::settings::{RunFlags, SettingsRecord};
+pub use repo::signals::StoredSignal;
 pub use repo::users::User;

@@ -257,3 +257,56 @@ async fn paper_accounts_upsert_the_latest_snapshot() {
         );
     }
 }
+
+#[tokio::test]
+async fn signals_latest_per_symbol_and_recent() {
+    for (db, store) in stores().await {
+        let a = store.create_user("a", "h", 0).await.unwrap();
+        let b = store.create_user("b", "h", 0).await.unwrap();
+        let signal =
+            |user_id: i64, symbol: &str, rating: &str, t: i64| signaldesk_store::StoredSignal {
+                id: 0,
+                user_id,
+                symbol: symbol.into(),
+                rating: rating.into(),
+                total: Some(0.25),
+                ma: Some(0.5),
+                osc: None,
+                candle_time: t,
+                source: "ratings".into(),
+                created_at: t,
+            };
+        store
+            .insert_signal(&signal(a.id, "ETHUSDT", "BUY", 1))
+            .await
+            .unwrap();
+        store
+            .insert_signal(&signal(a.id, "BTCUSDT", "NEUTRAL", 1))
+            .await
+            .unwrap();
+        store
+            .insert_signal(&signal(a.id, "ETHUSDT", "STRONG_SELL", 2))
+            .await
+            .unwrap();
+        store
+            .insert_signal(&signal(b.id, "BTCUSDT", "STRONG_BUY", 3))
+            .await
+            .unwrap();
+        let latest = store.latest_signal_per_symbol(a.id).await.unwrap();
+        let got: Vec<(&str, &str)> = latest
+            .iter()
+            .map(|s| (s.symbol.as_str(), s.rating.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [("BTCUSDT", "NEUTRAL"), ("ETHUSDT", "STRONG_SELL")],
+            "{}",
+            db.label
+        );
+        assert_eq!(latest[0].total, Some(0.25));
+        assert_eq!(latest[0].osc, None);
+        let recent = store.recent_signals(a.id, 2).await.unwrap();
+        assert_eq!(recent[0].candle_time, 2);
+        assert_eq!(recent.len(), 2);
+    }
+}

@@ -5,4 +5,5 @@ pub mod bot_logs;
 pub mod paper;
 pub mod sessions;
 pub mod settings;
+pub mod signals;
 pub mod users;

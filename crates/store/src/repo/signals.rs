@@ -1,0 +1,111 @@
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::{Store, StoreError};
+
+/// Each user keeps at most this many stored signals; older ones are pruned.
+pub const SIGNALS_KEPT_PER_USER: i64 = 20_000;
+const PRUNE_EVERY: i64 = 200;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredSignal {
+    pub id: i64,
+    pub user_id: i64,
+    pub symbol: String,
+    /// STRONG_BUY, BUY, NEUTRAL, SELL or STRONG_SELL.
+    pub rating: String,
+    /// The numeric ratings (absent for webhook alerts).
+    pub total: Option<f64>,
+    pub ma: Option<f64>,
+    pub osc: Option<f64>,
+    /// Open time of the candle the rating is for (Unix ms); for alerts, their arrival.
+    pub candle_time: i64,
+    /// `ratings` or `webhook`.
+    pub source: String,
+    pub created_at: i64,
+}
+
+const COLUMNS: &str =
+    "id, user_id, symbol, rating, total, ma, osc, candle_time, source, created_at";
+
+fn from_row(row: &AnyRow) -> Result<StoredSignal, StoreError> {
+    Ok(StoredSignal {
+        id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        symbol: row.try_get("symbol")?,
+        rating: row.try_get("rating")?,
+        total: row.try_get("total")?,
+        ma: row.try_get("ma")?,
+        osc: row.try_get("osc")?,
+        candle_time: row.try_get("candle_time")?,
+        source: row.try_get("source")?,
+        created_at: row.try_get("created_at")?,
+    })
+}
+
+impl Store {
+    /// Stores a signal (its `id` is ignored) and returns it with its id.
+    pub async fn insert_signal(&self, s: &StoredSignal) -> Result<StoredSignal, StoreError> {
+        let sql = format!(
+            "INSERT INTO signals (user_id, symbol, rating, total, ma, osc, candle_time, source, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
+        );
+        let row = sqlx::query(&sql)
+            .bind(s.user_id)
+            .bind(&s.symbol)
+            .bind(&s.rating)
+            .bind(s.total)
+            .bind(s.ma)
+            .bind(s.osc)
+            .bind(s.candle_time)
+            .bind(&s.source)
+            .bind(s.created_at)
+            .fetch_one(&self.pool)
+            .await?;
+        let stored = from_row(&row)?;
+        if stored.id % PRUNE_EVERY == 0 {
+            sqlx::query(
+                "DELETE FROM signals WHERE user_id = $1 AND id <= (
+                     SELECT id FROM signals WHERE user_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
+            )
+            .bind(s.user_id)
+            .bind(SIGNALS_KEPT_PER_USER)
+            .execute(&self.pool)
+            .await?;
+        }
+        Ok(stored)
+    }
+
+    /// The newest signal of each symbol for the user, by symbol.
+    pub async fn latest_signal_per_symbol(
+        &self,
+        user_id: i64,
+    ) -> Result<Vec<StoredSignal>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM signals WHERE id IN (
+                 SELECT MAX(id) FROM signals WHERE user_id = $1 GROUP BY symbol)
+             ORDER BY symbol"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
+    /// The user's newest signals, newest first.
+    pub async fn recent_signals(
+        &self,
+        user_id: i64,
+        limit: i64,
+    ) -> Result<Vec<StoredSignal>, StoreError> {
+        let sql =
+            format!("SELECT {COLUMNS} FROM signals WHERE user_id = $1 ORDER BY id DESC LIMIT $2");
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+}
