@@ -7,10 +7,15 @@ import { join } from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
 import { distDir, serverBin } from './paths'
 
-export type SignalDeskServer = {
-  url: string
+export type Account = {
   username: string
   password: string
+}
+
+export type SignalDeskServer = Account & {
+  url: string
+  /** Creates another user with `signaldesk user create` on the running server's database. */
+  createUser: (account: Account) => Promise<void>
 }
 
 function freePort(): Promise<number> {
@@ -82,7 +87,14 @@ async function stop(child: ChildProcess) {
 }
 
 type WorkerFixtures = { server: SignalDeskServer }
-type TestFixtures = { login: (page?: Page) => Promise<void> }
+type TestFixtures = {
+  /** Logs in through the form (as the worker's user unless another account is given). */
+  login: (page?: Page, account?: Account) => Promise<void>
+  /** A user of its own for this test: no keys, default settings, bot stopped. */
+  account: Account
+}
+
+let accountSerial = 0
 
 /**
  * One real server per worker: a free port, a temporary data folder with a fresh SQLite file and a
@@ -98,21 +110,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const database = `sqlite://${join(dir, 'e2e.db')}`
       const username = 'trader'
       const password = `pw-${randomBytes(9).toString('hex')}`
-      await run(
-        [
-          'user',
-          'create',
-          '--username',
-          username,
-          '--password',
-          password,
-          '--database',
-          database,
-          '--data-dir',
-          dir,
-        ],
-        logPath,
-      )
+      const createUser = (account: Account) =>
+        run(
+          [
+            'user',
+            'create',
+            '--username',
+            account.username,
+            '--password',
+            account.password,
+            '--database',
+            database,
+            '--data-dir',
+            dir,
+          ],
+          logPath,
+        )
+      await createUser({ username, password })
       const port = await freePort()
       const url = `http://127.0.0.1:${port}`
       const child = spawn(
@@ -135,7 +149,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       child.stderr.pipe(log)
       try {
         await waitForHealthy(url, child, logPath)
-        await use({ url, username, password })
+        await use({ url, username, password, createUser })
       } finally {
         await stop(child)
         log.end()
@@ -147,11 +161,20 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   baseURL: async ({ server }, use) => {
     await use(server.url)
   },
+  account: async ({ server }, use, testInfo) => {
+    accountSerial += 1
+    const account = {
+      username: `trader-${testInfo.workerIndex}-${accountSerial}`,
+      password: `pw-${randomBytes(9).toString('hex')}`,
+    }
+    await server.createUser(account)
+    await use(account)
+  },
   login: async ({ page, server }, use) => {
-    await use(async (target = page) => {
+    await use(async (target = page, account: Account = server) => {
       await target.goto('/login')
-      await target.getByLabel('Имя пользователя').fill(server.username)
-      await target.getByLabel('Пароль').fill(server.password)
+      await target.getByLabel('Имя пользователя').fill(account.username)
+      await target.getByLabel('Пароль').fill(account.password)
       await target.getByRole('button', { name: 'Войти' }).click()
       await expect(target).toHaveURL(/\/dashboard$/)
     })

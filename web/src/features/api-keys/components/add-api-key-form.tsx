@@ -57,12 +57,7 @@ export function AddApiKeyForm() {
         <CardDescription>{s.addDescription}</CardDescription>
       </CardHeader>
       <CardContent>
-        <form
-          noValidate
-          onSubmit={(event) => void onSubmit(event)}
-          className="space-y-5"
-          aria-label={s.addTitle}
-        >
+        <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-5">
           <FormField id={`${id}-key`} label={s.keyLabel}>
             {(aria) => (
               <Input
