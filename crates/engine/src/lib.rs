@@ -6,6 +6,7 @@ mod error;
 pub mod journal;
 pub mod market;
 pub mod paper;
+pub mod signals;
 mod supervisor;
 mod workers;
 

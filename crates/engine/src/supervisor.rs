@@ -10,7 +10,8 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::journal::BotJournal;
-use crate::workers::{run_until_stopped, WorkerKind};
+use crate::signals::RatingHub;
+use crate::workers::{run, WorkerContext, WorkerKind};
 use crate::EngineError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -49,12 +50,12 @@ struct Worker {
 }
 
 impl Worker {
-    async fn spawn(kind: WorkerKind, user_id: i64, journal: BotJournal) -> Worker {
-        journal
+    async fn spawn(kind: WorkerKind, user_id: i64, ctx: WorkerContext) -> Worker {
+        ctx.journal
             .info(user_id, &format!("{} started", kind.label()))
             .await;
         let stop = CancellationToken::new();
-        let task = tokio::spawn(run_until_stopped(kind, user_id, journal, stop.clone()));
+        let task = tokio::spawn(run(kind, user_id, ctx, stop.clone()));
         Worker { stop, task }
     }
 
@@ -90,14 +91,21 @@ impl UserWorkers {
 pub struct Supervisor {
     store: Store,
     journal: BotJournal,
+    ctx: WorkerContext,
     venue: VenueName,
     workers: Mutex<HashMap<i64, UserWorkers>>,
 }
 
 impl Supervisor {
-    pub fn new(store: Store, venue: VenueName) -> Arc<Supervisor> {
+    pub fn new(store: Store, venue: VenueName, hub: Arc<RatingHub>) -> Arc<Supervisor> {
+        let journal = BotJournal::new(store.clone());
         Arc::new(Supervisor {
-            journal: BotJournal::new(store.clone()),
+            ctx: WorkerContext {
+                store: store.clone(),
+                journal: journal.clone(),
+                hub,
+            },
+            journal,
             store,
             venue,
             workers: Mutex::new(HashMap::new()),
@@ -119,11 +127,11 @@ impl Supervisor {
         map: &mut HashMap<i64, UserWorkers>,
         kind: WorkerKind,
         user_id: i64,
-        journal: &BotJournal,
+        ctx: &WorkerContext,
     ) {
         let slot = map.entry(user_id).or_default().slot(kind);
         if !slot.as_ref().is_some_and(Worker::is_running) {
-            *slot = Some(Worker::spawn(kind, user_id, journal.clone()).await);
+            *slot = Some(Worker::spawn(kind, user_id, ctx.clone()).await);
         }
     }
 
@@ -145,7 +153,7 @@ impl Supervisor {
                 },
             )
             .await?;
-        Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.journal).await;
+        Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.ctx).await;
         drop(map);
         self.status(user_id).await
     }
@@ -194,8 +202,8 @@ impl Supervisor {
                 },
             )
             .await?;
-        Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.journal).await;
-        Self::ensure_running(&mut map, WorkerKind::Trading, user_id, &self.journal).await;
+        Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.ctx).await;
+        Self::ensure_running(&mut map, WorkerKind::Trading, user_id, &self.ctx).await;
         drop(map);
         self.status(user_id).await
     }
@@ -224,13 +232,12 @@ impl Supervisor {
             let user_id = record.user_id;
             let mut map = self.workers.lock().await;
             if record.is_signals_fetching_active {
-                Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.journal).await;
+                Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.ctx).await;
                 started += 1;
             }
             if record.is_bot_running {
                 if self.store.active_api_key(user_id).await?.is_some() {
-                    Self::ensure_running(&mut map, WorkerKind::Trading, user_id, &self.journal)
-                        .await;
+                    Self::ensure_running(&mut map, WorkerKind::Trading, user_id, &self.ctx).await;
                     started += 1;
                 } else {
                     self.store

@@ -1,14 +1,25 @@
 //! The supervisor against a real SQLite store: flags, tasks, restart and the bot log.
 
+use std::sync::Arc;
+
+use signaldesk_engine::signals::RatingHub;
 use signaldesk_engine::{EngineError, Supervisor, VenueName, WorkerState};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{SecretCipher, Store};
+use signaldesk_venue::market::manual::ManualMarket;
 
 async fn setup() -> (TestDatabase, Store, i64) {
     let db = TestDatabase::sqlite();
     let store = Store::connect(&db.url).await.unwrap();
     let user = store.create_user("u", "h", 0).await.unwrap();
     (db, store, user.id)
+}
+
+/// A supervisor whose rating hub follows an empty universe (these tests are about control).
+async fn supervisor(store: &Store) -> Arc<Supervisor> {
+    let market = Arc::new(ManualMarket::new(Vec::new(), 0));
+    let (hub, _task) = RatingHub::start(market, Vec::new(), 15).await.unwrap();
+    Supervisor::new(store.clone(), VenueName::Paper, hub)
 }
 
 async fn messages(store: &Store, user_id: i64) -> Vec<String> {
@@ -20,7 +31,7 @@ async fn messages(store: &Store, user_id: i64) -> Vec<String> {
 #[tokio::test]
 async fn trading_needs_an_active_key_and_starts_signals_first() {
     let (_db, store, user) = setup().await;
-    let sup = Supervisor::new(store.clone(), VenueName::Paper);
+    let sup = supervisor(&store).await;
     assert!(matches!(
         sup.start_trading(user).await,
         Err(EngineError::NoActiveKey)
@@ -60,7 +71,7 @@ async fn trading_needs_an_active_key_and_starts_signals_first() {
 #[tokio::test]
 async fn starting_twice_runs_one_task() {
     let (_db, store, user) = setup().await;
-    let sup = Supervisor::new(store.clone(), VenueName::Paper);
+    let sup = supervisor(&store).await;
     sup.start_signals(user).await.unwrap();
     sup.start_signals(user).await.unwrap();
     sup.shutdown().await;
@@ -81,14 +92,14 @@ async fn a_restart_resumes_what_was_running() {
         .await
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();
-    let first = Supervisor::new(store.clone(), VenueName::Paper);
+    let first = supervisor(&store).await;
     first.start_trading(user).await.unwrap();
     first.shutdown().await;
     // The flags survive the shutdown.
     let rec = store.settings_of_user(user).await.unwrap().unwrap();
     assert!(rec.is_bot_running && rec.is_signals_fetching_active);
 
-    let second = Supervisor::new(store.clone(), VenueName::Paper);
+    let second = supervisor(&store).await;
     assert_eq!(second.resume().await.unwrap(), 2);
     let status = second.status(user).await.unwrap();
     assert_eq!(status.signal_worker, WorkerState::Running);
@@ -105,12 +116,12 @@ async fn resume_without_a_key_leaves_the_bot_stopped_and_says_why() {
         .await
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();
-    let first = Supervisor::new(store.clone(), VenueName::Paper);
+    let first = supervisor(&store).await;
     first.start_trading(user).await.unwrap();
     first.shutdown().await;
     store.delete_api_key(user, key.id).await.unwrap();
 
-    let second = Supervisor::new(store.clone(), VenueName::Paper);
+    let second = supervisor(&store).await;
     second.resume().await.unwrap();
     let status = second.status(user).await.unwrap();
     assert!(!status.is_bot_running);

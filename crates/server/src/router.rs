@@ -15,7 +15,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::{api_keys, bot, logs, settings};
+use crate::api::{api_keys, bot, logs, settings, signals};
 use crate::app::AppState;
 use crate::auth::handlers as auth;
 use crate::error::ApiError;
@@ -56,6 +56,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(api_keys::delete))
         .routes(routes!(api_keys::set_active))
         .routes(routes!(logs::list))
+        .routes(routes!(signals::list))
+        .routes(routes!(signals::latest))
 }
 
 /// The OpenAPI 3 document of every `/api/` route (served by `build`, documented here).

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use signaldesk_engine::market::start_market;
 use signaldesk_engine::paper::PaperRuntime;
+use signaldesk_engine::signals::RatingHub;
 use signaldesk_engine::{Supervisor, VenueName};
 use signaldesk_store::{SecretCipher, Store};
 use tokio::sync::oneshot;
@@ -25,6 +26,7 @@ pub struct RunningServer {
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
     market_task: JoinHandle<()>,
+    hub_task: JoinHandle<()>,
     paper: Option<PaperRuntime>,
 }
 
@@ -41,6 +43,7 @@ impl RunningServer {
         if let Some(paper) = self.paper.take() {
             paper.stop().await;
         }
+        self.hub_task.abort();
         self.market_task.abort();
         self.state.store.close().await;
         Ok(())
@@ -77,7 +80,14 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
     let paper = PaperRuntime::start(market.data.clone(), &config.paper, store.clone())
         .await
         .context("cannot start the paper exchange")?;
-    let supervisor = Supervisor::new(store.clone(), venue);
+    let (hub, hub_task) = RatingHub::start(
+        market.data.clone(),
+        config.market.universe(),
+        config.market.interval_minutes,
+    )
+    .await
+    .context("cannot warm up the ratings")?;
+    let supervisor = Supervisor::new(store.clone(), venue, hub);
     supervisor
         .resume()
         .await
@@ -107,6 +117,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         shutdown: Some(tx),
         task,
         market_task: market.task,
+        hub_task,
         paper: Some(paper),
     })
 }

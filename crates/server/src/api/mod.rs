@@ -4,6 +4,7 @@ pub mod api_keys;
 pub mod bot;
 pub mod logs;
 pub mod settings;
+pub mod signals;
 
 /// Unix ms as RFC 3339 in UTC, the one time format the API answers with.
 pub fn rfc3339(ms: i64) -> String {

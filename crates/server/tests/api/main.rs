@@ -11,3 +11,4 @@ mod platform;
 mod ratings_cli;
 mod robustness;
 mod settings;
+mod signals;

@@ -1,0 +1,134 @@
+//! `/api/signals/`: the user's latest signal per symbol, and their newest signals in time order.
+
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use signaldesk_store::StoredSignal;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::api::rfc3339;
+use crate::app::AppState;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+
+/// The list cap of spec section 9.
+const DEFAULT_LIMIT: i64 = 50;
+const MAX_LIMIT: i64 = 500;
+
+#[derive(Serialize, ToSchema)]
+pub struct SignalView {
+    pub id: i64,
+    pub symbol: String,
+    /// What the bot trades on: STRONG_BUY, STRONG_SELL or NEUTRAL (BUY and SELL count as
+    /// NEUTRAL, DESIGN.md section 5).
+    pub recommendation: &'static str,
+    /// The same value under the spec's other name.
+    pub signal: &'static str,
+    /// The full five-level rating: STRONG_BUY, BUY, NEUTRAL, SELL or STRONG_SELL.
+    pub rating: String,
+    pub total: Option<f64>,
+    pub ma: Option<f64>,
+    pub osc: Option<f64>,
+    /// Open time of the rated candle.
+    pub candle_time: String,
+    pub created_at: String,
+    /// `ratings` or `webhook`.
+    pub source: String,
+}
+
+/// The trading recommendation of a five-level rating.
+fn trading_recommendation(rating: &str) -> &'static str {
+    match rating {
+        "STRONG_BUY" => "STRONG_BUY",
+        "STRONG_SELL" => "STRONG_SELL",
+        _ => "NEUTRAL",
+    }
+}
+
+/// The spec's display weight: STRONG_BUY 3, STRONG_SELL 2, NEUTRAL 1.
+fn weight(recommendation: &str) -> u8 {
+    match recommendation {
+        "STRONG_BUY" => 3,
+        "STRONG_SELL" => 2,
+        _ => 1,
+    }
+}
+
+impl From<StoredSignal> for SignalView {
+    fn from(s: StoredSignal) -> Self {
+        let recommendation = trading_recommendation(&s.rating);
+        SignalView {
+            id: s.id,
+            symbol: s.symbol,
+            recommendation,
+            signal: recommendation,
+            rating: s.rating,
+            total: s.total,
+            ma: s.ma,
+            osc: s.osc,
+            candle_time: rfc3339(s.candle_time),
+            created_at: rfc3339(s.created_at),
+            source: s.source,
+        }
+    }
+}
+
+/// The latest signal of each symbol, by weight (STRONG_BUY, STRONG_SELL, NEUTRAL), then symbol.
+#[utoipa::path(get, path = "/api/signals/", tag = "signals",
+    responses((status = 200, body = [SignalView]), (status = 401, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<Json<Vec<SignalView>>> {
+    let mut signals: Vec<SignalView> = state
+        .store
+        .latest_signal_per_symbol(auth.id())
+        .await?
+        .into_iter()
+        .map(Into::into)
+        .collect();
+    signals.sort_by(|a, b| {
+        weight(b.recommendation)
+            .cmp(&weight(a.recommendation))
+            .then_with(|| a.symbol.cmp(&b.symbol))
+    });
+    Ok(Json(signals))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct LatestQuery {
+    /// How many, 1 to 500 (default 50).
+    pub limit: Option<i64>,
+}
+
+/// The newest signals, newest first (every symbol, every candle).
+#[utoipa::path(get, path = "/api/signals/latest/", tag = "signals", params(LatestQuery),
+    responses((status = 200, body = [SignalView]), (status = 400, body = ErrorBody)))]
+pub async fn latest(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiQuery(query): ApiQuery<LatestQuery>,
+) -> ApiResult<Json<Vec<SignalView>>> {
+    let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::bad_request(format!(
+            "limit must be 1 to {MAX_LIMIT}."
+        )));
+    }
+    let signals = state.store.recent_signals(auth.id(), limit).await?;
+    Ok(Json(signals.into_iter().map(Into::into).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buy_and_sell_trade_as_neutral_and_weights_follow_the_spec() {
+        assert_eq!(trading_recommendation("BUY"), "NEUTRAL");
+        assert_eq!(trading_recommendation("SELL"), "NEUTRAL");
+        assert_eq!(trading_recommendation("STRONG_SELL"), "STRONG_SELL");
+        assert!(weight("STRONG_BUY") > weight("STRONG_SELL"));
+        assert!(weight("STRONG_SELL") > weight("NEUTRAL"));
+    }
+}
