@@ -11,7 +11,7 @@ export type ControlProps = {
 type FormFieldProps = {
   id: string
   label: string
-  /** The API field name, shown small next to the label so the field stays recognisable. */
+  /** The API field name, shown small under the control so the field stays recognisable. */
   apiName?: string
   hint?: ReactNode
   error?: string | undefined
@@ -27,24 +27,31 @@ export function FormField({ id, label, apiName, hint, error, className, children
   const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined
   return (
     <div className={cn('space-y-2', className)}>
-      <div className="flex items-baseline justify-between gap-2">
-        <Label htmlFor={id}>{label}</Label>
-        {apiName ? (
-          <code aria-hidden="true" className="truncate font-mono text-[11px] text-muted-foreground/70">
-            {apiName}
-          </code>
-        ) : null}
-      </div>
+      <Label htmlFor={id} className="leading-snug">
+        {label}
+      </Label>
       {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {error ? (
         <p id={errorId} className="text-xs font-medium text-destructive">
           {error}
         </p>
       ) : null}
-      {hint ? (
-        <p id={hintId} className="text-xs leading-relaxed text-muted-foreground">
-          {hint}
-        </p>
+      {apiName || hint ? (
+        <div className="space-y-1">
+          {apiName ? (
+            <code
+              aria-hidden="true"
+              className="block truncate font-mono text-[11px] text-muted-foreground/70"
+            >
+              {apiName}
+            </code>
+          ) : null}
+          {hint ? (
+            <p id={hintId} className="text-xs leading-relaxed text-muted-foreground">
+              {hint}
+            </p>
+          ) : null}
+        </div>
       ) : null}
     </div>
   )

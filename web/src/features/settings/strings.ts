@@ -40,7 +40,7 @@ export const settingsStrings = {
     max_trade_usdt: 'Маржа на сделку, USDT',
     initial_stop_loss_pct: 'Начальный стоп-лосс, %',
     take_profit_first_pct: 'Первый тейк-профит, %',
-    take_profit_next_pct: 'Следующие тейк-профиты, %',
+    take_profit_next_pct: 'Шаг тейк-профита, %',
     use_trailing_stop: 'Трейлинг-стоп',
     trail_activation_pct: 'Активация трейлинга, %',
     trail_step_pct: 'Шаг трейлинга, %',
@@ -66,6 +66,8 @@ export const settingsStrings = {
     /** Spec section 2: in USDT without leverage; the leverage is applied automatically. */
     martingale_initial_margin: 'В USDT без учёта плеча: плечо применяется автоматически.',
     leverage: 'От 1 до 100.',
+    take_profit_first_pct: 'Закрыть половину позиции и перенести стоп в безубыток.',
+    take_profit_next_pct: 'Каждый следующий шаг закрывает половину остатка.',
     trail_activation_pct: 'Пусто: 1%.',
     martingale_step: 'Во сколько раз растёт маржа следующего шага после убытка.',
     use_trailing_stop: 'Стоп следует за лучшей ценой и только подтягивается.',

@@ -162,27 +162,35 @@ export function BotStatusCard() {
               </Button>
             </div>
 
-            <RadioGroup
-              aria-label={s.modeLabel}
-              value={mode ?? ''}
-              onValueChange={changeMode}
-              disabled={updateMode.isPending || !record}
-              className="grid gap-2 sm:grid-cols-2"
-            >
-              {(['classic', 'martingale'] as const).map((value) => (
-                <Label
-                  key={value}
-                  htmlFor={`${id}-${value}`}
-                  className={cn(
-                    'flex cursor-pointer items-center gap-3 rounded-lg border px-4 py-3 font-normal transition-colors hover:bg-accent/60',
-                    mode === value && 'border-primary/60 bg-primary/[0.06]',
-                  )}
-                >
-                  <RadioGroupItem id={`${id}-${value}`} value={value} />
-                  <span className="text-sm">{value === 'classic' ? s.classic : s.martingale}</span>
-                </Label>
-              ))}
-            </RadioGroup>
+            <div className="space-y-2">
+              <p
+                id={`${id}-mode`}
+                className="text-xs font-medium tracking-wide text-muted-foreground uppercase"
+              >
+                {s.modeLabel}
+              </p>
+              <RadioGroup
+                aria-labelledby={`${id}-mode`}
+                value={mode ?? ''}
+                onValueChange={changeMode}
+                disabled={updateMode.isPending || !record}
+                className="grid gap-2 sm:grid-cols-2"
+              >
+                {(['classic', 'martingale'] as const).map((value) => (
+                  <Label
+                    key={value}
+                    htmlFor={`${id}-${value}`}
+                    className={cn(
+                      'flex cursor-pointer items-center gap-3 rounded-lg border px-4 py-3 font-normal transition-colors hover:bg-accent/60',
+                      mode === value && 'border-primary/60 bg-primary/[0.06]',
+                    )}
+                  >
+                    <RadioGroupItem id={`${id}-${value}`} value={value} />
+                    <span className="text-sm">{value === 'classic' ? s.classic : s.martingale}</span>
+                  </Label>
+                ))}
+              </RadioGroup>
+            </div>
           </>
         )}
       </CardContent>

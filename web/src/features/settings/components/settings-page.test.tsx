@@ -51,7 +51,7 @@ describe('settings page', () => {
     expect(screen.getByLabelText('Маржа на сделку, USDT')).toHaveValue(100)
     expect(screen.getByLabelText('Начальный стоп-лосс, %')).toHaveValue(5)
     expect(screen.getByLabelText('Первый тейк-профит, %')).toHaveValue(10)
-    expect(screen.getByLabelText('Следующие тейк-профиты, %')).toHaveValue(10)
+    expect(screen.getByLabelText('Шаг тейк-профита, %')).toHaveValue(10)
     expect(screen.getByLabelText('Активация трейлинга, %')).toHaveValue(1)
     expect(screen.getByLabelText('Шаг трейлинга, %')).toHaveValue(0.5)
     expect(screen.getByLabelText('Кредитное плечо')).toHaveValue(20)
