@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use crate::error::ApiError;
 
 #[derive(rust_embed::Embed)]
-#[folder = "$CARGO_MANIFEST_DIR/../../web/dist"]
+#[folder = "../../web/dist"]
 #[allow_missing = true]
 struct Embedded;
 
