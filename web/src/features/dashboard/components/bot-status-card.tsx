@@ -1,4 +1,4 @@
-import { Activity, Play, Power, Radio, Square } from 'lucide-react'
+import { Activity, Play, Square } from 'lucide-react'
 import { useEffect, useId } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -23,7 +23,7 @@ const successToasts: Record<BotControlAction, { title: string; description: stri
   stop_signals: { title: s.signalsStopped, description: s.signalsToastText },
 }
 
-function StatusTile({ on, label, icon: Icon }: { on: boolean; label: string; icon: typeof Activity }) {
+function StatusTile({ on, label }: { on: boolean; label: string }) {
   return (
     <div
       className={cn(
@@ -40,8 +40,7 @@ function StatusTile({ on, label, icon: Icon }: { on: boolean; label: string; ico
           className={cn('relative inline-flex size-2.5 rounded-full', on ? 'bg-success' : 'bg-destructive')}
         />
       </span>
-      <span className="text-sm font-semibold">{label}</span>
-      <Icon aria-hidden="true" className="ml-auto size-4 text-muted-foreground" />
+      <span className="text-sm font-semibold whitespace-nowrap">{label}</span>
     </div>
   )
 }
@@ -123,8 +122,8 @@ export function BotStatusCard() {
         ) : (
           <>
             <div className="grid gap-3 sm:grid-cols-2" aria-live="polite">
-              <StatusTile on={running} label={running ? s.running : s.stopped} icon={Power} />
-              <StatusTile on={signals} label={signals ? s.signalsActive : s.signalsInactive} icon={Radio} />
+              <StatusTile on={running} label={running ? s.running : s.stopped} />
+              <StatusTile on={signals} label={signals ? s.signalsActive : s.signalsInactive} />
             </div>
 
             <div className="grid gap-3 sm:grid-cols-2">
