@@ -32,7 +32,10 @@ impl Drop for PgSchema {
             rt.block_on(async {
                 if let Ok(mut conn) = <sqlx::AnyConnection as sqlx::Connection>::connect(&url).await
                 {
-                    let sql = format!("DROP SCHEMA IF EXISTS {name} CASCADE");
+                    // Never wait long for a lock the blocked test thread might hold: a
+                    // schema left behind is harmless, a hung test is not.
+                    let sql =
+                        format!("SET lock_timeout = '2s'; DROP SCHEMA IF EXISTS {name} CASCADE");
                     let _ = sqlx::Executor::execute(&mut conn, sql.as_str()).await;
                 }
             });

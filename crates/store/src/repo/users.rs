@@ -80,7 +80,12 @@ impl Store {
                 .bind(username)
                 .fetch_optional(&mut *tx)
                 .await?;
-        let id: i64 = row.ok_or(StoreError::NotFound)?.try_get("id")?;
+        let Some(row) = row else {
+            // Roll back now: a rollback left to the pool runs only when the runtime gets to it.
+            tx.rollback().await?;
+            return Err(StoreError::NotFound);
+        };
+        let id: i64 = row.try_get("id")?;
         sqlx::query("DELETE FROM sessions WHERE user_id = $1")
             .bind(id)
             .execute(&mut *tx)
