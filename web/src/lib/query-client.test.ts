@@ -23,3 +23,11 @@ describe('query client defaults', () => {
     }
   })
 })
+
+describe('live entries', () => {
+  it('keeps the live feed data for as long as the app runs', () => {
+    const defaults = createQueryClient().getQueryDefaults(['live', 'balance'])
+    expect(defaults.gcTime).toBe(Infinity)
+    expect(defaults.staleTime).toBe(Infinity)
+  })
+})

@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query'
 import { ApiError } from '@/lib/api-client'
+import { liveQueryKey } from '@/lib/live/live-cache'
 
 /** Spec sections 8 and 9: queries retry once, never refetch on window focus, cache kept 5 minutes. */
 export const QUERY_GC_TIME_MS = 5 * 60 * 1000
@@ -15,7 +16,7 @@ export function shouldRetryQuery(failureCount: number, error: unknown): boolean 
 }
 
 export function createQueryClient() {
-  return new QueryClient({
+  const queryClient = new QueryClient({
     defaultOptions: {
       queries: {
         retry: shouldRetryQuery,
@@ -27,4 +28,8 @@ export function createQueryClient() {
       },
     },
   })
+  // Only the live feed writes the ['live', …] entries (lib/live/live-cache.ts); nothing could
+  // fetch them again, so they are neither stale nor collected while the app runs.
+  queryClient.setQueryDefaults(liveQueryKey, { staleTime: Infinity, gcTime: Infinity })
+  return queryClient
 }

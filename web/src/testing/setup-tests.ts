@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { toast } from 'sonner'
 import { afterEach, beforeEach, vi } from 'vitest'
+import { FakeWebSocket } from '@/testing/fake-web-socket'
 
 // jsdom has no matchMedia; report "no match" (mobile width, light system theme) unless a test stubs it.
 if (typeof window.matchMedia !== 'function') {
@@ -33,6 +34,9 @@ if (typeof globalThis.ResizeObserver !== 'function') {
 }
 
 beforeEach(() => {
+  // The app opens its live connection on every protected page: never a real socket in a test.
+  FakeWebSocket.reset()
+  vi.stubGlobal('WebSocket', FakeWebSocket)
   localStorage.clear()
   for (const cookie of document.cookie.split(';')) {
     const name = cookie.split('=')[0]?.trim()

@@ -74,3 +74,84 @@ export type ApiKey = {
   is_active: boolean
   created_at: string
 }
+
+/**
+ * A signal (GET /api/signals/, and the `signals_update` / `signal` websocket messages).
+ * `recommendation` and `signal` carry the same value (STRONG_BUY, STRONG_SELL or NEUTRAL); the
+ * app reads it case-insensitively and treats anything else as NEUTRAL (spec section 3).
+ */
+export type Signal = {
+  id: number
+  symbol: string
+  recommendation: string
+  signal: string
+  /** The five-level rating: STRONG_BUY, BUY, NEUTRAL, SELL or STRONG_SELL. */
+  rating: string
+  total: number | null
+  ma: number | null
+  osc: number | null
+  /** RFC 3339, UTC: open time of the rated candle. */
+  candle_time: string
+  created_at: string
+  /** `ratings` or `webhook`. */
+  source: string
+}
+
+export type LogLevel = 'info' | 'warning' | 'error'
+
+/** A bot log entry (GET /api/logs/ and the `new_log` websocket message). */
+export type LogEntry = {
+  id: number
+  /** RFC 3339, UTC. */
+  timestamp: string
+  level: LogLevel
+  message: string
+}
+
+/** The `balance` websocket message's data (spec section 3: the live names). */
+export type Balance = {
+  equity: number
+  available_balance: number
+  margin_balance: number
+}
+
+/** An open position, as the `orders` websocket message lists them. */
+export type Position = {
+  symbol: string
+  side: 'long' | 'short'
+  qty: number
+  entry_price: number
+  mark_price: number
+  leverage: number
+  margin: number
+  unrealized_pnl: number
+  liquidation_price: number
+  stop_loss: number | null
+  take_profit: number | null
+  trailing_stop_price: number | null
+  /** RFC 3339, UTC. */
+  opened_at: string
+}
+
+/** The `bot_status` websocket message's data. */
+export type LiveBotStatus = {
+  status: 'running' | 'stopped'
+  is_bot_running: boolean
+  is_signals_fetching_active: boolean
+  bot_mode: BotMode
+  open_trades: number
+  active_chains: number
+  venue: string
+  started_at: string | null
+}
+
+/** The `statistics` websocket message's data (spec section 3, Live statistics). */
+export type LiveStatistics = {
+  total_trades: number
+  winning_trades: number
+  losing_trades: number
+  win_rate: number
+  total_profit: number
+  average_profit: number
+  max_drawdown: number
+}

@@ -1,0 +1,17 @@
+import { createContext } from 'react'
+import type { LiveStatus } from '@/lib/live/live-socket'
+
+export type LiveContextValue = {
+  status: LiveStatus
+  /** Sends `{"action":"get_signals"}` (answered by `signals_update`); false when not connected. */
+  requestSignals: () => boolean
+  /** Sends `{"action":"get_trades"}` (answered by `orders`); false when not connected. */
+  requestTrades: () => boolean
+}
+
+/** Outside <LiveProvider> (the login page, component tests) there is no connection. */
+export const LiveContext = createContext<LiveContextValue>({
+  status: 'disconnected',
+  requestSignals: () => false,
+  requestTrades: () => false,
+})
