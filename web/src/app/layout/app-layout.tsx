@@ -1,6 +1,8 @@
 import { useState } from 'react'
 import { Outlet } from 'react-router'
+import { LiveProvider } from '@/lib/live/live-provider'
 import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
+import { dispatchLiveMessage } from '@/app/live-dispatch'
 import { MobileNav } from '@/app/layout/mobile-nav'
 import { Sidebar } from '@/app/layout/sidebar'
 
@@ -14,7 +16,10 @@ function readCollapsed(): boolean {
   }
 }
 
-/** The frame of every protected page: sidebar (or drawer under 768 px) and the page. */
+/**
+ * The frame of every protected page: sidebar (or drawer under 768 px) and the page, inside the one
+ * live connection of the authenticated app (it closes when the session ends or the frame unmounts).
+ */
 export function AppLayout() {
   const [collapsed, setCollapsed] = useState(readCollapsed)
   const [drawerOpen, setDrawerOpen] = useState(false)
@@ -31,14 +36,16 @@ export function AppLayout() {
   }
 
   return (
-    <div className="flex min-h-svh">
-      <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
-      <div className="flex min-w-0 flex-1 flex-col">
-        <MobileNav open={drawerOpen && !isDesktop} onOpenChange={setDrawerOpen} />
-        <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 md:px-8 md:py-8">
-          <Outlet />
-        </main>
+    <LiveProvider onMessage={dispatchLiveMessage}>
+      <div className="flex min-h-svh">
+        <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <MobileNav open={drawerOpen && !isDesktop} onOpenChange={setDrawerOpen} />
+          <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 md:px-8 md:py-8">
+            <Outlet />
+          </main>
+        </div>
       </div>
-    </div>
+    </LiveProvider>
   )
 }
