@@ -1,10 +1,12 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
+import { DASHBOARD_SIGNALS_LIMIT } from '@/lib/live/constants'
 import { ApiKeysPage } from '@/features/api-keys/components/api-keys-page'
 import { LoginPage } from '@/features/auth/components/login-page'
 import { HomeRedirect, RequireAuth } from '@/features/auth/components/route-guards'
 import { DashboardPage } from '@/features/dashboard/components/dashboard-page'
 import { LogsPage } from '@/features/logs/components/logs-page'
 import { SettingsPage } from '@/features/settings/components/settings-page'
+import { SignalsTable } from '@/features/signals/components/signals-table'
 import { TradingSignalsPage } from '@/features/signals/components/trading-signals-page'
 import { LiveStatisticsPage } from '@/features/statistics/components/live-statistics-page'
 import { StatsPage } from '@/features/stats/components/stats-page'
@@ -24,7 +26,14 @@ export const routes: RouteObject[] = [
           </RequireAuth>
         ),
         children: [
-          { path: '/dashboard', element: <DashboardPage /> },
+          {
+            path: '/dashboard',
+            element: (
+              <DashboardPage
+                signals={<SignalsTable limit={DASHBOARD_SIGNALS_LIMIT} viewAllHref="/trading-signals" />}
+              />
+            ),
+          },
           { path: '/trading-signals', element: <TradingSignalsPage /> },
           { path: '/api-keys', element: <ApiKeysPage /> },
           { path: '/settings', element: <SettingsPage /> },

@@ -2,6 +2,9 @@
 export const dashboardStrings = {
   title: 'Dashboard',
   subtitle: 'Welcome back to your trading dashboard',
+  /** The live connection badge on the heading. */
+  connected: 'Connected',
+  disconnected: 'Disconnected',
 
   botStatus: {
     title: 'Bot Status',
