@@ -4,4 +4,6 @@
 
 pub mod market;
 pub mod settings;
+pub mod signal;
+pub mod stats;
 pub mod validation;
