@@ -9,6 +9,12 @@ pub enum EngineError {
     NoActiveKey,
     #[error("No settings found")]
     NoSettings,
+    /// A webhook alert arrived while the user's signal fetching is off.
+    #[error("Signal fetching is not active: start signals to receive alerts")]
+    SignalsInactive,
+    /// The signal worker has too many alerts waiting.
+    #[error("Too many alerts at once: try again in a moment")]
+    Busy,
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("venue: {0}")]

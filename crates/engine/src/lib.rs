@@ -1,14 +1,20 @@
 //! Signal Desk's bot runtime: for each user, a signal worker and a trading worker, owned by
 //! the [`Supervisor`], which starts and stops them, persists their run flags and resumes them
-//! after a restart. The engine knows nothing of HTTP; the server calls it.
+//! after a restart. Everything a user should see live goes out on the [`EventBus`]. The
+//! engine knows nothing of HTTP; the server calls it.
 
 mod error;
+pub mod events;
 pub mod journal;
 pub mod market;
 pub mod paper;
+pub mod signal_worker;
 pub mod signals;
 mod supervisor;
+mod venues;
 mod workers;
 
 pub use error::EngineError;
+pub use events::{EventBus, Subscription, UserEvent};
 pub use supervisor::{BotStatus, Supervisor, VenueName, WorkerState};
+pub use venues::Venues;

@@ -1,20 +1,18 @@
 //! Signals from technical ratings: one [`RatingHub`] keeps a rating engine per symbol of the
 //! universe, warmed from history and moved by every closed candle, and broadcasts each new
-//! rating; each user's signal worker stores what it hears and logs what changed.
+//! rating. Each user's signal worker (`signal_worker`) stores what it hears, logs what
+//! changed and publishes it live.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use rust_decimal::prelude::ToPrimitive;
 use signaldesk_core::market::Candle;
-use signaldesk_ratings::{Rating, RatingEngine, Recommendation};
-use signaldesk_store::{Store, StoredSignal};
+use signaldesk_ratings::{Rating, RatingEngine};
 use signaldesk_venue::market::{MarketData, MarketEvent};
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
 
-use crate::journal::BotJournal;
 use crate::EngineError;
 
 /// Candles each engine is warmed on: enough for the 200-period averages to vote.
@@ -31,6 +29,8 @@ pub struct SymbolRating {
 }
 
 pub struct RatingHub {
+    /// The symbols rated, sorted.
+    universe: Vec<String>,
     latest: RwLock<HashMap<String, SymbolRating>>,
     tx: broadcast::Sender<SymbolRating>,
 }
@@ -59,6 +59,9 @@ impl RatingHub {
         let mut feed = market.subscribe();
         let mut engines = HashMap::new();
         let mut latest = HashMap::new();
+        let mut sorted = universe.clone();
+        sorted.sort();
+        sorted.dedup();
         for symbol in universe {
             let mut engine = RatingEngine::new();
             let mut last = None;
@@ -80,6 +83,7 @@ impl RatingHub {
         }
         let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
         let hub = Arc::new(RatingHub {
+            universe: sorted,
             latest: RwLock::new(latest),
             tx,
         });
@@ -124,6 +128,13 @@ impl RatingHub {
         let _ = self.tx.send(rating);
     }
 
+    /// Whether `symbol` is one of the rated symbols (the ones the venues have prices for).
+    pub fn covers(&self, symbol: &str) -> bool {
+        self.universe
+            .binary_search_by(|s| s.as_str().cmp(symbol))
+            .is_ok()
+    }
+
     pub fn subscribe(&self) -> broadcast::Receiver<SymbolRating> {
         self.tx.subscribe()
     }
@@ -139,85 +150,5 @@ impl RatingHub {
             .collect();
         all.sort_by(|a, b| a.symbol.cmp(&b.symbol));
         all
-    }
-}
-
-fn to_stored(user_id: i64, r: &SymbolRating, now_ms: i64) -> StoredSignal {
-    StoredSignal {
-        id: 0,
-        user_id,
-        symbol: r.symbol.clone(),
-        rating: r.rating.recommendation.as_str().to_string(),
-        total: Some(r.rating.total),
-        ma: Some(r.rating.ma),
-        osc: Some(r.rating.osc),
-        candle_time: r.candle_time,
-        source: "ratings".into(),
-        created_at: now_ms,
-    }
-}
-
-/// The signal worker of one user: stores the current ratings at start (so the page fills at
-/// once), then every new one; logs each change of recommendation.
-pub async fn run_signal_worker(
-    user_id: i64,
-    hub: Arc<RatingHub>,
-    store: Store,
-    journal: BotJournal,
-    stop: CancellationToken,
-) {
-    let mut feed = hub.subscribe();
-    let mut previous: HashMap<String, Recommendation> = HashMap::new();
-    for rating in hub.latest() {
-        store_one(user_id, &rating, &store, &journal, &mut previous).await;
-    }
-    loop {
-        tokio::select! {
-            _ = stop.cancelled() => break,
-            received = feed.recv() => match received {
-                Ok(rating) => store_one(user_id, &rating, &store, &journal, &mut previous).await,
-                Err(broadcast::error::RecvError::Lagged(n)) => {
-                    journal.warning(user_id, &format!("Signal worker fell behind and skipped {n} ratings")).await;
-                }
-                Err(broadcast::error::RecvError::Closed) => break,
-            },
-        }
-    }
-}
-
-async fn store_one(
-    user_id: i64,
-    rating: &SymbolRating,
-    store: &Store,
-    journal: &BotJournal,
-    previous: &mut HashMap<String, Recommendation>,
-) {
-    let now = chrono::Utc::now().timestamp_millis();
-    if let Err(e) = store.insert_signal(&to_stored(user_id, rating, now)).await {
-        journal
-            .error(
-                user_id,
-                &format!("Could not store the {} signal: {e}", rating.symbol),
-            )
-            .await;
-        return;
-    }
-    let new = rating.rating.recommendation;
-    let old = previous.insert(rating.symbol.clone(), new);
-    if old.is_some_and(|o| o != new) {
-        journal
-            .info(
-                user_id,
-                &format!(
-                    "{}: {} -> {} (total {:.2}, MA {:.2}, oscillators {:.2})",
-                    rating.symbol,
-                    old.map(|o| o.as_str()).unwrap_or(""),
-                    new.as_str(),
-                    rating.rating.total,
-                    rating.rating.ma,
-                    rating.rating.osc
-                ),
-            )
-            .await;
     }
 }

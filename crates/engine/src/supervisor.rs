@@ -4,14 +4,19 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::Serialize;
+use signaldesk_core::stats::LiveStatistics;
 use signaldesk_store::{RunFlags, SettingsRecord, Store};
-use tokio::sync::Mutex;
+use signaldesk_venue::{Position, Wallet};
+use tokio::sync::{mpsc, Mutex};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use crate::events::{EventBus, UserEvent};
 use crate::journal::BotJournal;
+use crate::signal_worker::{Alert, ALERT_QUEUE};
 use crate::signals::RatingHub;
-use crate::workers::{run, WorkerContext, WorkerKind};
+use crate::venues::Venues;
+use crate::workers::{run, WorkerContext, WorkerJob, WorkerKind};
 use crate::EngineError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -50,12 +55,12 @@ struct Worker {
 }
 
 impl Worker {
-    async fn spawn(kind: WorkerKind, user_id: i64, ctx: WorkerContext) -> Worker {
+    async fn spawn(job: WorkerJob, user_id: i64, ctx: WorkerContext) -> Worker {
         ctx.journal
-            .info(user_id, &format!("{} started", kind.label()))
+            .info(user_id, &format!("{} started", job.kind().label()))
             .await;
         let stop = CancellationToken::new();
-        let task = tokio::spawn(run(kind, user_id, ctx, stop.clone()));
+        let task = tokio::spawn(run(job, user_id, ctx, stop.clone()));
         Worker { stop, task }
     }
 
@@ -74,6 +79,8 @@ impl Worker {
 #[derive(Default)]
 struct UserWorkers {
     signals: Option<Worker>,
+    /// Webhook alerts to the running signal worker.
+    alerts: Option<mpsc::Sender<Alert>>,
     trading: Option<Worker>,
 }
 
@@ -92,28 +99,44 @@ pub struct Supervisor {
     store: Store,
     journal: BotJournal,
     ctx: WorkerContext,
-    venue: VenueName,
+    venues: Venues,
+    bus: Arc<EventBus>,
     workers: Mutex<HashMap<i64, UserWorkers>>,
 }
 
 impl Supervisor {
-    pub fn new(store: Store, venue: VenueName, hub: Arc<RatingHub>) -> Arc<Supervisor> {
-        let journal = BotJournal::new(store.clone());
+    pub fn new(
+        store: Store,
+        venues: Venues,
+        hub: Arc<RatingHub>,
+        bus: Arc<EventBus>,
+    ) -> Arc<Supervisor> {
+        let journal = BotJournal::new(store.clone(), bus.clone());
         Arc::new(Supervisor {
             ctx: WorkerContext {
                 store: store.clone(),
                 journal: journal.clone(),
                 hub,
+                bus: bus.clone(),
             },
             journal,
             store,
-            venue,
+            venues,
+            bus,
             workers: Mutex::new(HashMap::new()),
         })
     }
 
     pub fn journal(&self) -> &BotJournal {
         &self.journal
+    }
+
+    pub fn bus(&self) -> &Arc<EventBus> {
+        &self.bus
+    }
+
+    pub fn hub(&self) -> &Arc<RatingHub> {
+        &self.ctx.hub
     }
 
     async fn record(&self, user_id: i64) -> Result<SettingsRecord, EngineError> {
@@ -129,16 +152,46 @@ impl Supervisor {
         user_id: i64,
         ctx: &WorkerContext,
     ) {
-        let slot = map.entry(user_id).or_default().slot(kind);
-        if !slot.as_ref().is_some_and(Worker::is_running) {
-            *slot = Some(Worker::spawn(kind, user_id, ctx.clone()).await);
+        let workers = map.entry(user_id).or_default();
+        if workers.slot(kind).as_ref().is_some_and(Worker::is_running) {
+            return;
         }
+        let job = match kind {
+            WorkerKind::Signals => {
+                let (tx, rx) = mpsc::channel(ALERT_QUEUE);
+                workers.alerts = Some(tx);
+                WorkerJob::Signals { alerts: rx }
+            }
+            WorkerKind::Trading => WorkerJob::Trading,
+        };
+        *workers.slot(kind) = Some(Worker::spawn(job, user_id, ctx.clone()).await);
     }
 
     async fn stop_worker(map: &mut HashMap<i64, UserWorkers>, kind: WorkerKind, user_id: i64) {
-        if let Some(worker) = map.get_mut(&user_id).and_then(|w| w.slot(kind).take()) {
+        let Some(workers) = map.get_mut(&user_id) else {
+            return;
+        };
+        if kind == WorkerKind::Signals {
+            workers.alerts = None;
+        }
+        if let Some(worker) = workers.slot(kind).take() {
             worker.stop().await;
         }
+    }
+
+    /// Hands a webhook alert to the user's signal worker. Fails when signal fetching is not
+    /// running, or when the worker already has a full queue of alerts.
+    pub async fn submit_alert(&self, user_id: i64, alert: Alert) -> Result<(), EngineError> {
+        let map = self.workers.lock().await;
+        let sender = map
+            .get(&user_id)
+            .filter(|w| w.signals.as_ref().is_some_and(Worker::is_running))
+            .and_then(|w| w.alerts.as_ref())
+            .ok_or(EngineError::SignalsInactive)?;
+        sender.try_send(alert).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => EngineError::Busy,
+            mpsc::error::TrySendError::Closed(_) => EngineError::SignalsInactive,
+        })
     }
 
     pub async fn start_signals(&self, user_id: i64) -> Result<BotStatus, EngineError> {
@@ -155,7 +208,7 @@ impl Supervisor {
             .await?;
         Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.ctx).await;
         drop(map);
-        self.status(user_id).await
+        self.publish_status(user_id).await
     }
 
     pub async fn stop_signals(&self, user_id: i64) -> Result<BotStatus, EngineError> {
@@ -177,7 +230,7 @@ impl Supervisor {
                 .warning(user_id, "Signals stopped while the bot runs: no new entries until signals start again; open positions are still managed")
                 .await;
         }
-        self.status(user_id).await
+        self.publish_status(user_id).await
     }
 
     /// Starts signal fetching first when it is off, then the trading worker.
@@ -205,7 +258,7 @@ impl Supervisor {
         Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.ctx).await;
         Self::ensure_running(&mut map, WorkerKind::Trading, user_id, &self.ctx).await;
         drop(map);
-        self.status(user_id).await
+        self.publish_status(user_id).await
     }
 
     pub async fn stop_trading(&self, user_id: i64) -> Result<BotStatus, EngineError> {
@@ -222,7 +275,7 @@ impl Supervisor {
             .await?;
         Self::stop_worker(&mut map, WorkerKind::Trading, user_id).await;
         drop(map);
-        self.status(user_id).await
+        self.publish_status(user_id).await
     }
 
     /// After a restart: starts the workers whose flags are on. Returns how many started.
@@ -303,7 +356,7 @@ impl Supervisor {
             // trading issue); these become counts from the trade store then.
             open_trades: 0,
             active_chains: 0,
-            venue: self.venue,
+            venue: self.venues.name(),
             started_at: record
                 .bot_started_at
                 .filter(|_| record.is_bot_running)
@@ -312,5 +365,30 @@ impl Supervisor {
             signal_worker: self.worker_state(user_id, WorkerKind::Signals).await,
             trading_worker: self.worker_state(user_id, WorkerKind::Trading).await,
         })
+    }
+
+    /// The status, also sent live as `bot_status` to the user's clients.
+    async fn publish_status(&self, user_id: i64) -> Result<BotStatus, EngineError> {
+        let status = self.status(user_id).await?;
+        self.bus
+            .publish(user_id, UserEvent::BotStatus(status.clone()));
+        Ok(status)
+    }
+
+    /// The user's wallet on the venue.
+    pub async fn wallet(&self, user_id: i64) -> Result<Wallet, EngineError> {
+        Ok(self.venues.account(user_id).wallet().await?)
+    }
+
+    /// The user's open positions on the venue.
+    pub async fn positions(&self, user_id: i64) -> Result<Vec<Position>, EngineError> {
+        Ok(self.venues.account(user_id).positions().await?)
+    }
+
+    /// The live statistics of the user's closed trades.
+    pub async fn statistics(&self, _user_id: i64) -> Result<LiveStatistics, EngineError> {
+        // No trade is recorded before the trading worker places one (the trading issue);
+        // until then there is nothing to count.
+        Ok(signaldesk_core::stats::live_statistics(&[], &[]))
     }
 }

@@ -7,7 +7,11 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use signaldesk_core::market::{Candle, Instrument};
 use signaldesk_engine::signals::RatingHub;
-use signaldesk_engine::{Supervisor, VenueName};
+mod common;
+
+use signaldesk_core::signal::TradeSignal;
+use signaldesk_engine::signal_worker::Alert;
+use signaldesk_engine::{EngineError, UserEvent};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::Store;
 use signaldesk_venue::market::manual::ManualMarket;
@@ -70,7 +74,7 @@ async fn a_falling_then_rising_market_is_rated_and_each_closed_candle_is_stored_
         falling.total < -0.1 && falling.ma < -0.5,
         "a steady fall rates as a sell: {falling:?}"
     );
-    let sup = Supervisor::new(store.clone(), VenueName::Paper, hub);
+    let sup = common::supervisor(&store, market.clone(), hub).await;
     sup.start_signals(user).await.unwrap();
     let first = eventually(&store, user, |s| s.len() == 1).await;
     assert_eq!(first[0].symbol, "AAAUSDT");
@@ -95,4 +99,103 @@ async fn a_falling_then_rising_market_is_rated_and_each_closed_candle_is_stored_
     market.push_candle("AAAUSDT", 1, candle(330, dec!(3000)));
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert_eq!(store.recent_signals(user, 1000).await.unwrap().len(), 81);
+}
+
+/// The next event on `sub` that `pick` accepts, within a second.
+async fn next_matching<T>(
+    sub: &mut signaldesk_engine::Subscription,
+    pick: impl Fn(&UserEvent) -> Option<T>,
+) -> T {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(1);
+    loop {
+        let event = tokio::time::timeout_at(deadline, sub.recv())
+            .await
+            .expect("the event came in time")
+            .expect("still subscribed");
+        if let Some(found) = pick(&event) {
+            return found;
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_worker_publishes_the_list_per_candle_changes_as_signals_and_webhook_alerts() {
+    let db = TestDatabase::sqlite();
+    let store = Store::connect(&db.url).await.unwrap();
+    let user = store.create_user("u", "h", 0).await.unwrap().id;
+    let other = store.create_user("v", "h", 0).await.unwrap().id;
+    let market = Arc::new(ManualMarket::new(
+        vec![instrument("AAAUSDT"), instrument("BBBUSDT")],
+        0,
+    ));
+    for i in 0..250 {
+        market.push_candle("AAAUSDT", 1, candle(i, Decimal::from(1000 - i)));
+        market.push_candle("BBBUSDT", 1, candle(i, Decimal::from(500)));
+    }
+    let universe = vec!["AAAUSDT".to_string(), "BBBUSDT".to_string()];
+    let (hub, _task) = RatingHub::start(market.clone(), universe, 1).await.unwrap();
+    let sup = common::supervisor(&store, market.clone(), hub).await;
+    let mut events = sup.bus().subscribe(user);
+    let mut others = sup.bus().subscribe(other);
+
+    let alert = || Alert {
+        symbol: "BBBUSDT".into(),
+        rating: "STRONG_BUY",
+        received_at: 42,
+    };
+    assert!(matches!(
+        sup.submit_alert(user, alert()).await,
+        Err(EngineError::SignalsInactive)
+    ));
+
+    sup.start_signals(user).await.unwrap();
+    let first = next_matching(&mut events, |e| match e {
+        UserEvent::SignalsUpdate(list) => Some(list.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(first.len(), 2, "the whole list at once");
+
+    // A sharp rally on AAA: its rating changes, so a `signal` goes out, and the list follows.
+    for i in 250..330 {
+        market.push_candle("AAAUSDT", 1, candle(i, Decimal::from(751 + (i - 249) * 20)));
+    }
+    let changed = next_matching(&mut events, |e| match e {
+        UserEvent::Signal(s) => Some(s.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(changed.symbol, "AAAUSDT");
+    assert_eq!(changed.source, "ratings");
+
+    sup.submit_alert(user, alert()).await.unwrap();
+    let from_alert = next_matching(&mut events, |e| match e {
+        UserEvent::Signal(s) if s.source == "webhook" => Some(s.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(from_alert.symbol, "BBBUSDT");
+    assert_eq!(from_alert.rating, "STRONG_BUY");
+    let list = next_matching(&mut events, |e| match e {
+        UserEvent::SignalsUpdate(list) if list.iter().any(|s| s.source == "webhook") => {
+            Some(list.clone())
+        }
+        _ => None,
+    })
+    .await;
+    let weights: Vec<u8> = list
+        .iter()
+        .map(|s| TradeSignal::from_rating(&s.rating).weight())
+        .collect();
+    assert!(
+        weights.windows(2).all(|w| w[0] >= w[1]),
+        "by weight: {list:?}"
+    );
+    let logged = store.recent_logs(user, None, 10).await.unwrap();
+    assert!(logged
+        .iter()
+        .any(|e| e.message == "BBBUSDT: webhook alert STRONG_BUY"));
+
+    // Nothing of this reached the other user.
+    assert!(others.try_recv().is_none());
 }

@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use signaldesk_engine::signals::RatingHub;
-use signaldesk_engine::{EngineError, Supervisor, VenueName, WorkerState};
+mod common;
+
+use signaldesk_engine::{EngineError, Supervisor, WorkerState};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{SecretCipher, Store};
 use signaldesk_venue::market::manual::ManualMarket;
@@ -18,8 +20,10 @@ async fn setup() -> (TestDatabase, Store, i64) {
 /// A supervisor whose rating hub follows an empty universe (these tests are about control).
 async fn supervisor(store: &Store) -> Arc<Supervisor> {
     let market = Arc::new(ManualMarket::new(Vec::new(), 0));
-    let (hub, _task) = RatingHub::start(market, Vec::new(), 15).await.unwrap();
-    Supervisor::new(store.clone(), VenueName::Paper, hub)
+    let (hub, _task) = RatingHub::start(market.clone(), Vec::new(), 15)
+        .await
+        .unwrap();
+    common::supervisor(store, market, hub).await
 }
 
 async fn messages(store: &Store, user_id: i64) -> Vec<String> {
