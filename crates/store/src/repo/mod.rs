@@ -7,3 +7,4 @@ pub mod sessions;
 pub mod settings;
 pub mod signals;
 pub mod users;
+pub mod webhooks;
