@@ -7,16 +7,18 @@ use signaldesk_store::{SecretCipher, Store};
 use signaldesk_venue::market::MarketData;
 use signaldesk_venue::paper::PaperExchange;
 
-use crate::auth::rate_limit::LoginLimiter;
 use crate::config::Config;
 use crate::http::metrics::Metrics;
 use crate::http::spa::WebAssets;
+use crate::rate_limit::WindowLimiter;
 
 #[derive(Clone)]
 pub struct AppState {
     pub store: Store,
     pub config: Arc<Config>,
-    pub login_limiter: Arc<LoginLimiter>,
+    pub login_limiter: Arc<WindowLimiter>,
+    /// Webhook alerts per user, and unknown webhook secrets per client address.
+    pub webhook_limiter: Arc<WindowLimiter>,
     pub metrics: Arc<Metrics>,
     pub web: Arc<WebAssets>,
     /// Encrypts exchange keys at rest.
@@ -41,7 +43,8 @@ impl AppState {
             paper,
             cipher,
             supervisor,
-            login_limiter: Arc::new(LoginLimiter::new(config.login_failures_per_minute)),
+            login_limiter: Arc::new(WindowLimiter::new(config.login_failures_per_minute)),
+            webhook_limiter: Arc::new(WindowLimiter::new(config.webhook_alerts_per_minute)),
             metrics: Arc::new(Metrics::default()),
             web: Arc::new(WebAssets::new(config.static_dir.clone())),
             store,

@@ -39,6 +39,9 @@ pub struct Config {
     pub secure_cookies: bool,
     /// Largest accepted request body, in bytes.
     pub max_body_bytes: usize,
+    /// TradingView alerts accepted per user in a minute (and unknown webhook URLs per client
+    /// address); beyond that, 429.
+    pub webhook_alerts_per_minute: u32,
     /// `[market]`: where prices and candles come from (simulated by default).
     pub market: MarketConfig,
     /// `[paper]`: the paper exchange's wallet and fills.
@@ -58,6 +61,7 @@ impl Default for Config {
             login_failures_per_minute: 5,
             secure_cookies: false,
             max_body_bytes: 64 * 1024,
+            webhook_alerts_per_minute: 60,
             market: MarketConfig::default(),
             paper: PaperSettings::default(),
         }

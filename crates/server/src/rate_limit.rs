@@ -1,4 +1,5 @@
-//! Failed-login limiting per username and per client address (DESIGN.md: e.g. 5 a minute).
+//! Sliding one-minute windows of events per key: failed logins per username and per client
+//! address (DESIGN.md: e.g. 5 a minute), webhook alerts per user.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -8,20 +9,20 @@ const WINDOW: Duration = Duration::from_secs(60);
 /// Above this many tracked keys, expired ones are swept so memory stays bounded.
 const SWEEP_ABOVE: usize = 10_000;
 
-pub struct LoginLimiter {
+pub struct WindowLimiter {
     limit: usize,
     failures: Mutex<HashMap<String, VecDeque<Instant>>>,
 }
 
-impl LoginLimiter {
-    pub fn new(failures_per_minute: u32) -> LoginLimiter {
-        LoginLimiter {
-            limit: failures_per_minute.max(1) as usize,
+impl WindowLimiter {
+    pub fn new(per_minute: u32) -> WindowLimiter {
+        WindowLimiter {
+            limit: per_minute.max(1) as usize,
             failures: Mutex::new(HashMap::new()),
         }
     }
 
-    /// `Err(seconds)` when any key has used up its failures in the last minute.
+    /// `Err(seconds)` when any key has used up its events in the last minute.
     pub fn check(&self, keys: &[String], now: Instant) -> Result<(), u64> {
         let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
         let mut wait = Duration::ZERO;
@@ -42,7 +43,7 @@ impl LoginLimiter {
         }
     }
 
-    pub fn record_failure(&self, keys: &[String], now: Instant) {
+    pub fn record(&self, keys: &[String], now: Instant) {
         let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() > SWEEP_ABOVE {
             map.retain(|_, times| {
@@ -76,12 +77,12 @@ mod tests {
 
     #[test]
     fn blocks_after_the_limit_and_frees_after_the_window() {
-        let limiter = LoginLimiter::new(3);
+        let limiter = WindowLimiter::new(3);
         let keys = vec!["user:a".to_string(), "ip:1".to_string()];
         let t0 = Instant::now();
         for _ in 0..3 {
             assert!(limiter.check(&keys, t0).is_ok());
-            limiter.record_failure(&keys, t0);
+            limiter.record(&keys, t0);
         }
         let wait = limiter.check(&keys, t0).unwrap_err();
         assert_eq!(wait, 60);
@@ -95,9 +96,9 @@ mod tests {
 
     #[test]
     fn clear_forgets_a_key() {
-        let limiter = LoginLimiter::new(1);
+        let limiter = WindowLimiter::new(1);
         let keys = vec!["user:a".to_string()];
-        limiter.record_failure(&keys, Instant::now());
+        limiter.record(&keys, Instant::now());
         assert!(limiter.check(&keys, Instant::now()).is_err());
         limiter.clear("user:a");
         assert!(limiter.check(&keys, Instant::now()).is_ok());

@@ -65,19 +65,12 @@ fn check_csrf(parts: &Parts) -> Result<(), ApiError> {
     }
 }
 
-/// Resolves the caller, or `None` when the request carries no credential at all.
-async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<AuthUser>, ApiError> {
-    let (credential_hash, via) = match bearer_token(parts) {
-        Some(token) => (secrets::digest(token?), AuthVia::Token),
-        None => match cookies::get(&parts.headers, cookies::SESSION_COOKIE) {
-            Some(cookie) => (secrets::digest(cookie), AuthVia::Cookie),
-            None => return Ok(None),
-        },
-    };
-    let credential = match via {
-        AuthVia::Token => Credential::TokenHash(&credential_hash),
-        AuthVia::Cookie => Credential::CookieHash(&credential_hash),
-    };
+/// The session and user a credential digest belongs to, enforcing the idle expiry and
+/// recording the use. Shared by the HTTP extractor and the websocket's `authenticate`.
+pub async fn resolve_credential(
+    state: &AppState,
+    credential: Credential<'_>,
+) -> Result<(i64, User), ApiError> {
     let invalid = || ApiError::unauthorized("Invalid or expired credentials.");
     let (session, user) = state
         .store
@@ -92,15 +85,32 @@ async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<AuthUser
         state.store.delete_session(session.id).await?;
         return Err(invalid());
     }
-    if via == AuthVia::Cookie && !is_safe(&parts.method) {
-        check_csrf(parts)?;
-    }
     if now - session.last_used_at > TOUCH_EVERY_MS {
         state.store.touch_session(session.id, now).await?;
     }
+    Ok((session.id, user))
+}
+
+/// Resolves the caller, or `None` when the request carries no credential at all.
+async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<AuthUser>, ApiError> {
+    let (credential_hash, via) = match bearer_token(parts) {
+        Some(token) => (secrets::digest(token?), AuthVia::Token),
+        None => match cookies::get(&parts.headers, cookies::SESSION_COOKIE) {
+            Some(cookie) => (secrets::digest(cookie), AuthVia::Cookie),
+            None => return Ok(None),
+        },
+    };
+    let credential = match via {
+        AuthVia::Token => Credential::TokenHash(&credential_hash),
+        AuthVia::Cookie => Credential::CookieHash(&credential_hash),
+    };
+    let (session_id, user) = resolve_credential(state, credential).await?;
+    if via == AuthVia::Cookie && !is_safe(&parts.method) {
+        check_csrf(parts)?;
+    }
     Ok(Some(AuthUser {
         user,
-        session_id: session.id,
+        session_id,
         via,
     }))
 }

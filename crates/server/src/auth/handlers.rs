@@ -95,7 +95,7 @@ async fn verify_credentials(
         state.login_limiter.clear(&keys[0]);
         user.ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))
     } else {
-        state.login_limiter.record_failure(&keys, Instant::now());
+        state.login_limiter.record(&keys, Instant::now());
         tracing::info!(%client, "failed login");
         Err(ApiError::unauthorized(BAD_CREDENTIALS))
     }

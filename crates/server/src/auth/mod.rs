@@ -6,7 +6,6 @@ pub mod cookies;
 pub mod extractor;
 pub mod handlers;
 pub mod password;
-pub mod rate_limit;
 pub mod secrets;
 
 pub use extractor::AuthUser;
