@@ -1,5 +1,5 @@
 //! The `signaldesk` program: the axum HTTP and websocket server, its command line, its
-//! configuration, authentication and the embedded web app. Handlers stay thin: they check
+//! configuration, authentication, the live websocket feed and the embedded web app. Handlers stay thin: they check
 //! input, call the store or the engine, and shape JSON; every route is listed in `router.rs`.
 
 pub mod api;
@@ -9,8 +9,10 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod http;
+pub mod rate_limit;
 pub mod router;
 pub mod serve;
+pub mod ws;
 
 pub use app::AppState;
 pub use config::Config;

@@ -15,11 +15,12 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::{api_keys, bot, logs, settings, signals};
+use crate::api::{api_keys, balance, bot, logs, settings, signals, webhook};
 use crate::app::AppState;
 use crate::auth::handlers as auth;
 use crate::error::ApiError;
 use crate::http::{fallback, health, metrics, security};
+use crate::ws;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -58,6 +59,13 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(logs::list))
         .routes(routes!(signals::list))
         .routes(routes!(signals::latest))
+        .routes(routes!(balance::read))
+        .routes(routes!(
+            webhook::status,
+            webhook::regenerate,
+            webhook::delete
+        ))
+        .routes(routes!(webhook::receive))
 }
 
 /// The OpenAPI 3 document of every `/api/` route (served by `build`, documented here).
@@ -80,6 +88,7 @@ pub fn build(state: AppState) -> Router {
                 async move { Json(document.as_ref().clone()) }
             }),
         )
+        .route("/ws/dashboard/", get(ws::dashboard))
         .route("/healthz", get(health::healthz))
         .route("/metrics", get(health::metrics))
         .fallback(fallback::not_found)

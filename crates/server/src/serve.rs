@@ -9,7 +9,7 @@ use std::sync::Arc;
 use signaldesk_engine::market::start_market;
 use signaldesk_engine::paper::PaperRuntime;
 use signaldesk_engine::signals::RatingHub;
-use signaldesk_engine::{Supervisor, VenueName};
+use signaldesk_engine::{EventBus, Supervisor, Venues};
 use signaldesk_store::{SecretCipher, Store};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -67,13 +67,13 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         SecretCipher::load(master_key.as_deref(), &config.data_dir)
             .context("cannot load the master key")?,
     );
-    let venue = match config.venue {
-        VenueKind::Paper => VenueName::Paper,
+    match config.venue {
+        VenueKind::Paper => {}
         VenueKind::Bybit => anyhow::bail!(
             "the Bybit venue is not built yet: run with --venue paper (Bybit's public market data \
              can still feed the paper exchange with SIGNALDESK_MARKET__SOURCE=bybit)"
         ),
-    };
+    }
     let market = start_market(&config.market)
         .await
         .context("cannot start the market data")?;
@@ -87,7 +87,12 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
     )
     .await
     .context("cannot warm up the ratings")?;
-    let supervisor = Supervisor::new(store.clone(), venue, hub);
+    let supervisor = Supervisor::new(
+        store.clone(),
+        Venues::Paper(paper.exchange.clone()),
+        hub,
+        EventBus::new(),
+    );
     supervisor
         .resume()
         .await

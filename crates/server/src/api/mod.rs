@@ -1,10 +1,12 @@
 //! The `/api/` resources other than auth: one module per resource, handlers named by verb.
 
 pub mod api_keys;
+pub mod balance;
 pub mod bot;
 pub mod logs;
 pub mod settings;
 pub mod signals;
+pub mod webhook;
 
 /// Unix ms as RFC 3339 in UTC, the one time format the API answers with.
 pub fn rfc3339(ms: i64) -> String {

@@ -3,6 +3,8 @@
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use signaldesk_core::signal::TradeSignal;
+use signaldesk_engine::signal_worker::sort_for_display;
 use signaldesk_store::StoredSignal;
 use utoipa::{IntoParams, ToSchema};
 
@@ -36,27 +38,9 @@ pub struct SignalView {
     pub source: String,
 }
 
-/// The trading recommendation of a five-level rating.
-fn trading_recommendation(rating: &str) -> &'static str {
-    match rating {
-        "STRONG_BUY" => "STRONG_BUY",
-        "STRONG_SELL" => "STRONG_SELL",
-        _ => "NEUTRAL",
-    }
-}
-
-/// The spec's display weight: STRONG_BUY 3, STRONG_SELL 2, NEUTRAL 1.
-fn weight(recommendation: &str) -> u8 {
-    match recommendation {
-        "STRONG_BUY" => 3,
-        "STRONG_SELL" => 2,
-        _ => 1,
-    }
-}
-
 impl From<StoredSignal> for SignalView {
     fn from(s: StoredSignal) -> Self {
-        let recommendation = trading_recommendation(&s.rating);
+        let recommendation = TradeSignal::from_rating(&s.rating).as_str();
         SignalView {
             id: s.id,
             symbol: s.symbol,
@@ -80,19 +64,9 @@ pub async fn list(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<Json<Vec<SignalView>>> {
-    let mut signals: Vec<SignalView> = state
-        .store
-        .latest_signal_per_symbol(auth.id())
-        .await?
-        .into_iter()
-        .map(Into::into)
-        .collect();
-    signals.sort_by(|a, b| {
-        weight(b.recommendation)
-            .cmp(&weight(a.recommendation))
-            .then_with(|| a.symbol.cmp(&b.symbol))
-    });
-    Ok(Json(signals))
+    let mut signals = state.store.latest_signal_per_symbol(auth.id()).await?;
+    sort_for_display(&mut signals);
+    Ok(Json(signals.into_iter().map(Into::into).collect()))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -117,18 +91,4 @@ pub async fn latest(
     }
     let signals = state.store.recent_signals(auth.id(), limit).await?;
     Ok(Json(signals.into_iter().map(Into::into).collect()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn buy_and_sell_trade_as_neutral_and_weights_follow_the_spec() {
-        assert_eq!(trading_recommendation("BUY"), "NEUTRAL");
-        assert_eq!(trading_recommendation("SELL"), "NEUTRAL");
-        assert_eq!(trading_recommendation("STRONG_SELL"), "STRONG_SELL");
-        assert!(weight("STRONG_BUY") > weight("STRONG_SELL"));
-        assert!(weight("STRONG_SELL") > weight("NEUTRAL"));
-    }
 }

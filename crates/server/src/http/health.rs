@@ -14,8 +14,14 @@ pub async fn healthz() -> Json<Value> {
 
 pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     let users = state.store.user_count().await.unwrap_or(0) as f64;
-    let text = state
-        .metrics
-        .render(&[("signaldesk_users", "Registered users.", users)]);
+    let dropped = state.supervisor.bus().dropped_slow() as f64;
+    let text = state.metrics.render(&[
+        ("signaldesk_users", "Registered users.", users),
+        (
+            "signaldesk_websocket_dropped_slow_total",
+            "Live clients disconnected for falling behind.",
+            dropped,
+        ),
+    ]);
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
 }

@@ -1,0 +1,243 @@
+//! One websocket client of `/ws/dashboard/`: authentication, the snapshot, then the user's
+//! events from the bus and answers to the client's actions, until either side leaves.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures::stream::{SplitSink, SplitStream};
+use futures::{SinkExt, StreamExt};
+use signaldesk_engine::signal_worker::sort_for_display;
+use signaldesk_engine::UserEvent;
+use signaldesk_store::repo::sessions::Credential;
+use signaldesk_store::User;
+
+use crate::app::AppState;
+use crate::auth::extractor::resolve_credential;
+use crate::auth::secrets;
+use crate::http::metrics::Metrics;
+use crate::ws::protocol::{ClientMessage, ServerMessage};
+
+/// A socket that has not authenticated by then is closed.
+pub const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
+/// A write the client has not taken by then drops the client.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub const CLOSE_UNAUTHORIZED: u16 = 4001;
+pub const CLOSE_AUTH_TIMEOUT: u16 = 4008;
+pub const CLOSE_TOO_SLOW: u16 = 4009;
+const CLOSE_SERVER_ERROR: u16 = 1011;
+
+/// Counts the socket in `/metrics` while it lives.
+struct Counted(Arc<Metrics>);
+
+impl Counted {
+    fn new(metrics: Arc<Metrics>) -> Counted {
+        metrics.websocket_clients.fetch_add(1, Ordering::Relaxed);
+        Counted(metrics)
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.websocket_clients.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The sending half, where every write is bounded in time.
+struct Outbox {
+    sink: SplitSink<WebSocket, Message>,
+}
+
+/// The client is gone or too slow: stop serving it.
+struct Gone;
+
+impl Outbox {
+    async fn send(&mut self, message: &ServerMessage<'_>) -> Result<(), Gone> {
+        let frame = Message::Text(message.to_json().into());
+        match tokio::time::timeout(WRITE_TIMEOUT, self.sink.send(frame)).await {
+            Ok(Ok(())) => Ok(()),
+            _ => Err(Gone),
+        }
+    }
+
+    async fn close(mut self, code: u16, reason: &'static str) {
+        let frame = Message::Close(Some(CloseFrame {
+            code,
+            reason: reason.into(),
+        }));
+        let _ = tokio::time::timeout(WRITE_TIMEOUT, self.sink.send(frame)).await;
+    }
+}
+
+/// How the wait for `authenticate` ended, when it did not end with a user.
+enum NotAuthenticated {
+    Refused(crate::error::ApiError),
+    Left,
+}
+
+pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User>) {
+    let _counted = Counted::new(state.metrics.clone());
+    let (sink, mut stream) = socket.split();
+    let mut out = Outbox { sink };
+    let user = match upgrade_user {
+        Some(user) => user,
+        None => match tokio::time::timeout(AUTH_TIMEOUT, wait_for_token(&mut stream, &state)).await
+        {
+            Ok(Ok(user)) => user,
+            Ok(Err(NotAuthenticated::Refused(e))) => return refuse(out, e).await,
+            Ok(Err(NotAuthenticated::Left)) => return,
+            Err(_) => {
+                return out
+                    .close(CLOSE_AUTH_TIMEOUT, "authentication timeout")
+                    .await
+            }
+        },
+    };
+    // Subscribe before the snapshot is read, so nothing that happens meanwhile is missed.
+    let mut events = state.supervisor.bus().subscribe(user.id);
+    if out
+        .send(&ServerMessage::authenticated(&user))
+        .await
+        .is_err()
+        || send_snapshot(&mut out, &state, user.id).await.is_err()
+    {
+        return;
+    }
+    loop {
+        tokio::select! {
+            event = events.recv() => match event {
+                Some(event) => {
+                    if out.send(&ServerMessage::from_event(&event)).await.is_err() {
+                        return;
+                    }
+                }
+                None => return out.close(CLOSE_TOO_SLOW, "too slow").await,
+            },
+            frame = stream.next() => match frame {
+                Some(Ok(Message::Text(text))) => {
+                    if answer(&mut out, &state, &user, text.as_str()).await.is_err() {
+                        return;
+                    }
+                }
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
+                // Binary frames mean nothing here; pings are answered by the library.
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}
+
+/// Reads frames until a valid `authenticate`; anything else before it is ignored.
+async fn wait_for_token(
+    stream: &mut SplitStream<WebSocket>,
+    state: &AppState,
+) -> Result<User, NotAuthenticated> {
+    while let Some(frame) = stream.next().await {
+        let text = match frame {
+            Ok(Message::Text(text)) => text,
+            Ok(Message::Close(_)) | Err(_) => break,
+            Ok(_) => continue,
+        };
+        if let Ok(ClientMessage::Authenticate { token }) = serde_json::from_str(text.as_str()) {
+            return user_for_token(state, &token)
+                .await
+                .map_err(NotAuthenticated::Refused);
+        }
+    }
+    Err(NotAuthenticated::Left)
+}
+
+async fn user_for_token(state: &AppState, token: &str) -> Result<User, crate::error::ApiError> {
+    let digest = secrets::digest(token);
+    let (_, user) = resolve_credential(state, Credential::TokenHash(&digest)).await?;
+    Ok(user)
+}
+
+async fn refuse(mut out: Outbox, error: crate::error::ApiError) {
+    let code = if error.status.is_server_error() {
+        CLOSE_SERVER_ERROR
+    } else {
+        CLOSE_UNAUTHORIZED
+    };
+    if out.send(&ServerMessage::error(error.message)).await.is_ok() {
+        out.close(code, "not authenticated").await;
+    }
+}
+
+/// What follows `authenticated`: signals_update, balance, bot_status, statistics.
+async fn send_snapshot(out: &mut Outbox, state: &AppState, user_id: i64) -> Result<(), Gone> {
+    send_signals(out, state, user_id).await?;
+    let engine = &state.supervisor;
+    match engine.wallet(user_id).await {
+        Ok(wallet) => send_event(out, UserEvent::Balance(wallet)).await?,
+        Err(e) => tracing::warn!(user_id, error = %e, "no balance for the live snapshot"),
+    }
+    match engine.status(user_id).await {
+        Ok(status) => send_event(out, UserEvent::BotStatus(status)).await?,
+        Err(e) => tracing::warn!(user_id, error = %e, "no bot status for the live snapshot"),
+    }
+    match engine.statistics(user_id).await {
+        Ok(stats) => send_event(out, UserEvent::Statistics(stats)).await?,
+        Err(e) => tracing::warn!(user_id, error = %e, "no statistics for the live snapshot"),
+    }
+    Ok(())
+}
+
+async fn send_event(out: &mut Outbox, event: UserEvent) -> Result<(), Gone> {
+    out.send(&ServerMessage::from_event(&event)).await
+}
+
+async fn send_signals(out: &mut Outbox, state: &AppState, user_id: i64) -> Result<(), Gone> {
+    match state.store.latest_signal_per_symbol(user_id).await {
+        Ok(mut signals) => {
+            sort_for_display(&mut signals);
+            send_event(out, UserEvent::SignalsUpdate(signals)).await
+        }
+        Err(e) => {
+            tracing::error!(user_id, error = %e, "could not read signals for a live client");
+            out.send(&ServerMessage::error("Could not read the signals."))
+                .await
+        }
+    }
+}
+
+/// Answers one client message on an authenticated socket.
+async fn answer(out: &mut Outbox, state: &AppState, user: &User, text: &str) -> Result<(), Gone> {
+    let Ok(message) = serde_json::from_str::<ClientMessage>(text) else {
+        return out
+            .send(&ServerMessage::error(
+                "Unknown message: expected an action of authenticate, get_signals, get_trades or ping.",
+            ))
+            .await;
+    };
+    match message {
+        ClientMessage::Ping => out.send(&ServerMessage::Pong).await,
+        ClientMessage::GetSignals => send_signals(out, state, user.id).await,
+        ClientMessage::GetTrades => match state.supervisor.positions(user.id).await {
+            Ok(positions) => send_event(out, UserEvent::Orders(positions)).await,
+            Err(e) => {
+                out.send(&ServerMessage::error(format!(
+                    "Could not read the positions: {e}"
+                )))
+                .await
+            }
+        },
+        ClientMessage::Authenticate { token } => match user_for_token(state, &token).await {
+            Ok(same) if same.id == user.id => out.send(&ServerMessage::authenticated(user)).await,
+            Ok(_) => {
+                let _ = out
+                    .send(&ServerMessage::error(
+                        "This socket belongs to another user.",
+                    ))
+                    .await;
+                Err(Gone)
+            }
+            Err(e) => {
+                let _ = out.send(&ServerMessage::error(e.message)).await;
+                Err(Gone)
+            }
+        },
+    }
+}

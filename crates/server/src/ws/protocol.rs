@@ -1,0 +1,196 @@
+//! The wire format of `/ws/dashboard/` (docs/websocket.md): what clients send, and each
+//! engine event as the JSON message the web app reads.
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use signaldesk_core::market::PositionSide;
+use signaldesk_core::stats::LiveStatistics;
+use signaldesk_engine::{BotStatus, UserEvent, WorkerState};
+use signaldesk_store::User;
+use signaldesk_venue::Position;
+
+use crate::api::balance::BalanceView;
+use crate::api::logs::LogView;
+use crate::api::rfc3339;
+use crate::api::signals::SignalView;
+
+/// A message from the client.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum ClientMessage {
+    Authenticate { token: String },
+    GetSignals,
+    GetTrades,
+    Ping,
+}
+
+#[derive(Serialize)]
+pub struct UserView {
+    pub id: i64,
+    pub username: String,
+}
+
+/// An open position as the `orders` message lists it.
+#[derive(Serialize)]
+pub struct PositionView {
+    pub symbol: String,
+    /// `long` or `short`.
+    pub side: &'static str,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub qty: Decimal,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub entry_price: Decimal,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub mark_price: Decimal,
+    pub leverage: u32,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub margin: Decimal,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub unrealized_pnl: Decimal,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub liquidation_price: Decimal,
+    #[serde(with = "rust_decimal::serde::float_option")]
+    pub stop_loss: Option<Decimal>,
+    #[serde(with = "rust_decimal::serde::float_option")]
+    pub take_profit: Option<Decimal>,
+    #[serde(with = "rust_decimal::serde::float_option")]
+    pub trailing_stop_price: Option<Decimal>,
+    pub opened_at: String,
+}
+
+impl From<&Position> for PositionView {
+    fn from(p: &Position) -> Self {
+        PositionView {
+            symbol: p.symbol.clone(),
+            side: match p.side {
+                PositionSide::Long => "long",
+                PositionSide::Short => "short",
+            },
+            qty: p.qty,
+            entry_price: p.entry_price,
+            mark_price: p.mark_price,
+            leverage: p.leverage,
+            margin: p.margin,
+            unrealized_pnl: p.unrealized_pnl,
+            liquidation_price: p.liquidation_price,
+            stop_loss: p.stops.stop_loss,
+            take_profit: p.stops.take_profit,
+            trailing_stop_price: p.trailing_stop_price,
+            opened_at: rfc3339(p.opened_at_ms),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct BotStatusView<'a> {
+    /// `running` while the trading worker runs, else `stopped`.
+    pub status: &'static str,
+    #[serde(flatten)]
+    pub detail: &'a BotStatus,
+}
+
+/// A message to the client.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage<'a> {
+    Authenticated { user: UserView },
+    SignalsUpdate { signals: Vec<SignalView> },
+    Signal(SignalView),
+    Balance { data: BalanceView },
+    Orders { data: Vec<PositionView> },
+    BotStatus { data: BotStatusView<'a> },
+    NewLog { data: LogView },
+    Statistics { data: &'a LiveStatistics },
+    Pong,
+    Error { error: String },
+}
+
+impl<'a> ServerMessage<'a> {
+    pub fn authenticated(user: &User) -> ServerMessage<'a> {
+        ServerMessage::Authenticated {
+            user: UserView {
+                id: user.id,
+                username: user.username.clone(),
+            },
+        }
+    }
+
+    pub fn error(sentence: impl Into<String>) -> ServerMessage<'a> {
+        ServerMessage::Error {
+            error: sentence.into(),
+        }
+    }
+
+    pub fn from_event(event: &'a UserEvent) -> ServerMessage<'a> {
+        match event {
+            UserEvent::SignalsUpdate(list) => ServerMessage::SignalsUpdate {
+                signals: list.iter().cloned().map(SignalView::from).collect(),
+            },
+            UserEvent::Signal(signal) => ServerMessage::Signal(signal.clone().into()),
+            UserEvent::Balance(wallet) => ServerMessage::Balance {
+                data: wallet.into(),
+            },
+            UserEvent::Orders(positions) => ServerMessage::Orders {
+                data: positions.iter().map(PositionView::from).collect(),
+            },
+            UserEvent::BotStatus(status) => ServerMessage::BotStatus {
+                data: BotStatusView {
+                    status: match status.trading_worker {
+                        WorkerState::Running => "running",
+                        WorkerState::Stopped => "stopped",
+                    },
+                    detail: status,
+                },
+            },
+            UserEvent::NewLog(entry) => ServerMessage::NewLog {
+                data: entry.clone().into(),
+            },
+            UserEvent::Statistics(stats) => ServerMessage::Statistics { data: stats },
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        // Every field is a plain value, map keys are strings: serialising cannot fail.
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            tracing::error!(error = %e, "a live message did not serialise");
+            r#"{"type":"error","error":"Internal error."}"#.to_string()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_actions_parse_and_junk_does_not() {
+        let parse = |s: &str| serde_json::from_str::<ClientMessage>(s).ok();
+        assert_eq!(
+            parse(r#"{"action":"authenticate","token":"t"}"#),
+            Some(ClientMessage::Authenticate { token: "t".into() })
+        );
+        assert_eq!(
+            parse(r#"{"action":"get_signals"}"#),
+            Some(ClientMessage::GetSignals)
+        );
+        assert_eq!(
+            parse(r#"{"action":"get_trades"}"#),
+            Some(ClientMessage::GetTrades)
+        );
+        assert_eq!(parse(r#"{"action":"ping"}"#), Some(ClientMessage::Ping));
+        assert_eq!(parse(r#"{"action":"authenticate"}"#), None);
+        assert_eq!(parse(r#"{"action":"launch"}"#), None);
+        assert_eq!(parse("not json"), None);
+    }
+
+    #[test]
+    fn messages_carry_their_type() {
+        let json = ServerMessage::Pong.to_json();
+        assert_eq!(json, r#"{"type":"pong"}"#);
+        let stats = LiveStatistics::default();
+        let value: serde_json::Value =
+            serde_json::from_str(&ServerMessage::Statistics { data: &stats }.to_json()).unwrap();
+        assert_eq!(value["type"], "statistics");
+        assert_eq!(value["data"]["max_drawdown"], 0.0);
+    }
+}
