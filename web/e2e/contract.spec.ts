@@ -20,6 +20,11 @@ test('the OpenAPI document lists every path the web app calls', async ({ request
     ['/api/api-keys/', 'post'],
     ['/api/api-keys/{id}/', 'delete'],
     ['/api/api-keys/{id}/set_active/', 'post'],
+    ['/api/signals/', 'get'],
+    ['/api/logs/', 'get'],
+    ['/api/webhook/', 'get'],
+    ['/api/webhook/', 'post'],
+    ['/api/webhook/', 'delete'],
   ]
   const missing = expected.filter(([path, method]) => !document.paths[path]?.[method])
   expect(missing).toEqual([])

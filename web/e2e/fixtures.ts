@@ -96,9 +96,15 @@ type TestFixtures = {
 
 let accountSerial = 0
 
+/** Simulated seconds per real second for the e2e server's market. */
+export const MARKET_SPEED = '180'
+/** Real milliseconds between two closed candles at that speed (15-minute candles). */
+export const CANDLE_EVERY_MS = (15 * 60 * 1000) / Number(MARKET_SPEED)
+
 /**
  * One real server per worker: a free port, a temporary data folder with a fresh SQLite file and a
- * user made by `signaldesk user create`, then `signaldesk serve --static-dir web/dist`. It is
+ * user made by `signaldesk user create`, then `signaldesk serve --static-dir web/dist` on a
+ * sped-up simulated market. It is
  * stopped by its pid when the worker ends and the folder removed.
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -142,7 +148,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           '--static-dir',
           distDir,
         ],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          // The simulated market at 180x: a 15-minute candle closes every 5 seconds.
+          env: { ...process.env, SIGNALDESK_MARKET__SPEED: MARKET_SPEED },
+        },
       )
       const log = createWriteStream(logPath, { flags: 'a' })
       child.stdout.pipe(log)
