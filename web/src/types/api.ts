@@ -155,3 +155,20 @@ export type LiveStatistics = {
   average_profit: number
   max_drawdown: number
 }
+
+/** GET /api/webhook/: whether the user has a TradingView webhook URL (the URL is never shown again). */
+export type WebhookStatus = {
+  configured: boolean
+  /** RFC 3339, UTC: when the current URL was made; null when there is none. */
+  created_at: string | null
+}
+
+/**
+ * POST /api/webhook/: a new webhook URL. `path` holds the secret and is answered only this once;
+ * the app keeps it in component state, never in the query cache or localStorage.
+ */
+export type NewWebhook = {
+  /** `/api/webhook/<secret>/`, to put after the page's origin. */
+  path: string
+  created_at: string
+}

@@ -1,7 +1,8 @@
 /**
  * UI strings of the trading settings page. Verbatim from the spec: the heading, the save button,
  * the toasts (sections 2 and 8). The rest (labels, hints, validation messages) is worded here in
- * Russian like the heading; each field keeps its API name next to the label.
+ * Russian like the heading; each field keeps its API name next to the label. The TradingView
+ * webhook card is not in the spec at all; its strings are marked below.
  */
 export const settingsStrings = {
   title: 'Настройки торговли',
@@ -95,5 +96,47 @@ export const settingsStrings = {
     max: (max: number) => `Не больше ${max}`,
     decimals: (places: number) => `Не больше ${places} знаков после запятой`,
     tooLong: (chars: number) => `Не длиннее ${chars} символов`,
+  },
+
+  // Not worded by the spec: the TradingView webhook card (worded in English, like its toasts).
+  webhook: {
+    title: 'TradingView webhook',
+    description:
+      'TradingView alerts sent to your secret URL become your signals (source "webhook") and show up live.',
+    loading: 'Loading...',
+    loadFailed: 'Failed to load the webhook status',
+    retry: 'Retry',
+    configured: 'A webhook URL is set up.',
+    created: (when: string) => `Created ${when}`,
+    none: 'No webhook URL yet.',
+    generate: 'Generate webhook URL',
+    regenerate: 'Regenerate URL',
+    remove: 'Remove',
+    cancel: 'Cancel',
+    urlLabel: 'Webhook URL',
+    copy: 'Copy',
+    shownOnce:
+      'This URL is shown only once: paste it into the Webhook URL field of your TradingView alert now.',
+    regenerateTitle: 'Regenerate the webhook URL?',
+    regenerateDescription:
+      'The current URL stops working at once. TradingView alerts still sending to it are refused until they use the new one.',
+    removeTitle: 'Remove the webhook URL?',
+    removeDescription: 'The current URL stops working at once and TradingView alerts sent to it are refused.',
+    helpTitle: 'Alert message',
+    help: 'In the TradingView alert, turn on Webhook URL, paste the URL and use this message:',
+    /** The alert body the server reads; `{{ticker}}` is TradingView's placeholder. */
+    messageExample: '{"symbol": "{{ticker}}", "signal": "STRONG_BUY"}',
+    helpSignals:
+      'signal is one of STRONG_BUY, BUY, NEUTRAL, SELL or STRONG_SELL. The ticker may carry the exchange and the perpetual suffix (BYBIT:BTCUSDT.P).',
+    helpActive:
+      'Alerts are accepted only while signal fetching is active (Start Signals on the dashboard), at most 60 a minute.',
+    /** Toasts. */
+    createdToast: 'Webhook URL created',
+    regeneratedToast: 'Webhook URL regenerated',
+    createFailed: 'Failed to create webhook URL',
+    removedToast: 'Webhook URL removed',
+    removeFailed: 'Failed to remove webhook URL',
+    copiedToast: 'Webhook URL copied',
+    copyFailed: 'Could not copy the URL: select it and copy it by hand',
   },
 } as const

@@ -5,9 +5,13 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { useBotSettings } from '@/features/settings/api/get-bot-settings'
 import { SettingsForm } from '@/features/settings/components/settings-form'
+import { WebhookCard } from '@/features/settings/components/webhook-card'
 import { settingsStrings } from '@/features/settings/strings'
 
-/** /settings: the trading settings record (spec sections 2, 3 and 5). */
+/**
+ * /settings: the trading settings record (spec sections 2, 3 and 5), and below it the TradingView
+ * webhook card (not in the spec), once the record has loaded.
+ */
 export function SettingsPage() {
   const settings = useBotSettings()
 
@@ -41,7 +45,10 @@ export function SettingsPage() {
           </Button>
         </ErrorAlert>
       ) : (
-        <SettingsForm key={settings.data?.id ?? 'new'} record={settings.data} />
+        <>
+          <SettingsForm key={settings.data?.id ?? 'new'} record={settings.data} />
+          <WebhookCard />
+        </>
       )}
     </div>
   )

@@ -1,0 +1,280 @@
+import { Copy, RefreshCw, RotateCw, Trash2, TriangleAlert, Webhook } from 'lucide-react'
+import { useId, useRef, useState, type ReactNode } from 'react'
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog'
+import { ErrorAlert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { Spinner } from '@/components/ui/spinner'
+import { serverMessage } from '@/lib/api-client'
+import { notify } from '@/lib/toast'
+import { useCreateWebhook } from '@/features/settings/api/create-webhook'
+import { useDeleteWebhook } from '@/features/settings/api/delete-webhook'
+import { useWebhookStatus } from '@/features/settings/api/get-webhook'
+import { settingsStrings } from '@/features/settings/strings'
+
+const s = settingsStrings.webhook
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+function formatCreated(createdAt: string): string {
+  const date = new Date(createdAt)
+  return Number.isNaN(date.getTime()) ? createdAt : dateFormat.format(date)
+}
+
+/**
+ * "TradingView webhook" on the settings page: whether the user has a secret alert URL and since
+ * when; generate, regenerate or remove it (both of the latter confirmed, since the old URL stops
+ * working at once). A new URL is shown once, in this component's state only: it is never put in
+ * the query cache or localStorage and is gone when the page is left.
+ */
+export function WebhookCard() {
+  const headingId = useId()
+  const status = useWebhookStatus()
+  const create = useCreateWebhook()
+  const remove = useDeleteWebhook()
+  const [shownUrl, setShownUrl] = useState<string | null>(null)
+
+  const busy = create.isPending || remove.isPending
+  const configured = status.data?.configured === true
+
+  const generate = () => {
+    const regenerating = configured
+    create.mutate(undefined, {
+      onSuccess: ({ path }) => {
+        setShownUrl(window.location.origin + path)
+        // Lets go of the mutation (gcTime 0), whose data holds the secret path.
+        create.reset()
+        notify.success(regenerating ? s.regeneratedToast : s.createdToast)
+      },
+      onError: (error) => notify.error(s.createFailed, { description: serverMessage(error) }),
+    })
+  }
+
+  const onRemove = () => {
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        setShownUrl(null)
+        notify.success(s.removedToast)
+      },
+      onError: (error) => notify.error(s.removeFailed, { description: serverMessage(error) }),
+    })
+  }
+
+  return (
+    <Card role="region" aria-labelledby={headingId}>
+      <CardHeader className="flex-row items-start gap-3 space-y-0 pb-5">
+        <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
+          <Webhook aria-hidden="true" className="size-[18px]" />
+        </span>
+        <div className="space-y-1">
+          <CardTitle>
+            <h2 id={headingId} className="text-base">
+              {s.title}
+            </h2>
+          </CardTitle>
+          <CardDescription>{s.description}</CardDescription>
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-6 lg:grid-cols-2">
+        <div className="min-w-0 space-y-4">
+          {status.isPending ? (
+            <div role="status" className="flex items-center gap-3 py-2 text-sm text-muted-foreground">
+              <Spinner className="size-4 text-primary" />
+              <span>{s.loading}</span>
+            </div>
+          ) : status.isError ? (
+            <ErrorAlert>
+              <p className="font-medium">{s.loadFailed}</p>
+              <p className="mt-1 text-destructive/90">{serverMessage(status.error)}</p>
+              <Button
+                variant="outline"
+                size="sm"
+                className="mt-3"
+                disabled={status.isFetching}
+                onClick={() => void status.refetch()}
+              >
+                <RotateCw aria-hidden="true" />
+                {s.retry}
+              </Button>
+            </ErrorAlert>
+          ) : (
+            <>
+              <div className="flex items-start gap-2 text-sm">
+                <span
+                  aria-hidden="true"
+                  className={
+                    configured
+                      ? 'mt-1.5 size-2 shrink-0 rounded-full bg-success'
+                      : 'mt-1.5 size-2 shrink-0 rounded-full bg-muted-foreground/50'
+                  }
+                />
+                {configured ? (
+                  <div className="space-y-0.5">
+                    <p className="font-medium">{s.configured}</p>
+                    {status.data.created_at ? (
+                      <p className="text-muted-foreground">
+                        {s.created(formatCreated(status.data.created_at))}
+                      </p>
+                    ) : null}
+                  </div>
+                ) : (
+                  <p className="text-muted-foreground">{s.none}</p>
+                )}
+              </div>
+
+              <div className="flex flex-wrap gap-2">
+                {configured ? (
+                  <>
+                    <ConfirmButton
+                      label={s.regenerate}
+                      icon={
+                        create.isPending ? <Spinner className="size-4" /> : <RefreshCw aria-hidden="true" />
+                      }
+                      title={s.regenerateTitle}
+                      description={s.regenerateDescription}
+                      disabled={busy}
+                      onConfirm={generate}
+                    />
+                    <ConfirmButton
+                      label={s.remove}
+                      icon={remove.isPending ? <Spinner className="size-4" /> : <Trash2 aria-hidden="true" />}
+                      title={s.removeTitle}
+                      description={s.removeDescription}
+                      destructive
+                      disabled={busy}
+                      onConfirm={onRemove}
+                    />
+                  </>
+                ) : (
+                  <Button disabled={busy} onClick={generate}>
+                    {create.isPending ? <Spinner className="size-4" /> : <Webhook aria-hidden="true" />}
+                    {s.generate}
+                  </Button>
+                )}
+              </div>
+            </>
+          )}
+
+          {shownUrl ? <ShownUrl url={shownUrl} /> : null}
+        </div>
+
+        <div className="min-w-0 space-y-2 text-sm text-muted-foreground">
+          <h3 className="font-medium text-foreground">{s.helpTitle}</h3>
+          <p>{s.help}</p>
+          <pre className="overflow-x-auto rounded-md border bg-muted/50 px-3 py-2 font-mono text-xs text-foreground">
+            <code>{s.messageExample}</code>
+          </pre>
+          <p>{s.helpSignals}</p>
+          <p>{s.helpActive}</p>
+        </div>
+      </CardContent>
+    </Card>
+  )
+}
+
+/** The new URL, read-only, with Copy; shown once. */
+function ShownUrl({ url }: { url: string }) {
+  const id = useId()
+  const input = useRef<HTMLInputElement>(null)
+
+  const copy = async () => {
+    try {
+      // navigator.clipboard is missing outside secure contexts: that throws here too.
+      await navigator.clipboard.writeText(url)
+      notify.success(s.copiedToast)
+    } catch {
+      input.current?.select()
+      notify.error(s.copyFailed)
+    }
+  }
+
+  return (
+    <div className="space-y-2 rounded-lg border border-primary/40 bg-primary/[0.06] p-4">
+      <Label htmlFor={`${id}-url`}>{s.urlLabel}</Label>
+      <div className="flex gap-2">
+        <Input
+          ref={input}
+          id={`${id}-url`}
+          readOnly
+          value={url}
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby={`${id}-once`}
+          className="font-mono text-xs"
+          onFocus={(event) => {
+            event.currentTarget.select()
+          }}
+        />
+        <Button variant="outline" className="h-10" onClick={() => void copy()}>
+          <Copy aria-hidden="true" />
+          {s.copy}
+        </Button>
+      </div>
+      <p id={`${id}-once`} className="flex items-start gap-2 text-xs text-amber-600 dark:text-amber-400">
+        <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
+        {s.shownOnce}
+      </p>
+    </div>
+  )
+}
+
+type ConfirmButtonProps = {
+  label: string
+  icon: ReactNode
+  title: string
+  description: string
+  destructive?: boolean
+  disabled: boolean
+  onConfirm: () => void
+}
+
+/** A button that asks first, in an alert dialog whose confirming button repeats the label. */
+function ConfirmButton({
+  label,
+  icon,
+  title,
+  description,
+  destructive = false,
+  disabled,
+  onConfirm,
+}: ConfirmButtonProps) {
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button
+          variant="outline"
+          disabled={disabled}
+          className={
+            destructive ? 'text-destructive hover:bg-destructive/10 hover:text-destructive' : undefined
+          }
+        >
+          {icon}
+          {label}
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <div className="space-y-2">
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </div>
+        <AlertDialogFooter>
+          <AlertDialogCancel>{s.cancel}</AlertDialogCancel>
+          <AlertDialogAction destructive={destructive} onClick={onConfirm}>
+            {label}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  )
+}
