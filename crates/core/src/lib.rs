@@ -3,7 +3,9 @@
 //! so every rule can be tested with plain values.
 
 pub mod market;
+pub mod martingale;
 pub mod settings;
 pub mod signal;
 pub mod stats;
+pub mod trading;
 pub mod validation;

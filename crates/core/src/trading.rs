@@ -1,0 +1,469 @@
+//! The trading rulebook (DESIGN.md section 5) as pure functions: when a signal opens a
+//! position, how big it is, where its stop loss, take-profit ladder and trailing stop sit,
+//! and when the clock forbids new entries. The engine calls these at each decision and
+//! performs what they say; nothing here does I/O.
+
+use std::fmt;
+
+use chrono::{DateTime, Datelike, Timelike, Utc};
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use crate::market::{Instrument, PositionSide};
+use crate::settings::BotSettings;
+use crate::signal::TradeSignal;
+
+const HUNDRED: Decimal = Decimal::ONE_HUNDRED;
+
+/// Whether `new` is a transition into a strong signal: the only moment an entry is made.
+pub fn is_entry_transition(previous: Option<TradeSignal>, new: TradeSignal) -> bool {
+    new != TradeSignal::Neutral && previous.is_some_and(|p| p != new)
+}
+
+/// The side a strong signal opens (reverse mode trades against it); none for NEUTRAL.
+pub fn entry_side(signal: TradeSignal, reverse: bool) -> Option<PositionSide> {
+    let side = match signal {
+        TradeSignal::StrongBuy => PositionSide::Long,
+        TradeSignal::StrongSell => PositionSide::Short,
+        TradeSignal::Neutral => return None,
+    };
+    Some(match (side, reverse) {
+        (s, false) => s,
+        (PositionSide::Long, true) => PositionSide::Short,
+        (PositionSide::Short, true) => PositionSide::Long,
+    })
+}
+
+/// What the account looks like when an entry is considered.
+#[derive(Debug, Clone)]
+pub struct AccountView {
+    /// Open positions (trades) of the user.
+    pub open_trades: usize,
+    /// Margin held by the open trades, in USDT.
+    pub margin_in_use: Decimal,
+    /// Whether a position on the symbol is already open.
+    pub symbol_has_position: bool,
+    /// What the wallet can still commit.
+    pub available_balance: Decimal,
+}
+
+/// Why a signal opens nothing. Each reads as the log line the trader sees.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Skip {
+    PositionOpen,
+    MaxTrades { max: u32 },
+    MaxTotal { in_use: Decimal, margin: Decimal, max: Decimal },
+    LeverageAboveInstrument { leverage: u32, max: u32 },
+    BelowMinimum { qty: Decimal, notional: Decimal, min_qty: Decimal, min_notional: Decimal },
+    InsufficientBalance { needed: Decimal, available: Decimal },
+    NoPrice,
+    Forbidden(String),
+}
+
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Skip::PositionOpen => write!(f, "a position on this symbol is already open"),
+            Skip::MaxTrades { max } => write!(f, "{max} trades are open already (max_trades)"),
+            Skip::MaxTotal { in_use, margin, max } => write!(
+                f,
+                "margin in use {in_use} + {margin} USDT would exceed max_total_usdt {max}"
+            ),
+            Skip::LeverageAboveInstrument { leverage, max } => {
+                write!(f, "leverage {leverage}x is above the instrument's maximum {max}x")
+            }
+            Skip::BelowMinimum {
+                qty,
+                notional,
+                min_qty,
+                min_notional,
+            } => write!(
+                f,
+                "quantity {qty} ({notional} USDT) is below the instrument's minimum \
+                 ({min_qty}, {min_notional} USDT)"
+            ),
+            Skip::InsufficientBalance { needed, available } => write!(
+                f,
+                "the margin {needed} USDT is more than the available balance {available} USDT"
+            ),
+            Skip::NoPrice => write!(f, "no price is known for the symbol"),
+            Skip::Forbidden(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+/// A position to open.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntryPlan {
+    pub side: PositionSide,
+    /// Rounded down to the instrument's step.
+    pub qty: Decimal,
+    pub leverage: u32,
+    /// The margin asked for (the filled margin is `qty x fill price / leverage`).
+    pub margin: Decimal,
+    /// `qty x price` at the price the plan was made with.
+    pub notional: Decimal,
+}
+
+/// Sizes an entry of `margin` USDT at `price`, or says why it is skipped: one position per
+/// symbol, `max_trades`, `max_total_usdt`, the instrument's leverage and minimums, and the
+/// wallet. The limits apply to martingale steps as to classic trades.
+pub fn plan_entry(
+    settings: &BotSettings,
+    instrument: &Instrument,
+    account: &AccountView,
+    side: PositionSide,
+    margin: Decimal,
+    price: Decimal,
+) -> Result<EntryPlan, Skip> {
+    if account.symbol_has_position {
+        return Err(Skip::PositionOpen);
+    }
+    if account.open_trades >= settings.max_trades as usize {
+        return Err(Skip::MaxTrades {
+            max: settings.max_trades,
+        });
+    }
+    if account.margin_in_use + margin > settings.max_total_usdt {
+        return Err(Skip::MaxTotal {
+            in_use: account.margin_in_use,
+            margin,
+            max: settings.max_total_usdt,
+        });
+    }
+    if settings.leverage > instrument.max_leverage {
+        return Err(Skip::LeverageAboveInstrument {
+            leverage: settings.leverage,
+            max: instrument.max_leverage,
+        });
+    }
+    if price <= Decimal::ZERO {
+        return Err(Skip::NoPrice);
+    }
+    let leverage = Decimal::from(settings.leverage);
+    let qty = instrument.qty_for_notional(margin * leverage, price);
+    let notional = qty * price;
+    if !instrument.meets_minimums(qty, price) {
+        return Err(Skip::BelowMinimum {
+            qty,
+            notional,
+            min_qty: instrument.min_qty,
+            min_notional: instrument.min_notional,
+        });
+    }
+    if margin > account.available_balance {
+        return Err(Skip::InsufficientBalance {
+            needed: margin,
+            available: account.available_balance,
+        });
+    }
+    Ok(EntryPlan {
+        side,
+        qty,
+        leverage: settings.leverage,
+        margin,
+        notional,
+    })
+}
+
+/// `pct` percent of a price move from `entry`, in the direction `sign` (+1 or -1).
+fn moved(entry: Decimal, pct: Decimal, sign: Decimal) -> Decimal {
+    entry * (Decimal::ONE + sign * pct / HUNDRED)
+}
+
+/// The stop loss: `initial_stop_loss_pct` against the position, rounded to the tick on the
+/// side that keeps the loss within the setting (long: up, short: down).
+pub fn stop_loss_price(
+    side: PositionSide,
+    entry: Decimal,
+    pct: Decimal,
+    instrument: &Instrument,
+) -> Decimal {
+    let raw = moved(entry, pct, -side.sign());
+    match side {
+        PositionSide::Long => instrument.round_price_up(raw),
+        PositionSide::Short => instrument.round_price_down(raw),
+    }
+}
+
+/// The `step`-th take profit (0 is the first): `take_profit_first_pct` from the entry, then
+/// every further `take_profit_next_pct`. Rounded to the tick so the profit is at least the
+/// setting (long: up, short: down).
+pub fn take_profit_price(
+    side: PositionSide,
+    entry: Decimal,
+    settings: &BotSettings,
+    step: u32,
+    instrument: &Instrument,
+) -> Decimal {
+    let pct = settings.take_profit_first_pct + settings.take_profit_next_pct * Decimal::from(step);
+    let raw = moved(entry, pct, side.sign());
+    match side {
+        PositionSide::Long => instrument.round_price_up(raw),
+        PositionSide::Short => instrument.round_price_down(raw),
+    }
+}
+
+/// Whether `price` has reached `level` in the position's favour.
+pub fn reached_in_favour(side: PositionSide, price: Decimal, level: Decimal) -> bool {
+    match side {
+        PositionSide::Long => price >= level,
+        PositionSide::Short => price <= level,
+    }
+}
+
+/// How much a take profit closes: half of what is open, rounded down to the step; all of it
+/// when that half would be below the instrument's minimum quantity.
+pub fn take_profit_qty(open_qty: Decimal, instrument: &Instrument) -> Decimal {
+    let half = instrument.round_qty_down(open_qty / Decimal::TWO);
+    if half < instrument.min_qty || half <= Decimal::ZERO {
+        open_qty
+    } else {
+        half
+    }
+}
+
+/// A trailing stop as the venue takes it: it activates at `activation_price` and then
+/// follows the best price at `distance` (a price difference).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TrailingPlan {
+    pub activation_price: Decimal,
+    pub distance: Decimal,
+}
+
+/// The trailing stop of a position: active once the price has moved `trail_activation_pct`
+/// in favour, `trail_step_pct` of the entry behind the best price (at least one tick).
+pub fn trailing_plan(
+    side: PositionSide,
+    entry: Decimal,
+    settings: &BotSettings,
+    instrument: &Instrument,
+) -> Option<TrailingPlan> {
+    if !settings.use_trailing_stop {
+        return None;
+    }
+    let activation = moved(entry, settings.trail_activation_pct, side.sign());
+    let activation_price = match side {
+        PositionSide::Long => instrument.round_price_up(activation),
+        PositionSide::Short => instrument.round_price_down(activation),
+    };
+    let distance = instrument
+        .round_price(entry * settings.trail_step_pct / HUNDRED)
+        .max(instrument.tick_size);
+    Some(TrailingPlan {
+        activation_price,
+        distance,
+    })
+}
+
+/// Why the clock forbids a new entry at `now`, if it does: a forbidden hour interval
+/// (`[start, end)`, wrapping past midnight) or a forbidden weekday (0 = Monday), both in
+/// the user's time zone.
+pub fn entry_forbidden(settings: &BotSettings, now: DateTime<Utc>) -> Option<String> {
+    let local = now.with_timezone(&settings.timezone());
+    if settings.forbidden_days_enabled {
+        let weekday = local.weekday().num_days_from_monday() as u8;
+        if settings.forbidden_days.contains(&weekday) {
+            return Some(format!(
+                "{} is a forbidden day in {}",
+                local.weekday(),
+                settings.user_timezone
+            ));
+        }
+    }
+    if settings.forbidden_hours_enabled {
+        let hour = local.hour() as u8;
+        for &[start, end] in &settings.forbidden_hours {
+            let inside = if start < end {
+                (start..end).contains(&hour)
+            } else {
+                hour >= start || hour < end
+            };
+            if inside {
+                return Some(format!(
+                    "{:02}:{:02} in {} is inside the forbidden hours {start}:00-{end}:00",
+                    local.hour(),
+                    local.minute(),
+                    settings.user_timezone
+                ));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+    use rust_decimal_macros::dec;
+
+    fn btc() -> Instrument {
+        Instrument {
+            symbol: "BTCUSDT".into(),
+            tick_size: dec!(0.1),
+            qty_step: dec!(0.001),
+            min_qty: dec!(0.001),
+            min_notional: dec!(5),
+            max_leverage: 100,
+        }
+    }
+
+    fn idle() -> AccountView {
+        AccountView {
+            open_trades: 0,
+            margin_in_use: dec!(0),
+            symbol_has_position: false,
+            available_balance: dec!(10000),
+        }
+    }
+
+    #[test]
+    fn only_a_change_into_a_strong_signal_is_an_entry() {
+        use TradeSignal::*;
+        assert!(is_entry_transition(Some(Neutral), StrongBuy));
+        assert!(is_entry_transition(Some(StrongSell), StrongBuy));
+        assert!(!is_entry_transition(Some(StrongBuy), StrongBuy));
+        assert!(!is_entry_transition(Some(StrongBuy), Neutral));
+        // The first signal seen says nothing about when it began.
+        assert!(!is_entry_transition(None, StrongBuy));
+    }
+
+    #[test]
+    fn reverse_mode_swaps_the_side() {
+        assert_eq!(entry_side(TradeSignal::StrongBuy, false), Some(PositionSide::Long));
+        assert_eq!(entry_side(TradeSignal::StrongBuy, true), Some(PositionSide::Short));
+        assert_eq!(entry_side(TradeSignal::StrongSell, true), Some(PositionSide::Long));
+        assert_eq!(entry_side(TradeSignal::Neutral, true), None);
+    }
+
+    #[test]
+    fn an_entry_is_margin_times_leverage_rounded_down_to_the_step() {
+        let s = BotSettings::default(); // 100 USDT at 10x
+        let plan = plan_entry(&s, &btc(), &idle(), PositionSide::Long, dec!(100), dec!(30000))
+            .unwrap();
+        // 1000 / 30000 = 0.0333.. -> 0.033
+        assert_eq!(plan.qty, dec!(0.033));
+        assert_eq!(plan.notional, dec!(990.000));
+        assert_eq!(plan.leverage, 10);
+    }
+
+    #[test]
+    fn each_limit_skips_with_its_reason() {
+        let s = BotSettings::default();
+        let plan = |account: &AccountView, margin, price| {
+            plan_entry(&s, &btc(), account, PositionSide::Long, margin, price)
+        };
+        let mut a = idle();
+        a.symbol_has_position = true;
+        assert_eq!(plan(&a, dec!(100), dec!(30000)), Err(Skip::PositionOpen));
+        let mut a = idle();
+        a.open_trades = 3;
+        assert_eq!(plan(&a, dec!(100), dec!(30000)), Err(Skip::MaxTrades { max: 3 }));
+        let mut a = idle();
+        a.margin_in_use = dec!(950);
+        assert!(matches!(plan(&a, dec!(100), dec!(30000)), Err(Skip::MaxTotal { .. })));
+        a.margin_in_use = dec!(900);
+        assert!(plan(&a, dec!(100), dec!(30000)).is_ok(), "exactly at the limit is allowed");
+        // 0.4 USDT x 10 = 4 USDT of notional: below the 5 USDT minimum.
+        let skip = plan(&idle(), dec!(0.4), dec!(30000)).unwrap_err();
+        assert!(matches!(skip, Skip::BelowMinimum { .. }));
+        assert!(skip.to_string().contains("below the instrument's minimum"));
+        let mut a = idle();
+        a.available_balance = dec!(50);
+        assert!(matches!(
+            plan(&a, dec!(100), dec!(30000)),
+            Err(Skip::InsufficientBalance { .. })
+        ));
+        let high = BotSettings {
+            leverage: 75,
+            ..BotSettings::default()
+        };
+        let mut low_max = btc();
+        low_max.max_leverage = 50;
+        assert!(matches!(
+            plan_entry(&high, &low_max, &idle(), PositionSide::Long, dec!(100), dec!(30000)),
+            Err(Skip::LeverageAboveInstrument { .. })
+        ));
+    }
+
+    #[test]
+    fn stops_and_ladder_sit_where_the_settings_say() {
+        let s = BotSettings::default(); // SL 5 %, TP 10 % then every 10 %
+        let i = btc();
+        assert_eq!(stop_loss_price(PositionSide::Long, dec!(30000), dec!(5), &i), dec!(28500));
+        assert_eq!(stop_loss_price(PositionSide::Short, dec!(30000), dec!(5), &i), dec!(31500));
+        // Rounded to the tick on the side that keeps the loss within the setting.
+        assert_eq!(
+            stop_loss_price(PositionSide::Long, dec!(100.05), dec!(1), &i),
+            dec!(99.1)
+        );
+        assert_eq!(take_profit_price(PositionSide::Long, dec!(30000), &s, 0, &i), dec!(33000));
+        assert_eq!(take_profit_price(PositionSide::Long, dec!(30000), &s, 1, &i), dec!(36000));
+        assert_eq!(take_profit_price(PositionSide::Short, dec!(30000), &s, 0, &i), dec!(27000));
+        assert_eq!(take_profit_price(PositionSide::Short, dec!(30000), &s, 1, &i), dec!(24000));
+        assert!(reached_in_favour(PositionSide::Short, dec!(26999), dec!(27000)));
+        assert!(!reached_in_favour(PositionSide::Long, dec!(32999.9), dec!(33000)));
+    }
+
+    #[test]
+    fn a_take_profit_closes_half_or_all_of_a_small_remainder() {
+        let i = btc();
+        assert_eq!(take_profit_qty(dec!(0.033), &i), dec!(0.016));
+        assert_eq!(take_profit_qty(dec!(0.002), &i), dec!(0.001));
+        assert_eq!(take_profit_qty(dec!(0.001), &i), dec!(0.001), "too small to halve");
+    }
+
+    #[test]
+    fn the_trailing_stop_activates_in_favour_at_a_fraction_of_the_entry() {
+        let s = BotSettings::default(); // activation 1 %, step 0.5 %
+        let t = trailing_plan(PositionSide::Long, dec!(30000), &s, &btc()).unwrap();
+        assert_eq!(t.activation_price, dec!(30300));
+        assert_eq!(t.distance, dec!(150));
+        let t = trailing_plan(PositionSide::Short, dec!(30000), &s, &btc()).unwrap();
+        assert_eq!(t.activation_price, dec!(29700));
+        let off = BotSettings {
+            use_trailing_stop: false,
+            ..BotSettings::default()
+        };
+        assert!(trailing_plan(PositionSide::Long, dec!(30000), &off, &btc()).is_none());
+    }
+
+    #[test]
+    fn forbidden_hours_wrap_past_midnight_in_the_users_zone() {
+        let s = BotSettings {
+            user_timezone: "Asia/Tokyo".into(), // UTC+9, no DST
+            forbidden_hours_enabled: true,
+            forbidden_hours: vec![[23, 1], [6, 8]],
+            ..BotSettings::default()
+        };
+        let at = |h: u32, m: u32| Utc.with_ymd_and_hms(2026, 11, 23, h, m, 0).unwrap();
+        // 14:00 UTC = 23:00 Tokyo: blocked; 15:59 UTC = 00:59: blocked; 16:00 = 01:00: free.
+        assert!(entry_forbidden(&s, at(14, 0)).is_some());
+        assert!(entry_forbidden(&s, at(15, 59)).is_some());
+        assert!(entry_forbidden(&s, at(16, 0)).is_none());
+        assert!(entry_forbidden(&s, at(13, 59)).is_none());
+        // 21:30 UTC = 06:30 Tokyo.
+        assert!(entry_forbidden(&s, at(21, 30)).unwrap().contains("06:30"));
+        let off = BotSettings {
+            forbidden_hours_enabled: false,
+            ..s.clone()
+        };
+        assert!(entry_forbidden(&off, at(14, 0)).is_none());
+    }
+
+    #[test]
+    fn forbidden_days_are_local_weekdays() {
+        let s = BotSettings {
+            user_timezone: "America/New_York".into(),
+            forbidden_days_enabled: true,
+            forbidden_days: vec![6], // Sunday
+            ..BotSettings::default()
+        };
+        // Monday 2026-11-23 03:00 UTC is still Sunday 22:00 in New York.
+        let monday_utc = Utc.with_ymd_and_hms(2026, 11, 23, 3, 0, 0).unwrap();
+        assert!(entry_forbidden(&s, monday_utc).unwrap().contains("Sun"));
+        let later = Utc.with_ymd_and_hms(2026, 11, 23, 5, 0, 0).unwrap();
+        assert!(entry_forbidden(&s, later).is_none());
+    }
+}
