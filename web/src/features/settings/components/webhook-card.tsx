@@ -202,7 +202,7 @@ function ShownUrl({ url }: { url: string }) {
   return (
     <div className="space-y-2 rounded-lg border border-primary/40 bg-primary/[0.06] p-4">
       <Label htmlFor={`${id}-url`}>{s.urlLabel}</Label>
-      <div className="flex gap-2">
+      <div className="flex flex-col gap-2 sm:flex-row">
         <Input
           ref={input}
           id={`${id}-url`}
