@@ -6,5 +6,6 @@ pub mod paper;
 pub mod sessions;
 pub mod settings;
 pub mod signals;
+pub mod trades;
 pub mod users;
 pub mod webhooks;

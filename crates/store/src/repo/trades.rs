@@ -1,0 +1,450 @@
+//! The bot's trades and martingale chains. Decimals are stored as their exact strings.
+
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use signaldesk_core::market::PositionSide;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::{Store, StoreError};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TradeStatus {
+    /// The opening order was sent; its fill is not recorded yet.
+    Pending,
+    Open,
+    Closed,
+    /// The opening order never filled.
+    Cancelled,
+}
+
+impl TradeStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TradeStatus::Pending => "PENDING",
+            TradeStatus::Open => "OPEN",
+            TradeStatus::Closed => "CLOSED",
+            TradeStatus::Cancelled => "CANCELLED",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<TradeStatus> {
+        match s {
+            "PENDING" => Some(TradeStatus::Pending),
+            "OPEN" => Some(TradeStatus::Open),
+            "CLOSED" => Some(TradeStatus::Closed),
+            "CANCELLED" => Some(TradeStatus::Cancelled),
+            _ => None,
+        }
+    }
+}
+
+pub fn side_str(side: PositionSide) -> &'static str {
+    match side {
+        PositionSide::Long => "long",
+        PositionSide::Short => "short",
+    }
+}
+
+fn parse_side(s: &str) -> Result<PositionSide, StoreError> {
+    match s {
+        "long" => Ok(PositionSide::Long),
+        "short" => Ok(PositionSide::Short),
+        other => Err(StoreError::Corrupt(format!("trade side {other}"))),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trade {
+    pub id: i64,
+    pub user_id: i64,
+    pub symbol: String,
+    pub side: PositionSide,
+    pub status: TradeStatus,
+    pub client_order_id: String,
+    pub leverage: u32,
+    /// Margin asked for when opening; after the fill, the margin held.
+    pub margin: Decimal,
+    /// Quantity filled when opening.
+    pub qty: Decimal,
+    /// Quantity still open.
+    pub open_qty: Decimal,
+    pub entry_price: Option<Decimal>,
+    /// Average exit price of what has been closed.
+    pub exit_price: Option<Decimal>,
+    pub closed_qty: Decimal,
+    /// Sum of exit price x quantity of every close.
+    pub exit_value: Decimal,
+    /// Realized pnl net of fees.
+    pub pnl: Decimal,
+    pub fees: Decimal,
+    /// Notional of every fill of the trade.
+    pub volume: Decimal,
+    /// The stop loss now on the venue.
+    pub stop_loss: Option<Decimal>,
+    /// Take profits taken so far.
+    pub tp_step: u32,
+    /// stop_loss, take_profit, trailing, manual, liquidation (or reconciled).
+    pub close_reason: Option<String>,
+    pub chain_id: Option<i64>,
+    pub chain_step: Option<u32>,
+    /// The signal that opened it, its time and the price then.
+    pub signal_id: Option<i64>,
+    pub signal_at: Option<i64>,
+    pub signal_price: Option<Decimal>,
+    pub created_at: i64,
+    pub opened_at: Option<i64>,
+    pub closed_at: Option<i64>,
+}
+
+const COLUMNS: &str = "id, user_id, symbol, side, status, client_order_id, leverage, margin, qty, \
+    open_qty, entry_price, exit_price, closed_qty, exit_value, pnl, fees, volume, stop_loss, \
+    tp_step, close_reason, chain_id, chain_step, signal_id, signal_at, signal_price, \
+    created_at, opened_at, closed_at";
+
+fn decimal(row: &AnyRow, column: &str) -> Result<Decimal, StoreError> {
+    let text: String = row.try_get(column)?;
+    Decimal::from_str(&text).map_err(|e| StoreError::Corrupt(format!("{column} {text}: {e}")))
+}
+
+fn optional_decimal(row: &AnyRow, column: &str) -> Result<Option<Decimal>, StoreError> {
+    let text: Option<String> = row.try_get(column)?;
+    text.map(|t| {
+        Decimal::from_str(&t).map_err(|e| StoreError::Corrupt(format!("{column} {t}: {e}")))
+    })
+    .transpose()
+}
+
+fn small(row: &AnyRow, column: &str) -> Result<u32, StoreError> {
+    let v: i64 = row.try_get(column)?;
+    u32::try_from(v).map_err(|_| StoreError::Corrupt(format!("{column} {v}")))
+}
+
+fn trade_from_row(row: &AnyRow) -> Result<Trade, StoreError> {
+    let status: String = row.try_get("status")?;
+    let side: String = row.try_get("side")?;
+    let chain_step: Option<i64> = row.try_get("chain_step")?;
+    Ok(Trade {
+        id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        symbol: row.try_get("symbol")?,
+        side: parse_side(&side)?,
+        status: TradeStatus::parse(&status)
+            .ok_or_else(|| StoreError::Corrupt(format!("trade status {status}")))?,
+        client_order_id: row.try_get("client_order_id")?,
+        leverage: small(row, "leverage")?,
+        margin: decimal(row, "margin")?,
+        qty: decimal(row, "qty")?,
+        open_qty: decimal(row, "open_qty")?,
+        entry_price: optional_decimal(row, "entry_price")?,
+        exit_price: optional_decimal(row, "exit_price")?,
+        closed_qty: decimal(row, "closed_qty")?,
+        exit_value: decimal(row, "exit_value")?,
+        pnl: decimal(row, "pnl")?,
+        fees: decimal(row, "fees")?,
+        volume: decimal(row, "volume")?,
+        stop_loss: optional_decimal(row, "stop_loss")?,
+        tp_step: small(row, "tp_step")?,
+        close_reason: row.try_get("close_reason")?,
+        chain_id: row.try_get("chain_id")?,
+        chain_step: chain_step.map(|s| s as u32),
+        signal_id: row.try_get("signal_id")?,
+        signal_at: row.try_get("signal_at")?,
+        signal_price: optional_decimal(row, "signal_price")?,
+        created_at: row.try_get("created_at")?,
+        opened_at: row.try_get("opened_at")?,
+        closed_at: row.try_get("closed_at")?,
+    })
+}
+
+/// Filters of the trade list.
+#[derive(Debug, Clone, Default)]
+pub struct TradeQuery {
+    pub status: Option<TradeStatus>,
+    pub symbol: Option<String>,
+    /// Created at or after (Unix ms).
+    pub from: Option<i64>,
+    /// Created before (Unix ms).
+    pub to: Option<i64>,
+    pub offset: i64,
+    pub limit: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChainStatus {
+    Open,
+    Closed,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chain {
+    pub id: i64,
+    pub user_id: i64,
+    pub symbol: String,
+    pub status: ChainStatus,
+    /// The step of the newest trade (1 is the first).
+    pub step: u32,
+    /// The newest trade's direction.
+    pub side: PositionSide,
+    /// Some(true) won, Some(false) lost, None while open.
+    pub won: Option<bool>,
+    pub created_at: i64,
+    pub closed_at: Option<i64>,
+}
+
+const CHAIN_COLUMNS: &str =
+    "id, user_id, symbol, status, step, side, result, created_at, closed_at";
+
+fn chain_from_row(row: &AnyRow) -> Result<Chain, StoreError> {
+    let status: String = row.try_get("status")?;
+    let side: String = row.try_get("side")?;
+    let result: Option<String> = row.try_get("result")?;
+    Ok(Chain {
+        id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        symbol: row.try_get("symbol")?,
+        status: match status.as_str() {
+            "OPEN" => ChainStatus::Open,
+            "CLOSED" => ChainStatus::Closed,
+            other => return Err(StoreError::Corrupt(format!("chain status {other}"))),
+        },
+        step: small(row, "step")?,
+        side: parse_side(&side)?,
+        won: result.map(|r| r == "won"),
+        created_at: row.try_get("created_at")?,
+        closed_at: row.try_get("closed_at")?,
+    })
+}
+
+fn chain_status_str(status: ChainStatus) -> &'static str {
+    match status {
+        ChainStatus::Open => "OPEN",
+        ChainStatus::Closed => "CLOSED",
+    }
+}
+
+impl Store {
+    /// Stores a new trade (its `id` is ignored) and returns it with its id.
+    pub async fn insert_trade(&self, t: &Trade) -> Result<Trade, StoreError> {
+        let sql = format!(
+            "INSERT INTO trades (user_id, symbol, side, status, client_order_id, leverage, margin,
+                 qty, open_qty, entry_price, exit_price, closed_qty, exit_value, pnl, fees, volume,
+                 stop_loss, tp_step, close_reason, chain_id, chain_step, signal_id, signal_at,
+                 signal_price, created_at, opened_at, closed_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                 $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
+             RETURNING {COLUMNS}"
+        );
+        let row = sqlx::query(&sql)
+            .bind(t.user_id)
+            .bind(&t.symbol)
+            .bind(side_str(t.side))
+            .bind(t.status.as_str())
+            .bind(&t.client_order_id)
+            .bind(i64::from(t.leverage))
+            .bind(t.margin.to_string())
+            .bind(t.qty.to_string())
+            .bind(t.open_qty.to_string())
+            .bind(t.entry_price.map(|d| d.to_string()))
+            .bind(t.exit_price.map(|d| d.to_string()))
+            .bind(t.closed_qty.to_string())
+            .bind(t.exit_value.to_string())
+            .bind(t.pnl.to_string())
+            .bind(t.fees.to_string())
+            .bind(t.volume.to_string())
+            .bind(t.stop_loss.map(|d| d.to_string()))
+            .bind(i64::from(t.tp_step))
+            .bind(t.close_reason.clone())
+            .bind(t.chain_id)
+            .bind(t.chain_step.map(i64::from))
+            .bind(t.signal_id)
+            .bind(t.signal_at)
+            .bind(t.signal_price.map(|d| d.to_string()))
+            .bind(t.created_at)
+            .bind(t.opened_at)
+            .bind(t.closed_at)
+            .fetch_one(&self.pool)
+            .await?;
+        trade_from_row(&row)
+    }
+
+    /// Writes every changing field of a trade.
+    pub async fn save_trade(&self, t: &Trade) -> Result<(), StoreError> {
+        let done = sqlx::query(
+            "UPDATE trades SET status = $1, margin = $2, qty = $3, open_qty = $4,
+                 entry_price = $5, exit_price = $6, closed_qty = $7, exit_value = $8, pnl = $9,
+                 fees = $10, volume = $11, stop_loss = $12, tp_step = $13, close_reason = $14,
+                 opened_at = $15, closed_at = $16
+             WHERE id = $17 AND user_id = $18",
+        )
+        .bind(t.status.as_str())
+        .bind(t.margin.to_string())
+        .bind(t.qty.to_string())
+        .bind(t.open_qty.to_string())
+        .bind(t.entry_price.map(|d| d.to_string()))
+        .bind(t.exit_price.map(|d| d.to_string()))
+        .bind(t.closed_qty.to_string())
+        .bind(t.exit_value.to_string())
+        .bind(t.pnl.to_string())
+        .bind(t.fees.to_string())
+        .bind(t.volume.to_string())
+        .bind(t.stop_loss.map(|d| d.to_string()))
+        .bind(i64::from(t.tp_step))
+        .bind(t.close_reason.clone())
+        .bind(t.opened_at)
+        .bind(t.closed_at)
+        .bind(t.id)
+        .bind(t.user_id)
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    pub async fn trade(&self, user_id: i64, id: i64) -> Result<Option<Trade>, StoreError> {
+        let sql = format!("SELECT {COLUMNS} FROM trades WHERE id = $1 AND user_id = $2");
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(trade_from_row).transpose()
+    }
+
+    /// PENDING and OPEN trades, oldest first.
+    pub async fn active_trades(&self, user_id: i64) -> Result<Vec<Trade>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM trades WHERE user_id = $1 AND status IN ('PENDING', 'OPEN')
+             ORDER BY id"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(trade_from_row).collect()
+    }
+
+    pub async fn count_open_trades(&self, user_id: i64) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM trades WHERE user_id = $1 AND status IN ('PENDING', 'OPEN')",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// A page of the user's trades, newest first, and how many match in all.
+    pub async fn trades_page(
+        &self,
+        user_id: i64,
+        q: &TradeQuery,
+    ) -> Result<(Vec<Trade>, i64), StoreError> {
+        let filter = "user_id = $1
+             AND ($2 IS NULL OR status = $2)
+             AND ($3 IS NULL OR symbol = $3)
+             AND ($4 IS NULL OR created_at >= $4)
+             AND ($5 IS NULL OR created_at < $5)";
+        let status = q.status.map(|s| s.as_str().to_string());
+        let count_sql = format!("SELECT COUNT(*) AS n FROM trades WHERE {filter}");
+        let total: i64 = sqlx::query(&count_sql)
+            .bind(user_id)
+            .bind(status.clone())
+            .bind(q.symbol.clone())
+            .bind(q.from)
+            .bind(q.to)
+            .fetch_one(&self.pool)
+            .await?
+            .try_get("n")?;
+        let sql = format!(
+            "SELECT {COLUMNS} FROM trades WHERE {filter} ORDER BY id DESC LIMIT $6 OFFSET $7"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .bind(status)
+            .bind(q.symbol.clone())
+            .bind(q.from)
+            .bind(q.to)
+            .bind(q.limit)
+            .bind(q.offset)
+            .fetch_all(&self.pool)
+            .await?;
+        let trades = rows.iter().map(trade_from_row).collect::<Result<_, _>>()?;
+        Ok((trades, total))
+    }
+
+    /// The pnl of every closed trade of the user, in the order they closed.
+    pub async fn closed_pnls(&self, user_id: i64) -> Result<Vec<Decimal>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT pnl FROM trades WHERE user_id = $1 AND status = 'CLOSED'
+             ORDER BY closed_at, id",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| decimal(r, "pnl")).collect()
+    }
+
+    pub async fn insert_chain(&self, c: &Chain) -> Result<Chain, StoreError> {
+        let sql = format!(
+            "INSERT INTO martingale_chains (user_id, symbol, status, step, side, result,
+                 created_at, closed_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {CHAIN_COLUMNS}"
+        );
+        let row = sqlx::query(&sql)
+            .bind(c.user_id)
+            .bind(&c.symbol)
+            .bind(chain_status_str(c.status))
+            .bind(i64::from(c.step))
+            .bind(side_str(c.side))
+            .bind(c.won.map(|w| if w { "won" } else { "lost" }))
+            .bind(c.created_at)
+            .bind(c.closed_at)
+            .fetch_one(&self.pool)
+            .await?;
+        chain_from_row(&row)
+    }
+
+    pub async fn save_chain(&self, c: &Chain) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE martingale_chains SET status = $1, step = $2, side = $3, result = $4,
+                 closed_at = $5 WHERE id = $6 AND user_id = $7",
+        )
+        .bind(chain_status_str(c.status))
+        .bind(i64::from(c.step))
+        .bind(side_str(c.side))
+        .bind(c.won.map(|w| if w { "won" } else { "lost" }))
+        .bind(c.closed_at)
+        .bind(c.id)
+        .bind(c.user_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The user's OPEN chains, oldest first.
+    pub async fn open_chains(&self, user_id: i64) -> Result<Vec<Chain>, StoreError> {
+        let sql = format!(
+            "SELECT {CHAIN_COLUMNS} FROM martingale_chains WHERE user_id = $1 AND status = 'OPEN'
+             ORDER BY id"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(chain_from_row).collect()
+    }
+
+    /// Removes a chain whose first order never filled.
+    pub async fn delete_chain(&self, user_id: i64, id: i64) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM martingale_chains WHERE id = $1 AND user_id = $2")
+            .bind(id)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
