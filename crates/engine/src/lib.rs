@@ -11,6 +11,7 @@ pub mod paper;
 pub mod signal_worker;
 pub mod signals;
 mod supervisor;
+pub mod telegram;
 mod venues;
 mod workers;
 
