@@ -74,10 +74,10 @@ pub fn risk_preview(
     maintenance_margin_rate: Decimal,
 ) -> RiskPreview {
     let leverage = Decimal::from(settings.leverage.max(1));
-    let liquidation_distance_pct =
-        ((Decimal::ONE / leverage - maintenance_margin_rate) * Decimal::ONE_HUNDRED)
-            .max(Decimal::ZERO)
-            .round_dp(2);
+    let liquidation_distance_pct = ((Decimal::ONE / leverage - maintenance_margin_rate)
+        * Decimal::ONE_HUNDRED)
+        .max(Decimal::ZERO)
+        .round_dp(2);
     let stop_before_liquidation = settings.initial_stop_loss_pct < liquidation_distance_pct;
     let mut cumulative = Decimal::ZERO;
     let steps: Vec<RiskStep> = (1..=settings.martingale_max_depth)
@@ -147,10 +147,22 @@ mod tests {
     #[test]
     fn a_profit_ends_the_chain_a_loss_steps_until_the_depth() {
         let s = martingale();
-        assert_eq!(after_close(&s, 1, dec!(0.5)), ChainOutcome::Closed { won: true });
-        assert_eq!(after_close(&s, 1, dec!(-1)), ChainOutcome::NextStep { step: 2 });
-        assert_eq!(after_close(&s, 3, dec!(0)), ChainOutcome::NextStep { step: 4 });
-        assert_eq!(after_close(&s, 4, dec!(-1)), ChainOutcome::Closed { won: false });
+        assert_eq!(
+            after_close(&s, 1, dec!(0.5)),
+            ChainOutcome::Closed { won: true }
+        );
+        assert_eq!(
+            after_close(&s, 1, dec!(-1)),
+            ChainOutcome::NextStep { step: 2 }
+        );
+        assert_eq!(
+            after_close(&s, 3, dec!(0)),
+            ChainOutcome::NextStep { step: 4 }
+        );
+        assert_eq!(
+            after_close(&s, 4, dec!(-1)),
+            ChainOutcome::Closed { won: false }
+        );
     }
 
     #[test]

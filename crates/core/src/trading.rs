@@ -51,11 +51,28 @@ pub struct AccountView {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Skip {
     PositionOpen,
-    MaxTrades { max: u32 },
-    MaxTotal { in_use: Decimal, margin: Decimal, max: Decimal },
-    LeverageAboveInstrument { leverage: u32, max: u32 },
-    BelowMinimum { qty: Decimal, notional: Decimal, min_qty: Decimal, min_notional: Decimal },
-    InsufficientBalance { needed: Decimal, available: Decimal },
+    MaxTrades {
+        max: u32,
+    },
+    MaxTotal {
+        in_use: Decimal,
+        margin: Decimal,
+        max: Decimal,
+    },
+    LeverageAboveInstrument {
+        leverage: u32,
+        max: u32,
+    },
+    BelowMinimum {
+        qty: Decimal,
+        notional: Decimal,
+        min_qty: Decimal,
+        min_notional: Decimal,
+    },
+    InsufficientBalance {
+        needed: Decimal,
+        available: Decimal,
+    },
     NoPrice,
     Forbidden(String),
 }
@@ -65,12 +82,19 @@ impl fmt::Display for Skip {
         match self {
             Skip::PositionOpen => write!(f, "a position on this symbol is already open"),
             Skip::MaxTrades { max } => write!(f, "{max} trades are open already (max_trades)"),
-            Skip::MaxTotal { in_use, margin, max } => write!(
+            Skip::MaxTotal {
+                in_use,
+                margin,
+                max,
+            } => write!(
                 f,
                 "margin in use {in_use} + {margin} USDT would exceed max_total_usdt {max}"
             ),
             Skip::LeverageAboveInstrument { leverage, max } => {
-                write!(f, "leverage {leverage}x is above the instrument's maximum {max}x")
+                write!(
+                    f,
+                    "leverage {leverage}x is above the instrument's maximum {max}x"
+                )
             }
             Skip::BelowMinimum {
                 qty,
@@ -331,17 +355,33 @@ mod tests {
 
     #[test]
     fn reverse_mode_swaps_the_side() {
-        assert_eq!(entry_side(TradeSignal::StrongBuy, false), Some(PositionSide::Long));
-        assert_eq!(entry_side(TradeSignal::StrongBuy, true), Some(PositionSide::Short));
-        assert_eq!(entry_side(TradeSignal::StrongSell, true), Some(PositionSide::Long));
+        assert_eq!(
+            entry_side(TradeSignal::StrongBuy, false),
+            Some(PositionSide::Long)
+        );
+        assert_eq!(
+            entry_side(TradeSignal::StrongBuy, true),
+            Some(PositionSide::Short)
+        );
+        assert_eq!(
+            entry_side(TradeSignal::StrongSell, true),
+            Some(PositionSide::Long)
+        );
         assert_eq!(entry_side(TradeSignal::Neutral, true), None);
     }
 
     #[test]
     fn an_entry_is_margin_times_leverage_rounded_down_to_the_step() {
         let s = BotSettings::default(); // 100 USDT at 10x
-        let plan = plan_entry(&s, &btc(), &idle(), PositionSide::Long, dec!(100), dec!(30000))
-            .unwrap();
+        let plan = plan_entry(
+            &s,
+            &btc(),
+            &idle(),
+            PositionSide::Long,
+            dec!(100),
+            dec!(30000),
+        )
+        .unwrap();
         // 1000 / 30000 = 0.0333.. -> 0.033
         assert_eq!(plan.qty, dec!(0.033));
         assert_eq!(plan.notional, dec!(990.000));
@@ -359,12 +399,21 @@ mod tests {
         assert_eq!(plan(&a, dec!(100), dec!(30000)), Err(Skip::PositionOpen));
         let mut a = idle();
         a.open_trades = 3;
-        assert_eq!(plan(&a, dec!(100), dec!(30000)), Err(Skip::MaxTrades { max: 3 }));
+        assert_eq!(
+            plan(&a, dec!(100), dec!(30000)),
+            Err(Skip::MaxTrades { max: 3 })
+        );
         let mut a = idle();
         a.margin_in_use = dec!(950);
-        assert!(matches!(plan(&a, dec!(100), dec!(30000)), Err(Skip::MaxTotal { .. })));
+        assert!(matches!(
+            plan(&a, dec!(100), dec!(30000)),
+            Err(Skip::MaxTotal { .. })
+        ));
         a.margin_in_use = dec!(900);
-        assert!(plan(&a, dec!(100), dec!(30000)).is_ok(), "exactly at the limit is allowed");
+        assert!(
+            plan(&a, dec!(100), dec!(30000)).is_ok(),
+            "exactly at the limit is allowed"
+        );
         // 0.4 USDT x 10 = 4 USDT of notional: below the 5 USDT minimum.
         let skip = plan(&idle(), dec!(0.4), dec!(30000)).unwrap_err();
         assert!(matches!(skip, Skip::BelowMinimum { .. }));
@@ -382,7 +431,14 @@ mod tests {
         let mut low_max = btc();
         low_max.max_leverage = 50;
         assert!(matches!(
-            plan_entry(&high, &low_max, &idle(), PositionSide::Long, dec!(100), dec!(30000)),
+            plan_entry(
+                &high,
+                &low_max,
+                &idle(),
+                PositionSide::Long,
+                dec!(100),
+                dec!(30000)
+            ),
             Err(Skip::LeverageAboveInstrument { .. })
         ));
     }
@@ -391,19 +447,45 @@ mod tests {
     fn stops_and_ladder_sit_where_the_settings_say() {
         let s = BotSettings::default(); // SL 5 %, TP 10 % then every 10 %
         let i = btc();
-        assert_eq!(stop_loss_price(PositionSide::Long, dec!(30000), dec!(5), &i), dec!(28500));
-        assert_eq!(stop_loss_price(PositionSide::Short, dec!(30000), dec!(5), &i), dec!(31500));
+        assert_eq!(
+            stop_loss_price(PositionSide::Long, dec!(30000), dec!(5), &i),
+            dec!(28500)
+        );
+        assert_eq!(
+            stop_loss_price(PositionSide::Short, dec!(30000), dec!(5), &i),
+            dec!(31500)
+        );
         // Rounded to the tick on the side that keeps the loss within the setting.
         assert_eq!(
             stop_loss_price(PositionSide::Long, dec!(100.05), dec!(1), &i),
             dec!(99.1)
         );
-        assert_eq!(take_profit_price(PositionSide::Long, dec!(30000), &s, 0, &i), dec!(33000));
-        assert_eq!(take_profit_price(PositionSide::Long, dec!(30000), &s, 1, &i), dec!(36000));
-        assert_eq!(take_profit_price(PositionSide::Short, dec!(30000), &s, 0, &i), dec!(27000));
-        assert_eq!(take_profit_price(PositionSide::Short, dec!(30000), &s, 1, &i), dec!(24000));
-        assert!(reached_in_favour(PositionSide::Short, dec!(26999), dec!(27000)));
-        assert!(!reached_in_favour(PositionSide::Long, dec!(32999.9), dec!(33000)));
+        assert_eq!(
+            take_profit_price(PositionSide::Long, dec!(30000), &s, 0, &i),
+            dec!(33000)
+        );
+        assert_eq!(
+            take_profit_price(PositionSide::Long, dec!(30000), &s, 1, &i),
+            dec!(36000)
+        );
+        assert_eq!(
+            take_profit_price(PositionSide::Short, dec!(30000), &s, 0, &i),
+            dec!(27000)
+        );
+        assert_eq!(
+            take_profit_price(PositionSide::Short, dec!(30000), &s, 1, &i),
+            dec!(24000)
+        );
+        assert!(reached_in_favour(
+            PositionSide::Short,
+            dec!(26999),
+            dec!(27000)
+        ));
+        assert!(!reached_in_favour(
+            PositionSide::Long,
+            dec!(32999.9),
+            dec!(33000)
+        ));
     }
 
     #[test]
@@ -411,7 +493,11 @@ mod tests {
         let i = btc();
         assert_eq!(take_profit_qty(dec!(0.033), &i), dec!(0.016));
         assert_eq!(take_profit_qty(dec!(0.002), &i), dec!(0.001));
-        assert_eq!(take_profit_qty(dec!(0.001), &i), dec!(0.001), "too small to halve");
+        assert_eq!(
+            take_profit_qty(dec!(0.001), &i),
+            dec!(0.001),
+            "too small to halve"
+        );
     }
 
     #[test]

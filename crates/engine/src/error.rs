@@ -12,6 +12,12 @@ pub enum EngineError {
     /// A webhook alert arrived while the user's signal fetching is off.
     #[error("Signal fetching is not active: start signals to receive alerts")]
     SignalsInactive,
+    /// A close was asked for a trade that is not open.
+    #[error("This trade is not open")]
+    TradeNotOpen,
+    /// The trading worker stopped while answering.
+    #[error("The trading worker stopped: try again")]
+    WorkerGone,
     /// The signal worker has too many alerts waiting.
     #[error("Too many alerts at once: try again in a moment")]
     Busy,

@@ -6,12 +6,14 @@
 mod error;
 pub mod events;
 pub mod journal;
+pub mod live;
 pub mod market;
 pub mod paper;
 pub mod signal_worker;
 pub mod signals;
 mod supervisor;
 pub mod telegram;
+pub mod trading;
 mod venues;
 mod workers;
 

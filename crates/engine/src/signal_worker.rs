@@ -44,6 +44,8 @@ pub struct SignalWorker {
     pub store: Store,
     pub journal: BotJournal,
     pub bus: Arc<EventBus>,
+    /// Every stored signal goes to the user's trading worker through this feed.
+    pub feed: broadcast::Sender<StoredSignal>,
 }
 
 impl SignalWorker {
@@ -154,7 +156,11 @@ impl SignalWorker {
 
     async fn insert(&self, signal: StoredSignal) -> Option<StoredSignal> {
         match self.store.insert_signal(&signal).await {
-            Ok(stored) => Some(stored),
+            Ok(stored) => {
+                // No trading worker listening is fine: the bot may be stopped.
+                let _ = self.feed.send(stored.clone());
+                Some(stored)
+            }
             Err(e) => {
                 self.journal
                     .error(

@@ -5,9 +5,11 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use signaldesk_core::stats::LiveStatistics;
+use signaldesk_store::StoredSignal;
 use signaldesk_store::{RunFlags, SettingsRecord, Store};
+use signaldesk_venue::market::MarketData;
 use signaldesk_venue::{Position, Wallet};
-use tokio::sync::{mpsc, Mutex};
+use tokio::sync::{broadcast, mpsc, oneshot, Mutex};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -15,6 +17,7 @@ use crate::events::{EventBus, UserEvent};
 use crate::journal::BotJournal;
 use crate::signal_worker::{Alert, ALERT_QUEUE};
 use crate::signals::RatingHub;
+use crate::trading::{Command, TradingWorker};
 use crate::venues::Venues;
 use crate::workers::{run, WorkerContext, WorkerJob, WorkerKind};
 use crate::EngineError;
@@ -76,12 +79,32 @@ impl Worker {
     }
 }
 
-#[derive(Default)]
+/// Signals the signal worker stored, waiting for the trading worker to read them.
+const SIGNAL_FEED: usize = 1024;
+/// Close requests waiting for a busy trading worker.
+const COMMAND_QUEUE: usize = 32;
+
 struct UserWorkers {
     signals: Option<Worker>,
     /// Webhook alerts to the running signal worker.
     alerts: Option<mpsc::Sender<Alert>>,
     trading: Option<Worker>,
+    /// Commands to the running trading worker.
+    commands: Option<mpsc::Sender<Command>>,
+    /// From the signal worker to the trading worker; lives as long as the user's entry.
+    feed: broadcast::Sender<StoredSignal>,
+}
+
+impl Default for UserWorkers {
+    fn default() -> Self {
+        UserWorkers {
+            signals: None,
+            alerts: None,
+            trading: None,
+            commands: None,
+            feed: broadcast::channel(SIGNAL_FEED).0,
+        }
+    }
 }
 
 impl UserWorkers {
@@ -99,15 +122,17 @@ pub struct Supervisor {
     store: Store,
     journal: BotJournal,
     ctx: WorkerContext,
-    venues: Venues,
     bus: Arc<EventBus>,
     workers: Mutex<HashMap<i64, UserWorkers>>,
+    /// One standby (bot stopped) close at a time, so two cannot race on one position.
+    standby: Mutex<()>,
 }
 
 impl Supervisor {
     pub fn new(
         store: Store,
         venues: Venues,
+        market: Arc<dyn MarketData>,
         hub: Arc<RatingHub>,
         bus: Arc<EventBus>,
     ) -> Arc<Supervisor> {
@@ -118,12 +143,14 @@ impl Supervisor {
                 journal: journal.clone(),
                 hub,
                 bus: bus.clone(),
+                venues,
+                market,
             },
             journal,
             store,
-            venues,
             bus,
             workers: Mutex::new(HashMap::new()),
+            standby: Mutex::new(()),
         })
     }
 
@@ -160,9 +187,19 @@ impl Supervisor {
             WorkerKind::Signals => {
                 let (tx, rx) = mpsc::channel(ALERT_QUEUE);
                 workers.alerts = Some(tx);
-                WorkerJob::Signals { alerts: rx }
+                WorkerJob::Signals {
+                    alerts: rx,
+                    feed: workers.feed.clone(),
+                }
             }
-            WorkerKind::Trading => WorkerJob::Trading,
+            WorkerKind::Trading => {
+                let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
+                workers.commands = Some(tx);
+                WorkerJob::Trading {
+                    signals: workers.feed.subscribe(),
+                    commands: rx,
+                }
+            }
         };
         *workers.slot(kind) = Some(Worker::spawn(job, user_id, ctx.clone()).await);
     }
@@ -171,8 +208,9 @@ impl Supervisor {
         let Some(workers) = map.get_mut(&user_id) else {
             return;
         };
-        if kind == WorkerKind::Signals {
-            workers.alerts = None;
+        match kind {
+            WorkerKind::Signals => workers.alerts = None,
+            WorkerKind::Trading => workers.commands = None,
         }
         if let Some(worker) = workers.slot(kind).take() {
             worker.stop().await;
@@ -352,11 +390,9 @@ impl Supervisor {
             is_bot_running: record.is_bot_running,
             is_signals_fetching_active: record.is_signals_fetching_active,
             bot_mode: record.settings.bot_mode.as_str().to_string(),
-            // No trade exists before the trading worker places one (it arrives with the
-            // trading issue); these become counts from the trade store then.
-            open_trades: 0,
-            active_chains: 0,
-            venue: self.venues.name(),
+            open_trades: self.store.count_open_trades(user_id).await?,
+            active_chains: self.store.open_chains(user_id).await?.len() as i64,
+            venue: self.ctx.venues.name(),
             started_at: record
                 .bot_started_at
                 .filter(|_| record.is_bot_running)
@@ -377,18 +413,79 @@ impl Supervisor {
 
     /// The user's wallet on the venue.
     pub async fn wallet(&self, user_id: i64) -> Result<Wallet, EngineError> {
-        Ok(self.venues.account(user_id).wallet().await?)
+        Ok(self.ctx.venues.account(user_id).wallet().await?)
     }
 
     /// The user's open positions on the venue.
     pub async fn positions(&self, user_id: i64) -> Result<Vec<Position>, EngineError> {
-        Ok(self.venues.account(user_id).positions().await?)
+        Ok(self.ctx.venues.account(user_id).positions().await?)
     }
 
     /// The live statistics of the user's closed trades.
-    pub async fn statistics(&self, _user_id: i64) -> Result<LiveStatistics, EngineError> {
-        // No trade is recorded before the trading worker places one (the trading issue);
-        // until then there is nothing to count.
-        Ok(signaldesk_core::stats::live_statistics(&[], &[]))
+    pub async fn statistics(&self, user_id: i64) -> Result<LiveStatistics, EngineError> {
+        let venue = self.ctx.venues.account(user_id);
+        crate::live::statistics(&self.store, venue.as_ref(), user_id).await
+    }
+
+    /// The running trading worker's command queue, if the bot runs.
+    async fn commands(&self, user_id: i64) -> Option<mpsc::Sender<Command>> {
+        let map = self.workers.lock().await;
+        map.get(&user_id)
+            .filter(|w| w.trading.as_ref().is_some_and(Worker::is_running))
+            .and_then(|w| w.commands.clone())
+    }
+
+    /// A worker for one request while the bot is stopped: it reconciles, then acts.
+    async fn standby_worker(&self, user_id: i64) -> Result<TradingWorker, EngineError> {
+        let known = self.ctx.known_signals(user_id).await;
+        let mut worker = TradingWorker::new(user_id, self.ctx.trading_deps(user_id), known).await?;
+        worker.reconcile(chrono::Utc::now()).await;
+        Ok(worker)
+    }
+
+    /// Closes one open trade at market, through the running worker or, with the bot
+    /// stopped, directly.
+    pub async fn close_trade(
+        &self,
+        user_id: i64,
+        trade_id: i64,
+    ) -> Result<signaldesk_store::Trade, EngineError> {
+        if let Some(commands) = self.commands(user_id).await {
+            let (reply, answer) = oneshot::channel();
+            if commands
+                .send(Command::Close { trade_id, reply })
+                .await
+                .is_ok()
+            {
+                return answer.await.map_err(|_| EngineError::WorkerGone)?;
+            }
+        }
+        let _guard = self.standby.lock().await;
+        self.standby_worker(user_id)
+            .await?
+            .close_trade(trade_id, chrono::Utc::now())
+            .await
+    }
+
+    /// Closes every open trade of the user; answers how many.
+    pub async fn close_all(&self, user_id: i64) -> Result<usize, EngineError> {
+        if let Some(commands) = self.commands(user_id).await {
+            let (reply, answer) = oneshot::channel();
+            if commands.send(Command::CloseAll { reply }).await.is_ok() {
+                return answer.await.map_err(|_| EngineError::WorkerGone)?;
+            }
+        }
+        let _guard = self.standby.lock().await;
+        self.standby_worker(user_id)
+            .await?
+            .close_all(chrono::Utc::now())
+            .await
+    }
+
+    /// The user saved settings: the running worker uses them from its next decision.
+    pub async fn settings_changed(&self, user_id: i64) {
+        if let Some(commands) = self.commands(user_id).await {
+            let _ = commands.send(Command::SettingsChanged).await;
+        }
     }
 }

@@ -1,17 +1,21 @@
 //! The two per-user workers as tasks that run until cancelled: the signal worker (see
-//! `signal_worker`), and the trading worker, whose trading logic arrives with the trading
-//! issue: until then it holds its place, and stops cleanly.
+//! `signal_worker`) and the trading worker (see `trading`), which hears every signal the
+//! signal worker stores through the user's signal feed.
 
 use std::sync::Arc;
 
-use signaldesk_store::Store;
-use tokio::sync::mpsc;
+use signaldesk_core::signal::TradeSignal;
+use signaldesk_store::{Store, StoredSignal};
+use signaldesk_venue::market::MarketData;
+use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
 use crate::events::EventBus;
 use crate::journal::BotJournal;
 use crate::signal_worker::{Alert, SignalWorker};
 use crate::signals::RatingHub;
+use crate::trading::{Command, TradingDeps, TradingWorker};
+use crate::venues::Venues;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerKind {
@@ -30,15 +34,21 @@ impl WorkerKind {
 
 /// A worker to run, with what only that worker needs.
 pub enum WorkerJob {
-    Signals { alerts: mpsc::Receiver<Alert> },
-    Trading,
+    Signals {
+        alerts: mpsc::Receiver<Alert>,
+        feed: broadcast::Sender<StoredSignal>,
+    },
+    Trading {
+        signals: broadcast::Receiver<StoredSignal>,
+        commands: mpsc::Receiver<Command>,
+    },
 }
 
 impl WorkerJob {
     pub fn kind(&self) -> WorkerKind {
         match self {
             WorkerJob::Signals { .. } => WorkerKind::Signals,
-            WorkerJob::Trading => WorkerKind::Trading,
+            WorkerJob::Trading { .. } => WorkerKind::Trading,
         }
     }
 }
@@ -50,6 +60,39 @@ pub struct WorkerContext {
     pub journal: BotJournal,
     pub hub: Arc<RatingHub>,
     pub bus: Arc<EventBus>,
+    pub venues: Venues,
+    pub market: Arc<dyn MarketData>,
+}
+
+impl WorkerContext {
+    pub fn trading_deps(&self, user_id: i64) -> TradingDeps {
+        TradingDeps {
+            store: self.store.clone(),
+            journal: self.journal.clone(),
+            bus: self.bus.clone(),
+            venue: self.venues.account(user_id),
+            market: self.market.clone(),
+        }
+    }
+
+    /// The signals as they stand: the user's stored ones, then the hub's current ratings.
+    pub async fn known_signals(&self, user_id: i64) -> Vec<(String, TradeSignal)> {
+        let mut known: Vec<(String, TradeSignal)> = self
+            .store
+            .latest_signal_per_symbol(user_id)
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| (s.symbol, TradeSignal::from_rating(&s.rating)))
+            .collect();
+        known.extend(self.hub.latest().into_iter().map(|r| {
+            (
+                r.symbol,
+                TradeSignal::from_rating(r.rating.recommendation.as_str()),
+            )
+        }));
+        known
+    }
 }
 
 /// Runs one worker until `stop` is cancelled. The supervisor logs the start before spawning,
@@ -58,18 +101,29 @@ pub async fn run(job: WorkerJob, user_id: i64, ctx: WorkerContext, stop: Cancell
     let kind = job.kind();
     let journal = ctx.journal.clone();
     match job {
-        WorkerJob::Signals { alerts } => {
+        WorkerJob::Signals { alerts, feed } => {
             SignalWorker {
                 user_id,
                 hub: ctx.hub,
                 store: ctx.store,
                 journal: ctx.journal,
                 bus: ctx.bus,
+                feed,
             }
             .run(alerts, stop)
             .await
         }
-        WorkerJob::Trading => stop.cancelled().await,
+        WorkerJob::Trading { signals, commands } => {
+            let known = ctx.known_signals(user_id).await;
+            match TradingWorker::new(user_id, ctx.trading_deps(user_id), known).await {
+                Ok(worker) => worker.run(signals, commands, stop).await,
+                Err(e) => {
+                    journal
+                        .error(user_id, &format!("The trading worker could not start: {e}"))
+                        .await
+                }
+            }
+        }
     }
     journal
         .info(user_id, &format!("{} stopped", kind.label()))

@@ -15,7 +15,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::{api_keys, balance, bot, logs, settings, signals, webhook};
+use crate::api::{api_keys, balance, bot, logs, settings, signals, trades, webhook};
 use crate::app::AppState;
 use crate::auth::handlers as auth;
 use crate::error::ApiError;
@@ -60,6 +60,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(signals::list))
         .routes(routes!(signals::latest))
         .routes(routes!(balance::read))
+        .routes(routes!(trades::list))
+        .routes(routes!(trades::close))
+        .routes(routes!(trades::close_all))
         .routes(routes!(
             webhook::status,
             webhook::regenerate,

@@ -90,6 +90,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
     let supervisor = Supervisor::new(
         store.clone(),
         Venues::Paper(paper.exchange.clone()),
+        market.data.clone(),
         hub,
         EventBus::new(),
     );

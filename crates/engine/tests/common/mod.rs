@@ -14,12 +14,13 @@ pub async fn supervisor(
     market: Arc<dyn MarketData>,
     hub: Arc<RatingHub>,
 ) -> Arc<Supervisor> {
-    let exchange = PaperExchange::new(market, PaperConfig::default(), Arc::new(NoJournal))
+    let exchange = PaperExchange::new(market.clone(), PaperConfig::default(), Arc::new(NoJournal))
         .await
         .unwrap();
     Supervisor::new(
         store.clone(),
         Venues::Paper(Arc::new(exchange)),
+        market,
         hub,
         EventBus::new(),
     )

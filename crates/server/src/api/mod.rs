@@ -6,6 +6,7 @@ pub mod bot;
 pub mod logs;
 pub mod settings;
 pub mod signals;
+pub mod trades;
 pub mod webhook;
 
 /// Unix ms as RFC 3339 in UTC, the one time format the API answers with.

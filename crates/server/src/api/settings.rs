@@ -118,5 +118,6 @@ pub async fn update(
         .store
         .update_settings(auth.id(), id, &settings, now_ms())
         .await?;
+    state.supervisor.settings_changed(auth.id()).await;
     Ok(Json(record.into()))
 }

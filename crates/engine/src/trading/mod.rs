@@ -1,0 +1,236 @@
+//! The trading worker: one per user while the bot runs, written once against the [`Venue`]
+//! trait so it trades the same way on paper and on Bybit (DESIGN.md section 5).
+//!
+//! It is a state machine driven by four inputs, each a method a test can call with a
+//! controlled clock: [`TradingWorker::on_signal`] (entries), [`TradingWorker::on_tick`]
+//! (the take-profit ladder), [`TradingWorker::on_venue_event`] (stops, trailing stops and
+//! liquidations the venue executed) and the commands of [`Command`] (manual closes, settings
+//! changes). [`TradingWorker::run`] feeds them from the live sources. Before acting it
+//! reconciles the store with the venue ([`TradingWorker::reconcile`]).
+
+mod entries;
+mod exits;
+mod reconcile;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use signaldesk_core::market::Instrument;
+use signaldesk_core::settings::BotSettings;
+use signaldesk_core::signal::TradeSignal;
+use signaldesk_store::{Store, StoredSignal, Trade};
+use signaldesk_venue::market::{MarketData, MarketEvent};
+use signaldesk_venue::Venue;
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use crate::events::{EventBus, UserEvent};
+use crate::journal::BotJournal;
+use crate::live;
+use crate::EngineError;
+
+/// How often chains waiting for their next step (in a forbidden window) are looked at.
+const WAITING_CHAINS_EVERY: Duration = Duration::from_secs(30);
+
+/// What the supervisor and the API ask of a running worker.
+#[derive(Debug)]
+pub enum Command {
+    /// Close one trade at market; answers the closed trade.
+    Close {
+        trade_id: i64,
+        reply: oneshot::Sender<Result<Trade, EngineError>>,
+    },
+    /// Close every open trade at market; answers how many were closed.
+    CloseAll {
+        reply: oneshot::Sender<Result<usize, EngineError>>,
+    },
+    /// The user saved new settings: use them from the next decision on.
+    SettingsChanged,
+}
+
+/// What one worker needs from the outside world.
+#[derive(Clone)]
+pub struct TradingDeps {
+    pub store: Store,
+    pub journal: BotJournal,
+    pub bus: Arc<EventBus>,
+    pub venue: Arc<dyn Venue>,
+    pub market: Arc<dyn MarketData>,
+}
+
+pub struct TradingWorker {
+    user_id: i64,
+    deps: TradingDeps,
+    settings: BotSettings,
+    /// The latest trading signal per symbol, to see transitions.
+    signals: HashMap<String, TradeSignal>,
+    /// The last price seen per symbol.
+    prices: HashMap<String, Decimal>,
+    instruments: HashMap<String, Instrument>,
+    /// Open trades by symbol (one position per symbol).
+    open: HashMap<String, Trade>,
+}
+
+impl TradingWorker {
+    /// A worker for `user_id` with the user's current settings. `known_signals` are the
+    /// signals as they stand now: only a change after them is an entry.
+    pub async fn new(
+        user_id: i64,
+        deps: TradingDeps,
+        known_signals: impl IntoIterator<Item = (String, TradeSignal)>,
+    ) -> Result<TradingWorker, EngineError> {
+        let settings = deps
+            .store
+            .settings_or_default(user_id, chrono::Utc::now().timestamp_millis())
+            .await?
+            .settings;
+        Ok(TradingWorker {
+            user_id,
+            deps,
+            settings,
+            signals: known_signals.into_iter().collect(),
+            prices: HashMap::new(),
+            instruments: HashMap::new(),
+            open: HashMap::new(),
+        })
+    }
+
+    pub fn settings(&self) -> &BotSettings {
+        &self.settings
+    }
+
+    /// The open trades, by symbol.
+    pub fn open_trades(&self) -> impl Iterator<Item = &Trade> {
+        self.open.values()
+    }
+
+    /// Re-reads the settings (a settings change applies at the next decision).
+    pub async fn reload_settings(&mut self) -> Result<(), EngineError> {
+        self.settings = self
+            .deps
+            .store
+            .settings_or_default(self.user_id, Utc::now().timestamp_millis())
+            .await?
+            .settings;
+        Ok(())
+    }
+
+    pub async fn handle(&mut self, command: Command, now: DateTime<Utc>) {
+        match command {
+            Command::Close { trade_id, reply } => {
+                let _ = reply.send(self.close_trade(trade_id, now).await);
+            }
+            Command::CloseAll { reply } => {
+                let _ = reply.send(self.close_all(now).await);
+            }
+            Command::SettingsChanged => {
+                if let Err(e) = self.reload_settings().await {
+                    self.error(&format!("Could not read the new settings: {e}"))
+                        .await;
+                }
+            }
+        }
+    }
+
+    /// Reconciles, then trades on the live inputs until `stop` is cancelled.
+    pub async fn run(
+        mut self,
+        mut signals: broadcast::Receiver<StoredSignal>,
+        mut commands: mpsc::Receiver<Command>,
+        stop: CancellationToken,
+    ) {
+        // Subscribe first so nothing that happens during reconciliation is missed.
+        let mut venue_events = self.deps.venue.subscribe();
+        let mut market = self.deps.market.subscribe();
+        self.reconcile(Utc::now()).await;
+        let mut waiting_chains = tokio::time::interval(WAITING_CHAINS_EVERY);
+        loop {
+            tokio::select! {
+                _ = stop.cancelled() => break,
+                received = signals.recv() => match received {
+                    Ok(signal) => self.on_signal(&signal, Utc::now()).await,
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        self.warning(&format!("The trading worker missed {n} signals while busy")).await;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                received = venue_events.recv() => match received {
+                    Ok(event) => self.on_venue_event(event, Utc::now()).await,
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        self.warning(&format!("Missed {n} venue events: reconciling")).await;
+                        self.reconcile(Utc::now()).await;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                received = market.recv() => match received {
+                    Ok(MarketEvent::Tick { symbol, price, .. }) => {
+                        self.on_tick(&symbol, price, Utc::now()).await;
+                    }
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                Some(command) = commands.recv() => self.handle(command, Utc::now()).await,
+                _ = waiting_chains.tick() => self.resume_waiting_chains(Utc::now()).await,
+            }
+        }
+    }
+
+    async fn instrument(&mut self, symbol: &str) -> Result<Instrument, EngineError> {
+        if let Some(found) = self.instruments.get(symbol) {
+            return Ok(found.clone());
+        }
+        let found = self.deps.venue.instrument(symbol).await?;
+        self.instruments.insert(symbol.to_string(), found.clone());
+        Ok(found)
+    }
+
+    /// The last price of `symbol` for a decision: the market's (its latest tick), else the
+    /// last tick this worker saw.
+    async fn price(&mut self, symbol: &str) -> Option<Decimal> {
+        match self.deps.market.last_price(symbol).await {
+            Ok(p) => {
+                self.prices.insert(symbol.to_string(), p);
+                Some(p)
+            }
+            Err(_) => self.prices.get(symbol).copied(),
+        }
+    }
+
+    /// Sends the account's state to the user's live clients.
+    async fn publish_account(&self) {
+        if !self.deps.bus.is_watched(self.user_id) {
+            return;
+        }
+        let venue = &self.deps.venue;
+        if let Ok(positions) = venue.positions().await {
+            self.deps
+                .bus
+                .publish(self.user_id, UserEvent::Orders(positions));
+        }
+        if let Ok(wallet) = venue.wallet().await {
+            self.deps
+                .bus
+                .publish(self.user_id, UserEvent::Balance(wallet));
+        }
+        if let Ok(stats) = live::statistics(&self.deps.store, venue.as_ref(), self.user_id).await {
+            self.deps
+                .bus
+                .publish(self.user_id, UserEvent::Statistics(stats));
+        }
+    }
+
+    async fn info(&self, message: &str) {
+        self.deps.journal.info(self.user_id, message).await;
+    }
+
+    async fn warning(&self, message: &str) {
+        self.deps.journal.warning(self.user_id, message).await;
+    }
+
+    async fn error(&self, message: &str) {
+        self.deps.journal.error(self.user_id, message).await;
+    }
+}

@@ -1,0 +1,583 @@
+//! The trading worker's rules as deterministic scenarios: scripted signals and prices on a
+//! hand-moved market, the real paper exchange (no slippage, so every number is exact), a
+//! real SQLite store and a controlled clock. Each rule of DESIGN.md section 5 has its test.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use signaldesk_core::market::{Instrument, PositionSide};
+use signaldesk_core::settings::{BotMode, BotSettings};
+use signaldesk_engine::journal::BotJournal;
+use signaldesk_engine::trading::{Command, TradingDeps, TradingWorker};
+use signaldesk_engine::EventBus;
+use signaldesk_store::test_support::TestDatabase;
+use signaldesk_store::{ChainStatus, Store, StoredSignal, Trade, TradeStatus};
+use signaldesk_venue::market::manual::ManualMarket;
+use signaldesk_venue::paper::{NoJournal, PaperConfig, PaperExchange};
+use signaldesk_venue::{Venue, VenueEvent};
+use tokio::sync::{broadcast, oneshot};
+
+fn instrument(symbol: &str) -> Instrument {
+    Instrument {
+        symbol: symbol.into(),
+        tick_size: dec!(0.1),
+        qty_step: dec!(0.001),
+        min_qty: dec!(0.001),
+        min_notional: dec!(5),
+        max_leverage: 100,
+    }
+}
+
+/// A trading desk for one user: the worker, its venue and the means to move the world.
+struct Desk {
+    _db: TestDatabase,
+    store: Store,
+    user: i64,
+    market: Arc<ManualMarket>,
+    exchange: PaperExchange,
+    venue: Arc<dyn Venue>,
+    events: broadcast::Receiver<VenueEvent>,
+    worker: TradingWorker,
+    now: DateTime<Utc>,
+}
+
+impl Desk {
+    /// Monday 2026-11-23 12:00 UTC, BTC at 30,000 and ETH at 2,000, every signal NEUTRAL.
+    async fn new(settings: BotSettings) -> Desk {
+        let db = TestDatabase::sqlite();
+        let store = Store::connect(&db.url).await.unwrap();
+        let user = store.create_user("trader", "h", 0).await.unwrap().id;
+        let record = store.settings_or_default(user, 0).await.unwrap();
+        store
+            .update_settings(user, record.id, &settings, 0)
+            .await
+            .unwrap();
+        let now = Utc.with_ymd_and_hms(2026, 11, 23, 12, 0, 0).unwrap();
+        let market = Arc::new(ManualMarket::new(
+            vec![instrument("BTCUSDT"), instrument("ETHUSDT")],
+            now.timestamp_millis(),
+        ));
+        market.set_price("BTCUSDT", dec!(30000));
+        market.set_price("ETHUSDT", dec!(2000));
+        let config = PaperConfig {
+            slippage_bps: dec!(0),
+            ..PaperConfig::default()
+        };
+        let exchange = PaperExchange::new(market.clone(), config, Arc::new(NoJournal))
+            .await
+            .unwrap();
+        exchange.on_tick("BTCUSDT", dec!(30000), now.timestamp_millis());
+        exchange.on_tick("ETHUSDT", dec!(2000), now.timestamp_millis());
+        let venue: Arc<dyn Venue> = Arc::new(exchange.account(user));
+        let events = venue.subscribe();
+        let bus = EventBus::new();
+        let deps = TradingDeps {
+            store: store.clone(),
+            journal: BotJournal::new(store.clone(), bus.clone()),
+            bus,
+            venue: venue.clone(),
+            market: market.clone(),
+        };
+        let known = [
+            (
+                "BTCUSDT".to_string(),
+                signaldesk_core::signal::TradeSignal::Neutral,
+            ),
+            (
+                "ETHUSDT".to_string(),
+                signaldesk_core::signal::TradeSignal::Neutral,
+            ),
+        ];
+        let mut worker = TradingWorker::new(user, deps, known).await.unwrap();
+        worker.reconcile(now).await;
+        Desk {
+            _db: db,
+            store,
+            user,
+            market,
+            exchange,
+            venue,
+            events,
+            worker,
+            now,
+        }
+    }
+
+    async fn signal(&mut self, symbol: &str, rating: &str) {
+        let stored = self
+            .store
+            .insert_signal(&StoredSignal {
+                id: 0,
+                user_id: self.user,
+                symbol: symbol.into(),
+                rating: rating.into(),
+                total: None,
+                ma: None,
+                osc: None,
+                candle_time: self.now.timestamp_millis(),
+                source: "ratings".into(),
+                created_at: self.now.timestamp_millis(),
+            })
+            .await
+            .unwrap();
+        self.worker.on_signal(&stored, self.now).await;
+        self.pump().await;
+    }
+
+    /// A new price: the venue runs its stops, then the worker hears what happened and runs
+    /// its take-profit ladder.
+    async fn price(&mut self, symbol: &str, price: Decimal) {
+        self.now += Duration::seconds(1);
+        self.market.set_price(symbol, price);
+        self.exchange
+            .on_tick(symbol, price, self.now.timestamp_millis());
+        self.pump().await;
+        self.worker.on_tick(symbol, price, self.now).await;
+        self.pump().await;
+    }
+
+    async fn pump(&mut self) {
+        while let Ok(event) = self.events.try_recv() {
+            self.worker.on_venue_event(event, self.now).await;
+        }
+    }
+
+    async fn trades(&self) -> Vec<Trade> {
+        let q = signaldesk_store::TradeQuery {
+            limit: 100,
+            ..Default::default()
+        };
+        let (mut all, _) = self.store.trades_page(self.user, &q).await.unwrap();
+        all.reverse();
+        all
+    }
+
+    async fn only_trade(&self) -> Trade {
+        let all = self.trades().await;
+        assert_eq!(all.len(), 1, "{all:#?}");
+        all.into_iter().next().unwrap()
+    }
+
+    async fn log(&self) -> Vec<String> {
+        let mut all = self.store.recent_logs(self.user, None, 500).await.unwrap();
+        all.reverse();
+        all.into_iter().map(|e| e.message).collect()
+    }
+
+    async fn logged(&self, needle: &str) -> bool {
+        self.log().await.iter().any(|m| m.contains(needle))
+    }
+
+    async fn set(&mut self, change: impl FnOnce(&mut BotSettings)) {
+        let record = self.store.settings_or_default(self.user, 0).await.unwrap();
+        let mut settings = record.settings;
+        change(&mut settings);
+        self.store
+            .update_settings(self.user, record.id, &settings, 0)
+            .await
+            .unwrap();
+        self.worker.handle(Command::SettingsChanged, self.now).await;
+    }
+}
+
+/// Trailing off, so only the rule under test moves the position.
+fn classic() -> BotSettings {
+    BotSettings {
+        use_trailing_stop: false,
+        ..BotSettings::default()
+    }
+}
+
+#[tokio::test]
+async fn an_entry_happens_only_on_the_transition_into_a_strong_signal() {
+    let mut desk = Desk::new(classic()).await;
+    desk.signal("BTCUSDT", "NEUTRAL").await;
+    desk.signal("BTCUSDT", "BUY").await;
+    assert!(
+        desk.trades().await.is_empty(),
+        "BUY is not a trading signal"
+    );
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    let t = desk.only_trade().await;
+    assert_eq!((t.side, t.status), (PositionSide::Long, TradeStatus::Open));
+    // 100 USDT x 10 / 30,000 = 0.0333 -> 0.033 at 30,000.
+    assert_eq!(t.qty, dec!(0.033));
+    assert_eq!(t.entry_price, Some(dec!(30000)));
+    assert_eq!(t.margin, dec!(99));
+    assert_eq!(t.fees, dec!(0.5445), "0.055 % of 990");
+    assert!(t.signal_id.is_some() && t.signal_price == Some(dec!(30000)));
+    // The same signal again, or another candle of it, opens nothing more.
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    assert_eq!(desk.trades().await.len(), 1);
+    // A symbol the worker has never seen: its first signal says nothing about a change.
+    desk.signal("SOLUSDT", "STRONG_BUY").await;
+    assert_eq!(desk.trades().await.len(), 1);
+    assert!(desk.logged("BTCUSDT: opened long 0.033 at 30000").await);
+}
+
+#[tokio::test]
+async fn reverse_mode_trades_against_the_signal() {
+    let mut desk = Desk::new(BotSettings {
+        reverse_mode: true,
+        ..classic()
+    })
+    .await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    assert_eq!(desk.only_trade().await.side, PositionSide::Short);
+    desk.signal("ETHUSDT", "STRONG_SELL").await;
+    assert_eq!(desk.trades().await[1].side, PositionSide::Long);
+}
+
+#[tokio::test]
+async fn each_limit_skips_with_a_log_line_saying_why() {
+    let mut desk = Desk::new(BotSettings {
+        max_trades: 1,
+        ..classic()
+    })
+    .await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    desk.signal("ETHUSDT", "STRONG_SELL").await;
+    assert_eq!(desk.trades().await.len(), 1);
+    assert!(
+        desk.logged("ETHUSDT STRONG_SELL: skipped, 1 trades are open already (max_trades)")
+            .await
+    );
+
+    desk.set(|s| {
+        s.max_trades = 5;
+        s.max_total_usdt = dec!(150);
+    })
+    .await;
+    desk.signal("ETHUSDT", "NEUTRAL").await;
+    desk.signal("ETHUSDT", "STRONG_SELL").await;
+    assert_eq!(desk.trades().await.len(), 1);
+    assert!(desk.logged("would exceed max_total_usdt 150").await);
+
+    // 0.4 USDT x 10 = 4 USDT of ETH: below the 5 USDT minimum order value after rounding.
+    desk.set(|s| {
+        s.max_total_usdt = dec!(1000);
+        s.max_trade_usdt = dec!(0.4);
+    })
+    .await;
+    desk.signal("ETHUSDT", "NEUTRAL").await;
+    desk.signal("ETHUSDT", "STRONG_SELL").await;
+    assert_eq!(desk.trades().await.len(), 1);
+    assert!(desk.logged("below the instrument's minimum").await);
+}
+
+#[tokio::test]
+async fn the_stop_loss_sits_at_the_setting_and_closes_the_trade() {
+    let mut desk = Desk::new(classic()).await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    let position = desk.venue.positions().await.unwrap().remove(0);
+    assert_eq!(
+        position.stops.stop_loss,
+        Some(dec!(28500)),
+        "5 % below 30,000"
+    );
+    assert_eq!(desk.only_trade().await.stop_loss, Some(dec!(28500)));
+    desk.price("BTCUSDT", dec!(28600)).await;
+    assert_eq!(desk.only_trade().await.status, TradeStatus::Open);
+    desk.price("BTCUSDT", dec!(28500)).await;
+    let t = desk.only_trade().await;
+    assert_eq!(t.status, TradeStatus::Closed);
+    assert_eq!(t.close_reason.as_deref(), Some("stop_loss"));
+    assert_eq!(t.exit_price, Some(dec!(28500)));
+    // (28,500 - 30,000) x 0.033 - opening fee 0.5445 - closing fee 0.517275
+    assert_eq!(t.pnl, dec!(-49.5) - dec!(0.5445) - dec!(0.517275));
+    assert!(desk.venue.positions().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn the_first_take_profit_closes_half_and_moves_the_stop_to_break_even_then_the_next() {
+    let mut desk = Desk::new(classic()).await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    desk.price("BTCUSDT", dec!(32999.9)).await;
+    assert_eq!(desk.only_trade().await.tp_step, 0);
+    desk.price("BTCUSDT", dec!(33000)).await;
+    let t = desk.only_trade().await;
+    assert_eq!(t.tp_step, 1);
+    assert_eq!(
+        t.open_qty,
+        dec!(0.017),
+        "half of 0.033 rounded down is 0.016"
+    );
+    assert_eq!(t.stop_loss, Some(dec!(30000)), "break-even");
+    let position = desk.venue.positions().await.unwrap().remove(0);
+    assert_eq!(position.stops.stop_loss, Some(dec!(30000)));
+    assert!(desk.logged("stop loss moved to break-even at 30000").await);
+
+    // The next level is 10 % further: 36,000; half of 0.017 is 0.008.
+    desk.price("BTCUSDT", dec!(35000)).await;
+    assert_eq!(desk.only_trade().await.tp_step, 1);
+    desk.price("BTCUSDT", dec!(36000)).await;
+    let t = desk.only_trade().await;
+    assert_eq!((t.tp_step, t.open_qty), (2, dec!(0.009)));
+    // A fall back to the entry closes the rest at break-even.
+    desk.price("BTCUSDT", dec!(30000)).await;
+    let t = desk.only_trade().await;
+    assert_eq!(t.status, TradeStatus::Closed);
+    assert_eq!(t.close_reason.as_deref(), Some("stop_loss"));
+    assert!(t.pnl > Decimal::ZERO, "two take profits banked: {}", t.pnl);
+}
+
+#[tokio::test]
+async fn the_trailing_stop_activates_in_favour_and_only_tightens() {
+    let mut desk = Desk::new(BotSettings::default()).await; // activation 1 %, step 0.5 %
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    let trailing = |desk: &Desk| {
+        let exchange = desk.exchange.clone();
+        let user = desk.user;
+        async move {
+            exchange
+                .account(user)
+                .positions()
+                .await
+                .unwrap()
+                .first()
+                .and_then(|p| p.trailing_stop_price)
+        }
+    };
+    desk.price("BTCUSDT", dec!(30200)).await;
+    assert_eq!(trailing(&desk).await, None, "not yet 1 % in favour");
+    desk.price("BTCUSDT", dec!(30300)).await;
+    assert_eq!(trailing(&desk).await, Some(dec!(30150)), "150 behind");
+    desk.price("BTCUSDT", dec!(30600)).await;
+    assert_eq!(trailing(&desk).await, Some(dec!(30450)));
+    desk.price("BTCUSDT", dec!(30500)).await;
+    assert_eq!(trailing(&desk).await, Some(dec!(30450)), "never loosens");
+    desk.price("BTCUSDT", dec!(30450)).await;
+    let t = desk.only_trade().await;
+    assert_eq!(t.close_reason.as_deref(), Some("trailing"));
+    assert_eq!(t.exit_price, Some(dec!(30450)));
+}
+
+#[tokio::test]
+async fn forbidden_hours_across_midnight_and_forbidden_days_in_the_users_zone() {
+    let mut desk = Desk::new(BotSettings {
+        user_timezone: "Asia/Tokyo".into(),
+        forbidden_hours_enabled: true,
+        forbidden_hours: vec![[23, 1]],
+        ..classic()
+    })
+    .await;
+    // 14:30 UTC is 23:30 in Tokyo.
+    desk.now = Utc.with_ymd_and_hms(2026, 11, 23, 14, 30, 0).unwrap();
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    assert!(desk.trades().await.is_empty());
+    assert!(desk.logged("inside the forbidden hours 23:00-1:00").await);
+    // 15:59 UTC is 00:59: still forbidden; 16:00 UTC is 01:00: allowed.
+    desk.now = Utc.with_ymd_and_hms(2026, 11, 23, 15, 59, 0).unwrap();
+    desk.signal("BTCUSDT", "NEUTRAL").await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    assert!(desk.trades().await.is_empty());
+    desk.now = Utc.with_ymd_and_hms(2026, 11, 23, 16, 0, 0).unwrap();
+    desk.signal("BTCUSDT", "NEUTRAL").await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    assert_eq!(desk.trades().await.len(), 1);
+
+    // Sunday in Tokyo: Saturday 2026-11-28 20:00 UTC is Sunday 05:00 there.
+    desk.set(|s| {
+        s.forbidden_hours_enabled = false;
+        s.forbidden_days_enabled = true;
+        s.forbidden_days = vec![6];
+    })
+    .await;
+    desk.now = Utc.with_ymd_and_hms(2026, 11, 28, 20, 0, 0).unwrap();
+    desk.signal("ETHUSDT", "STRONG_SELL").await;
+    assert_eq!(desk.trades().await.len(), 1);
+    assert!(desk.logged("Sun is a forbidden day in Asia/Tokyo").await);
+    // Open positions are still managed in a forbidden window.
+    desk.price("BTCUSDT", dec!(28500)).await;
+    assert_eq!(desk.only_trade().await.status, TradeStatus::Closed);
+}
+
+fn martingale() -> BotSettings {
+    BotSettings {
+        bot_mode: BotMode::Martingale,
+        martingale_initial_margin: dec!(20),
+        martingale_step: dec!(2),
+        martingale_max_depth: 3,
+        ..classic()
+    }
+}
+
+#[tokio::test]
+async fn martingale_steps_double_until_the_depth_limit_ends_the_chain_in_a_loss() {
+    let mut desk = Desk::new(martingale()).await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    let first = desk.only_trade().await;
+    assert_eq!(first.chain_step, Some(1));
+    assert_eq!(first.qty, dec!(0.006), "20 USDT x 10 / 30,000");
+    let chain = first.chain_id.unwrap();
+    // Each stop loss opens the next step at once with twice the margin, same direction.
+    desk.price("BTCUSDT", dec!(28500)).await;
+    let trades = desk.trades().await;
+    assert_eq!(trades.len(), 2);
+    assert_eq!(
+        (trades[1].chain_id, trades[1].chain_step),
+        (Some(chain), Some(2))
+    );
+    assert_eq!(
+        trades[1].qty,
+        dec!(0.014),
+        "40 USDT x 10 / 28,500 = 0.01403"
+    );
+    assert_eq!(trades[1].side, PositionSide::Long);
+    // The symbol's signal turned: the next step follows the current strong signal.
+    desk.signal("BTCUSDT", "STRONG_SELL").await;
+    assert_eq!(
+        desk.trades().await.len(),
+        2,
+        "a chain's symbol does not start another"
+    );
+    desk.price("BTCUSDT", dec!(27075)).await; // 5 % under 28,500
+    let trades = desk.trades().await;
+    assert_eq!(trades.len(), 3);
+    assert_eq!(trades[2].chain_step, Some(3));
+    assert_eq!(trades[2].side, PositionSide::Short);
+    assert_eq!(
+        trades[2].qty,
+        dec!(0.029),
+        "80 USDT x 10 / 27,075 = 0.02954"
+    );
+    // Depth 3 reached: a third loss ends the chain.
+    desk.price("BTCUSDT", dec!(28500)).await;
+    assert_eq!(desk.trades().await.len(), 3);
+    assert!(desk.store.open_chains(desk.user).await.unwrap().is_empty());
+    assert!(
+        desk.logged(&format!(
+            "martingale chain #{chain} ended in a loss after 3 trade(s)"
+        ))
+        .await
+    );
+}
+
+#[tokio::test]
+async fn a_profit_ends_the_chain_and_max_active_chains_holds_back_new_ones() {
+    let mut desk = Desk::new(BotSettings {
+        use_trailing_stop: true,
+        ..martingale()
+    })
+    .await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    desk.signal("ETHUSDT", "STRONG_SELL").await;
+    assert_eq!(desk.trades().await.len(), 1, "one active chain at most");
+    assert!(desk.logged("martingale_max_active_chains 1").await);
+    // The trailing stop takes a profit: the chain is won and closed.
+    desk.price("BTCUSDT", dec!(30600)).await;
+    desk.price("BTCUSDT", dec!(30450)).await;
+    let t = desk.only_trade().await;
+    assert!(t.pnl > Decimal::ZERO);
+    assert!(desk.store.open_chains(desk.user).await.unwrap().is_empty());
+    assert!(desk.logged("won after 1 trade(s)").await);
+    // Now a new chain may start.
+    desk.signal("ETHUSDT", "NEUTRAL").await;
+    desk.signal("ETHUSDT", "STRONG_SELL").await;
+    let chains = desk.store.open_chains(desk.user).await.unwrap();
+    assert_eq!(chains.len(), 1);
+    assert_eq!(
+        (chains[0].symbol.as_str(), chains[0].status),
+        ("ETHUSDT", ChainStatus::Open)
+    );
+}
+
+#[tokio::test]
+async fn a_settings_change_is_used_at_the_next_decision() {
+    let mut desk = Desk::new(classic()).await;
+    desk.set(|s| {
+        s.max_trade_usdt = dec!(300);
+        s.leverage = 5;
+        s.initial_stop_loss_pct = dec!(2);
+    })
+    .await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    let t = desk.only_trade().await;
+    assert_eq!(t.leverage, 5);
+    assert_eq!(t.qty, dec!(0.05), "300 x 5 / 30,000");
+    assert_eq!(t.stop_loss, Some(dec!(29400)));
+}
+
+#[tokio::test]
+async fn a_manual_close_books_the_trade_and_close_all_closes_every_one() {
+    let mut desk = Desk::new(classic()).await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    desk.signal("ETHUSDT", "STRONG_SELL").await;
+    desk.price("BTCUSDT", dec!(30300)).await;
+    let id = desk.trades().await[0].id;
+    let (reply, answer) = oneshot::channel();
+    desk.worker
+        .handle(
+            Command::Close {
+                trade_id: id,
+                reply,
+            },
+            desk.now,
+        )
+        .await;
+    let closed = answer.await.unwrap().unwrap();
+    assert_eq!(closed.close_reason.as_deref(), Some("manual"));
+    assert_eq!(closed.exit_price, Some(dec!(30300)));
+    let (reply, answer) = oneshot::channel();
+    desk.worker
+        .handle(Command::CloseAll { reply }, desk.now)
+        .await;
+    assert_eq!(answer.await.unwrap().unwrap(), 1);
+    desk.pump().await;
+    assert!(desk
+        .trades()
+        .await
+        .iter()
+        .all(|t| t.status == TradeStatus::Closed));
+    assert!(desk.venue.positions().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn reconciliation_adopts_unknown_positions_and_books_closes_made_while_away() {
+    let mut desk = Desk::new(classic()).await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    // While the worker is away: its position is stopped out, and someone opens ETH by hand.
+    desk.now += Duration::minutes(5);
+    desk.exchange
+        .on_tick("BTCUSDT", dec!(28000), desk.now.timestamp_millis());
+    let eth = desk.exchange.account(desk.user);
+    eth.submit_market_order(signaldesk_venue::OrderRequest {
+        client_order_id: "by-hand-1".into(),
+        symbol: "ETHUSDT".into(),
+        side: signaldesk_core::market::Side::Sell,
+        qty: dec!(0.5),
+        reduce_only: false,
+    })
+    .await
+    .unwrap();
+    while desk.events.try_recv().is_ok() {}
+    desk.worker.reconcile(desk.now).await;
+    let trades = desk.trades().await;
+    assert_eq!(trades.len(), 2);
+    assert_eq!(trades[0].status, TradeStatus::Closed);
+    assert_eq!(trades[0].close_reason.as_deref(), Some("stop_loss"));
+    assert_eq!(
+        trades[0].exit_price,
+        Some(dec!(28000)),
+        "the gap fill, from closed pnl"
+    );
+    assert_eq!(
+        (trades[1].symbol.as_str(), trades[1].status),
+        ("ETHUSDT", TradeStatus::Open)
+    );
+    assert_eq!(trades[1].side, PositionSide::Short);
+    // The adopted position got its stop loss.
+    let position = desk.venue.positions().await.unwrap().remove(0);
+    assert_eq!(position.stops.stop_loss, Some(dec!(2100)));
+    assert!(desk.logged("adopted a ETHUSDT short position").await);
+    // Reconciling again changes nothing.
+    desk.worker.reconcile(desk.now).await;
+    assert_eq!(desk.trades().await, trades_with_stop(trades, dec!(2100)));
+}
+
+fn trades_with_stop(mut trades: Vec<Trade>, stop: Decimal) -> Vec<Trade> {
+    trades[1].stop_loss = Some(stop);
+    trades
+}

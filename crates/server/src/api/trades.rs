@@ -1,0 +1,242 @@
+//! `/api/trades/`: the bot's trades with filters and pages, and closing them by hand.
+
+use axum::extract::State;
+use axum::Json;
+use chrono::{DateTime, NaiveDate};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use signaldesk_store::{Trade, TradeQuery, TradeStatus};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::api::rfc3339;
+use crate::app::AppState;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiPath, ApiQuery, ApiResult, ErrorBody};
+
+const DEFAULT_PAGE_SIZE: i64 = 50;
+const MAX_PAGE_SIZE: i64 = 500;
+
+#[derive(Deserialize, IntoParams)]
+pub struct TradeFilter {
+    /// `pending`, `open`, `closed` or `cancelled`.
+    pub status: Option<String>,
+    pub symbol: Option<String>,
+    /// Created at or after: RFC 3339, or a date (`YYYY-MM-DD`, from its start in UTC).
+    pub from: Option<String>,
+    /// Created before: RFC 3339, or a date (`YYYY-MM-DD`, up to its end in UTC).
+    pub to: Option<String>,
+    /// From 1 (default 1).
+    pub page: Option<i64>,
+    /// 1 to 500 (default 50).
+    pub page_size: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SignalRef {
+    pub id: Option<i64>,
+    /// When the signal was stored.
+    pub at: Option<String>,
+    /// The last price when the bot decided.
+    #[schema(value_type = Option<f64>)]
+    pub price: Option<f64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TradeView {
+    pub id: i64,
+    pub symbol: String,
+    /// `long` or `short`.
+    pub side: &'static str,
+    /// PENDING, OPEN, CLOSED or CANCELLED.
+    pub status: &'static str,
+    pub quantity: f64,
+    pub open_quantity: f64,
+    pub leverage: u32,
+    pub margin: f64,
+    pub entry_price: Option<f64>,
+    pub exit_price: Option<f64>,
+    /// Realized pnl net of fees.
+    pub pnl: f64,
+    pub fees: f64,
+    pub stop_loss: Option<f64>,
+    /// Take profits taken so far.
+    pub take_profits_taken: u32,
+    /// stop_loss, take_profit, trailing, manual, liquidation, reconciled.
+    pub close_reason: Option<String>,
+    pub chain_id: Option<i64>,
+    pub chain_step: Option<u32>,
+    pub signal: SignalRef,
+    /// Milliseconds from the signal to the fill.
+    pub latency_ms: Option<i64>,
+    /// How much worse than the decision price the entry filled, in percent (negative: better).
+    pub slippage_pct: Option<f64>,
+    pub created_at: String,
+    pub opened_at: Option<String>,
+    pub closed_at: Option<String>,
+}
+
+fn num(d: Decimal) -> f64 {
+    use rust_decimal::prelude::ToPrimitive;
+    d.to_f64().unwrap_or(0.0)
+}
+
+impl From<Trade> for TradeView {
+    fn from(t: Trade) -> Self {
+        let slippage = match (t.entry_price, t.signal_price) {
+            (Some(entry), Some(decided)) if !decided.is_zero() => Some(num((entry - decided)
+                / decided
+                * Decimal::ONE_HUNDRED
+                * t.side.sign())),
+            _ => None,
+        };
+        TradeView {
+            id: t.id,
+            symbol: t.symbol,
+            side: signaldesk_store::repo::trades::side_str(t.side),
+            status: t.status.as_str(),
+            quantity: num(t.qty),
+            open_quantity: num(t.open_qty),
+            leverage: t.leverage,
+            margin: num(t.margin),
+            entry_price: t.entry_price.map(num),
+            exit_price: t.exit_price.map(num),
+            pnl: num(t.pnl),
+            fees: num(t.fees),
+            stop_loss: t.stop_loss.map(num),
+            take_profits_taken: t.tp_step,
+            close_reason: t.close_reason,
+            chain_id: t.chain_id,
+            chain_step: t.chain_step,
+            latency_ms: t.signal_at.zip(t.opened_at).map(|(s, o)| o - s),
+            signal: SignalRef {
+                id: t.signal_id,
+                at: t.signal_at.map(rfc3339),
+                price: t.signal_price.map(num),
+            },
+            slippage_pct: slippage,
+            created_at: rfc3339(t.created_at),
+            opened_at: t.opened_at.map(rfc3339),
+            closed_at: t.closed_at.map(rfc3339),
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TradePage {
+    /// Trades matching the filters, over all pages.
+    pub count: i64,
+    pub page: i64,
+    pub page_size: i64,
+    pub results: Vec<TradeView>,
+}
+
+/// A time bound: RFC 3339, or a whole UTC date (its start, or with `end_of_day` the next
+/// day's start).
+fn parse_bound(field: &str, value: &str, end_of_day: bool) -> Result<i64, ApiError> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(value) {
+        return Ok(t.timestamp_millis());
+    }
+    let date = NaiveDate::parse_from_str(value, "%Y-%m-%d").map_err(|_| {
+        ApiError::bad_request(format!(
+            "{field} must be a date (YYYY-MM-DD) or an RFC 3339 time."
+        ))
+    })?;
+    let date = if end_of_day {
+        date.succ_opt().unwrap_or(date)
+    } else {
+        date
+    };
+    Ok(date
+        .and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc().timestamp_millis())
+        .unwrap_or_default())
+}
+
+#[utoipa::path(get, path = "/api/trades/", tag = "trades", params(TradeFilter),
+    responses((status = 200, body = TradePage), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiQuery(filter): ApiQuery<TradeFilter>,
+) -> ApiResult<Json<TradePage>> {
+    let status = match filter.status.as_deref().map(str::trim) {
+        None | Some("") | Some("all") => None,
+        Some(s) => Some(TradeStatus::parse(&s.to_ascii_uppercase()).ok_or_else(|| {
+            ApiError::bad_request("status must be pending, open, closed or cancelled.")
+        })?),
+    };
+    let page = filter.page.unwrap_or(1);
+    let page_size = filter.page_size.unwrap_or(DEFAULT_PAGE_SIZE);
+    if page < 1 || !(1..=MAX_PAGE_SIZE).contains(&page_size) {
+        return Err(ApiError::bad_request(format!(
+            "page must be 1 or more and page_size 1 to {MAX_PAGE_SIZE}."
+        )));
+    }
+    let from = filter
+        .from
+        .as_deref()
+        .map(|v| parse_bound("from", v, false))
+        .transpose()?;
+    let to = filter
+        .to
+        .as_deref()
+        .map(|v| parse_bound("to", v, true))
+        .transpose()?;
+    let query = TradeQuery {
+        status,
+        symbol: filter
+            .symbol
+            .map(|s| s.trim().to_ascii_uppercase())
+            .filter(|s| !s.is_empty()),
+        from,
+        to,
+        offset: (page - 1).saturating_mul(page_size),
+        limit: page_size,
+    };
+    let (trades, count) = state.store.trades_page(auth.id(), &query).await?;
+    Ok(Json(TradePage {
+        count,
+        page,
+        page_size,
+        results: trades.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// Closes an open trade at market.
+#[utoipa::path(post, path = "/api/trades/{id}/close/", tag = "trades",
+    params(("id" = i64, Path)),
+    responses((status = 200, body = TradeView), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody)))]
+pub async fn close(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiPath(id): ApiPath<i64>,
+) -> ApiResult<Json<TradeView>> {
+    let trade = state
+        .store
+        .trade(auth.id(), id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    if trade.status != TradeStatus::Open {
+        return Err(ApiError::conflict("This trade is not open"));
+    }
+    let closed = state.supervisor.close_trade(auth.id(), id).await?;
+    Ok(Json(closed.into()))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CloseAllAnswer {
+    pub closed: usize,
+}
+
+/// Closes every open trade at market.
+#[utoipa::path(post, path = "/api/trades/close-all/", tag = "trades",
+    responses((status = 200, body = CloseAllAnswer), (status = 401, body = ErrorBody)))]
+pub async fn close_all(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<Json<CloseAllAnswer>> {
+    let closed = state.supervisor.close_all(auth.id()).await?;
+    Ok(Json(CloseAllAnswer { closed }))
+}
