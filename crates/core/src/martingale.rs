@@ -64,9 +64,9 @@ pub struct RiskPreview {
     pub warnings: Vec<String>,
 }
 
-/// Every step of a chain of the current settings, and what can go wrong: a chain that needs
-/// more than `max_total_usdt` or the wallet, a step below `max_active_chains` budgets, and a
-/// stop loss that sits past the liquidation price. `maintenance_margin_rate` is the venue's
+/// Every step of a chain of the current settings, and what can go wrong: a last step that
+/// does not fit in `max_total_usdt` (with every allowed chain at its last step), chains that
+/// together cost more than the wallet, and a stop loss that sits past the liquidation price. `maintenance_margin_rate` is the venue's
 /// (0.005 on Bybit's first tier).
 pub fn risk_preview(
     settings: &BotSettings,

@@ -44,6 +44,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(auth::token))
         .routes(routes!(settings::list, settings::create))
         .routes(routes!(settings::read, settings::update))
+        .routes(routes!(settings::risk_preview))
         .routes(routes!(bot::start_trading_worker))
         .routes(routes!(bot::stop_bot))
         .routes(routes!(bot::start_signals))

@@ -121,3 +121,47 @@ pub async fn update(
     state.supervisor.settings_changed(auth.id()).await;
     Ok(Json(record.into()))
 }
+
+/// The maintenance margin rate the liquidation distance is figured with: Bybit's first
+/// risk tier and the paper exchange's (0.5 %).
+const MAINTENANCE_MARGIN_RATE: rust_decimal::Decimal = rust_decimal::Decimal::from_parts(5, 0, 0, false, 3);
+
+#[derive(Serialize, ToSchema)]
+pub struct RiskPreviewView {
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub preview: signaldesk_core::martingale::RiskPreview,
+    /// The wallet the warnings were checked against, when the venue answered.
+    pub wallet_balance: Option<f64>,
+}
+
+/// The martingale risk of the settings sent (applied on top of the saved ones, checked by the
+/// same rules, saved nowhere): each step's margin, notional, cumulative margin and the price
+/// distance to liquidation, with warnings.
+#[utoipa::path(post, path = "/api/bot-settings/risk-preview/", tag = "settings",
+    request_body = Object,
+    responses((status = 200, body = RiskPreviewView), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody)))]
+pub async fn risk_preview(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(payload): ApiJson<Value>,
+) -> ApiResult<Json<RiskPreviewView>> {
+    let current = state.store.settings_or_default(auth.id(), now_ms()).await?;
+    let settings = current
+        .settings
+        .apply(as_object(&payload)?)
+        .map_err(ApiError::validation)?;
+    let wallet = state
+        .supervisor
+        .wallet(auth.id())
+        .await
+        .ok()
+        .map(|w| w.wallet_balance);
+    let preview =
+        signaldesk_core::martingale::risk_preview(&settings, wallet, MAINTENANCE_MARGIN_RATE);
+    Ok(Json(RiskPreviewView {
+        preview,
+        wallet_balance: wallet.and_then(|w| rust_decimal::prelude::ToPrimitive::to_f64(&w)),
+    }))
+}
