@@ -17,6 +17,7 @@ use crate::events::{EventBus, UserEvent};
 use crate::journal::BotJournal;
 use crate::signal_worker::{Alert, ALERT_QUEUE};
 use crate::signals::RatingHub;
+use crate::telegram::Notifier;
 use crate::trading::{Command, TradingWorker};
 use crate::venues::Venues;
 use crate::workers::{run, WorkerContext, WorkerJob, WorkerKind};
@@ -135,6 +136,7 @@ impl Supervisor {
         market: Arc<dyn MarketData>,
         hub: Arc<RatingHub>,
         bus: Arc<EventBus>,
+        telegram: Notifier,
     ) -> Arc<Supervisor> {
         let journal = BotJournal::new(store.clone(), bus.clone());
         Arc::new(Supervisor {
@@ -145,6 +147,7 @@ impl Supervisor {
                 bus: bus.clone(),
                 venues,
                 market,
+                telegram,
             },
             journal,
             store,

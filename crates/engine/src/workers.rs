@@ -14,6 +14,7 @@ use crate::events::EventBus;
 use crate::journal::BotJournal;
 use crate::signal_worker::{Alert, SignalWorker};
 use crate::signals::RatingHub;
+use crate::telegram::Notifier;
 use crate::trading::{Command, TradingDeps, TradingWorker};
 use crate::venues::Venues;
 
@@ -62,6 +63,7 @@ pub struct WorkerContext {
     pub bus: Arc<EventBus>,
     pub venues: Venues,
     pub market: Arc<dyn MarketData>,
+    pub telegram: Notifier,
 }
 
 impl WorkerContext {
@@ -72,6 +74,7 @@ impl WorkerContext {
             bus: self.bus.clone(),
             venue: self.venues.account(user_id),
             market: self.market.clone(),
+            telegram: self.telegram.clone(),
         }
     }
 

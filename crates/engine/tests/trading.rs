@@ -1,6 +1,9 @@
 //! The trading worker's rules as deterministic scenarios: scripted signals and prices on a
 //! hand-moved market, the real paper exchange (no slippage, so every number is exact), a
 //! real SQLite store and a controlled clock. Each rule of DESIGN.md section 5 has its test.
+//! Telegram is a fake Bot API on loopback.
+
+mod fake_telegram;
 
 use std::sync::Arc;
 
@@ -10,6 +13,7 @@ use rust_decimal_macros::dec;
 use signaldesk_core::market::{Instrument, PositionSide};
 use signaldesk_core::settings::{BotMode, BotSettings};
 use signaldesk_engine::journal::BotJournal;
+use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::trading::{Command, TradingDeps, TradingWorker};
 use signaldesk_engine::EventBus;
 use signaldesk_store::test_support::TestDatabase;
@@ -46,6 +50,10 @@ struct Desk {
 impl Desk {
     /// Monday 2026-11-23 12:00 UTC, BTC at 30,000 and ETH at 2,000, every signal NEUTRAL.
     async fn new(settings: BotSettings) -> Desk {
+        Desk::with_telegram(settings, Notifier::disabled()).await
+    }
+
+    async fn with_telegram(settings: BotSettings, telegram: Notifier) -> Desk {
         let db = TestDatabase::sqlite();
         let store = Store::connect(&db.url).await.unwrap();
         let user = store.create_user("trader", "h", 0).await.unwrap().id;
@@ -79,6 +87,7 @@ impl Desk {
             bus,
             venue: venue.clone(),
             market: market.clone(),
+            telegram,
         };
         let known = [
             (
@@ -580,4 +589,45 @@ async fn reconciliation_adopts_unknown_positions_and_books_closes_made_while_awa
 fn trades_with_stop(mut trades: Vec<Trade>, stop: Decimal) -> Vec<Trade> {
     trades[1].stop_loss = Some(stop);
     trades
+}
+
+#[tokio::test]
+async fn deals_are_sent_to_the_users_chat_and_a_hanging_telegram_never_holds_an_order() {
+    let telegram = fake_telegram::FakeTelegram::start().await;
+    // The first answer is a 429 with retry_after 1: the open message comes again, once.
+    telegram.script(&[fake_telegram::Reply::TooManyRequests { retry_after: 1 }]);
+    let mut desk = Desk::with_telegram(
+        BotSettings {
+            telegram_id: "555".into(),
+            ..classic()
+        },
+        telegram.notifier(),
+    )
+    .await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    desk.price("BTCUSDT", dec!(28500)).await;
+    let requests = telegram.wait_for(3).await;
+    assert!(requests.iter().all(|r| r.chat() == "555"));
+    assert_eq!(
+        requests[0].text(),
+        requests[1].text(),
+        "the 429 was retried"
+    );
+    assert!(requests[1].at - requests[0].at >= std::time::Duration::from_secs(1));
+    assert!(requests[1].text().contains("BTCUSDT"));
+    assert!(
+        requests[2].text().contains("28500"),
+        "{}",
+        requests[2].text()
+    );
+
+    // Telegram stops answering at all: orders still go through at once.
+    telegram.always(fake_telegram::Reply::Hang);
+    let opened = tokio::time::timeout(std::time::Duration::from_secs(2), async {
+        desk.signal("ETHUSDT", "STRONG_SELL").await;
+        desk.price("ETHUSDT", dec!(1990)).await;
+    })
+    .await;
+    assert!(opened.is_ok(), "trading waited for Telegram");
+    assert_eq!(desk.trades().await[1].status, TradeStatus::Open);
 }

@@ -9,6 +9,7 @@ use figment::Figment;
 use serde::{Deserialize, Serialize};
 use signaldesk_engine::market::MarketConfig;
 use signaldesk_engine::paper::PaperSettings;
+use signaldesk_engine::telegram::TelegramConfig;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -46,6 +47,8 @@ pub struct Config {
     pub market: MarketConfig,
     /// `[paper]`: the paper exchange's wallet and fills.
     pub paper: PaperSettings,
+    /// `[telegram]`: the bot token deal and summary messages are sent with (empty: none).
+    pub telegram: TelegramConfig,
 }
 
 impl Default for Config {
@@ -64,6 +67,7 @@ impl Default for Config {
             webhook_alerts_per_minute: 60,
             market: MarketConfig::default(),
             paper: PaperSettings::default(),
+            telegram: TelegramConfig::default(),
         }
     }
 }

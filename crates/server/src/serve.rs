@@ -9,6 +9,7 @@ use std::sync::Arc;
 use signaldesk_engine::market::start_market;
 use signaldesk_engine::paper::PaperRuntime;
 use signaldesk_engine::signals::RatingHub;
+use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::{EventBus, Supervisor, Venues};
 use signaldesk_store::{SecretCipher, Store};
 use tokio::sync::oneshot;
@@ -93,6 +94,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         market.data.clone(),
         hub,
         EventBus::new(),
+        Notifier::start(config.telegram.clone()),
     );
     supervisor
         .resume()

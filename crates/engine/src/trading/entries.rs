@@ -366,6 +366,7 @@ impl TradingWorker {
             }
         ))
         .await;
+        self.notify_opened(&trade);
         if let Err(e) = protected {
             self.error(&format!(
                 "{}: the stop loss could not be placed ({e}): closing the position",

@@ -234,6 +234,7 @@ impl TradingWorker {
             trade.pnl.round_dp(4)
         ))
         .await;
+        self.notify_closed(&trade, reason);
         if let Some(chain_id) = trade.chain_id {
             // Boxed: a chain's next step opens a trade, whose failure may finish it again.
             Box::pin(self.after_chain_trade(chain_id, &trade, reason, now)).await;

@@ -10,6 +10,7 @@
 
 mod entries;
 mod exits;
+mod notify;
 mod reconcile;
 
 use std::collections::HashMap;
@@ -30,6 +31,7 @@ use tokio_util::sync::CancellationToken;
 use crate::events::{EventBus, UserEvent};
 use crate::journal::BotJournal;
 use crate::live;
+use crate::telegram::Notifier;
 use crate::EngineError;
 
 /// How often chains waiting for their next step (in a forbidden window) are looked at.
@@ -59,6 +61,7 @@ pub struct TradingDeps {
     pub bus: Arc<EventBus>,
     pub venue: Arc<dyn Venue>,
     pub market: Arc<dyn MarketData>,
+    pub telegram: Notifier,
 }
 
 pub struct TradingWorker {
@@ -148,8 +151,10 @@ impl TradingWorker {
         self.reconcile(Utc::now()).await;
         let mut waiting_chains = tokio::time::interval(WAITING_CHAINS_EVERY);
         loop {
+            let summary_due = self.next_daily_summary(Utc::now());
             tokio::select! {
                 _ = stop.cancelled() => break,
+                _ = tokio::time::sleep(summary_due) => self.send_daily_summary(Utc::now()).await,
                 received = signals.recv() => match received {
                     Ok(signal) => self.on_signal(&signal, Utc::now()).await,
                     Err(broadcast::error::RecvError::Lagged(n)) => {

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use signaldesk_engine::signals::RatingHub;
+use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::{EventBus, Supervisor, Venues};
 use signaldesk_store::Store;
 use signaldesk_venue::market::MarketData;
@@ -23,5 +24,6 @@ pub async fn supervisor(
         market,
         hub,
         EventBus::new(),
+        Notifier::disabled(),
     )
 }

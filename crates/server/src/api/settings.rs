@@ -124,7 +124,8 @@ pub async fn update(
 
 /// The maintenance margin rate the liquidation distance is figured with: Bybit's first
 /// risk tier and the paper exchange's (0.5 %).
-const MAINTENANCE_MARGIN_RATE: rust_decimal::Decimal = rust_decimal::Decimal::from_parts(5, 0, 0, false, 3);
+const MAINTENANCE_MARGIN_RATE: rust_decimal::Decimal =
+    rust_decimal::Decimal::from_parts(5, 0, 0, false, 3);
 
 #[derive(Serialize, ToSchema)]
 pub struct RiskPreviewView {
