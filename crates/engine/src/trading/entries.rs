@@ -309,6 +309,7 @@ impl TradingWorker {
         price: Decimal,
         now: DateTime<Utc>,
     ) {
+        let sent = std::time::Instant::now();
         let order = OrderRequest {
             client_order_id: trade.client_order_id.clone(),
             symbol: trade.symbol.clone(),
@@ -338,8 +339,11 @@ impl TradingWorker {
         trade.fees += fill.fee;
         trade.volume += fill.price * fill.qty;
         trade.margin = fill.price * fill.qty / Decimal::from(plan.leverage);
-        trade.opened_at = Some(fill.ts_ms);
-        let latency_ms = trade.signal_at.map(|at| fill.ts_ms.max(at) - at);
+        // The fill's own time is the venue's clock (simulated, on paper): the worker's clock
+        // plus the order's round trip keeps signal-to-fill latency in one clock.
+        let filled_at = now.timestamp_millis() + sent.elapsed().as_millis() as i64;
+        trade.opened_at = Some(filled_at);
+        let latency_ms = trade.signal_at.map(|at| filled_at - at);
         let slippage_pct = (fill.price - price) / price * Decimal::ONE_HUNDRED;
         self.open.insert(trade.symbol.clone(), trade.clone());
         let protected = self.protect(&mut trade).await;

@@ -13,5 +13,6 @@ mod ratings_cli;
 mod robustness;
 mod settings;
 mod signals;
+mod trades;
 mod webhook;
 mod ws;
