@@ -8,7 +8,7 @@ use serde_json::json;
 
 const BIN: &str = env!("CARGO_BIN_EXE_signaldesk");
 
-fn signaldesk(dir: &std::path::Path) -> Command {
+pub fn signaldesk(dir: &std::path::Path) -> Command {
     let mut cmd = Command::new(BIN);
     cmd.env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -80,12 +80,21 @@ fn user_create_then_duplicate_fails_clearly() {
     assert!(!missing.status.success());
 }
 
-type Lines = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+pub type Lines = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
 
 /// Starts `serve` on a free port, logging at trace level; returns the child, its address,
 /// the stdout lines so far and every stderr (log) line as it arrives.
 fn start_serve(dir: &std::path::Path) -> (std::process::Child, String, Vec<String>, Lines) {
+    start_serve_with(dir, &[])
+}
+
+/// `start_serve` with extra environment variables.
+pub fn start_serve_with(
+    dir: &std::path::Path,
+    env: &[(&str, &str)],
+) -> (std::process::Child, String, Vec<String>, Lines) {
     let mut child = signaldesk(dir)
+        .envs(env.iter().copied())
         .env("RUST_LOG", "trace")
         .args(["serve", "--addr", "127.0.0.1:0"])
         .stdout(Stdio::piped())

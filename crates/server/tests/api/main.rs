@@ -5,6 +5,7 @@ mod api_keys;
 mod auth;
 mod bot;
 mod cli;
+mod crash;
 mod helpers;
 mod live;
 mod logs;
