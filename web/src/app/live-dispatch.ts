@@ -4,6 +4,7 @@ import { signalOf, type ServerMessage } from '@/lib/live/messages'
 import { prependLog } from '@/features/logs/api/get-logs'
 import { invalidateBotSettings, patchBotSettingsData } from '@/features/settings/api/get-bot-settings'
 import { putSignalFirst, replaceSignals } from '@/features/signals/api/get-signals'
+import { invalidateOpenTrades } from '@/features/trades/api/get-open-trades'
 
 /**
  * Live event -> query cache. Each cache entry is changed through the file that owns it:
@@ -14,7 +15,7 @@ import { putSignalFirst, replaceSignals } from '@/features/signals/api/get-signa
  * | `signal`         | its symbol's entry is removed and the new one put first (capped at 50)    |
  * | `new_log`        | prepended to the 'all' logs list and to its level's list (capped at 1000) |
  * | `balance`        | ['live', 'balance']                                                       |
- * | `orders`         | ['live', 'orders']                                                        |
+ * | `orders`         | ['live', 'orders']; the open trades are refetched (a fill or close)       |
  * | `bot_status`     | ['live', 'bot-status']; the settings record's flags, then it is refetched |
  * | `statistics`     | ['live', 'statistics']                                                    |
  * | `error`          | console.warn only (spec section 8: nothing shown)                         |
@@ -35,6 +36,8 @@ export function dispatchLiveMessage(queryClient: QueryClient, message: ServerMes
       return
     case 'orders':
       setLiveOrders(queryClient, message.data)
+      // Sent after every fill and close: the open trades changed too.
+      void invalidateOpenTrades(queryClient)
       return
     case 'bot_status': {
       const { is_bot_running, is_signals_fetching_active, bot_mode } = message.data

@@ -1,4 +1,4 @@
-import type { ApiKey, BotSettings } from '@/types/api'
+import type { ApiKey, BotSettings, Position, Trade } from '@/types/api'
 
 /** Records shaped like the server's answers, for component tests. */
 
@@ -50,6 +50,56 @@ export function apiKeyRecord(overrides: Partial<ApiKey> = {}): ApiKey {
     is_demo: true,
     is_active: false,
     created_at: '2026-11-22T04:30:00Z',
+    ...overrides,
+  }
+}
+
+/** An open trade as GET /api/trades/ lists it. */
+export function tradeRecord(overrides: Partial<Trade> = {}): Trade {
+  return {
+    id: 11,
+    symbol: 'BTCUSDT',
+    side: 'long',
+    status: 'OPEN',
+    quantity: 0.015,
+    open_quantity: 0.015,
+    leverage: 10,
+    margin: 97.5,
+    entry_price: 65000,
+    exit_price: null,
+    pnl: 0,
+    fees: 0.39,
+    stop_loss: 61750,
+    take_profits_taken: 0,
+    close_reason: null,
+    chain_id: null,
+    chain_step: null,
+    signal: { id: 1001, at: '2026-11-22T04:30:00Z', price: 64990 },
+    latency_ms: 120,
+    slippage_pct: 0.015,
+    created_at: '2026-11-22T04:30:00Z',
+    opened_at: '2026-11-22T04:30:00Z',
+    closed_at: null,
+    ...overrides,
+  }
+}
+
+/** A live position (the `orders` message) matching a trade. */
+export function positionRecord(overrides: Partial<Position> = {}): Position {
+  return {
+    symbol: 'BTCUSDT',
+    side: 'long',
+    qty: 0.015,
+    entry_price: 65000,
+    mark_price: 65100,
+    leverage: 10,
+    margin: 97.5,
+    unrealized_pnl: 1.5,
+    liquidation_price: 58825,
+    stop_loss: 61750,
+    take_profit: null,
+    trailing_stop_price: null,
+    opened_at: '2026-11-22T04:30:00Z',
     ...overrides,
   }
 }

@@ -172,3 +172,46 @@ export type NewWebhook = {
   path: string
   created_at: string
 }
+
+export type TradeSide = 'long' | 'short'
+export type TradeStatus = 'PENDING' | 'OPEN' | 'CLOSED' | 'CANCELLED'
+
+/** A trade of the bot, as GET /api/trades/ lists it (the server's TradeView). */
+export type Trade = {
+  id: number
+  symbol: string
+  side: TradeSide
+  status: TradeStatus
+  quantity: number
+  /** What is still open (take profits close parts of the position). */
+  open_quantity: number
+  leverage: number
+  margin: number
+  entry_price: number | null
+  exit_price: number | null
+  /** Realized pnl, net of fees. */
+  pnl: number
+  fees: number
+  stop_loss: number | null
+  take_profits_taken: number
+  /** stop_loss, take_profit, trailing, manual, liquidation, reconciled, rejected or not_filled. */
+  close_reason: string | null
+  chain_id: number | null
+  chain_step: number | null
+  signal: { id: number | null; at: string | null; price: number | null }
+  latency_ms: number | null
+  slippage_pct: number | null
+  /** RFC 3339, UTC. */
+  created_at: string
+  opened_at: string | null
+  closed_at: string | null
+}
+
+/** One page of GET /api/trades/, newest first. */
+export type TradePage = {
+  /** Trades matching the filters, over all pages. */
+  count: number
+  page: number
+  page_size: number
+  results: Trade[]
+}

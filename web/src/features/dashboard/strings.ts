@@ -1,4 +1,7 @@
-/** UI strings of the dashboard, verbatim from the spec (sections 2 and 8). */
+/**
+ * UI strings of the dashboard, verbatim from the spec (sections 2 and 8). The Open Positions card is
+ * not in the spec; its strings are marked below.
+ */
 export const dashboardStrings = {
   title: 'Dashboard',
   subtitle: 'Welcome back to your trading dashboard',
@@ -35,5 +38,43 @@ export const dashboardStrings = {
     noSettings: 'No settings found',
     modeSaved: 'Settings saved successfully',
     modeSaveFailed: 'Failed to save settings',
+  },
+
+  // Not worded by the spec: the Open Positions card (English, like the rest of the dashboard).
+  openPositions: {
+    title: 'Open Positions',
+    description: 'What the bot holds now. Mark price and PnL follow the live feed.',
+    loading: 'Loading...',
+    loadFailed: 'Failed to load open positions',
+    retry: 'Retry',
+    empty: 'No open positions',
+    columns: {
+      symbol: 'Symbol',
+      side: 'Side',
+      size: 'Size',
+      entry: 'Entry',
+      mark: 'Mark',
+      pnl: 'PnL',
+      stop: 'Stop',
+      actions: 'Actions',
+    },
+    sides: { long: 'Long', short: 'Short' },
+    /** Shown for a mark price or PnL the live feed has not sent yet, and a missing stop. */
+    none: '—',
+    close: 'Close',
+    closeLabel: (symbol: string) => `Close ${symbol}`,
+    closeTitle: (symbol: string) => `Close the ${symbol} position?`,
+    closeDescription: 'It is closed at the market price now. This cannot be undone.',
+    closeConfirm: 'Close position',
+    closeAll: 'Close all',
+    closeAllTitle: 'Close all open positions?',
+    closeAllDescription: (count: number) =>
+      `${count === 1 ? 'The open position is' : `All ${count} open positions are`} closed at the market price now. This cannot be undone.`,
+    cancel: 'Cancel',
+    /** Toasts. */
+    closedToast: 'Position closed',
+    closeFailed: 'Failed to close the position',
+    closedAllToast: (count: number) => (count === 1 ? 'Closed 1 position' : `Closed ${count} positions`),
+    closeAllFailed: 'Failed to close the positions',
   },
 } as const

@@ -52,7 +52,11 @@ describe('dashboard', () => {
     expect(screen.queryByText('Connected')).not.toBeInTheDocument()
 
     const socket = openLive()
-    expect(socket.sentJson()).toEqual([{ action: 'authenticate', token: 'stored-token' }])
+    // Then the Open Positions card asks for the positions.
+    expect(socket.sentJson()).toEqual([
+      { action: 'authenticate', token: 'stored-token' },
+      { action: 'get_trades' },
+    ])
     const connected = screen.getByText('Connected')
     expect(connected).toHaveClass('text-success')
     expect(screen.queryByText('Disconnected')).not.toBeInTheDocument()

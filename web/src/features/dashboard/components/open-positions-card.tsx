@@ -1,0 +1,261 @@
+import { BriefcaseBusiness, RotateCw, X } from 'lucide-react'
+import { useEffect, useId, type ReactNode } from 'react'
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog'
+import { ErrorAlert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Spinner } from '@/components/ui/spinner'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { serverMessage } from '@/lib/api-client'
+import { useLiveOrders } from '@/lib/live/live-cache'
+import { useLiveActions, useLiveStatus } from '@/lib/live/use-live'
+import { notify } from '@/lib/toast'
+import { cn } from '@/lib/utils'
+import { useCloseAllTrades } from '@/features/trades/api/close-all-trades'
+import { useCloseTrade } from '@/features/trades/api/close-trade'
+import { useOpenTrades } from '@/features/trades/api/get-open-trades'
+import { dashboardStrings } from '@/features/dashboard/strings'
+import { mergeOpenPositions, type OpenPositionRow } from '@/features/dashboard/utils/open-positions'
+
+const s = dashboardStrings.openPositions
+
+const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 8 })
+const priceFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 })
+const pnlFormat = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  signDisplay: 'exceptZero',
+})
+
+const price = (value: number | null) => (value === null ? s.none : priceFormat.format(value))
+
+/**
+ * "Open Positions" on the dashboard (not in the spec): the open trades of GET /api/trades/ with the
+ * live positions' mark price and unrealized PnL, each closable after a confirmation, and Close all.
+ * On mount, and whenever the live feed (re)connects, it asks the feed for the positions
+ * (`get_trades`); every `orders` message also refetches the trades.
+ */
+export function OpenPositionsCard({ className }: { className?: string }) {
+  const id = useId()
+  const trades = useOpenTrades()
+  const live = useLiveOrders()
+  const status = useLiveStatus()
+  const { requestTrades } = useLiveActions()
+  const close = useCloseTrade()
+  const closeAll = useCloseAllTrades()
+
+  useEffect(() => {
+    if (status === 'connected') requestTrades()
+  }, [status, requestTrades])
+
+  const rows = trades.data ? mergeOpenPositions(trades.data, live) : []
+  const busy = close.isPending || closeAll.isPending
+
+  const onClose = (row: OpenPositionRow) => {
+    close.mutate(row.trade.id, {
+      onSuccess: () => notify.success(s.closedToast),
+      onError: (error) => notify.error(serverMessage(error) ?? s.closeFailed),
+    })
+  }
+
+  const onCloseAll = () => {
+    closeAll.mutate(undefined, {
+      onSuccess: ({ closed }) => notify.success(s.closedAllToast(closed)),
+      onError: (error) => notify.error(serverMessage(error) ?? s.closeAllFailed),
+    })
+  }
+
+  return (
+    <Card role="region" aria-labelledby={`${id}-title`} className={className}>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
+        <div className="space-y-1.5">
+          <CardTitle className="flex items-center gap-2">
+            <h2 id={`${id}-title`} className="text-base">
+              {s.title}
+            </h2>
+            {rows.length > 0 ? (
+              <Badge variant="secondary" className="tabular-nums">
+                {rows.length}
+              </Badge>
+            ) : null}
+          </CardTitle>
+          <CardDescription>{s.description}</CardDescription>
+        </div>
+        {rows.length > 0 ? (
+          <ConfirmButton
+            trigger={
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={busy}
+                className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+              >
+                {closeAll.isPending ? <Spinner className="size-4" /> : <X aria-hidden="true" />}
+                {s.closeAll}
+              </Button>
+            }
+            title={s.closeAllTitle}
+            description={s.closeAllDescription(rows.length)}
+            confirm={s.closeAll}
+            onConfirm={onCloseAll}
+          />
+        ) : null}
+      </CardHeader>
+      <CardContent>
+        {trades.isPending ? (
+          <div role="status" className="flex items-center justify-center gap-3 py-10 text-muted-foreground">
+            <Spinner className="text-primary" />
+            <span>{s.loading}</span>
+          </div>
+        ) : trades.isError ? (
+          <ErrorAlert>
+            <p className="font-medium">{s.loadFailed}</p>
+            <p className="mt-1 text-destructive/90">{trades.error.message}</p>
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-3"
+              disabled={trades.isFetching}
+              onClick={() => void trades.refetch()}
+            >
+              <RotateCw aria-hidden="true" />
+              {s.retry}
+            </Button>
+          </ErrorAlert>
+        ) : rows.length === 0 ? (
+          <div className="flex flex-col items-center justify-center gap-3 rounded-lg border border-dashed py-10 text-center">
+            <span className="flex size-10 items-center justify-center rounded-full bg-muted text-muted-foreground">
+              <BriefcaseBusiness aria-hidden="true" className="size-5" />
+            </span>
+            <p className="text-sm text-muted-foreground">{s.empty}</p>
+          </div>
+        ) : (
+          <Table aria-labelledby={`${id}-title`}>
+            <TableHeader>
+              <TableRow className="hover:bg-transparent">
+                <TableHead scope="col">{s.columns.symbol}</TableHead>
+                <TableHead scope="col">{s.columns.side}</TableHead>
+                <TableHead scope="col" className="text-right">
+                  {s.columns.size}
+                </TableHead>
+                <TableHead scope="col" className="text-right">
+                  {s.columns.entry}
+                </TableHead>
+                <TableHead scope="col" className="text-right">
+                  {s.columns.mark}
+                </TableHead>
+                <TableHead scope="col" className="text-right">
+                  {s.columns.pnl}
+                </TableHead>
+                <TableHead scope="col" className="text-right">
+                  {s.columns.stop}
+                </TableHead>
+                <TableHead scope="col" className="text-right">
+                  <span className="sr-only">{s.columns.actions}</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((row) => {
+                const { trade, markPrice, unrealizedPnl, stopLoss } = row
+                const closing = close.isPending && close.variables === trade.id
+                return (
+                  <TableRow key={trade.id}>
+                    <TableCell className="font-medium">{trade.symbol}</TableCell>
+                    <TableCell>
+                      <span className="inline-flex items-center gap-2">
+                        <Badge variant={trade.side === 'long' ? 'success' : 'destructive'}>
+                          {s.sides[trade.side]}
+                        </Badge>
+                        <span className="text-xs text-muted-foreground tabular-nums">{trade.leverage}x</span>
+                      </span>
+                    </TableCell>
+                    <TableCell className="text-right font-mono tabular-nums">
+                      {quantityFormat.format(trade.open_quantity)}
+                    </TableCell>
+                    <TableCell className="text-right font-mono tabular-nums">
+                      {price(trade.entry_price)}
+                    </TableCell>
+                    <TableCell className="text-right font-mono tabular-nums">{price(markPrice)}</TableCell>
+                    <TableCell
+                      className={cn(
+                        'text-right font-mono font-medium tabular-nums',
+                        unrealizedPnl !== null && unrealizedPnl > 0 && 'text-success',
+                        unrealizedPnl !== null && unrealizedPnl < 0 && 'text-destructive',
+                        unrealizedPnl === null && 'text-muted-foreground',
+                      )}
+                    >
+                      {unrealizedPnl === null ? s.none : pnlFormat.format(unrealizedPnl)}
+                    </TableCell>
+                    <TableCell className="text-right font-mono tabular-nums">{price(stopLoss)}</TableCell>
+                    <TableCell className="text-right">
+                      <ConfirmButton
+                        trigger={
+                          <Button
+                            variant="ghost"
+                            size="sm"
+                            disabled={busy}
+                            aria-label={s.closeLabel(trade.symbol)}
+                            className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                          >
+                            {closing ? <Spinner className="size-4" /> : null}
+                            {s.close}
+                          </Button>
+                        }
+                        title={s.closeTitle(trade.symbol)}
+                        description={s.closeDescription}
+                        confirm={s.closeConfirm}
+                        onConfirm={() => {
+                          onClose(row)
+                        }}
+                      />
+                    </TableCell>
+                  </TableRow>
+                )
+              })}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+type ConfirmButtonProps = {
+  trigger: ReactNode
+  title: string
+  description: string
+  confirm: string
+  onConfirm: () => void
+}
+
+/** A button that asks first, in an alert dialog (Cancel has the focus). */
+function ConfirmButton({ trigger, title, description, confirm, onConfirm }: ConfirmButtonProps) {
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
+      <AlertDialogContent>
+        <div className="space-y-2">
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </div>
+        <AlertDialogFooter>
+          <AlertDialogCancel>{s.cancel}</AlertDialogCancel>
+          <AlertDialogAction destructive onClick={onConfirm}>
+            {confirm}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  )
+}

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { invalidateOpenTrades } from '@/features/trades/api/get-open-trades'
+
+export type CloseAllTradesAnswer = { closed: number }
+
+/** POST /api/trades/close-all/ with no body: closes every open trade at market; answers how many. */
+export function closeAllTrades(): Promise<CloseAllTradesAnswer> {
+  return api.post<CloseAllTradesAnswer>('trades/close-all/')
+}
+
+export function useCloseAllTrades() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: closeAllTrades,
+    onSettled: () => invalidateOpenTrades(queryClient),
+  })
+}
