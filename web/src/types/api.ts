@@ -215,3 +215,25 @@ export type TradePage = {
   page_size: number
   results: Trade[]
 }
+
+/** One step of a martingale chain in POST /api/bot-settings/risk-preview/. */
+export type RiskPreviewStep = {
+  step: number
+  margin: number
+  /** margin x leverage. */
+  notional: number
+  /** This step's margin and every one before it. */
+  cumulative_margin: number
+  /** How far the price may move against the position before liquidation, in percent. */
+  liquidation_distance_pct: number
+  stop_before_liquidation: boolean
+}
+
+/** POST /api/bot-settings/risk-preview/: the martingale risk of the settings sent (nothing is saved). */
+export type RiskPreview = {
+  steps: RiskPreviewStep[]
+  /** Sentences to read before starting. */
+  warnings: string[]
+  /** The wallet the warnings were checked against; null when the venue did not answer. */
+  wallet_balance: number | null
+}

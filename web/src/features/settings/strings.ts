@@ -139,4 +139,29 @@ export const settingsStrings = {
     copiedToast: 'Webhook URL copied',
     copyFailed: 'Could not copy the URL: select it and copy it by hand',
   },
+
+  // Not worded by the spec: the martingale risk preview card (English, like the webhook card).
+  riskPreview: {
+    title: 'Martingale risk preview',
+    description:
+      'What one chain of the values above costs, step by step, as the server figures it. Nothing is saved.',
+    loading: 'Calculating...',
+    updating: 'Updating...',
+    columns: {
+      step: 'Step',
+      margin: 'Margin (USDT)',
+      notional: 'Notional',
+      cumulative: 'Cumulative margin',
+      liquidation: 'Liquidation distance (%)',
+    },
+    /** Shown next to a liquidation distance the stop loss does not fit in. */
+    stopAfterLiquidation: 'the stop loss fires after liquidation',
+    warnings: 'Warnings',
+    noWarnings: 'No warnings for these values.',
+    wallet: (balance: string) => `Checked against wallet balance ${balance} USDT`,
+    /** The values above do not parse (the form's own rules), or the server refused them. */
+    invalid: 'The preview is not updated until these values are fixed:',
+    failed: 'Could not check these values:',
+    stale: 'The table shows the last values that could be checked.',
+  },
 } as const

@@ -16,6 +16,7 @@ import { cn } from '@/lib/utils'
 import type { BotSettings, BotSettingsPayload } from '@/types/api'
 import { useCreateBotSettings } from '@/features/settings/api/create-bot-settings'
 import { useUpdateBotSettings } from '@/features/settings/api/update-bot-settings'
+import { RiskPreviewCard } from '@/features/settings/components/risk-preview-card'
 import { settingsStrings as s } from '@/features/settings/strings'
 import { describeForbiddenHours, parseForbiddenHours } from '@/features/settings/utils/forbidden-hours'
 import {
@@ -325,6 +326,9 @@ export function SettingsForm({ record }: SettingsFormProps) {
           {checkboxField('telegram_notify_stats', s.hints.telegram_notify_stats)}
         </Section>
       </div>
+
+      {/* Not in the spec: what a chain of the values above would cost, before they are saved. */}
+      {botMode === 'martingale' ? <RiskPreviewCard control={control} /> : null}
 
       <div className="sticky bottom-0 z-10 -mx-4 border-t bg-background/85 px-4 py-3 backdrop-blur md:-mx-8 md:px-8">
         <div className="flex flex-wrap items-center justify-between gap-3">
