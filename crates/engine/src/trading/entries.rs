@@ -418,9 +418,12 @@ impl TradingWorker {
     }
 }
 
-/// The opening order's client order id: unique per user and millisecond, at most 36
-/// characters (Bybit's orderLinkId), so a retried submit can never open twice.
+/// The opening order's client order id, at most 36 characters (Bybit's orderLinkId): the
+/// time, a counter of this process and a random part never repeat, and the venue answers a
+/// retried submit of the same id with its first fill instead of opening twice.
 fn opening_order_id(user_id: i64, now_ms: i64) -> String {
+    static SEQUENCE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = SEQUENCE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let nonce: u16 = rand::random();
-    format!("sd-{user_id}-{now_ms}-{nonce:x}")
+    format!("sd-{user_id}-{now_ms:x}-{n:x}{nonce:04x}")
 }
