@@ -47,7 +47,10 @@ fn bench(c: &mut Criterion) {
             use_trailing_stop: true,
             ..BotSettings::default()
         };
-        store.update_settings(user, record.id, &settings, 0).await.unwrap();
+        store
+            .update_settings(user, record.id, &settings, 0)
+            .await
+            .unwrap();
         let market = Arc::new(ManualMarket::new(
             vec![Instrument {
                 symbol: "BTCUSDT".into(),
@@ -77,9 +80,10 @@ fn bench(c: &mut Criterion) {
             market,
             telegram: Notifier::disabled(),
         };
-        let worker = TradingWorker::new(user, deps, [("BTCUSDT".to_string(), TradeSignal::Neutral)])
-            .await
-            .unwrap();
+        let worker =
+            TradingWorker::new(user, deps, [("BTCUSDT".to_string(), TradeSignal::Neutral)])
+                .await
+                .unwrap();
         (db, store, user, worker)
     });
     let mut samples = Vec::new();

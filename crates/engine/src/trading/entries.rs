@@ -8,11 +8,10 @@ use signaldesk_core::martingale::step_margin;
 use signaldesk_core::settings::BotMode;
 use signaldesk_core::signal::TradeSignal;
 use signaldesk_core::trading::{
-    entry_forbidden, entry_side, is_entry_transition, plan_entry, stop_loss_price, trailing_plan,
-    AccountView, EntryPlan, Skip,
+    entry_forbidden, entry_side, is_entry_transition, plan_entry, AccountView, EntryPlan, Skip,
 };
 use signaldesk_store::{Chain, ChainStatus, StoredSignal, Trade, TradeStatus};
-use signaldesk_venue::{OrderRequest, Stops, Trailing};
+use signaldesk_venue::OrderRequest;
 
 use super::TradingWorker;
 use crate::EngineError;
@@ -384,25 +383,7 @@ impl TradingWorker {
 
     /// Places the stop loss and the trailing stop of a freshly opened trade.
     async fn protect(&mut self, trade: &mut Trade) -> Result<(), EngineError> {
-        let instrument = self.instrument(&trade.symbol).await?;
-        let entry = trade.entry_price.unwrap_or_default();
-        let stop_loss = stop_loss_price(
-            trade.side,
-            entry,
-            self.settings.initial_stop_loss_pct,
-            &instrument,
-        );
-        let stops = Stops {
-            stop_loss: Some(stop_loss),
-            take_profit: None,
-            trailing: trailing_plan(trade.side, entry, &self.settings, &instrument).map(|t| {
-                Trailing {
-                    distance: t.distance,
-                    activation_price: Some(t.activation_price),
-                }
-            }),
-        };
-        self.deps.venue.set_stops(&trade.symbol, stops).await?;
+        let stop_loss = self.place_stops(trade, None).await?;
         trade.stop_loss = Some(stop_loss);
         if let Some(open) = self.open.get_mut(&trade.symbol) {
             open.stop_loss = Some(stop_loss);

@@ -5,11 +5,9 @@
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use signaldesk_core::martingale::{after_close, ChainOutcome};
-use signaldesk_core::trading::{
-    reached_in_favour, take_profit_price, take_profit_qty, trailing_plan,
-};
+use signaldesk_core::trading::{reached_in_favour, take_profit_price, take_profit_qty};
 use signaldesk_store::{Trade, TradeStatus};
-use signaldesk_venue::{CloseReason, OrderRequest, PositionClose, Stops, Trailing, VenueEvent};
+use signaldesk_venue::{CloseReason, OrderRequest, PositionClose, VenueEvent};
 
 use super::entries::side_name;
 use super::TradingWorker;
@@ -115,21 +113,8 @@ impl TradingWorker {
         let Some(entry) = trade.entry_price else {
             return;
         };
-        let Ok(instrument) = self.instrument(&trade.symbol).await else {
-            return;
-        };
-        let trailing =
-            trailing_plan(trade.side, entry, &self.settings, &instrument).map(|t| Trailing {
-                distance: t.distance,
-                activation_price: Some(t.activation_price),
-            });
-        let stops = Stops {
-            stop_loss: Some(entry),
-            take_profit: None,
-            trailing,
-        };
-        match self.deps.venue.set_stops(&trade.symbol, stops).await {
-            Ok(()) => {
+        match self.place_stops(trade, Some(entry)).await {
+            Ok(_) => {
                 trade.stop_loss = Some(entry);
                 self.info(&format!(
                     "{}: stop loss moved to break-even at {entry}",

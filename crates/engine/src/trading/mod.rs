@@ -22,9 +22,10 @@ use rust_decimal::Decimal;
 use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::signal::TradeSignal;
+use signaldesk_core::trading::{stop_loss_price, trailing_plan};
 use signaldesk_store::{Store, StoredSignal, Trade};
 use signaldesk_venue::market::{MarketData, MarketEvent};
-use signaldesk_venue::Venue;
+use signaldesk_venue::{Stops, Trailing, Venue};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
@@ -202,6 +203,37 @@ impl TradingWorker {
             }
             Err(_) => self.prices.get(symbol).copied(),
         }
+    }
+
+    /// Puts a trade's stops on the venue: `stop_loss` (the settings' initial one when `None`)
+    /// and the settings' trailing stop. Answers the stop loss placed.
+    async fn place_stops(
+        &mut self,
+        trade: &Trade,
+        stop_loss: Option<Decimal>,
+    ) -> Result<Decimal, EngineError> {
+        let instrument = self.instrument(&trade.symbol).await?;
+        let entry = trade.entry_price.unwrap_or_default();
+        let stop_loss = stop_loss.unwrap_or_else(|| {
+            stop_loss_price(
+                trade.side,
+                entry,
+                self.settings.initial_stop_loss_pct,
+                &instrument,
+            )
+        });
+        let trailing =
+            trailing_plan(trade.side, entry, &self.settings, &instrument).map(|t| Trailing {
+                distance: t.distance,
+                activation_price: Some(t.activation_price),
+            });
+        let stops = Stops {
+            stop_loss: Some(stop_loss),
+            take_profit: None,
+            trailing,
+        };
+        self.deps.venue.set_stops(&trade.symbol, stops).await?;
+        Ok(stop_loss)
     }
 
     /// Sends the account's state to the user's live clients.

@@ -5,9 +5,8 @@
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
-use signaldesk_core::trading::{stop_loss_price, trailing_plan};
 use signaldesk_store::{Trade, TradeStatus};
-use signaldesk_venue::{Position, PositionClose, Stops, Trailing};
+use signaldesk_venue::{Position, PositionClose};
 
 use super::exits::reason_name;
 use super::TradingWorker;
@@ -80,31 +79,8 @@ impl TradingWorker {
     }
 
     async fn restore_stops(&mut self, trade: &mut Trade) {
-        let (Some(entry), Ok(instrument)) =
-            (trade.entry_price, self.instrument(&trade.symbol).await)
-        else {
-            return;
-        };
-        let stop_loss = trade.stop_loss.unwrap_or_else(|| {
-            stop_loss_price(
-                trade.side,
-                entry,
-                self.settings.initial_stop_loss_pct,
-                &instrument,
-            )
-        });
-        let stops = Stops {
-            stop_loss: Some(stop_loss),
-            take_profit: None,
-            trailing: trailing_plan(trade.side, entry, &self.settings, &instrument).map(|t| {
-                Trailing {
-                    distance: t.distance,
-                    activation_price: Some(t.activation_price),
-                }
-            }),
-        };
-        match self.deps.venue.set_stops(&trade.symbol, stops).await {
-            Ok(()) => {
+        match self.place_stops(trade, trade.stop_loss).await {
+            Ok(stop_loss) => {
                 trade.stop_loss = Some(stop_loss);
                 self.warning(&format!(
                     "Reconciliation: {} had no stop loss on the venue: set at {stop_loss}",
