@@ -1,6 +1,10 @@
 //! Statistics over closed trades. Pure functions of plain values, so every figure the
 //! dashboard shows can be checked by hand.
 
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeZone, Timelike, Utc};
+use chrono_tz::Tz;
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -68,6 +72,342 @@ pub fn max_drawdown_pct(equity_curve: &[Decimal]) -> Decimal {
     worst
 }
 
+/// A period of the `/stats` page (spec section 2, DESIGN.md section 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Period {
+    All,
+    /// From the start of yesterday (local) to now.
+    Day,
+    /// From the start of the day 3 days ago to now.
+    ThreeDays,
+    /// From the start of the day 7 days ago to now.
+    Week,
+    /// From the first day of this calendar month, 00:00 local, to now.
+    Month,
+    /// `from` 00:00 to the end of `to`, both local and inclusive.
+    Custom {
+        from: NaiveDate,
+        to: NaiveDate,
+    },
+}
+
+/// Why a period query was refused; each reads as a sentence for a 400 answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PeriodError {
+    #[error("period must be all, 24h, 3d, 7d, month or custom.")]
+    UnknownPeriod,
+    #[error("A custom period needs both date_from and date_to.")]
+    CustomNeedsDates,
+    #[error("{0} must be a date written YYYY-MM-DD.")]
+    BadDate(&'static str),
+    #[error("date_from must not be after date_to.")]
+    Reversed,
+}
+
+fn blank(v: Option<&str>) -> Option<&str> {
+    v.map(str::trim).filter(|v| !v.is_empty())
+}
+
+/// A `YYYY-MM-DD` query value; `field` names it in the error.
+pub fn parse_date(field: &'static str, value: &str) -> Result<NaiveDate, PeriodError> {
+    NaiveDate::parse_from_str(value.trim(), "%Y-%m-%d").map_err(|_| PeriodError::BadDate(field))
+}
+
+impl Period {
+    /// The `period` query value (default `month`) with its dates; the dates only count
+    /// for `custom`, which needs both.
+    pub fn parse(
+        period: Option<&str>,
+        date_from: Option<&str>,
+        date_to: Option<&str>,
+    ) -> Result<Period, PeriodError> {
+        Ok(match blank(period).unwrap_or("month") {
+            "all" => Period::All,
+            "24h" => Period::Day,
+            "3d" => Period::ThreeDays,
+            "7d" => Period::Week,
+            "month" => Period::Month,
+            "custom" => {
+                let (Some(from), Some(to)) = (blank(date_from), blank(date_to)) else {
+                    return Err(PeriodError::CustomNeedsDates);
+                };
+                let from = parse_date("date_from", from)?;
+                let to = parse_date("date_to", to)?;
+                if from > to {
+                    return Err(PeriodError::Reversed);
+                }
+                Period::Custom { from, to }
+            }
+            _ => return Err(PeriodError::UnknownPeriod),
+        })
+    }
+
+    /// The period as a UTC range `[from_ms, to_ms)` of close times, at `now` in `tz`.
+    /// Open-ended periods end just after `now`.
+    pub fn range(self, now: DateTime<Utc>, tz: Tz) -> (i64, i64) {
+        let today = now.with_timezone(&tz).date_naive();
+        let end = now.timestamp_millis() + 1;
+        let days_back = |n: u64| local_day_start(today - Days::new(n), tz);
+        match self {
+            Period::All => (i64::MIN, end),
+            Period::Day => (days_back(1), end),
+            Period::ThreeDays => (days_back(3), end),
+            Period::Week => (days_back(7), end),
+            Period::Month => (local_day_start(today.with_day(1).unwrap_or(today), tz), end),
+            Period::Custom { from, to } => local_dates_range(from, to, tz),
+        }
+    }
+}
+
+/// `[start of from, start of the day after to)` in `tz`, as UTC ms: both dates inclusive.
+pub fn local_dates_range(from: NaiveDate, to: NaiveDate, tz: Tz) -> (i64, i64) {
+    let after = to.succ_opt().unwrap_or(to);
+    (local_day_start(from, tz), local_day_start(after, tz))
+}
+
+/// The first instant of `date` in `tz`, as UTC ms. DST-safe: an ambiguous midnight takes
+/// its earlier instant; a midnight skipped by a clock change takes the first local time
+/// that exists that day.
+pub fn local_day_start(date: NaiveDate, tz: Tz) -> i64 {
+    let mut time = date.and_time(NaiveTime::MIN);
+    // Gaps are at most a few hours; step in quarter hours until the wall time exists.
+    for _ in 0..(4 * 24) {
+        if let Some(t) = tz.from_local_datetime(&time).earliest() {
+            return t.timestamp_millis();
+        }
+        time += chrono::Duration::minutes(15);
+    }
+    date.and_time(NaiveTime::MIN).and_utc().timestamp_millis()
+}
+
+/// One weekday or hour bucket of the Stats response.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BucketStats {
+    pub pnl: f64,
+    /// Trades won (pnl > 0).
+    pub success: u64,
+    /// Trades lost (pnl <= 0).
+    pub fail: u64,
+    pub total: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WeekdayRow {
+    /// 1 = Sunday ... 7 = Saturday, in the user's zone.
+    pub weekday: u32,
+    #[serde(flatten)]
+    pub stats: BucketStats,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HourRow {
+    /// 0 to 23, in the user's zone.
+    pub hour: u32,
+    #[serde(flatten)]
+    pub stats: BucketStats,
+}
+
+/// The `/api/stats/` answer (spec section 3, Stats response).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PeriodStats {
+    pub total_trades: u64,
+    pub win_trades: u64,
+    pub lose_trades: u64,
+    /// Percent, 0 when there are no trades.
+    pub win_rate: f64,
+    pub total_pnl: f64,
+    pub avg_pnl: f64,
+    /// Only weekdays with trades, by weekday number.
+    pub weekday: Vec<WeekdayRow>,
+    /// Only hours with trades, by hour.
+    pub hour: Vec<HourRow>,
+}
+
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    pnl: Decimal,
+    wins: u64,
+    total: u64,
+}
+
+impl Tally {
+    fn add(&mut self, pnl: Decimal) {
+        self.pnl += pnl;
+        self.total += 1;
+        if pnl > Decimal::ZERO {
+            self.wins += 1;
+        }
+    }
+
+    fn win_rate(&self) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            self.wins as f64 * 100.0 / self.total as f64
+        }
+    }
+
+    fn bucket(&self) -> BucketStats {
+        BucketStats {
+            pnl: to_f64(self.pnl),
+            success: self.wins,
+            fail: self.total - self.wins,
+            total: self.total,
+        }
+    }
+}
+
+fn to_f64(d: Decimal) -> f64 {
+    d.to_f64().unwrap_or(0.0)
+}
+
+/// Every UTC offset in use is a whole number of quarter hours, so all instants of one UTC
+/// quarter hour share a local weekday and hour; sorted input reuses the last conversion.
+const QUARTER_HOUR_MS: i64 = 15 * 60 * 1000;
+
+/// The Stats response over closed trades given as (close time in UTC ms, net pnl).
+pub fn period_stats(trades: &[(i64, Decimal)], tz: Tz) -> PeriodStats {
+    let mut all = Tally::default();
+    let mut weekdays = [Tally::default(); 7];
+    let mut hours = [Tally::default(); 24];
+    let mut cached: Option<(i64, usize, usize)> = None;
+    for &(closed_at, pnl) in trades {
+        let quarter = closed_at.div_euclid(QUARTER_HOUR_MS);
+        let (weekday, hour) = match cached {
+            Some((q, w, h)) if q == quarter => (w, h),
+            _ => {
+                let local = DateTime::from_timestamp_millis(closed_at)
+                    .unwrap_or_default()
+                    .with_timezone(&tz);
+                let w = local.weekday().num_days_from_sunday() as usize;
+                let h = local.hour() as usize;
+                cached = Some((quarter, w, h));
+                (w, h)
+            }
+        };
+        all.add(pnl);
+        weekdays[weekday].add(pnl);
+        hours[hour].add(pnl);
+    }
+    PeriodStats {
+        total_trades: all.total,
+        win_trades: all.wins,
+        lose_trades: all.total - all.wins,
+        win_rate: all.win_rate(),
+        total_pnl: to_f64(all.pnl),
+        avg_pnl: if all.total == 0 {
+            0.0
+        } else {
+            to_f64(all.pnl / Decimal::from(all.total))
+        },
+        weekday: (0..7)
+            .filter(|&i| weekdays[i].total > 0)
+            .map(|i| WeekdayRow {
+                weekday: i as u32 + 1,
+                stats: weekdays[i].bucket(),
+            })
+            .collect(),
+        hour: (0..24)
+            .filter(|&i| hours[i].total > 0)
+            .map(|i| HourRow {
+                hour: i as u32,
+                stats: hours[i].bucket(),
+            })
+            .collect(),
+    }
+}
+
+/// How `/api/stats/daily/`, `/weekly/` and `/monthly/` group trades.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Granularity {
+    /// `2026-11-23`
+    Day,
+    /// ISO week, `2026-W48`
+    IsoWeek,
+    /// `2026-11`
+    Month,
+}
+
+impl Granularity {
+    fn label(self, date: NaiveDate) -> String {
+        match self {
+            Granularity::Day => date.format("%Y-%m-%d").to_string(),
+            Granularity::IsoWeek => {
+                let week = date.iso_week();
+                format!("{}-W{:02}", week.year(), week.week())
+            }
+            Granularity::Month => date.format("%Y-%m").to_string(),
+        }
+    }
+
+    /// The default first day shown: the last 30 days, 12 ISO weeks or 12 months,
+    /// `today`'s one included.
+    pub fn default_start(self, today: NaiveDate) -> NaiveDate {
+        match self {
+            Granularity::Day => today - Days::new(29),
+            Granularity::IsoWeek => {
+                let monday = today - Days::new(u64::from(today.weekday().num_days_from_monday()));
+                monday - Days::new(7 * 11)
+            }
+            Granularity::Month => {
+                let first = today.with_day(1).unwrap_or(today);
+                first.checked_sub_months(Months::new(11)).unwrap_or(first)
+            }
+        }
+    }
+}
+
+/// One row of the daily, weekly or monthly statistics.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PeriodRow {
+    /// The day, ISO week or month, in the user's zone.
+    pub period: String,
+    pub pnl: f64,
+    pub trades: u64,
+    /// Percent of the period's trades that won.
+    pub win_rate: f64,
+}
+
+/// Closed trades (close time in UTC ms, pnl) grouped by local day, ISO week or month; only
+/// periods with trades, oldest first.
+pub fn grouped_stats(trades: &[(i64, Decimal)], tz: Tz, by: Granularity) -> Vec<PeriodRow> {
+    let mut groups: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut cached: Option<(i64, NaiveDate)> = None;
+    let mut last: Option<(NaiveDate, String)> = None;
+    for &(closed_at, pnl) in trades {
+        let quarter = closed_at.div_euclid(QUARTER_HOUR_MS);
+        let date = match cached {
+            Some((q, d)) if q == quarter => d,
+            _ => {
+                let d = DateTime::from_timestamp_millis(closed_at)
+                    .unwrap_or_default()
+                    .with_timezone(&tz)
+                    .date_naive();
+                cached = Some((quarter, d));
+                d
+            }
+        };
+        let label = match &last {
+            Some((d, l)) if *d == date => l.clone(),
+            _ => {
+                let l = by.label(date);
+                last = Some((date, l.clone()));
+                l
+            }
+        };
+        groups.entry(label).or_default().add(pnl);
+    }
+    groups
+        .into_iter()
+        .map(|(period, t)| PeriodRow {
+            period,
+            pnl: to_f64(t.pnl),
+            trades: t.total,
+            win_rate: t.win_rate(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +443,158 @@ mod tests {
         assert_eq!(max_drawdown_pct(&curve), dec!(25));
         assert_eq!(max_drawdown_pct(&[dec!(1), dec!(2), dec!(3)]), dec!(0));
         assert_eq!(max_drawdown_pct(&[]), dec!(0));
+    }
+
+    fn utc(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+    }
+
+    fn ms(s: &str) -> i64 {
+        utc(s).timestamp_millis()
+    }
+
+    #[test]
+    fn periods_parse_with_month_by_default_and_custom_needing_both_dates() {
+        assert_eq!(Period::parse(None, None, None), Ok(Period::Month));
+        assert_eq!(Period::parse(Some("24h"), None, None), Ok(Period::Day));
+        assert_eq!(
+            Period::parse(Some("year"), None, None),
+            Err(PeriodError::UnknownPeriod)
+        );
+        assert_eq!(
+            Period::parse(Some("custom"), Some("2026-11-01"), None),
+            Err(PeriodError::CustomNeedsDates)
+        );
+        assert_eq!(
+            Period::parse(Some("custom"), Some("2026-11-31"), Some("2026-12-01")),
+            Err(PeriodError::BadDate("date_from"))
+        );
+        assert_eq!(
+            Period::parse(Some("custom"), Some("2026-11-05"), Some("2026-11-01")),
+            Err(PeriodError::Reversed)
+        );
+    }
+
+    #[test]
+    fn whole_days_back_start_at_local_midnight() {
+        let tz = chrono_tz::Asia::Tokyo;
+        // 2026-11-23 10:00 in Tokyo.
+        let now = utc("2026-11-23T01:00:00Z");
+        let end = now.timestamp_millis() + 1;
+        assert_eq!(
+            Period::Day.range(now, tz),
+            (ms("2026-11-21T15:00:00Z"), end)
+        );
+        assert_eq!(
+            Period::ThreeDays.range(now, tz).0,
+            ms("2026-11-19T15:00:00Z")
+        );
+        assert_eq!(Period::Week.range(now, tz).0, ms("2026-11-15T15:00:00Z"));
+        assert_eq!(Period::Month.range(now, tz).0, ms("2026-10-31T15:00:00Z"));
+        let custom = Period::Custom {
+            from: NaiveDate::from_ymd_opt(2026, 11, 2).unwrap(),
+            to: NaiveDate::from_ymd_opt(2026, 11, 3).unwrap(),
+        };
+        assert_eq!(
+            custom.range(now, tz),
+            (ms("2026-11-01T15:00:00Z"), ms("2026-11-03T15:00:00Z"))
+        );
+    }
+
+    #[test]
+    fn period_start_across_a_dst_change_in_berlin() {
+        let tz = chrono_tz::Europe::Berlin;
+        // Clocks went back on 2026-10-25: the 24 h period on the 26th starts at midnight
+        // CEST (UTC+2) of the 25th, the day itself lasting 25 hours.
+        let now = utc("2026-10-26T09:00:00Z");
+        assert_eq!(Period::Day.range(now, tz).0, ms("2026-10-24T22:00:00Z"));
+        // The 3 days back start on the 23rd, still summer time; "this month" too.
+        assert_eq!(
+            Period::ThreeDays.range(now, tz).0,
+            ms("2026-10-22T22:00:00Z")
+        );
+        assert_eq!(Period::Month.range(now, tz).0, ms("2026-09-30T22:00:00Z"));
+        // Spring forward on 2026-03-29: the 30th starts at midnight CEST.
+        let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day).unwrap();
+        assert_eq!(local_day_start(d(3, 29), tz), ms("2026-03-28T23:00:00Z"));
+        assert_eq!(local_day_start(d(3, 30), tz), ms("2026-03-29T22:00:00Z"));
+    }
+
+    #[test]
+    fn a_skipped_midnight_starts_the_day_at_its_first_existing_minute() {
+        // Santiago skipped 00:00 to 01:00 on 2026-09-06.
+        let tz = chrono_tz::America::Santiago;
+        let day = NaiveDate::from_ymd_opt(2026, 9, 6).unwrap();
+        assert_eq!(local_day_start(day, tz), ms("2026-09-06T04:00:00Z"));
+    }
+
+    #[test]
+    fn weekday_and_hour_buckets_are_local_and_zero_pnl_is_a_loss() {
+        let tz = chrono_tz::Asia::Tokyo;
+        let trades = [
+            // Saturday 2026-11-21 23:30 in Tokyo.
+            (ms("2026-11-21T14:30:00Z"), dec!(5)),
+            // Sunday 2026-11-22 00:10 in Tokyo (still Saturday in UTC).
+            (ms("2026-11-21T15:10:00Z"), dec!(-2)),
+            (ms("2026-11-21T15:20:00Z"), dec!(0)),
+            (ms("2026-11-21T15:40:00Z"), dec!(3)),
+        ];
+        let s = period_stats(&trades, tz);
+        assert_eq!((s.total_trades, s.win_trades, s.lose_trades), (4, 2, 2));
+        assert_eq!(s.win_rate, 50.0);
+        assert_eq!(s.total_pnl, 6.0);
+        assert_eq!(s.avg_pnl, 1.5);
+        let weekdays: Vec<_> = s
+            .weekday
+            .iter()
+            .map(|r| (r.weekday, r.stats.pnl, r.stats.success, r.stats.fail))
+            .collect();
+        assert_eq!(weekdays, vec![(1, 1.0, 1, 2), (7, 5.0, 1, 0)]);
+        let hours: Vec<_> = s.hour.iter().map(|r| (r.hour, r.stats.total)).collect();
+        assert_eq!(hours, vec![(0, 3), (23, 1)]);
+        assert_eq!(period_stats(&[], tz), PeriodStats::default());
+    }
+
+    #[test]
+    fn grouped_by_local_day_iso_week_and_month() {
+        let tz = chrono_tz::Asia::Tokyo;
+        let trades = [
+            (ms("2026-11-29T14:00:00Z"), dec!(1)), // Sun 29th 23:00, week 48
+            (ms("2026-11-29T15:00:00Z"), dec!(-1)), // Mon 30th 00:00, week 49
+            (ms("2026-11-30T16:00:00Z"), dec!(2)), // Tue Dec 1st 01:00, week 49
+        ];
+        let rows = |by| -> Vec<(String, f64, u64, f64)> {
+            grouped_stats(&trades, tz, by)
+                .into_iter()
+                .map(|r| (r.period, r.pnl, r.trades, r.win_rate))
+                .collect()
+        };
+        assert_eq!(
+            rows(Granularity::Day),
+            vec![
+                ("2026-11-29".into(), 1.0, 1, 100.0),
+                ("2026-11-30".into(), -1.0, 1, 0.0),
+                ("2026-12-01".into(), 2.0, 1, 100.0),
+            ]
+        );
+        assert_eq!(
+            rows(Granularity::IsoWeek),
+            vec![
+                ("2026-W48".into(), 1.0, 1, 100.0),
+                ("2026-W49".into(), 1.0, 2, 50.0)
+            ]
+        );
+        assert_eq!(
+            rows(Granularity::Month),
+            vec![
+                ("2026-11".into(), 0.0, 2, 50.0),
+                ("2026-12".into(), 2.0, 1, 100.0)
+            ]
+        );
+        let today = NaiveDate::from_ymd_opt(2026, 11, 26).unwrap();
+        let d = |y, m, day| NaiveDate::from_ymd_opt(y, m, day).unwrap();
+        assert_eq!(Granularity::Day.default_start(today), d(2026, 10, 28));
+        assert_eq!(Granularity::IsoWeek.default_start(today), d(2026, 9, 7));
+        assert_eq!(Granularity::Month.default_start(today), d(2025, 12, 1));
     }
 }
