@@ -6,6 +6,7 @@ pub mod paper;
 pub mod sessions;
 pub mod settings;
 pub mod signals;
+pub mod stats;
 pub mod trades;
 pub mod users;
 pub mod webhooks;
