@@ -32,8 +32,21 @@ fn decide(
     if entry_forbidden(settings, now).is_some() {
         return None;
     }
-    let plan = plan_entry(settings, instrument, account, side, settings.max_trade_usdt, price).ok()?;
-    let stop = stop_loss_price(PositionSide::Long, price, settings.initial_stop_loss_pct, instrument);
+    let plan = plan_entry(
+        settings,
+        instrument,
+        account,
+        side,
+        settings.max_trade_usdt,
+        price,
+    )
+    .ok()?;
+    let stop = stop_loss_price(
+        PositionSide::Long,
+        price,
+        settings.initial_stop_loss_pct,
+        instrument,
+    );
     black_box(trailing_plan(side, price, settings, instrument));
     Some((plan, stop))
 }
@@ -71,7 +84,15 @@ fn bench(c: &mut Criterion) {
     let price = dec!(91234.5);
     assert!(decide(&settings, &instrument, &account, price, now).is_some());
     c.bench_function("signal_to_order_decision", |b| {
-        b.iter(|| decide(black_box(&settings), &instrument, &account, black_box(price), now))
+        b.iter(|| {
+            decide(
+                black_box(&settings),
+                &instrument,
+                &account,
+                black_box(price),
+                now,
+            )
+        })
     });
 
     // One decision at a time, for the tail.

@@ -631,3 +631,87 @@ async fn deals_are_sent_to_the_users_chat_and_a_hanging_telegram_never_holds_an_
     assert!(opened.is_ok(), "trading waited for Telegram");
     assert_eq!(desk.trades().await[1].status, TradeStatus::Open);
 }
+
+#[tokio::test]
+async fn the_daily_summary_counts_the_local_day_that_just_ended() {
+    let telegram = fake_telegram::FakeTelegram::start().await;
+    let mut desk = Desk::with_telegram(
+        BotSettings {
+            telegram_id: "777".into(),
+            user_timezone: "Asia/Tokyo".into(),
+            ..classic()
+        },
+        telegram.notifier(),
+    )
+    .await;
+    // Tokyo's 2026-11-23 runs from 2026-11-22 15:00 UTC to 2026-11-23 15:00 UTC.
+    let closed_at = |h: u32, m: u32| Utc.with_ymd_and_hms(2026, 11, 23, h, m, 0).unwrap();
+    for (when, pnl) in [
+        (
+            Utc.with_ymd_and_hms(2026, 11, 22, 14, 59, 0).unwrap(),
+            dec!(100),
+        ), // the day before
+        (
+            Utc.with_ymd_and_hms(2026, 11, 22, 15, 0, 0).unwrap(),
+            dec!(10),
+        ),
+        (closed_at(9, 0), dec!(-4)),
+        (closed_at(14, 59), dec!(0)),
+        (closed_at(15, 0), dec!(50)), // the next day
+    ] {
+        let mut t = desk
+            .store
+            .insert_trade(&seeded_trade(desk.user, when))
+            .await
+            .unwrap();
+        t.status = TradeStatus::Closed;
+        t.pnl = pnl;
+        t.closed_at = Some(when.timestamp_millis());
+        desk.store.save_trade(&t).await.unwrap();
+    }
+    desk.worker.send_daily_summary(closed_at(15, 0)).await;
+    let sent = telegram.wait_for(1).await;
+    assert_eq!(sent[0].chat(), "777");
+    let text = sent[0].text();
+    assert!(text.starts_with("Daily summary 2026-11-23"), "{text}");
+    assert!(text.contains("Trades: 3 (wins 1, losses 2)"), "{text}");
+    assert!(text.contains("PnL: +6.00 USDT"), "{text}");
+    // Off: nothing is sent.
+    desk.set(|s| s.telegram_notify_stats = false).await;
+    desk.worker.send_daily_summary(closed_at(15, 0)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    assert_eq!(telegram.requests().len(), 1);
+}
+
+fn seeded_trade(user_id: i64, at: DateTime<Utc>) -> Trade {
+    Trade {
+        id: 0,
+        user_id,
+        symbol: "BTCUSDT".into(),
+        side: PositionSide::Long,
+        status: TradeStatus::Pending,
+        client_order_id: format!("seed-{}", at.timestamp_millis()),
+        leverage: 10,
+        margin: dec!(100),
+        qty: dec!(0.01),
+        open_qty: dec!(0),
+        entry_price: Some(dec!(30000)),
+        exit_price: None,
+        closed_qty: dec!(0.01),
+        exit_value: dec!(0),
+        pnl: dec!(0),
+        fees: dec!(0),
+        volume: dec!(0),
+        stop_loss: None,
+        tp_step: 0,
+        close_reason: Some("stop_loss".into()),
+        chain_id: None,
+        chain_step: None,
+        signal_id: None,
+        signal_at: None,
+        signal_price: None,
+        created_at: at.timestamp_millis(),
+        opened_at: Some(at.timestamp_millis()),
+        closed_at: None,
+    }
+}

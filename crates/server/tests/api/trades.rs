@@ -7,6 +7,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use crate::helpers::{assert_json_error, TestApp};
+use crate::live::LiveClient;
 
 /// Starts the bot with a key and a webhook; returns the webhook path.
 async fn trading_bot(app: &TestApp, token: &str) -> String {
@@ -85,8 +86,14 @@ async fn an_alert_opens_a_trade_listed_with_its_signal_and_a_manual_close_books_
         let token = app.user_with_token("alice").await;
         let other = app.user_with_token("bob").await;
         let path = trading_bot(&app, &token).await;
+        let (mut live, _) = LiveClient::authenticated(&app, &token).await;
         let signal = alert_entry(&app, &token, &path, "BTCUSDT").await;
         let trade = open_trades(&app, &token, 1).await.remove(0);
+        // The fill went out live: the open positions and the balance.
+        let orders = live.next_of_type("orders", Duration::from_secs(5)).await;
+        assert_eq!(orders["data"][0]["symbol"], "BTCUSDT");
+        let balance = live.next_of_type("balance", Duration::from_secs(5)).await;
+        assert!(balance["data"]["available_balance"].as_f64().unwrap() < 10000.0);
         assert_eq!(trade["symbol"], "BTCUSDT", "{}", app.db_url());
         assert_eq!(
             trade["side"],
@@ -171,6 +178,23 @@ async fn an_alert_opens_a_trade_listed_with_its_signal_and_a_manual_close_books_
             .await;
         assert_eq!(closed["status"], "CLOSED");
         assert_eq!(closed["close_reason"], "manual");
+        // After the close: no position, and statistics that count the trade.
+        let orders = live.next_of_type("orders", Duration::from_secs(5)).await;
+        let orders = if orders["data"] == json!([]) {
+            orders
+        } else {
+            live.next_of_type("orders", Duration::from_secs(5)).await
+        };
+        assert_eq!(orders["data"], json!([]));
+        let stats = live
+            .next_of_type("statistics", Duration::from_secs(5))
+            .await;
+        assert_eq!(stats["data"]["total_trades"], 1);
+        assert_eq!(
+            stats["data"]["losing_trades"].as_u64().unwrap()
+                + stats["data"]["winning_trades"].as_u64().unwrap(),
+            1
+        );
         assert!(closed["exit_price"].as_f64().is_some());
         assert!(closed["closed_at"].is_string());
         let again = app
