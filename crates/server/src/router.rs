@@ -15,7 +15,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::{api_keys, balance, bot, logs, settings, signals, trades, webhook};
+use crate::api::{api_keys, balance, bot, logs, settings, signals, stats, trades, webhook};
 use crate::app::AppState;
 use crate::auth::handlers as auth;
 use crate::error::ApiError;
@@ -64,6 +64,12 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(trades::list))
         .routes(routes!(trades::close))
         .routes(routes!(trades::close_all))
+        .routes(routes!(stats::summary))
+        .routes(routes!(stats::daily))
+        .routes(routes!(stats::weekly))
+        .routes(routes!(stats::monthly))
+        .routes(routes!(stats::custom))
+        .routes(routes!(stats::chains))
         .routes(routes!(
             webhook::status,
             webhook::regenerate,

@@ -6,6 +6,7 @@ pub mod bot;
 pub mod logs;
 pub mod settings;
 pub mod signals;
+pub mod stats;
 pub mod trades;
 pub mod webhook;
 

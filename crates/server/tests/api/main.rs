@@ -14,6 +14,7 @@ mod ratings_cli;
 mod robustness;
 mod settings;
 mod signals;
+mod stats;
 mod trades;
 mod webhook;
 mod ws;

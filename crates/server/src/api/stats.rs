@@ -1,0 +1,370 @@
+//! `/api/stats/` and `/api/martingale_chains/`: statistics over closed trades in the user's
+//! time zone (DESIGN.md section 5, Statistics). The figures come from `signaldesk_core::stats`.
+
+use axum::extract::State;
+use axum::Json;
+use chrono::{DateTime, NaiveDate, Utc};
+use chrono_tz::Tz;
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use signaldesk_core::settings::BotSettings;
+use signaldesk_core::stats::{
+    grouped_stats, local_dates_range, local_day_start, parse_date, period_stats, Granularity,
+    Period, PeriodError, PeriodRow, PeriodStats,
+};
+use signaldesk_store::repo::stats::ChainWithTrades;
+use signaldesk_store::{ChainStatus, TradeStatus};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::api::rfc3339;
+use crate::app::AppState;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+
+impl From<PeriodError> for ApiError {
+    fn from(e: PeriodError) -> Self {
+        ApiError::bad_request(e.to_string())
+    }
+}
+
+async fn user_zone(state: &AppState, user_id: i64) -> ApiResult<Tz> {
+    Ok(state
+        .store
+        .settings_of_user(user_id)
+        .await?
+        .map(|r| r.settings.timezone())
+        .unwrap_or_else(|| BotSettings::default().timezone()))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct StatsQuery {
+    /// `all`, `24h`, `3d`, `7d`, `month` (default) or `custom`.
+    pub period: Option<String>,
+    /// First day (`YYYY-MM-DD`, the user's zone) of a custom period.
+    pub date_from: Option<String>,
+    /// Last day, inclusive, of a custom period.
+    pub date_to: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct WeekdayRowView {
+    /// 1 = Sunday ... 7 = Saturday, in the user's zone.
+    pub weekday: u32,
+    pub pnl: f64,
+    /// Trades won (pnl > 0).
+    pub success: u64,
+    /// Trades lost (pnl <= 0).
+    pub fail: u64,
+    pub total: u64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct HourRowView {
+    /// 0 to 23, in the user's zone.
+    pub hour: u32,
+    pub pnl: f64,
+    pub success: u64,
+    pub fail: u64,
+    pub total: u64,
+}
+
+/// The spec's Stats response: over trades closed in the period.
+#[derive(Serialize, ToSchema)]
+pub struct StatsView {
+    pub total_trades: u64,
+    pub win_trades: u64,
+    /// Trades closed with pnl <= 0.
+    pub lose_trades: u64,
+    /// Percent.
+    pub win_rate: f64,
+    pub total_pnl: f64,
+    pub avg_pnl: f64,
+    /// Weekdays with trades, by number.
+    pub weekday: Vec<WeekdayRowView>,
+    /// Hours with trades, by hour.
+    pub hour: Vec<HourRowView>,
+}
+
+impl From<PeriodStats> for StatsView {
+    fn from(s: PeriodStats) -> Self {
+        StatsView {
+            total_trades: s.total_trades,
+            win_trades: s.win_trades,
+            lose_trades: s.lose_trades,
+            win_rate: s.win_rate,
+            total_pnl: s.total_pnl,
+            avg_pnl: s.avg_pnl,
+            weekday: s
+                .weekday
+                .into_iter()
+                .map(|r| WeekdayRowView {
+                    weekday: r.weekday,
+                    pnl: r.stats.pnl,
+                    success: r.stats.success,
+                    fail: r.stats.fail,
+                    total: r.stats.total,
+                })
+                .collect(),
+            hour: s
+                .hour
+                .into_iter()
+                .map(|r| HourRowView {
+                    hour: r.hour,
+                    pnl: r.stats.pnl,
+                    success: r.stats.success,
+                    fail: r.stats.fail,
+                    total: r.stats.total,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The whole `/api/stats/` computation for `user_id` at `now`: the store's read and the
+/// aggregation (public so the benchmark times exactly this).
+pub async fn compute_stats(
+    store: &signaldesk_store::Store,
+    user_id: i64,
+    period: Period,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> ApiResult<PeriodStats> {
+    let (from, to) = period.range(now, tz);
+    let trades = store.closed_trades_between(user_id, from, to).await?;
+    Ok(period_stats(&trades, tz))
+}
+
+/// Statistics of the trades closed in a period, in the user's time zone.
+#[utoipa::path(get, path = "/api/stats/", tag = "stats", params(StatsQuery),
+    responses((status = 200, body = StatsView), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody)))]
+pub async fn summary(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiQuery(q): ApiQuery<StatsQuery>,
+) -> ApiResult<Json<StatsView>> {
+    let period = Period::parse(
+        q.period.as_deref(),
+        q.date_from.as_deref(),
+        q.date_to.as_deref(),
+    )?;
+    let tz = user_zone(&state, auth.id()).await?;
+    let stats = compute_stats(&state.store, auth.id(), period, Utc::now(), tz).await?;
+    Ok(Json(stats.into()))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct RangeQuery {
+    /// First day (`YYYY-MM-DD`, the user's zone); default: 30 days, 12 weeks or 12 months back.
+    pub date_from: Option<String>,
+    /// Last day, inclusive; default today.
+    pub date_to: Option<String>,
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct CustomQuery {
+    /// First day (`YYYY-MM-DD`, the user's zone).
+    pub start: Option<String>,
+    /// Last day, inclusive.
+    pub end: Option<String>,
+}
+
+/// One day, ISO week or month.
+#[derive(Serialize, ToSchema)]
+pub struct PeriodRowView {
+    /// `2026-11-23`, `2026-W48` or `2026-11`, in the user's zone.
+    pub period: String,
+    pub pnl: f64,
+    pub trades: u64,
+    /// Percent.
+    pub win_rate: f64,
+}
+
+impl From<PeriodRow> for PeriodRowView {
+    fn from(r: PeriodRow) -> Self {
+        PeriodRowView {
+            period: r.period,
+            pnl: r.pnl,
+            trades: r.trades,
+            win_rate: r.win_rate,
+        }
+    }
+}
+
+fn optional_date(field: &'static str, value: Option<&str>) -> ApiResult<Option<NaiveDate>> {
+    Ok(value
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| parse_date(field, v))
+        .transpose()?)
+}
+
+async fn grouped(
+    state: &AppState,
+    user_id: i64,
+    by: Granularity,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> ApiResult<Json<Vec<PeriodRowView>>> {
+    let tz = user_zone(state, user_id).await?;
+    let today = Utc::now().with_timezone(&tz).date_naive();
+    let to = to.unwrap_or(today);
+    let from = from.unwrap_or_else(|| by.default_start(to));
+    if from > to {
+        return Err(PeriodError::Reversed.into());
+    }
+    let (from_ms, to_ms) = local_dates_range(from, to, tz);
+    let trades = state
+        .store
+        .closed_trades_between(user_id, from_ms, to_ms)
+        .await?;
+    Ok(Json(
+        grouped_stats(&trades, tz, by)
+            .into_iter()
+            .map(Into::into)
+            .collect(),
+    ))
+}
+
+async fn grouped_range(
+    state: &AppState,
+    auth: &AuthUser,
+    by: Granularity,
+    q: &RangeQuery,
+) -> ApiResult<Json<Vec<PeriodRowView>>> {
+    let from = optional_date("date_from", q.date_from.as_deref())?;
+    let to = optional_date("date_to", q.date_to.as_deref())?;
+    grouped(state, auth.id(), by, from, to).await
+}
+
+/// Pnl, trades and win rate per day (default the last 30 days), days with trades only.
+#[utoipa::path(get, path = "/api/stats/daily/", tag = "stats", params(RangeQuery),
+    responses((status = 200, body = [PeriodRowView]), (status = 400, body = ErrorBody)))]
+pub async fn daily(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiQuery(q): ApiQuery<RangeQuery>,
+) -> ApiResult<Json<Vec<PeriodRowView>>> {
+    grouped_range(&state, &auth, Granularity::Day, &q).await
+}
+
+/// Per ISO week (default the last 12 weeks, from a Monday), weeks with trades only.
+#[utoipa::path(get, path = "/api/stats/weekly/", tag = "stats", params(RangeQuery),
+    responses((status = 200, body = [PeriodRowView]), (status = 400, body = ErrorBody)))]
+pub async fn weekly(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiQuery(q): ApiQuery<RangeQuery>,
+) -> ApiResult<Json<Vec<PeriodRowView>>> {
+    grouped_range(&state, &auth, Granularity::IsoWeek, &q).await
+}
+
+/// Per calendar month (default the last 12 months, from the 1st), months with trades only.
+#[utoipa::path(get, path = "/api/stats/monthly/", tag = "stats", params(RangeQuery),
+    responses((status = 200, body = [PeriodRowView]), (status = 400, body = ErrorBody)))]
+pub async fn monthly(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiQuery(q): ApiQuery<RangeQuery>,
+) -> ApiResult<Json<Vec<PeriodRowView>>> {
+    grouped_range(&state, &auth, Granularity::Month, &q).await
+}
+
+/// Per day from `start` to `end` inclusive; both are required.
+#[utoipa::path(get, path = "/api/stats/custom/", tag = "stats", params(CustomQuery),
+    responses((status = 200, body = [PeriodRowView]), (status = 400, body = ErrorBody)))]
+pub async fn custom(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiQuery(q): ApiQuery<CustomQuery>,
+) -> ApiResult<Json<Vec<PeriodRowView>>> {
+    let start = optional_date("start", q.start.as_deref())?;
+    let end = optional_date("end", q.end.as_deref())?;
+    let (Some(start), Some(end)) = (start, end) else {
+        return Err(ApiError::bad_request(
+            "start and end are both required (YYYY-MM-DD).",
+        ));
+    };
+    grouped(&state, auth.id(), Granularity::Day, Some(start), Some(end)).await
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ChainTradeView {
+    pub id: i64,
+    /// Net pnl; null while the trade is not closed.
+    pub pnl: Option<f64>,
+    pub created_at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ChainView {
+    pub chain_id: i64,
+    /// OPEN or CLOSED.
+    pub status: &'static str,
+    pub trades_count: usize,
+    /// Sum of its trades' pnl.
+    pub total_pnl: f64,
+    pub trades: Vec<ChainTradeView>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ChainsAnswer {
+    pub chains: Vec<ChainView>,
+}
+
+fn money(d: Decimal) -> f64 {
+    d.to_f64().unwrap_or(0.0)
+}
+
+impl From<ChainWithTrades> for ChainView {
+    fn from(c: ChainWithTrades) -> Self {
+        ChainView {
+            chain_id: c.id,
+            status: match c.status {
+                ChainStatus::Open => "OPEN",
+                ChainStatus::Closed => "CLOSED",
+            },
+            trades_count: c.trades.len(),
+            total_pnl: money(c.trades.iter().map(|t| t.pnl).sum()),
+            trades: c
+                .trades
+                .into_iter()
+                .map(|t| ChainTradeView {
+                    id: t.id,
+                    pnl: (t.status == TradeStatus::Closed).then(|| money(t.pnl)),
+                    created_at: rfc3339(t.created_at),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Martingale chains created between the dates (inclusive, the user's zone; each optional),
+/// by their first trade's creation, oldest first.
+#[utoipa::path(get, path = "/api/martingale_chains/", tag = "stats", params(RangeQuery),
+    responses((status = 200, body = ChainsAnswer), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody)))]
+pub async fn chains(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiQuery(q): ApiQuery<RangeQuery>,
+) -> ApiResult<Json<ChainsAnswer>> {
+    let from = optional_date("date_from", q.date_from.as_deref())?;
+    let to = optional_date("date_to", q.date_to.as_deref())?;
+    if let (Some(f), Some(t)) = (from, to) {
+        if f > t {
+            return Err(PeriodError::Reversed.into());
+        }
+    }
+    let tz = user_zone(&state, auth.id()).await?;
+    let from_ms = from.map_or(i64::MIN, |d| local_day_start(d, tz));
+    let to_ms = to.map_or(i64::MAX, |d| local_dates_range(d, d, tz).1);
+    let chains = state
+        .store
+        .chains_with_trades(auth.id(), from_ms, to_ms)
+        .await?;
+    Ok(Json(ChainsAnswer {
+        chains: chains.into_iter().map(Into::into).collect(),
+    }))
+}
