@@ -95,11 +95,23 @@ impl LiveClient {
 
     /// The next message of `kind` (within `wait`), skipping others.
     pub async fn next_of_type(&mut self, kind: &str, wait: Duration) -> Value {
+        self.next_where(kind, wait, |_| true).await
+    }
+
+    /// The next message of `kind` that `accept` takes (within `wait`), skipping others.
+    pub async fn next_where(
+        &mut self,
+        kind: &str,
+        wait: Duration,
+        accept: impl Fn(&Value) -> bool,
+    ) -> Value {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
             match self.next_frame(left).await {
-                Some(Frame::Json(value)) if value["type"] == kind => return value,
+                Some(Frame::Json(value)) if value["type"] == kind && accept(&value) => {
+                    return value
+                }
                 Some(Frame::Json(_)) => continue,
                 other => panic!("no {kind} message: {other:?}"),
             }
