@@ -715,3 +715,51 @@ fn seeded_trade(user_id: i64, at: DateTime<Utc>) -> Trade {
         closed_at: None,
     }
 }
+
+#[tokio::test]
+async fn a_pending_trade_is_settled_by_the_venue_and_its_order_id_never_opens_twice() {
+    let mut desk = Desk::new(classic()).await;
+    // A crash between sending the order and storing the fill: the store says PENDING.
+    let mut pending = seeded_trade(desk.user, desk.now);
+    pending.client_order_id = "sd-crash-1".into();
+    pending.closed_qty = dec!(0);
+    pending.close_reason = None;
+    pending.opened_at = None;
+    pending.entry_price = None;
+    let pending = desk.store.insert_trade(&pending).await.unwrap();
+    let order = signaldesk_venue::OrderRequest {
+        client_order_id: "sd-crash-1".into(),
+        symbol: "BTCUSDT".into(),
+        side: signaldesk_core::market::Side::Buy,
+        qty: dec!(0.01),
+        reduce_only: false,
+    };
+    let first = desk.venue.submit_market_order(order.clone()).await.unwrap();
+    // The retried submit answers the first fill and opens nothing more.
+    let again = desk.venue.submit_market_order(order).await.unwrap();
+    assert_eq!(first, again);
+    assert_eq!(desk.venue.positions().await.unwrap()[0].qty, dec!(0.01));
+    // Another PENDING trade whose order never reached the venue.
+    let mut lost = seeded_trade(desk.user, desk.now);
+    lost.symbol = "ETHUSDT".into();
+    lost.client_order_id = "sd-crash-2".into();
+    lost.close_reason = None;
+    let lost = desk.store.insert_trade(&lost).await.unwrap();
+    while desk.events.try_recv().is_ok() {}
+
+    desk.worker.reconcile(desk.now).await;
+    let settled = desk
+        .store
+        .trade(desk.user, pending.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(settled.status, TradeStatus::Open);
+    assert_eq!(settled.entry_price, Some(dec!(30000)));
+    assert_eq!(settled.open_qty, dec!(0.01));
+    let position = desk.venue.positions().await.unwrap().remove(0);
+    assert!(position.stops.stop_loss.is_some(), "its stop loss was set");
+    let cancelled = desk.store.trade(desk.user, lost.id).await.unwrap().unwrap();
+    assert_eq!(cancelled.status, TradeStatus::Cancelled);
+    assert_eq!(desk.trades().await.len(), 2, "nothing adopted twice");
+}
