@@ -1,11 +1,84 @@
+import { useId, useState } from 'react'
 import { PageHeader } from '@/components/page-header'
-import { statsStrings } from '@/features/stats/strings'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { NativeSelect } from '@/components/ui/native-select'
+import { STATS_PERIODS, type StatsFilter, type StatsPeriod } from '@/features/stats/api/get-stats'
+import { ChainsTable } from '@/features/stats/components/chains-table'
+import { StatsSummary } from '@/features/stats/components/stats-summary'
+import { statsStrings as s } from '@/features/stats/strings'
 
-/** /stats. The period filter, tiles, lists and chains table come with their own issue. */
+function isPeriod(value: string): value is StatsPeriod {
+  return (STATS_PERIODS as readonly string[]).includes(value)
+}
+
+/**
+ * /stats (spec section 2): the period selector (default This month; Custom shows two dates, sent
+ * only when both are set), the tiles, the best and worst weekdays and hours, and the chains table.
+ */
 export function StatsPage() {
+  const id = useId()
+  const [filter, setFilter] = useState<StatsFilter>({ period: 'month', dateFrom: '', dateTo: '' })
+
   return (
     <div className="space-y-6">
-      <PageHeader title={statsStrings.title} />
+      <PageHeader
+        title={s.title}
+        actions={
+          <div className="flex flex-wrap items-center gap-3">
+            <Label htmlFor={`${id}-period`} className="text-muted-foreground">
+              {s.periodLabel}
+            </Label>
+            <NativeSelect
+              id={`${id}-period`}
+              className="w-44"
+              value={filter.period}
+              onChange={(event) => {
+                const period = event.target.value
+                if (isPeriod(period)) setFilter((old) => ({ ...old, period }))
+              }}
+            >
+              {STATS_PERIODS.map((value) => (
+                <option key={value} value={value}>
+                  {s.periodOptions[value]}
+                </option>
+              ))}
+            </NativeSelect>
+            {filter.period === 'custom' ? (
+              <>
+                <Label htmlFor={`${id}-from`} className="text-muted-foreground">
+                  {s.dateFrom}
+                </Label>
+                <Input
+                  id={`${id}-from`}
+                  type="date"
+                  className="w-40"
+                  value={filter.dateFrom}
+                  onChange={(event) => {
+                    const dateFrom = event.target.value
+                    setFilter((old) => ({ ...old, dateFrom }))
+                  }}
+                />
+                <Label htmlFor={`${id}-to`} className="text-muted-foreground">
+                  {s.dateTo}
+                </Label>
+                <Input
+                  id={`${id}-to`}
+                  type="date"
+                  className="w-40"
+                  value={filter.dateTo}
+                  onChange={(event) => {
+                    const dateTo = event.target.value
+                    setFilter((old) => ({ ...old, dateTo }))
+                  }}
+                />
+              </>
+            ) : null}
+          </div>
+        }
+      />
+      <StatsSummary filter={filter} />
+      <ChainsTable filter={filter} />
     </div>
   )
 }

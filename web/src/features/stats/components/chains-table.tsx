@@ -1,0 +1,83 @@
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { useMartingaleChains } from '@/features/stats/api/get-martingale-chains'
+import type { StatsFilter } from '@/features/stats/api/get-stats'
+import { EmptyState, ErrorState, LoadingState } from '@/features/stats/components/query-state'
+import { statsStrings as s } from '@/features/stats/strings'
+import { pnlClass, sortChains, tradePnl } from '@/features/stats/utils/stats-format'
+
+/** The browser's local time and locale (the server sends UTC). */
+function formatTime(timestamp: string): string {
+  const date = new Date(timestamp)
+  return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString()
+}
+
+function ChainsBody({ filter }: { filter: StatsFilter }) {
+  const chains = useMartingaleChains(filter)
+
+  if (chains.isPending) return <LoadingState />
+  if (chains.isError) {
+    return (
+      <ErrorState
+        title={s.chainsLoadFailed}
+        message={chains.error.message}
+        busy={chains.isFetching}
+        onRetry={() => void chains.refetch()}
+      />
+    )
+  }
+  if (chains.data.chains.length === 0) return <EmptyState text={s.noChainData} />
+
+  return (
+    <Table aria-label={s.chainsTitle}>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          <TableHead scope="col">{s.chainId}</TableHead>
+          <TableHead scope="col">{s.chainStatus}</TableHead>
+          <TableHead scope="col">{s.chainTradesCount}</TableHead>
+          <TableHead scope="col">{s.chainTotalPnl}</TableHead>
+          <TableHead scope="col">{s.chainTrades}</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {sortChains(chains.data.chains).map((chain) => (
+          <TableRow key={chain.chain_id}>
+            <TableCell className="align-top tabular-nums">{chain.chain_id}</TableCell>
+            <TableCell className="align-top">
+              {chain.status === 'OPEN' ? s.chainOpen : s.chainClosed}
+            </TableCell>
+            <TableCell className="align-top tabular-nums">{chain.trades_count}</TableCell>
+            <TableCell className="align-top tabular-nums">{chain.total_pnl.toFixed(4)}</TableCell>
+            <TableCell className="align-top">
+              <ul className="space-y-1 text-xs tabular-nums">
+                {chain.trades.map((trade) => (
+                  <li key={trade.id} className="flex flex-wrap gap-3">
+                    <span>{trade.id}</span>
+                    <span className={pnlClass(trade.pnl)}>{tradePnl(trade)}</span>
+                    <time dateTime={trade.created_at} className="text-muted-foreground">
+                      {formatTime(trade.created_at)}
+                    </time>
+                  </li>
+                ))}
+              </ul>
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  )
+}
+
+/** The martingale chains of the period, by their first trade's creation time. */
+export function ChainsTable({ filter }: { filter: StatsFilter }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{s.chainsTitle}</CardTitle>
+      </CardHeader>
+      <CardContent className="p-2 sm:p-4">
+        <ChainsBody filter={filter} />
+      </CardContent>
+    </Card>
+  )
+}

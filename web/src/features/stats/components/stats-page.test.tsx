@@ -1,0 +1,233 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { Chain } from '@/features/stats/api/get-martingale-chains'
+import type { StatsResponse } from '@/features/stats/api/get-stats'
+import { admin, storeSession } from '@/testing/fixtures'
+import { renderApp, stubServer } from '@/testing/render-app'
+import { columnTexts } from '@/testing/table'
+
+const stats: StatsResponse = {
+  total_trades: 12,
+  win_trades: 7,
+  lose_trades: 5,
+  win_rate: 58.33333,
+  total_pnl: 123.456,
+  avg_pnl: -1.2345,
+  weekday: [
+    { weekday: 1, pnl: 50, success: 3, fail: 1, total: 4 },
+    { weekday: 2, pnl: 30, success: 1, fail: 2, total: 3 },
+    { weekday: 4, pnl: -10, success: 1, fail: 1, total: 2 },
+    { weekday: 7, pnl: -20, success: 2, fail: 1, total: 3 },
+  ],
+  hour: [
+    { hour: 0, pnl: 5, success: 1, fail: 0, total: 1 },
+    { hour: 9, pnl: 40, success: 2, fail: 1, total: 3 },
+    { hour: 13, pnl: 12.5, success: 1, fail: 1, total: 2 },
+    { hour: 17, pnl: -3, success: 0, fail: 1, total: 1 },
+    { hour: 22, pnl: -30, success: 1, fail: 2, total: 3 },
+  ],
+}
+
+const chains: Chain[] = [
+  {
+    chain_id: 8,
+    status: 'CLOSED',
+    trades_count: 2,
+    total_pnl: -0.5,
+    trades: [
+      { id: 81, pnl: 1.23456, created_at: '2026-11-20T10:00:00Z' },
+      { id: 82, pnl: -1.73456, created_at: '2026-11-20T11:00:00Z' },
+    ],
+  },
+  {
+    chain_id: 5,
+    status: 'OPEN',
+    trades_count: 1,
+    total_pnl: 2,
+    trades: [{ id: 51, pnl: null, created_at: '2026-11-19T10:00:00Z' }],
+  },
+]
+
+type Reply = { status: number; body: unknown }
+
+function statsServer({
+  statsReply = { status: 200, body: stats },
+  chainsReply = { status: 200, body: { chains } },
+}: { statsReply?: Reply | (() => Promise<Reply>); chainsReply?: Reply } = {}) {
+  const fetchMock = stubServer({
+    'GET /api/auth/me/': () => ({ status: 200, body: admin }),
+    'GET /api/stats/': () => (typeof statsReply === 'function' ? statsReply() : statsReply),
+    'GET /api/martingale_chains/': () => chainsReply,
+  })
+  const calls = (prefix: string) =>
+    fetchMock.mock.calls
+      .map(([url]) => (typeof url === 'string' ? url : ''))
+      .filter((url) => url.startsWith(prefix))
+  return { statsCalls: () => calls('/api/stats/'), chainCalls: () => calls('/api/martingale_chains/') }
+}
+
+async function openStats() {
+  storeSession()
+  renderApp('/stats')
+  await screen.findByRole('heading', { level: 1, name: 'Statistics' })
+}
+
+function tile(name: string) {
+  return screen.getByRole('group', { name })
+}
+
+function listRows(name: string) {
+  return within(screen.getByRole('list', { name }))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent)
+}
+
+describe('stats page', () => {
+  it('offers the periods, This month by default, and asks for it', async () => {
+    const { statsCalls, chainCalls } = statsServer()
+    await openStats()
+    const select = screen.getByRole('combobox', { name: 'Period' })
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['All', 'Last 24 hours', 'Last 3 days', 'Last 7 days', 'This month', 'Custom'])
+    expect(select).toHaveValue('month')
+    await screen.findByRole('group', { name: 'Total trades' })
+    expect(statsCalls()).toEqual(['/api/stats/?period=month'])
+    expect(chainCalls()).toEqual(['/api/martingale_chains/'])
+    expect(screen.queryByLabelText('From')).not.toBeInTheDocument()
+  })
+
+  it('shows the tiles: counts, win rate with 1 decimal and %, PnL with 2 decimals', async () => {
+    statsServer()
+    await openStats()
+    expect(await screen.findByRole('group', { name: 'Total trades' })).toHaveTextContent('12')
+    expect(tile('Winning trades')).toHaveTextContent('7')
+    expect(tile('Losing trades')).toHaveTextContent('5')
+    expect(tile('Win rate')).toHaveTextContent('58.3%')
+    expect(tile('Total PnL')).toHaveTextContent('123.46')
+    expect(tile('Average PnL')).toHaveTextContent('-1.23')
+  })
+
+  it('lists the best and worst weekdays (2) in Russian and hours (3) as H:00 with pnl, success and fail %', async () => {
+    statsServer()
+    await openStats()
+    await screen.findByRole('list', { name: 'Best weekdays' })
+    expect(listRows('Best weekdays')).toEqual([
+      'Воскресенье50.0075.0% success25.0% fail',
+      'Понедельник30.0033.3% success66.7% fail',
+    ])
+    expect(listRows('Worst weekdays')).toEqual([
+      'Суббота-20.0066.7% success33.3% fail',
+      'Среда-10.0050.0% success50.0% fail',
+    ])
+    expect(listRows('Best hours')).toEqual([
+      '9:0040.0066.7% success33.3% fail',
+      '13:0012.5050.0% success50.0% fail',
+      '0:005.00100.0% success0.0% fail',
+    ])
+    expect(listRows('Worst hours')).toEqual([
+      '22:00-30.0033.3% success66.7% fail',
+      '17:00-3.000.0% success100.0% fail',
+      '0:005.00100.0% success0.0% fail',
+    ])
+  })
+
+  it('shows "No data" for an empty list', async () => {
+    statsServer({ statsReply: { status: 200, body: { ...stats, weekday: [] } } })
+    await openStats()
+    await screen.findByRole('list', { name: 'Best hours' })
+    expect(screen.getAllByText('No data')).toHaveLength(2)
+    expect(screen.queryByRole('list', { name: 'Best weekdays' })).not.toBeInTheDocument()
+  })
+
+  it('shows "Loading..." while loading, then "No statistics available for this period."', async () => {
+    let answer: (reply: Reply) => void = () => undefined
+    const pending = new Promise<Reply>((resolve) => {
+      answer = resolve
+    })
+    statsServer({
+      statsReply: () => pending,
+      chainsReply: { status: 200, body: { chains: [] } },
+    })
+    await openStats()
+    expect(screen.getAllByRole('status')[0]).toHaveTextContent('Loading...')
+    answer({
+      status: 200,
+      body: { ...stats, total_trades: 0, win_trades: 0, lose_trades: 0, weekday: [], hour: [] },
+    })
+    expect(await screen.findByText('No statistics available for this period.')).toBeInTheDocument()
+    expect(screen.queryByRole('group', { name: 'Total trades' })).not.toBeInTheDocument()
+  })
+
+  it('sends the custom dates only when both are set', async () => {
+    const { statsCalls, chainCalls } = statsServer()
+    await openStats()
+    await screen.findByRole('group', { name: 'Total trades' })
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Period' }), 'Custom')
+    await waitFor(() => {
+      expect(statsCalls()).toContain('/api/stats/?period=custom')
+    })
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } })
+    await waitFor(() => {
+      expect(screen.getByLabelText('From')).toHaveValue('2026-11-01')
+    })
+    expect(statsCalls().some((url) => url.includes('date_from'))).toBe(false)
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-05' } })
+    await waitFor(() => {
+      expect(statsCalls()).toContain('/api/stats/?period=custom&date_from=2026-11-01&date_to=2026-11-05')
+    })
+    expect(chainCalls()).toContain('/api/martingale_chains/?date_from=2026-11-01&date_to=2026-11-05')
+    expect(chainCalls().filter((url) => url.includes('date_'))).toHaveLength(1)
+  })
+
+  it('lists the chains with Russian headings, by first trade, PnL with 4 decimals, "-" for null, green and red', async () => {
+    statsServer()
+    await openStats()
+    const table = await screen.findByRole('table', { name: 'Martingale chains' })
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['ID цепочки', 'Статус', 'Количество сделок', 'Общий PnL', 'Сделки'])
+    expect(columnTexts(table, 0)).toEqual(['5', '8'])
+    expect(columnTexts(table, 1)).toEqual(['Открыта', 'Закрыта'])
+    expect(columnTexts(table, 2)).toEqual(['1', '2'])
+    expect(columnTexts(table, 3)).toEqual(['2.0000', '-0.5000'])
+    const cells = within(table)
+    expect(cells.getByText('-')).not.toHaveClass('text-success')
+    expect(cells.getByText('-')).not.toHaveClass('text-destructive')
+    expect(cells.getByText('1.2346')).toHaveClass('text-success')
+    expect(cells.getByText('-1.7346')).toHaveClass('text-destructive')
+    expect(cells.getByText('81')).toBeInTheDocument()
+    expect(cells.getByText(new Date('2026-11-20T10:00:00Z').toLocaleString())).toBeInTheDocument()
+  })
+
+  it('says "No chain data" when there are no chains', async () => {
+    statsServer({ chainsReply: { status: 200, body: { chains: [] } } })
+    await openStats()
+    expect(await screen.findByText('No chain data')).toBeInTheDocument()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+  })
+
+  it('asks for the chains of whole days back for Last 7 days, none for All', async () => {
+    const { chainCalls, statsCalls } = statsServer()
+    await openStats()
+    await screen.findByRole('group', { name: 'Total trades' })
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Period' }), 'Last 7 days')
+    await waitFor(() => {
+      expect(statsCalls()).toContain('/api/stats/?period=7d')
+    })
+    await waitFor(() => {
+      expect(chainCalls().some((url) => /date_from=\d{4}-\d\d-\d\d&date_to=\d{4}-\d\d-\d\d$/.test(url))).toBe(
+        true,
+      )
+    })
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Period' }), 'All')
+    await waitFor(() => {
+      expect(statsCalls()).toContain('/api/stats/?period=all')
+    })
+  })
+})

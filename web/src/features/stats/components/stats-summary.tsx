@@ -1,0 +1,108 @@
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { useStats, type StatsBucket, type StatsFilter } from '@/features/stats/api/get-stats'
+import { EmptyState, ErrorState, LoadingState } from '@/features/stats/components/query-state'
+import { statsStrings as s } from '@/features/stats/strings'
+import {
+  bestAndWorst,
+  hourLabel,
+  percentOf,
+  pnlClass,
+  weekdayLabel,
+} from '@/features/stats/utils/stats-format'
+import { cn } from '@/lib/utils'
+
+/** Spec section 9: 2 weekdays and 3 hours in the best and worst lists. */
+const WEEKDAYS_LISTED = 2
+const HOURS_LISTED = 3
+
+function Tile({ label, value, className }: { label: string; value: string; className?: string }) {
+  return (
+    <Card role="group" aria-label={label} className="gap-2 py-4">
+      <CardHeader className="px-4">
+        <CardTitle className="text-sm font-medium text-muted-foreground">{label}</CardTitle>
+      </CardHeader>
+      <CardContent className={cn('px-4 text-2xl font-semibold tabular-nums', className)}>{value}</CardContent>
+    </Card>
+  )
+}
+
+type ListRow = StatsBucket & { label: string }
+
+function BucketList({ title, rows }: { title: string; rows: ListRow[] }) {
+  return (
+    <Card className="gap-3 py-4">
+      <CardHeader className="px-4">
+        <CardTitle className="text-base">{title}</CardTitle>
+      </CardHeader>
+      <CardContent className="px-4">
+        {rows.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{s.noData}</p>
+        ) : (
+          <ul aria-label={title} className="space-y-2">
+            {rows.map((row) => (
+              <li key={row.label} className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
+                <span className="font-medium">{row.label}</span>
+                <span className="flex gap-3 tabular-nums">
+                  <span className={pnlClass(row.pnl)}>{row.pnl.toFixed(2)}</span>
+                  <span className="text-muted-foreground">
+                    {percentOf(row.success, row.total)}% {s.success}
+                  </span>
+                  <span className="text-muted-foreground">
+                    {percentOf(row.fail, row.total)}% {s.fail}
+                  </span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+/** The tiles and the best/worst weekday and hour lists of one period. */
+export function StatsSummary({ filter }: { filter: StatsFilter }) {
+  const stats = useStats(filter)
+
+  if (stats.isPending) return <LoadingState />
+  if (stats.isError) {
+    return (
+      <ErrorState
+        title={s.loadFailed}
+        message={stats.error.message}
+        busy={stats.isFetching}
+        onRetry={() => void stats.refetch()}
+      />
+    )
+  }
+  const data = stats.data
+  if (data.total_trades === 0) return <EmptyState text={s.noStatistics} />
+
+  const weekdays = bestAndWorst(
+    data.weekday.map((row) => ({ ...row, label: weekdayLabel(row.weekday) })),
+    WEEKDAYS_LISTED,
+  )
+  const hours = bestAndWorst(
+    data.hour.map((row) => ({ ...row, label: hourLabel(row.hour) })),
+    HOURS_LISTED,
+  )
+
+  return (
+    <div className="space-y-4">
+      <div className="grid grid-cols-2 gap-4 md:grid-cols-3 xl:grid-cols-6">
+        <Tile label={s.totalTrades} value={String(data.total_trades)} />
+        <Tile label={s.winningTrades} value={String(data.win_trades)} />
+        <Tile label={s.losingTrades} value={String(data.lose_trades)} />
+        <Tile label={s.winRate} value={`${data.win_rate.toFixed(1)}%`} />
+        <Tile label={s.totalPnl} value={data.total_pnl.toFixed(2)} className={pnlClass(data.total_pnl)} />
+        <Tile label={s.averagePnl} value={data.avg_pnl.toFixed(2)} className={pnlClass(data.avg_pnl)} />
+      </div>
+      <div className="grid gap-4 md:grid-cols-2">
+        <BucketList title={s.bestWeekdays} rows={weekdays.best} />
+        <BucketList title={s.worstWeekdays} rows={weekdays.worst} />
+        <BucketList title={s.bestHours} rows={hours.best} />
+        <BucketList title={s.worstHours} rows={hours.worst} />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { chainDates, localDate } from '@/features/stats/api/get-martingale-chains'
+import {
+  bestAndWorst,
+  hourLabel,
+  percentOf,
+  sortChains,
+  tradePnl,
+  weekdayLabel,
+} from '@/features/stats/utils/stats-format'
+
+describe('stats formats', () => {
+  it('labels API weekdays (1 = Sunday) Monday to Sunday in Russian, shifted by 2 modulo 7', () => {
+    expect(weekdayLabel(1)).toBe('Воскресенье')
+    expect(weekdayLabel(2)).toBe('Понедельник')
+    expect([1, 2, 3, 4, 5, 6, 7].map(weekdayLabel)).toEqual([
+      'Воскресенье',
+      'Понедельник',
+      'Вторник',
+      'Среда',
+      'Четверг',
+      'Пятница',
+      'Суббота',
+    ])
+  })
+
+  it('shows hours as H:00 and shares with 1 decimal', () => {
+    expect(hourLabel(0)).toBe('0:00')
+    expect(hourLabel(9)).toBe('9:00')
+    expect(hourLabel(23)).toBe('23:00')
+    expect(percentOf(1, 3)).toBe('33.3')
+    expect(percentOf(0, 0)).toBe('0.0')
+  })
+
+  it('picks the top and bottom rows by pnl', () => {
+    const rows = [5, -2, 9, 0, -7].map((pnl, hour) => ({ hour, pnl, success: 1, fail: 0, total: 1 }))
+    const { best, worst } = bestAndWorst(rows, 3)
+    expect(best.map((row) => row.pnl)).toEqual([9, 5, 0])
+    expect(worst.map((row) => row.pnl)).toEqual([-7, -2, 0])
+  })
+
+  it('gives a chain trade pnl 4 decimals, "-" when null', () => {
+    expect(tradePnl({ id: 1, pnl: 1.5, created_at: '' })).toBe('1.5000')
+    expect(tradePnl({ id: 1, pnl: null, created_at: '' })).toBe('-')
+  })
+
+  it('sorts chains by their first trade, ascending', () => {
+    const chain = (chain_id: number, created_at: string) => ({
+      chain_id,
+      status: 'CLOSED',
+      trades_count: 1,
+      total_pnl: 0,
+      trades: [{ id: chain_id, pnl: 0, created_at }],
+    })
+    const sorted = sortChains([chain(1, '2026-11-20T10:00:00Z'), chain(2, '2026-11-19T10:00:00Z')])
+    expect(sorted.map((c) => c.chain_id)).toEqual([2, 1])
+  })
+
+  it('dates the chains: custom with both dates, whole local days back, none for all and month', () => {
+    const now = new Date(2026, 10, 23, 1, 30)
+    const empty = { dateFrom: '', dateTo: '' }
+    expect(localDate(now)).toBe('2026-11-23')
+    expect(chainDates({ period: '24h', ...empty }, now)).toEqual({
+      date_from: '2026-11-22',
+      date_to: '2026-11-23',
+    })
+    expect(chainDates({ period: '3d', ...empty }, now)).toEqual({
+      date_from: '2026-11-20',
+      date_to: '2026-11-23',
+    })
+    expect(chainDates({ period: '7d', ...empty }, now)).toEqual({
+      date_from: '2026-11-16',
+      date_to: '2026-11-23',
+    })
+    expect(chainDates({ period: 'all', ...empty }, now)).toEqual({})
+    expect(chainDates({ period: 'month', ...empty }, now)).toEqual({})
+    expect(chainDates({ period: 'custom', dateFrom: '2026-11-01', dateTo: '' }, now)).toEqual({})
+    expect(chainDates({ period: 'custom', dateFrom: '2026-11-01', dateTo: '2026-11-05' }, now)).toEqual({
+      date_from: '2026-11-01',
+      date_to: '2026-11-05',
+    })
+  })
+})
