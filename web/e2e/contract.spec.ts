@@ -29,6 +29,8 @@ test('the OpenAPI document lists every path the web app calls', async ({ request
     ['/api/trades/{id}/close/', 'post'],
     ['/api/trades/close-all/', 'post'],
     ['/api/bot-settings/risk-preview/', 'post'],
+    ['/api/stats/', 'get'],
+    ['/api/martingale_chains/', 'get'],
     ['/api/webhook/', 'get'],
     ['/api/webhook/', 'post'],
     ['/api/webhook/', 'delete'],
