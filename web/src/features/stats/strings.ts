@@ -40,6 +40,7 @@ export const statsStrings = {
   dateFrom: 'From',
   dateTo: 'To',
   chainsTitle: 'Martingale chains',
+  equityCurve: 'Cumulative PnL of chain trades',
   success: 'success',
   fail: 'fail',
   loadFailed: 'Failed to load statistics',

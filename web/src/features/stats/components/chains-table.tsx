@@ -2,6 +2,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { useMartingaleChains } from '@/features/stats/api/get-martingale-chains'
 import type { StatsFilter } from '@/features/stats/api/get-stats'
+import { EquityCurve } from '@/features/stats/components/equity-curve'
 import { EmptyState, ErrorState, LoadingState } from '@/features/stats/components/query-state'
 import { statsStrings as s } from '@/features/stats/strings'
 import { pnlClass, sortChains, tradePnl } from '@/features/stats/utils/stats-format'
@@ -75,7 +76,8 @@ export function ChainsTable({ filter }: { filter: StatsFilter }) {
       <CardHeader>
         <CardTitle>{s.chainsTitle}</CardTitle>
       </CardHeader>
-      <CardContent className="p-2 sm:p-4">
+      <CardContent className="space-y-4 p-2 sm:p-4">
+        <EquityCurve filter={filter} />
         <ChainsBody filter={filter} />
       </CardContent>
     </Card>

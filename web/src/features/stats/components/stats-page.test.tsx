@@ -202,6 +202,9 @@ describe('stats page', () => {
     expect(cells.getByText('1.2346')).toHaveClass('text-success')
     expect(cells.getByText('-1.7346')).toHaveClass('text-destructive')
     expect(cells.getByText('81')).toBeInTheDocument()
+    // Not in the spec: the cumulative pnl of the trades with a pnl (1.23456 - 1.73456).
+    expect(screen.getByRole('img', { name: 'Cumulative PnL of chain trades' })).toBeInTheDocument()
+    expect(screen.getByText('-0.5000', { selector: 'figcaption span' })).toHaveClass('text-destructive')
     expect(cells.getByText(new Date('2026-11-20T10:00:00Z').toLocaleString())).toBeInTheDocument()
   })
 
