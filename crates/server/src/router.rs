@@ -15,7 +15,9 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::{api_keys, balance, bot, logs, settings, signals, stats, trades, webhook};
+use crate::api::{
+    api_keys, balance, bot, live_statistics, logs, settings, signals, stats, trades, webhook,
+};
 use crate::app::AppState;
 use crate::auth::handlers as auth;
 use crate::error::ApiError;
@@ -70,6 +72,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(stats::monthly))
         .routes(routes!(stats::custom))
         .routes(routes!(stats::chains))
+        .routes(routes!(live_statistics::read))
         .routes(routes!(
             webhook::status,
             webhook::regenerate,
