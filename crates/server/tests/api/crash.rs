@@ -110,9 +110,19 @@ impl Api {
     }
 }
 
-fn sigkill(mut child: std::process::Child) {
-    child.kill().unwrap();
-    child.wait().unwrap();
+/// The server process, killed with SIGKILL when dropped: by the test on purpose, or by a
+/// failing assertion's unwinding, so no server outlives the test.
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn sigkill(server: Server) {
+    drop(server);
 }
 
 #[tokio::test]
@@ -132,6 +142,7 @@ async fn a_sigkilled_server_restarts_with_every_trade_once_its_stops_and_its_cha
     assert!(created.status.success());
     let quiet = [("SIGNALDESK_MARKET__SPEED", "1")];
     let (child, addr, _, _) = start_serve_with(dir.path(), &quiet);
+    let child = Server(child);
     let api = Api::login(&addr).await;
 
     // 1x leverage, a 0.5 % stop, no trailing, take profit far away: a position lasts until
@@ -188,6 +199,7 @@ async fn a_sigkilled_server_restarts_with_every_trade_once_its_stops_and_its_cha
     // The market now runs at 600x, so the BTC stop is soon reached.
     let fast = [("SIGNALDESK_MARKET__SPEED", "600")];
     let (child, addr, _, log) = start_serve_with(dir.path(), &fast);
+    let child = Server(child);
     let api = Api::login(&addr).await;
     let status = api.get("/api/bot/status/").await;
     assert_eq!(status["is_bot_running"], true);
