@@ -1,9 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { setLiveBalance, setLiveBotStatus, setLiveOrders, setLiveStatistics } from '@/lib/live/live-cache'
+import { setLiveBalance, setLiveBotStatus, setLiveOrders } from '@/lib/live/live-cache'
 import { signalOf, type ServerMessage } from '@/lib/live/messages'
+import { patchDashboardBalance } from '@/features/dashboard/api/get-dashboard'
 import { prependLog } from '@/features/logs/api/get-logs'
 import { invalidateBotSettings, patchBotSettingsData } from '@/features/settings/api/get-bot-settings'
 import { putSignalFirst, replaceSignals } from '@/features/signals/api/get-signals'
+import { applyLiveStatistics } from '@/features/statistics/api/get-statistics'
 import { invalidateOpenTrades } from '@/features/trades/api/get-open-trades'
 
 /**
@@ -14,10 +16,10 @@ import { invalidateOpenTrades } from '@/features/trades/api/get-open-trades'
  * | `signals_update` | the signals list is replaced (capped at 50)                               |
  * | `signal`         | its symbol's entry is removed and the new one put first (capped at 50)    |
  * | `new_log`        | prepended to the 'all' logs list and to its level's list (capped at 1000) |
- * | `balance`        | ['live', 'balance']                                                       |
+ * | `balance`        | ['live', 'balance'] and the cached dashboard answer's balance             |
  * | `orders`         | ['live', 'orders']; the open trades are refetched (a fill or close)       |
  * | `bot_status`     | ['live', 'bot-status']; the settings record's flags, then it is refetched |
- * | `statistics`     | ['live', 'statistics']                                                    |
+ * | `statistics`     | (all time) the 'all' statistics entry; the other periods are refetched    |
  * | `error`          | console.warn only (spec section 8: nothing shown)                         |
  */
 export function dispatchLiveMessage(queryClient: QueryClient, message: ServerMessage): void {
@@ -33,6 +35,7 @@ export function dispatchLiveMessage(queryClient: QueryClient, message: ServerMes
       return
     case 'balance':
       setLiveBalance(queryClient, message.data)
+      patchDashboardBalance(queryClient, message.data)
       return
     case 'orders':
       setLiveOrders(queryClient, message.data)
@@ -48,7 +51,7 @@ export function dispatchLiveMessage(queryClient: QueryClient, message: ServerMes
       return
     }
     case 'statistics':
-      setLiveStatistics(queryClient, message.data)
+      void applyLiveStatistics(queryClient, message.data)
       return
     case 'error':
       console.warn('Live feed: the server answered an error:', message.error)

@@ -8,6 +8,26 @@ export const dashboardStrings = {
   /** The live connection badge on the heading. */
   connected: 'Connected',
   disconnected: 'Disconnected',
+  /** The four cards, each with its change against 24 hours ago. */
+  totalBalance: 'Total Balance',
+  volume24h: '24h Volume',
+  openTrades: 'Open Trades',
+  totalTrades: 'Total Trades',
+  /** The Balance card. */
+  balance: 'Balance',
+  equity: 'Equity',
+  available: 'Available',
+  margin: 'Margin',
+  /** Spec section 8: the dashboard's load error. */
+  loadError: (message: string) => `Error: ${message}`,
+
+  // Not worded by the spec: the change line of the four cards and the spinner's accessible name.
+  /** Shown instead of a percent when the figure of 24 hours ago is missing or 0. */
+  noChange: '—',
+  changeSuffix: 'vs 24h ago',
+  trendUp: 'Up',
+  trendDown: 'Down',
+  loading: 'Loading dashboard',
 
   botStatus: {
     title: 'Bot Status',

@@ -1,4 +1,4 @@
-/** The periods of the live statistics select (spec section 2); the choice changes no request. */
+/** The periods of the live statistics select (spec section 2), sent as GET /api/statistics/?period=…. */
 export type LivePeriod = '24h' | '7d' | '30d' | 'all'
 
 export const LIVE_PERIODS = ['24h', '7d', '30d', 'all'] as const satisfies readonly LivePeriod[]
@@ -23,4 +23,5 @@ export const statisticsStrings = {
   // Not worded by the spec.
   periodLabel: 'Period',
   loading: 'Loading...',
+  loadFailed: 'Failed to load statistics',
 } as const

@@ -40,7 +40,15 @@ export const statsStrings = {
   dateFrom: 'From',
   dateTo: 'To',
   chainsTitle: 'Martingale chains',
-  equityCurve: 'Cumulative PnL of chain trades',
+  equityCurve: 'Equity curve',
+  equityLast: 'Cumulative PnL',
+  equityCurveImage: (closes: number) =>
+    `Cumulative PnL of the period over ${String(closes)} ${closes === 1 ? 'point' : 'points'}`,
+  heatmap: 'PnL by weekday and hour',
+  heatmapDescription: 'Close times in your time zone. Green: profit, red: loss; stronger with the amount.',
+  heatmapCell: (weekday: string, hour: string, pnl: string, trades: number) =>
+    `${weekday} ${hour}: PnL ${pnl}, ${String(trades)} ${trades === 1 ? 'trade' : 'trades'}`,
+  heatmapEmptyCell: (weekday: string, hour: string) => `${weekday} ${hour}: no trades`,
   success: 'success',
   fail: 'fail',
   loadFailed: 'Failed to load statistics',

@@ -1,8 +1,8 @@
 import { queryOptions, skipToken, useQuery, type QueryClient } from '@tanstack/react-query'
-import type { Balance, LiveBotStatus, LiveStatistics, Position } from '@/types/api'
+import type { Balance, LiveBotStatus, Position } from '@/types/api'
 
 /**
- * The latest `balance`, `orders`, `bot_status` and `statistics` data of the live feed, each under a
+ * The latest `balance`, `orders` and `bot_status` data of the live feed, each under a
  * query key of its own. Nothing fetches these entries: only the live feed writes them (through the
  * setters below), and they stay in the cache while the app runs (`createQueryClient` gives the
  * `['live']` keys an infinite gcTime and staleTime). A hook answers undefined until the first
@@ -19,9 +19,6 @@ export const liveOrdersQueryOptions = () =>
 export const liveBotStatusQueryOptions = () =>
   queryOptions<LiveBotStatus>({ queryKey: [...liveQueryKey, 'bot-status'], queryFn: skipToken })
 
-export const liveStatisticsQueryOptions = () =>
-  queryOptions<LiveStatistics>({ queryKey: [...liveQueryKey, 'statistics'], queryFn: skipToken })
-
 /** The latest `balance` message's data: equity, available_balance, margin_balance. */
 export function useLiveBalance(): Balance | undefined {
   return useQuery(liveBalanceQueryOptions()).data
@@ -37,11 +34,6 @@ export function useLiveBotStatus(): LiveBotStatus | undefined {
   return useQuery(liveBotStatusQueryOptions()).data
 }
 
-/** The latest `statistics` message's data. */
-export function useLiveStatistics(): LiveStatistics | undefined {
-  return useQuery(liveStatisticsQueryOptions()).data
-}
-
 export function setLiveBalance(queryClient: QueryClient, data: Balance) {
   queryClient.setQueryData(liveBalanceQueryOptions().queryKey, data)
 }
@@ -52,8 +44,4 @@ export function setLiveOrders(queryClient: QueryClient, data: Position[]) {
 
 export function setLiveBotStatus(queryClient: QueryClient, data: LiveBotStatus) {
   queryClient.setQueryData(liveBotStatusQueryOptions().queryKey, data)
-}
-
-export function setLiveStatistics(queryClient: QueryClient, data: LiveStatistics) {
-  queryClient.setQueryData(liveStatisticsQueryOptions().queryKey, data)
 }

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { BotSettings, Signal } from '@/types/api'
+import type { DashboardResponse } from '@/features/dashboard/api/get-dashboard'
 import { admin, settingsRecord, storeSession } from '@/testing/fixtures'
 import { FakeWebSocket } from '@/testing/fake-web-socket'
 import { liveSend, openLive, signalRecord } from '@/testing/live'
@@ -11,13 +12,25 @@ const seven = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'XRPUSDT', 'ADAUSDT', 'DOGEUSDT'
   signalRecord(symbol, symbol === 'BTCUSDT' ? 'STRONG_BUY' : 'NEUTRAL'),
 )
 
+const dashboardAnswer: DashboardResponse = {
+  balance: { totalEquity: 10000, availableBalance: 9000.5, marginBalance: 10012.345 },
+  balance_24h_ago: 8000,
+  volume24h: 1010,
+  volume24h_ago: 505,
+  summary: { open_trades: 1, total_trades: 6, open_trades_24h_ago: 2, total_trades_24h_ago: 0 },
+}
+
+type Reply = { status: number; body: unknown }
+
 function dashboardServer({
   signals = seven,
   record = settingsRecord(),
-}: { signals?: Signal[]; record?: BotSettings } = {}) {
+  dashboard = () => ({ status: 200, body: dashboardAnswer }),
+}: { signals?: Signal[]; record?: BotSettings; dashboard?: () => Reply | Promise<Reply> } = {}) {
   let stored = record
   const fetchMock = stubServer({
     'GET /api/auth/me/': () => ({ status: 200, body: admin }),
+    'GET /api/dashboard/': dashboard,
     'GET /api/signals/': () => ({ status: 200, body: signals }),
     'GET /api/bot-settings/': () => ({ status: 200, body: [stored] }),
   })
@@ -34,6 +47,21 @@ async function openDashboard() {
   storeSession()
   renderApp('/dashboard')
   await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+}
+
+/** One of the four cards: its whole text, its change line and its trend icon (if any). */
+function card(name: string) {
+  const group = screen.getByRole('group', { name })
+  const change = within(group).getByTestId('change')
+  return { text: group.textContent, change, trend: within(group).queryByRole('img') }
+}
+
+/** The Balance card's rows as "label value". */
+function balanceRows() {
+  const region = screen.getByRole('region', { name: 'Balance' })
+  return Array.from(region.querySelectorAll('dl > div')).map(
+    (row) => `${row.querySelector('dt')?.textContent ?? ''} ${row.querySelector('dd')?.textContent ?? ''}`,
+  )
 }
 
 /** The symbols of the Trading Signals card, top to bottom. */
@@ -142,5 +170,77 @@ describe('dashboard', () => {
     await waitFor(() => {
       expect(server.settingsCalls()).toBeGreaterThan(callsBefore)
     })
+  })
+
+  it('shows a spinner while loading, then the four cards with their change against 24 hours ago', async () => {
+    let answer: (reply: Reply) => void = () => undefined
+    const pending = new Promise<Reply>((resolve) => {
+      answer = resolve
+    })
+    dashboardServer({ dashboard: () => pending })
+    await openDashboard()
+    expect(screen.getByRole('status', { name: 'Loading dashboard' })).toBeInTheDocument()
+    expect(screen.queryByRole('group', { name: 'Total Balance' })).not.toBeInTheDocument()
+    answer({ status: 200, body: dashboardAnswer })
+
+    await screen.findByRole('group', { name: 'Total Balance' })
+    expect(screen.queryByRole('status', { name: 'Loading dashboard' })).not.toBeInTheDocument()
+    // 10000 against 8000: +25 %, up and green.
+    const balance = card('Total Balance')
+    expect(balance.text).toBe('Total Balance$10,000.00+25.0%vs 24h ago')
+    expect(balance.trend).toHaveAccessibleName('Up')
+    expect(balance.change).toHaveClass('text-success')
+    // 1010 against 505: +100 %.
+    expect(card('24h Volume').text).toBe('24h Volume$1,010.00+100.0%vs 24h ago')
+    // 1 against 2: -50 %, down and red.
+    const open = card('Open Trades')
+    expect(open.text).toBe('Open Trades1-50.0%vs 24h ago')
+    expect(open.trend).toHaveAccessibleName('Down')
+    expect(open.change).toHaveClass('text-destructive')
+    // 6 against 0: no percent, no trend.
+    const total = card('Total Trades')
+    expect(total.text).toBe('Total Trades6— vs 24h ago')
+    expect(total.trend).toBeNull()
+    expect(total.change).not.toHaveClass('text-success')
+  })
+
+  it('shows no percent for a missing balance 24 hours ago and for a volume from zero', async () => {
+    dashboardServer({
+      dashboard: () => ({
+        status: 200,
+        body: { ...dashboardAnswer, balance_24h_ago: null, volume24h: 0, volume24h_ago: 0 },
+      }),
+    })
+    await openDashboard()
+    await screen.findByRole('group', { name: 'Total Balance' })
+    expect(card('Total Balance').text).toBe('Total Balance$10,000.00— vs 24h ago')
+    expect(card('24h Volume').text).toBe('24h Volume$0.00— vs 24h ago')
+    expect(document.body.textContent).not.toMatch(/Infinity|NaN/)
+  })
+
+  it('shows the Balance card from the dashboard answer, then from each live balance message', async () => {
+    dashboardServer()
+    await openDashboard()
+    await screen.findByRole('region', { name: 'Balance' })
+    expect(balanceRows()).toEqual(['Equity $10,000.00', 'Available $9,000.50', 'Margin $10,012.35'])
+
+    openLive()
+    liveSend({ type: 'balance', data: { equity: 7600, available_balance: 7000.25, margin_balance: 7650 } })
+    await waitFor(() => {
+      expect(balanceRows()).toEqual(['Equity $7,600.00', 'Available $7,000.25', 'Margin $7,650.00'])
+    })
+    // The Total Balance card follows the live equity too: 7600 against 8000 is -5 %.
+    expect(card('Total Balance').text).toBe('Total Balance$7,600.00-5.0%vs 24h ago')
+    expect(card('Total Balance').trend).toHaveAccessibleName('Down')
+  })
+
+  it('says "Error: {message}" when the dashboard cannot be read', async () => {
+    dashboardServer({ dashboard: () => ({ status: 400, body: { error: 'Dashboard unavailable' } }) })
+    await openDashboard()
+    expect(await screen.findByText('Error: Dashboard unavailable')).toBeInTheDocument()
+    expect(screen.queryByRole('group', { name: 'Total Balance' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Balance' })).not.toBeInTheDocument()
+    // The rest of the dashboard still works.
+    expect(screen.getByRole('region', { name: 'Bot Status' })).toBeInTheDocument()
   })
 })

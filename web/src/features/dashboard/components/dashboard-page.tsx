@@ -1,8 +1,13 @@
 import type { ReactNode } from 'react'
 import { PageHeader } from '@/components/page-header'
+import { ErrorAlert } from '@/components/ui/alert'
+import { Spinner } from '@/components/ui/spinner'
+import { useDashboard } from '@/features/dashboard/api/get-dashboard'
+import { BalanceCard } from '@/features/dashboard/components/balance-card'
 import { BotStatusCard } from '@/features/dashboard/components/bot-status-card'
 import { ConnectionBadge } from '@/features/dashboard/components/connection-badge'
 import { OpenPositionsCard } from '@/features/dashboard/components/open-positions-card'
+import { SummaryCards } from '@/features/dashboard/components/summary-cards'
 import { dashboardStrings } from '@/features/dashboard/strings'
 
 type DashboardPageProps = {
@@ -14,10 +19,14 @@ type DashboardPageProps = {
 }
 
 /**
- * /dashboard: heading with the live connection badge, the Trading Signals card and Bot Status, and
- * below them the Open Positions card (not in the spec) across the grid.
+ * /dashboard (spec section 2): heading with the live connection badge; the four cards (Total
+ * Balance, 24h Volume, Open Trades, Total Trades) and the Balance card from GET /api/dashboard/,
+ * a spinner while it loads and "Error: {message}" if it fails; the Trading Signals card and Bot
+ * Status (each with its own query); below them the Open Positions card (not in the spec).
  */
 export function DashboardPage({ signals }: DashboardPageProps) {
+  const dashboard = useDashboard()
+
   return (
     <div className="space-y-6">
       <PageHeader
@@ -25,9 +34,21 @@ export function DashboardPage({ signals }: DashboardPageProps) {
         description={dashboardStrings.subtitle}
         actions={<ConnectionBadge />}
       />
+      {dashboard.isPending ? (
+        <div role="status" aria-label={dashboardStrings.loading} className="flex justify-center py-10">
+          <Spinner className="size-8 text-primary" />
+        </div>
+      ) : dashboard.isError ? (
+        <ErrorAlert>{dashboardStrings.loadError(dashboard.error.message)}</ErrorAlert>
+      ) : (
+        <SummaryCards dashboard={dashboard.data} />
+      )}
       <div className="grid items-start gap-6 lg:grid-cols-2">
         {signals}
-        <BotStatusCard />
+        <div className="space-y-6">
+          <BotStatusCard />
+          {dashboard.data ? <BalanceCard balance={dashboard.data.balance} /> : null}
+        </div>
         <OpenPositionsCard className="lg:col-span-2" />
       </div>
     </div>

@@ -21,7 +21,16 @@ export type StatsBucket = { pnl: number; success: number; fail: number; total: n
 export type WeekdayRow = StatsBucket & { weekday: number }
 export type HourRow = StatsBucket & { hour: number }
 
-/** GET /api/stats/ (spec section 3, Stats response). `win_rate` is a percent. */
+/** A weekday x hour cell that has trades: weekday 1 = Sunday ... 7 = Saturday, hour 0-23. */
+export type HeatmapCell = { weekday: number; hour: number; pnl: number; total: number }
+
+/** The period's cumulative pnl after a close (`time` RFC 3339, UTC). */
+export type EquitySample = { time: string; pnl: number }
+
+/**
+ * GET /api/stats/ (spec section 3, Stats response). `win_rate` is a percent. Not in the spec:
+ * `heatmap` (only cells with trades) and `equity` (oldest first, at most 500 samples).
+ */
 export type StatsResponse = {
   total_trades: number
   win_trades: number
@@ -31,6 +40,8 @@ export type StatsResponse = {
   avg_pnl: number
   weekday: WeekdayRow[]
   hour: HourRow[]
+  heatmap: HeatmapCell[]
+  equity: EquitySample[]
 }
 
 /** The dates of Custom, only when it is chosen and both dates are set (spec section 7). */

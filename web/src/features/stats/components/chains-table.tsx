@@ -1,11 +1,11 @@
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { pnlClass } from '@/lib/pnl-class'
 import { useMartingaleChains } from '@/features/stats/api/get-martingale-chains'
 import type { StatsFilter } from '@/features/stats/api/get-stats'
-import { EquityCurve } from '@/features/stats/components/equity-curve'
 import { EmptyState, ErrorState, LoadingState } from '@/features/stats/components/query-state'
 import { statsStrings as s } from '@/features/stats/strings'
-import { pnlClass, sortChains, tradePnl } from '@/features/stats/utils/stats-format'
+import { sortChains, tradePnl } from '@/features/stats/utils/stats-format'
 
 /** The browser's local time and locale (the server sends UTC). */
 function formatTime(timestamp: string): string {
@@ -76,8 +76,7 @@ export function ChainsTable({ filter }: { filter: StatsFilter }) {
       <CardHeader>
         <CardTitle>{s.chainsTitle}</CardTitle>
       </CardHeader>
-      <CardContent className="space-y-4 p-2 sm:p-4">
-        <EquityCurve filter={filter} />
+      <CardContent className="p-2 sm:p-4">
         <ChainsBody filter={filter} />
       </CardContent>
     </Card>

@@ -27,6 +27,19 @@ const stats: StatsResponse = {
     { hour: 17, pnl: -3, success: 0, fail: 1, total: 1 },
     { hour: 22, pnl: -30, success: 1, fail: 2, total: 3 },
   ],
+  heatmap: [
+    // Monday 9:00, the largest profit; Sunday 22:00, the largest loss; Wednesday 13:00, a small
+    // profit; Saturday 0:00, a zero pnl.
+    { weekday: 2, hour: 9, pnl: 40, total: 3 },
+    { weekday: 1, hour: 22, pnl: -30, total: 3 },
+    { weekday: 4, hour: 13, pnl: 5, total: 1 },
+    { weekday: 7, hour: 0, pnl: 0, total: 1 },
+  ],
+  equity: [
+    { time: '2026-11-02T09:00:00Z', pnl: 40 },
+    { time: '2026-11-08T22:00:00Z', pnl: 10 },
+    { time: '2026-11-11T13:00:00Z', pnl: 123.456 },
+  ],
 }
 
 const chains: Chain[] = [
@@ -202,9 +215,6 @@ describe('stats page', () => {
     expect(cells.getByText('1.2346')).toHaveClass('text-success')
     expect(cells.getByText('-1.7346')).toHaveClass('text-destructive')
     expect(cells.getByText('81')).toBeInTheDocument()
-    // Not in the spec: the cumulative pnl of the trades with a pnl (1.23456 - 1.73456).
-    expect(screen.getByRole('img', { name: 'Cumulative PnL of chain trades' })).toBeInTheDocument()
-    expect(screen.getByText('-0.5000', { selector: 'figcaption span' })).toHaveClass('text-destructive')
     expect(cells.getByText(new Date('2026-11-20T10:00:00Z').toLocaleString())).toBeInTheDocument()
   })
 
@@ -212,7 +222,7 @@ describe('stats page', () => {
     statsServer({ chainsReply: { status: 200, body: { chains: [] } } })
     await openStats()
     expect(await screen.findByText('No chain data')).toBeInTheDocument()
-    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+    expect(screen.queryByRole('table', { name: 'Martingale chains' })).not.toBeInTheDocument()
   })
 
   it('asks for the chains of whole days back for Last 7 days, none for All', async () => {
@@ -232,5 +242,84 @@ describe('stats page', () => {
     await waitFor(() => {
       expect(statsCalls()).toContain('/api/stats/?period=all')
     })
+  })
+
+  it('draws the equity curve of the period from zero, with its last value in green or red', async () => {
+    statsServer()
+    await openStats()
+    const curve = await screen.findByRole('region', { name: 'Equity curve' })
+    const image = within(curve).getByRole('img', { name: 'Cumulative PnL of the period over 3 points' })
+    // Zero first, then 40, 10, 123.456 by time (x by time over the 600 x 160 box).
+    const points = image.querySelector('polyline')?.getAttribute('points')?.split(' ')
+    expect(points).toHaveLength(4)
+    expect(points?.[0]).toBe('0.00,160.00')
+    expect(points?.[3]).toBe('600.00,0.00')
+    expect(within(curve).getByTestId('equity-last')).toHaveTextContent('123.46')
+    expect(within(curve).getByTestId('equity-last')).toHaveClass('text-success')
+  })
+
+  it("shows a losing period's curve in red", async () => {
+    statsServer({
+      statsReply: { status: 200, body: { ...stats, equity: [{ time: '2026-11-02T09:00:00Z', pnl: -7.5 }] } },
+    })
+    await openStats()
+    const curve = await screen.findByRole('region', { name: 'Equity curve' })
+    expect(within(curve).getByTestId('equity-last')).toHaveTextContent('-7.50')
+    expect(within(curve).getByTestId('equity-last')).toHaveClass('text-destructive')
+    expect(within(curve).getByRole('img').querySelector('polyline')).toHaveClass('text-destructive')
+  })
+
+  it('draws the weekday x hour heatmap: Monday..Sunday in Russian, 0..23, green and red by amount, a title per cell', async () => {
+    statsServer()
+    await openStats()
+    const table = await screen.findByRole('table', { name: 'PnL by weekday and hour' })
+    expect(within(table).getAllByRole('row')).toHaveLength(8)
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(Array.from({ length: 24 }, (_, hour) => String(hour)))
+    expect(
+      within(table)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Понедельник', 'Вторник', 'Среда', 'Четверг', 'Пятница', 'Суббота', 'Воскресенье'])
+    const monday = within(table).getByRole('rowheader', { name: 'Понедельник' }).parentElement
+    const sunday = within(table).getByRole('rowheader', { name: 'Воскресенье' }).parentElement
+    expect(monday?.querySelectorAll('td')).toHaveLength(24)
+
+    const monday9 = within(table).getByTitle('Понедельник 9:00: PnL 40.00, 3 trades')
+    expect(monday9).toHaveClass('bg-success')
+    expect(monday?.children[10]).toBe(monday9)
+    expect(within(table).getByTitle('Среда 13:00: PnL 5.00, 1 trade')).toHaveClass('bg-success/20')
+    const sunday22 = within(table).getByTitle('Воскресенье 22:00: PnL -30.00, 3 trades')
+    expect(sunday22).toHaveClass('bg-destructive/70')
+    expect(sunday?.children[23]).toBe(sunday22)
+    expect(within(table).getByTitle('Суббота 0:00: PnL 0.00, 1 trade')).toHaveClass('bg-muted-foreground/30')
+    const empty = within(table).getByTitle('Вторник 5:00: no trades')
+    expect(empty).toHaveClass('bg-muted')
+    expect(empty.className).not.toMatch(/bg-(success|destructive)/)
+  })
+
+  it('shows neither the curve nor the heatmap for a period without trades', async () => {
+    statsServer({
+      statsReply: {
+        status: 200,
+        body: {
+          ...stats,
+          total_trades: 0,
+          win_trades: 0,
+          lose_trades: 0,
+          weekday: [],
+          hour: [],
+          heatmap: [],
+          equity: [],
+        },
+      },
+    })
+    await openStats()
+    await screen.findByText('No statistics available for this period.')
+    expect(screen.queryByRole('region', { name: 'Equity curve' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('table', { name: 'PnL by weekday and hour' })).not.toBeInTheDocument()
   })
 })

@@ -5,6 +5,8 @@ import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
 import { STATS_PERIODS, type StatsFilter, type StatsPeriod } from '@/features/stats/api/get-stats'
 import { ChainsTable } from '@/features/stats/components/chains-table'
+import { EquityCurve } from '@/features/stats/components/equity-curve'
+import { PnlHeatmap } from '@/features/stats/components/pnl-heatmap'
 import { StatsSummary } from '@/features/stats/components/stats-summary'
 import { statsStrings as s } from '@/features/stats/strings'
 
@@ -14,7 +16,8 @@ function isPeriod(value: string): value is StatsPeriod {
 
 /**
  * /stats (spec section 2): the period selector (default This month; Custom shows two dates, sent
- * only when both are set), the tiles, the best and worst weekdays and hours, and the chains table.
+ * only when both are set), the tiles, the best and worst weekdays and hours, and the chains table;
+ * not in the spec, the period's equity curve and its weekday x hour pnl heatmap.
  */
 export function StatsPage() {
   const id = useId()
@@ -78,6 +81,8 @@ export function StatsPage() {
         }
       />
       <StatsSummary filter={filter} />
+      <EquityCurve filter={filter} />
+      <PnlHeatmap filter={filter} />
       <ChainsTable filter={filter} />
     </div>
   )

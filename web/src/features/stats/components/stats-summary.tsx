@@ -1,30 +1,14 @@
+import { StatTile } from '@/components/stat-tile'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { pnlClass } from '@/lib/pnl-class'
 import { useStats, type StatsBucket, type StatsFilter } from '@/features/stats/api/get-stats'
 import { EmptyState, ErrorState, LoadingState } from '@/features/stats/components/query-state'
 import { statsStrings as s } from '@/features/stats/strings'
-import {
-  bestAndWorst,
-  hourLabel,
-  percentOf,
-  pnlClass,
-  weekdayLabel,
-} from '@/features/stats/utils/stats-format'
-import { cn } from '@/lib/utils'
+import { bestAndWorst, hourLabel, percentOf, weekdayLabel } from '@/features/stats/utils/stats-format'
 
 /** Spec section 9: 2 weekdays and 3 hours in the best and worst lists. */
 const WEEKDAYS_LISTED = 2
 const HOURS_LISTED = 3
-
-function Tile({ label, value, className }: { label: string; value: string; className?: string }) {
-  return (
-    <Card role="group" aria-label={label} className="gap-2 py-4">
-      <CardHeader className="px-4">
-        <CardTitle className="text-sm font-medium text-muted-foreground">{label}</CardTitle>
-      </CardHeader>
-      <CardContent className={cn('px-4 text-2xl font-semibold tabular-nums', className)}>{value}</CardContent>
-    </Card>
-  )
-}
 
 type ListRow = StatsBucket & { label: string }
 
@@ -90,12 +74,20 @@ export function StatsSummary({ filter }: { filter: StatsFilter }) {
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-2 gap-4 md:grid-cols-3 xl:grid-cols-6">
-        <Tile label={s.totalTrades} value={String(data.total_trades)} />
-        <Tile label={s.winningTrades} value={String(data.win_trades)} />
-        <Tile label={s.losingTrades} value={String(data.lose_trades)} />
-        <Tile label={s.winRate} value={`${data.win_rate.toFixed(1)}%`} />
-        <Tile label={s.totalPnl} value={data.total_pnl.toFixed(2)} className={pnlClass(data.total_pnl)} />
-        <Tile label={s.averagePnl} value={data.avg_pnl.toFixed(2)} className={pnlClass(data.avg_pnl)} />
+        <StatTile label={s.totalTrades} value={String(data.total_trades)} />
+        <StatTile label={s.winningTrades} value={String(data.win_trades)} />
+        <StatTile label={s.losingTrades} value={String(data.lose_trades)} />
+        <StatTile label={s.winRate} value={`${data.win_rate.toFixed(1)}%`} />
+        <StatTile
+          label={s.totalPnl}
+          value={data.total_pnl.toFixed(2)}
+          valueClassName={pnlClass(data.total_pnl)}
+        />
+        <StatTile
+          label={s.averagePnl}
+          value={data.avg_pnl.toFixed(2)}
+          valueClassName={pnlClass(data.avg_pnl)}
+        />
       </div>
       <div className="grid gap-4 md:grid-cols-2">
         <BucketList title={s.bestWeekdays} rows={weekdays.best} />

@@ -45,9 +45,3 @@ export function sortChains(chains: readonly Chain[]): Chain[] {
 export function tradePnl(trade: ChainTrade): string {
   return trade.pnl === null ? '-' : trade.pnl.toFixed(4)
 }
-
-/** Green for a positive pnl, red for a negative one. */
-export function pnlClass(pnl: number | null): string | undefined {
-  if (pnl === null || pnl === 0) return undefined
-  return pnl > 0 ? 'text-success' : 'text-destructive'
-}
