@@ -1,0 +1,274 @@
+//! A fake Bybit V5 for the test suite: HTTP and the private websocket on loopback, following
+//! the documented contract closely enough that the real client cannot tell. It checks
+//! signatures and the recv window, counts per-endpoint rate limits (10006 and the
+//! `X-Bapi-Limit*` headers), keeps one account per API key (positions, balance, orders,
+//! closed pnl, stops fired by the prices a test feeds in) and answers with Bybit's shapes
+//! and error codes. Fault knobs let a test slow an answer past the client's timeout, answer
+//! a 5xx or a retCode, drop the private streams, or hold back order pushes so a fill is only
+//! visible through REST.
+
+mod auth;
+mod exchange;
+mod limits;
+mod rest;
+mod stream;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rust_decimal::Decimal;
+use signaldesk_core::market::Instrument;
+use signaldesk_venue::paper::PaperConfig;
+use tokio::sync::{broadcast, watch};
+use tokio::task::JoinHandle;
+
+pub use auth::hmac_hex;
+use exchange::{Exchange, Push};
+use limits::Limiter;
+
+/// What the fake trades and how strictly it counts.
+#[derive(Debug, Clone)]
+pub struct FakeConfig {
+    pub instruments: Vec<Instrument>,
+    /// Starting balance, fee rate, slippage and margin rules of every account.
+    pub paper: PaperConfig,
+    /// Requests per second per key and endpoint (Bybit's usual budget is 10 to 50).
+    pub rate_limit_per_second: u32,
+}
+
+/// An API key the fake knows.
+#[derive(Debug, Clone)]
+pub struct KeySpec {
+    pub key: String,
+    pub secret: String,
+    /// A read-only key: trading calls answer 10005.
+    pub read_only: bool,
+    /// False: every call answers 10010 (the caller's IP is not bound to the key).
+    pub ip_allowed: bool,
+}
+
+impl KeySpec {
+    pub fn new(key: &str, secret: &str) -> Self {
+        Self {
+            key: key.into(),
+            secret: secret.into(),
+            read_only: false,
+            ip_allowed: true,
+        }
+    }
+}
+
+/// A fault the next matching request meets.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fault {
+    /// Carries the request out, then waits this long before answering (a lost answer when
+    /// it exceeds the client's timeout).
+    SlowAnswer(Duration),
+    /// Answers this HTTP status without doing anything.
+    Status(u16),
+    /// Answers HTTP 200 with this retCode without doing anything.
+    RetCode(i64, String),
+}
+
+/// Counters a test can read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub requests: HashMap<String, u32>,
+    pub ws_auths: u32,
+    pub ws_subscribes: u32,
+    pub ws_pings: u32,
+}
+
+struct State {
+    exchange: Exchange,
+    keys: HashMap<String, KeySpec>,
+    clock_offset_ms: i64,
+    faults: Vec<(String, Fault)>,
+    limiter: Limiter,
+    hold_order_pushes: bool,
+    stats: Stats,
+}
+
+pub(crate) struct Shared {
+    state: Mutex<State>,
+    pushes: broadcast::Sender<(String, Push)>,
+    /// Bumped to end every open private stream.
+    generation: watch::Sender<u64>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn now_ms(&self) -> i64 {
+        let offset = self.lock().clock_offset_ms;
+        local_ms() + offset
+    }
+
+    fn publish(&self, key: &str, pushes: Vec<Push>) {
+        let hold = self.lock().hold_order_pushes;
+        for push in pushes {
+            if hold && (push.topic == "order" || push.topic == "execution") {
+                continue;
+            }
+            // Nobody listening is fine: pushes are for whoever is connected.
+            let _ = self.pushes.send((key.to_string(), push));
+        }
+    }
+}
+
+fn local_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// A running fake Bybit. Dropping it stops the server and its streams.
+pub struct FakeBybit {
+    shared: Arc<Shared>,
+    addr: std::net::SocketAddr,
+    server: JoinHandle<()>,
+}
+
+impl FakeBybit {
+    /// Starts on 127.0.0.1 on a free port.
+    pub async fn start(config: FakeConfig) -> std::io::Result<Self> {
+        let (pushes, _) = broadcast::channel(1024);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                exchange: Exchange::new(config.paper, config.instruments),
+                keys: HashMap::new(),
+                clock_offset_ms: 0,
+                faults: Vec::new(),
+                limiter: Limiter::new(config.rate_limit_per_second),
+                hold_order_pushes: false,
+                stats: Stats::default(),
+            }),
+            pushes,
+            generation: watch::channel(0).0,
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let app = rest::router(shared.clone());
+        let server = tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                tracing::warn!(error = %e, "fake bybit stopped");
+            }
+        });
+        Ok(Self {
+            shared,
+            addr,
+            server,
+        })
+    }
+
+    /// REST base URL (`http://127.0.0.1:port`).
+    pub fn rest_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Private stream URL (`ws://127.0.0.1:port/v5/private`).
+    pub fn private_ws_url(&self) -> String {
+        format!("ws://{}/v5/private", self.addr)
+    }
+
+    pub fn add_key(&self, key: KeySpec) {
+        self.shared.lock().keys.insert(key.key.clone(), key);
+    }
+
+    /// The fake's clock runs `offset_ms` ahead of this machine's (negative: behind).
+    pub fn set_clock_offset_ms(&self, offset_ms: i64) {
+        self.shared.lock().clock_offset_ms = offset_ms;
+    }
+
+    /// The fake's server time, Unix ms.
+    pub fn now_ms(&self) -> i64 {
+        self.shared.now_ms()
+    }
+
+    /// A new last price: stops, trailing stops and liquidations fire on it.
+    pub fn set_price(&self, symbol: &str, price: Decimal) {
+        let now = self.shared.now_ms();
+        let pushes = self.shared.lock().exchange.set_price(symbol, price, now);
+        for (key, push) in pushes {
+            self.shared.publish(&key, vec![push]);
+        }
+    }
+
+    /// The next request on `path` meets `fault` (faults queue up in order).
+    pub fn fault_next(&self, path: &str, fault: Fault) {
+        self.shared.lock().faults.push((path.to_string(), fault));
+    }
+
+    /// Requests per second allowed on `path` from now on.
+    pub fn set_rate_limit(&self, path: &str, per_second: u32) {
+        self.shared
+            .lock()
+            .limiter
+            .overrides
+            .insert(path.to_string(), per_second);
+    }
+
+    /// While on, `order` and `execution` pushes are not sent (the fills stay visible
+    /// through REST).
+    pub fn hold_order_pushes(&self, hold: bool) {
+        self.shared.lock().hold_order_pushes = hold;
+    }
+
+    /// Ends every open private stream, as a network drop would.
+    pub fn drop_streams(&self) {
+        self.shared.generation.send_modify(|g| *g += 1);
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.shared.lock().stats.clone()
+    }
+
+    /// Requests seen on `path` (rate-limited ones included).
+    pub fn requests(&self, path: &str) -> u32 {
+        self.stats().requests.get(path).copied().unwrap_or(0)
+    }
+
+    /// Open position size of `key` on `symbol` (zero when none).
+    pub fn position_qty(&self, key: &str, symbol: &str) -> Decimal {
+        self.shared
+            .lock()
+            .exchange
+            .accounts
+            .get(key)
+            .and_then(|a| a.snapshot.positions.get(symbol))
+            .map_or(Decimal::ZERO, |p| p.qty)
+    }
+
+    /// Filled orders of `key`.
+    pub fn order_count(&self, key: &str) -> usize {
+        self.shared
+            .lock()
+            .exchange
+            .accounts
+            .get(key)
+            .map_or(0, |a| a.orders.len())
+    }
+
+    /// Wallet balance of `key` (the starting balance before its first call).
+    pub fn wallet_balance(&self, key: &str) -> Decimal {
+        let state = self.shared.lock();
+        state
+            .exchange
+            .accounts
+            .get(key)
+            .map_or(state.exchange.config.starting_balance, |a| {
+                a.snapshot.wallet_balance
+            })
+    }
+}
+
+impl Drop for FakeBybit {
+    fn drop(&mut self) {
+        self.drop_streams();
+        self.server.abort();
+    }
+}

@@ -1,0 +1,454 @@
+//! The REST side: one route table, the authentication gate every private call passes, and
+//! one handler per endpoint answering Bybit's envelope
+//! `{"retCode","retMsg","result","retExtInfo","time"}`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use axum::Router;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use signaldesk_core::market::Side;
+use signaldesk_venue::OrderRequest;
+
+use crate::exchange::{Push, Reject};
+use crate::limits::LimitStatus;
+use crate::{auth, stream, Fault, Shared};
+
+const SEVEN_DAYS_MS: i64 = 7 * 24 * 3600 * 1000;
+
+pub fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/v5/private", any(stream::upgrade))
+        .fallback(handle)
+        .with_state(shared)
+}
+
+type Query = HashMap<String, String>;
+
+fn parse_query(raw: &str) -> Query {
+    raw.split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn envelope(now_ms: i64, result: Result<Value, Reject>) -> Value {
+    match result {
+        Ok(result) => json!({
+            "retCode": 0, "retMsg": "OK", "result": result, "retExtInfo": {}, "time": now_ms,
+        }),
+        Err(r) => json!({
+            "retCode": r.code, "retMsg": r.message, "result": {}, "retExtInfo": {}, "time": now_ms,
+        }),
+    }
+}
+
+fn answer(now_ms: i64, result: Result<Value, Reject>, limit: Option<LimitStatus>) -> Response {
+    let mut response = axum::Json(envelope(now_ms, result)).into_response();
+    if let Some(l) = limit {
+        let headers = response.headers_mut();
+        for (name, value) in [
+            ("X-Bapi-Limit", l.limit.to_string()),
+            ("X-Bapi-Limit-Status", l.remaining.to_string()),
+            ("X-Bapi-Limit-Reset-Timestamp", l.reset_ms.to_string()),
+        ] {
+            if let Ok(v) = HeaderValue::from_str(&value) {
+                headers.insert(name, v);
+            }
+        }
+    }
+    response
+}
+
+/// Every REST request: faults first, then public or authenticated dispatch.
+async fn handle(
+    State(shared): State<Arc<Shared>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let path = uri.path().to_string();
+    let raw_query = uri.query().unwrap_or("").to_string();
+    let body = String::from_utf8_lossy(&body).to_string();
+    let fault = {
+        let mut state = shared.lock();
+        *state.stats.requests.entry(path.clone()).or_default() += 1;
+        state
+            .faults
+            .iter()
+            .position(|(p, _)| *p == path)
+            .map(|i| state.faults.remove(i).1)
+    };
+    let now = shared.now_ms();
+    let delay = match fault {
+        Some(Fault::Status(code)) => {
+            let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            return (status, format!("{code} fault injected")).into_response();
+        }
+        Some(Fault::RetCode(code, message)) => {
+            return answer(now, Err(Reject::new(code, message)), None);
+        }
+        Some(Fault::SlowAnswer(d)) => Some(d),
+        None => None,
+    };
+    let query = parse_query(&raw_query);
+    let response = match (method.clone(), path.as_str()) {
+        (Method::GET, "/v5/market/time") => answer(
+            now,
+            Ok(json!({
+                "timeSecond": (now / 1000).to_string(),
+                "timeNano": (i128::from(now) * 1_000_000).to_string(),
+            })),
+            None,
+        ),
+        (Method::GET, "/v5/market/instruments-info") => {
+            answer(now, instruments(&shared, &query), None)
+        }
+        _ => {
+            let payload = if method == Method::GET {
+                &raw_query
+            } else {
+                &body
+            };
+            private(&shared, &method, &path, &query, &headers, payload, now)
+        }
+    };
+    if let Some(d) = delay {
+        tokio::time::sleep(d).await;
+    }
+    response
+}
+
+/// Authenticates, counts the rate limit, then runs the endpoint.
+fn private(
+    shared: &Arc<Shared>,
+    method: &Method,
+    path: &str,
+    query: &Query,
+    headers: &HeaderMap,
+    payload: &str,
+    now: i64,
+) -> Response {
+    let signed = match auth::read_headers(headers) {
+        Ok(s) => s,
+        Err(r) => return answer(now, Err(r), None),
+    };
+    let key = signed.api_key.to_string();
+    let limit = {
+        let mut state = shared.lock();
+        let Some(spec) = state.keys.get(&key).cloned() else {
+            return answer(now, Err(Reject::new(10003, "API key is invalid.")), None);
+        };
+        if let Err(r) = signed.verify(&spec.secret, payload, now) {
+            return answer(now, Err(r), None);
+        }
+        if !spec.ip_allowed {
+            return answer(
+                now,
+                Err(Reject::new(
+                    10010,
+                    "Unmatched IP, please check your API key's bound IP addresses.",
+                )),
+                None,
+            );
+        }
+        let limit = state.limiter.hit(&key, path, now);
+        if !limit.allowed {
+            return answer(now, Err(Reject::new(10006, "Too many visits!")), Some(limit));
+        }
+        if spec.read_only && *method == Method::POST {
+            return answer(
+                now,
+                Err(Reject::new(
+                    10005,
+                    "Permission denied, please check your API key permissions.",
+                )),
+                Some(limit),
+            );
+        }
+        limit
+    };
+    let body: Value = if *method == Method::POST {
+        match serde_json::from_str(payload) {
+            Ok(v) => v,
+            Err(_) => return answer(now, Err(Reject::new(10001, "params error: body")), None),
+        }
+    } else {
+        Value::Null
+    };
+    let (result, pushes) = match (method.clone(), path) {
+        (Method::GET, "/v5/user/query-api") => (query_api(shared, &key), Vec::new()),
+        (Method::GET, "/v5/account/wallet-balance") => (wallet(shared, &key, query), Vec::new()),
+        (Method::GET, "/v5/position/list") => (positions(shared, &key, query), Vec::new()),
+        (Method::GET, "/v5/position/closed-pnl") => (closed_pnl(shared, &key, query, now), Vec::new()),
+        (Method::GET, "/v5/order/realtime") => (orders(shared, &key, query, true, now), Vec::new()),
+        (Method::GET, "/v5/order/history") => (orders(shared, &key, query, false, now), Vec::new()),
+        (Method::POST, "/v5/position/set-leverage") => (set_leverage(shared, &key, &body, now), Vec::new()),
+        (Method::POST, "/v5/order/create") => split(create_order(shared, &key, &body, now)),
+        (Method::POST, "/v5/position/trading-stop") => split(trading_stop(shared, &key, &body, now)),
+        _ => {
+            return (StatusCode::NOT_FOUND, "404 page not found").into_response();
+        }
+    };
+    shared.publish(&key, pushes);
+    answer(now, result, Some(limit))
+}
+
+fn split(r: Result<(Value, Vec<Push>), Reject>) -> (Result<Value, Reject>, Vec<Push>) {
+    match r {
+        Ok((v, p)) => (Ok(v), p),
+        Err(e) => (Err(e), Vec::new()),
+    }
+}
+
+fn category(query: &Query) -> Result<(), Reject> {
+    match query.get("category").map(String::as_str) {
+        Some("linear") => Ok(()),
+        _ => Err(Reject::new(10001, "params error: category")),
+    }
+}
+
+fn str_field<'a>(body: &'a Value, name: &str) -> Result<&'a str, Reject> {
+    body.get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| Reject::new(10001, format!("params error: {name}")))
+}
+
+fn dec_field(body: &Value, name: &str) -> Result<Decimal, Reject> {
+    str_field(body, name)?
+        .parse()
+        .map_err(|_| Reject::new(10001, format!("params error: {name}")))
+}
+
+/// `limit` and `cursor` (an offset) of a paged list.
+fn page(query: &Query, default: usize, max: usize) -> (usize, usize) {
+    let limit = query
+        .get("limit")
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(default)
+        .clamp(1, max);
+    let offset = query.get("cursor").and_then(|c| c.parse().ok()).unwrap_or(0);
+    (limit, offset)
+}
+
+fn paged(rows: Vec<Value>, limit: usize, offset: usize) -> (Vec<Value>, String) {
+    let total = rows.len();
+    let list: Vec<Value> = rows.into_iter().skip(offset).take(limit).collect();
+    let next = if offset + list.len() < total {
+        (offset + list.len()).to_string()
+    } else {
+        String::new()
+    };
+    (list, next)
+}
+
+fn instruments(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
+    category(query)?;
+    let state = shared.lock();
+    let rows: Vec<Value> = state
+        .exchange
+        .instruments
+        .iter()
+        .filter(|i| query.get("symbol").is_none_or(|s| *s == i.symbol))
+        .map(|i| {
+            json!({
+                "symbol": i.symbol, "contractType": "LinearPerpetual", "status": "Trading",
+                "baseCoin": i.symbol.trim_end_matches("USDT"), "quoteCoin": "USDT",
+                "settleCoin": "USDT",
+                "leverageFilter": {"minLeverage": "1", "maxLeverage": format!("{}.00", i.max_leverage), "leverageStep": "0.01"},
+                "priceFilter": {"minPrice": i.tick_size.to_string(), "maxPrice": "1999999", "tickSize": i.tick_size.to_string()},
+                "lotSizeFilter": {
+                    "maxOrderQty": "1000000", "minOrderQty": i.min_qty.to_string(),
+                    "qtyStep": i.qty_step.to_string(), "minNotionalValue": i.min_notional.to_string(),
+                },
+            })
+        })
+        .collect();
+    let (limit, offset) = page(query, 500, 1000);
+    let (list, next) = paged(rows, limit, offset);
+    Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
+}
+
+fn query_api(shared: &Arc<Shared>, key: &str) -> Result<Value, Reject> {
+    let state = shared.lock();
+    let read_only = state.keys.get(key).is_some_and(|k| k.read_only);
+    Ok(json!({
+        "id": "1", "note": "fake", "apiKey": key, "readOnly": i32::from(read_only),
+        "secret": "", "permissions": {
+            "ContractTrade": if read_only { json!([]) } else { json!(["Order", "Position"]) },
+            "Spot": [], "Wallet": [], "Options": [], "Derivatives": [], "Exchange": [],
+        },
+        "ips": ["*"], "type": 1, "deadlineDay": 90, "expiredAt": "", "createdAt": "",
+        "unified": 1, "uta": 1, "userID": 1,
+    }))
+}
+
+fn wallet(shared: &Arc<Shared>, key: &str, query: &Query) -> Result<Value, Reject> {
+    if query.get("accountType").map(String::as_str) != Some("UNIFIED") {
+        return Err(Reject::new(10001, "accountType only support UNIFIED"));
+    }
+    Ok(json!({"list": [shared.lock().exchange.wallet_json(key)]}))
+}
+
+fn positions(shared: &Arc<Shared>, key: &str, query: &Query) -> Result<Value, Reject> {
+    category(query)?;
+    let symbol = query.get("symbol").map(String::as_str);
+    if symbol.is_none() && query.get("settleCoin").is_none() {
+        return Err(Reject::new(10001, "symbol or settleCoin is required"));
+    }
+    let rows = shared.lock().exchange.positions_json(key, symbol);
+    let (limit, offset) = page(query, 20, 200);
+    let (list, next) = paged(rows, limit, offset);
+    Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
+}
+
+/// startTime and endTime as Bybit reads them: at most 7 days apart, the last 7 days by
+/// default.
+fn time_range(query: &Query, now: i64) -> Result<(i64, i64), Reject> {
+    let get = |k: &str| query.get(k).and_then(|v| v.parse::<i64>().ok());
+    let (start, end) = match (get("startTime"), get("endTime")) {
+        (Some(s), Some(e)) => (s, e),
+        (Some(s), None) => (s, s + SEVEN_DAYS_MS),
+        (None, Some(e)) => (e - SEVEN_DAYS_MS, e),
+        (None, None) => (now - SEVEN_DAYS_MS, now),
+    };
+    if end < start || end - start > SEVEN_DAYS_MS {
+        return Err(Reject::new(
+            10001,
+            "The time range between startTime and endTime cannot exceed 7 days",
+        ));
+    }
+    Ok((start, end))
+}
+
+fn closed_pnl(shared: &Arc<Shared>, key: &str, query: &Query, now: i64) -> Result<Value, Reject> {
+    category(query)?;
+    let (start, end) = time_range(query, now)?;
+    let state = shared.lock();
+    let mut rows: Vec<Value> = state
+        .exchange
+        .accounts
+        .get(key)
+        .map(|a| {
+            a.closed
+                .iter()
+                .filter(|r| r.close.ts_ms >= start && r.close.ts_ms <= end)
+                .filter(|r| query.get("symbol").is_none_or(|s| *s == r.close.symbol))
+                .map(|r| r.to_json())
+                .collect()
+        })
+        .unwrap_or_default();
+    rows.reverse();
+    let (limit, offset) = page(query, 50, 100);
+    let (list, next) = paged(rows, limit, offset);
+    Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
+}
+
+/// /v5/order/realtime (by orderId or orderLinkId: any status; otherwise open orders only,
+/// and market orders are never open) and /v5/order/history.
+fn orders(
+    shared: &Arc<Shared>,
+    key: &str,
+    query: &Query,
+    realtime: bool,
+    now: i64,
+) -> Result<Value, Reject> {
+    category(query)?;
+    let by_id = query.get("orderId").or(query.get("orderLinkId")).is_some();
+    let range = if realtime { None } else { Some(time_range(query, now)?) };
+    let state = shared.lock();
+    let mut rows: Vec<Value> = state
+        .exchange
+        .accounts
+        .get(key)
+        .map(|a| {
+            a.orders
+                .iter()
+                .filter(|o| query.get("orderId").is_none_or(|id| *id == o.order_id))
+                .filter(|o| query.get("orderLinkId").is_none_or(|id| *id == o.order_link_id))
+                .filter(|o| query.get("symbol").is_none_or(|s| *s == o.symbol))
+                .filter(|_| !realtime || by_id)
+                .filter(|o| range.is_none_or(|(s, e)| by_id || (o.ts_ms >= s && o.ts_ms <= e)))
+                .map(|o| o.to_json())
+                .collect()
+        })
+        .unwrap_or_default();
+    rows.reverse();
+    let (limit, offset) = page(query, 20, 50);
+    let (list, next) = paged(rows, limit, offset);
+    Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
+}
+
+fn set_leverage(shared: &Arc<Shared>, key: &str, body: &Value, now: i64) -> Result<Value, Reject> {
+    let symbol = str_field(body, "symbol")?;
+    let buy = dec_field(body, "buyLeverage")?;
+    let sell = dec_field(body, "sellLeverage")?;
+    if buy != sell {
+        return Err(Reject::new(110027, "buy leverage must equal sell leverage in one-way mode"));
+    }
+    let leverage: u32 = buy
+        .fract()
+        .is_zero()
+        .then(|| buy.try_into().ok())
+        .flatten()
+        .ok_or_else(|| Reject::new(10001, "params error: buyLeverage"))?;
+    shared.lock().exchange.set_leverage(key, symbol, leverage, now)?;
+    Ok(json!({}))
+}
+
+fn create_order(
+    shared: &Arc<Shared>,
+    key: &str,
+    body: &Value,
+    now: i64,
+) -> Result<(Value, Vec<Push>), Reject> {
+    if str_field(body, "category")? != "linear" {
+        return Err(Reject::new(10001, "params error: category"));
+    }
+    if str_field(body, "orderType")? != "Market" {
+        return Err(Reject::new(10001, "the fake trades market orders only"));
+    }
+    let side = match str_field(body, "side")? {
+        "Buy" => Side::Buy,
+        "Sell" => Side::Sell,
+        _ => return Err(Reject::new(10001, "params error: side")),
+    };
+    let link = body
+        .get("orderLinkId")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    if link.len() > 36 {
+        return Err(Reject::new(10001, "params error: orderLinkId too long"));
+    }
+    let order = OrderRequest {
+        client_order_id: link.clone(),
+        symbol: str_field(body, "symbol")?.to_string(),
+        side,
+        qty: dec_field(body, "qty")?,
+        reduce_only: body.get("reduceOnly").and_then(Value::as_bool).unwrap_or(false),
+    };
+    let (order_id, pushes) = shared.lock().exchange.create_order(key, &order, now)?;
+    Ok((json!({"orderId": order_id, "orderLinkId": link}), pushes))
+}
+
+fn trading_stop(
+    shared: &Arc<Shared>,
+    key: &str,
+    body: &Value,
+    now: i64,
+) -> Result<(Value, Vec<Push>), Reject> {
+    if str_field(body, "tpslMode")? != "Full" {
+        return Err(Reject::new(10001, "the fake supports tpslMode=Full only"));
+    }
+    let symbol = str_field(body, "symbol")?;
+    let pushes = shared.lock().exchange.trading_stop(key, symbol, body, now)?;
+    Ok((json!({}), pushes))
+}
