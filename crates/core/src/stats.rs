@@ -82,6 +82,8 @@ pub enum Period {
     ThreeDays,
     /// From the start of the day 7 days ago to now.
     Week,
+    /// From the start of the day 30 days ago to now (the /statistics page's "30d").
+    ThirtyDays,
     /// From the first day of this calendar month, 00:00 local, to now.
     Month,
     /// `from` 00:00 to the end of `to`, both local and inclusive.
@@ -96,6 +98,8 @@ pub enum Period {
 pub enum PeriodError {
     #[error("period must be all, 24h, 3d, 7d, month or custom.")]
     UnknownPeriod,
+    #[error("period must be 24h, 7d, 30d or all.")]
+    UnknownLivePeriod,
     #[error("A custom period needs both date_from and date_to.")]
     CustomNeedsDates,
     #[error("{0} must be a date written YYYY-MM-DD.")]
@@ -142,6 +146,17 @@ impl Period {
         })
     }
 
+    /// The /statistics page's `period` value: `24h`, `7d`, `30d` or `all` (the default).
+    pub fn parse_live(period: Option<&str>) -> Result<Period, PeriodError> {
+        Ok(match blank(period).unwrap_or("all") {
+            "all" => Period::All,
+            "24h" => Period::Day,
+            "7d" => Period::Week,
+            "30d" => Period::ThirtyDays,
+            _ => return Err(PeriodError::UnknownLivePeriod),
+        })
+    }
+
     /// The period as a UTC range `[from_ms, to_ms)` of close times, at `now` in `tz`.
     /// Open-ended periods end just after `now`.
     pub fn range(self, now: DateTime<Utc>, tz: Tz) -> (i64, i64) {
@@ -153,6 +168,7 @@ impl Period {
             Period::Day => (days_back(1), end),
             Period::ThreeDays => (days_back(3), end),
             Period::Week => (days_back(7), end),
+            Period::ThirtyDays => (days_back(30), end),
             Period::Month => (local_day_start(today.with_day(1).unwrap_or(today), tz), end),
             Period::Custom { from, to } => local_dates_range(from, to, tz),
         }
@@ -221,6 +237,36 @@ pub struct PeriodStats {
     pub weekday: Vec<WeekdayRow>,
     /// Only hours with trades, by hour.
     pub hour: Vec<HourRow>,
+    /// Only weekday x hour cells with trades, by weekday then hour.
+    pub heatmap: Vec<HeatmapCell>,
+    /// The period's cumulative pnl, oldest first.
+    pub equity: Vec<EquityPoint>,
+}
+
+/// Closed trades that share one local weekday and hour: one trade, or every trade one user
+/// closed in one UTC quarter hour (the store's rollup). All figures are computed from these,
+/// so a rollup of a million trades and the trades one by one give the same answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClosedTally {
+    /// The close time (or the start of the quarter hour), UTC milliseconds.
+    pub at_ms: i64,
+    pub trades: u64,
+    /// Trades with pnl > 0.
+    pub wins: u64,
+    /// Sum of net pnl.
+    pub pnl: Decimal,
+}
+
+impl ClosedTally {
+    /// One closed trade.
+    pub fn trade(closed_at_ms: i64, pnl: Decimal) -> ClosedTally {
+        ClosedTally {
+            at_ms: closed_at_ms,
+            trades: 1,
+            wins: u64::from(pnl > Decimal::ZERO),
+            pnl,
+        }
+    }
 }
 
 #[derive(Default, Clone, Copy)]
@@ -231,12 +277,10 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, pnl: Decimal) {
-        self.pnl += pnl;
-        self.total += 1;
-        if pnl > Decimal::ZERO {
-            self.wins += 1;
-        }
+    fn add(&mut self, t: &ClosedTally) {
+        self.pnl += t.pnl;
+        self.total += t.trades;
+        self.wins += t.wins;
     }
 
     fn win_rate(&self) -> f64 {
@@ -265,30 +309,82 @@ fn to_f64(d: Decimal) -> f64 {
 /// quarter hour share a local weekday and hour; sorted input reuses the last conversion.
 const QUARTER_HOUR_MS: i64 = 15 * 60 * 1000;
 
-/// The Stats response over closed trades given as (close time in UTC ms, net pnl).
-pub fn period_stats(trades: &[(i64, Decimal)], tz: Tz) -> PeriodStats {
-    let mut all = Tally::default();
-    let mut weekdays = [Tally::default(); 7];
-    let mut hours = [Tally::default(); 24];
-    let mut cached: Option<(i64, usize, usize)> = None;
-    for &(closed_at, pnl) in trades {
-        let quarter = closed_at.div_euclid(QUARTER_HOUR_MS);
-        let (weekday, hour) = match cached {
-            Some((q, w, h)) if q == quarter => (w, h),
-            _ => {
-                let local = DateTime::from_timestamp_millis(closed_at)
-                    .unwrap_or_default()
-                    .with_timezone(&tz);
-                let w = local.weekday().num_days_from_sunday() as usize;
-                let h = local.hour() as usize;
-                cached = Some((quarter, w, h));
-                (w, h)
-            }
-        };
-        all.add(pnl);
-        weekdays[weekday].add(pnl);
-        hours[hour].add(pnl);
+/// Converts close times to local time, once per UTC quarter hour for sorted input.
+struct LocalClock {
+    tz: Tz,
+    cached: Option<(i64, DateTime<Tz>)>,
+}
+
+impl LocalClock {
+    fn new(tz: Tz) -> LocalClock {
+        LocalClock { tz, cached: None }
     }
+
+    /// The local time of the start of `at_ms`'s quarter hour (same date, weekday and hour).
+    fn local(&mut self, at_ms: i64) -> DateTime<Tz> {
+        let quarter = at_ms.div_euclid(QUARTER_HOUR_MS);
+        match self.cached {
+            Some((q, local)) if q == quarter => local,
+            _ => {
+                let local = DateTime::from_timestamp_millis(quarter * QUARTER_HOUR_MS)
+                    .unwrap_or_default()
+                    .with_timezone(&self.tz);
+                self.cached = Some((quarter, local));
+                local
+            }
+        }
+    }
+}
+
+/// One cell of the weekday x hour heatmap.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeatmapCell {
+    /// 1 = Sunday ... 7 = Saturday, in the user's zone.
+    pub weekday: u32,
+    /// 0 to 23, in the user's zone.
+    pub hour: u32,
+    pub pnl: f64,
+    pub total: u64,
+}
+
+/// A point of the equity curve: the period's cumulative pnl up to `at_ms`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EquityPoint {
+    pub at_ms: i64,
+    pub pnl: f64,
+}
+
+/// The most points the equity curve has, whatever the number of trades.
+pub const MAX_EQUITY_POINTS: usize = 500;
+
+/// The Stats response over closed trades (spec section 3) plus the heatmap and equity curve
+/// of the /stats page. `tallies` must be in time order.
+pub fn period_stats(tallies: &[ClosedTally], tz: Tz) -> PeriodStats {
+    let mut clock = LocalClock::new(tz);
+    let mut all = Tally::default();
+    let mut cells = [[Tally::default(); 24]; 7];
+    for t in tallies {
+        let local = clock.local(t.at_ms);
+        let weekday = local.weekday().num_days_from_sunday() as usize;
+        all.add(t);
+        cells[weekday][local.hour() as usize].add(t);
+    }
+    let weekday_total = |w: usize| {
+        cells[w].iter().fold(Tally::default(), |mut sum, c| {
+            sum.pnl += c.pnl;
+            sum.wins += c.wins;
+            sum.total += c.total;
+            sum
+        })
+    };
+    let hour_total = |h: usize| {
+        (0..7).fold(Tally::default(), |mut sum, w| {
+            sum.pnl += cells[w][h].pnl;
+            sum.wins += cells[w][h].wins;
+            sum.total += cells[w][h].total;
+            sum
+        })
+    };
     PeriodStats {
         total_trades: all.total,
         win_trades: all.wins,
@@ -301,20 +397,51 @@ pub fn period_stats(trades: &[(i64, Decimal)], tz: Tz) -> PeriodStats {
             to_f64(all.pnl / Decimal::from(all.total))
         },
         weekday: (0..7)
-            .filter(|&i| weekdays[i].total > 0)
-            .map(|i| WeekdayRow {
-                weekday: i as u32 + 1,
-                stats: weekdays[i].bucket(),
+            .map(|w| (w, weekday_total(w)))
+            .filter(|(_, t)| t.total > 0)
+            .map(|(w, t)| WeekdayRow {
+                weekday: w as u32 + 1,
+                stats: t.bucket(),
             })
             .collect(),
         hour: (0..24)
-            .filter(|&i| hours[i].total > 0)
-            .map(|i| HourRow {
-                hour: i as u32,
-                stats: hours[i].bucket(),
+            .map(|h| (h, hour_total(h)))
+            .filter(|(_, t)| t.total > 0)
+            .map(|(h, t)| HourRow {
+                hour: h as u32,
+                stats: t.bucket(),
             })
             .collect(),
+        heatmap: (0..7)
+            .flat_map(|w| (0..24).map(move |h| (w, h)))
+            .filter(|&(w, h)| cells[w][h].total > 0)
+            .map(|(w, h)| HeatmapCell {
+                weekday: w as u32 + 1,
+                hour: h as u32,
+                pnl: to_f64(cells[w][h].pnl),
+                total: cells[w][h].total,
+            })
+            .collect(),
+        equity: equity_curve(tallies),
     }
+}
+
+/// Cumulative pnl after each tally, thinned to at most [`MAX_EQUITY_POINTS`] by keeping the
+/// last point of every run of equal length (so the final point is always the period's total).
+pub fn equity_curve(tallies: &[ClosedTally]) -> Vec<EquityPoint> {
+    let chunk = tallies.len().div_ceil(MAX_EQUITY_POINTS).max(1);
+    let mut level = Decimal::ZERO;
+    let mut points = Vec::with_capacity(tallies.len().min(MAX_EQUITY_POINTS));
+    for run in tallies.chunks(chunk) {
+        level += run.iter().map(|t| t.pnl).sum::<Decimal>();
+        if let Some(last) = run.last() {
+            points.push(EquityPoint {
+                at_ms: last.at_ms,
+                pnl: to_f64(level),
+            });
+        }
+    }
+    points
 }
 
 /// How `/api/stats/daily/`, `/weekly/` and `/monthly/` group trades.
@@ -368,25 +495,14 @@ pub struct PeriodRow {
     pub win_rate: f64,
 }
 
-/// Closed trades (close time in UTC ms, pnl) grouped by local day, ISO week or month; only
-/// periods with trades, oldest first.
-pub fn grouped_stats(trades: &[(i64, Decimal)], tz: Tz, by: Granularity) -> Vec<PeriodRow> {
+/// Closed trades grouped by local day, ISO week or month; only periods with trades, oldest
+/// first. `tallies` must be in time order.
+pub fn grouped_stats(tallies: &[ClosedTally], tz: Tz, by: Granularity) -> Vec<PeriodRow> {
+    let mut clock = LocalClock::new(tz);
     let mut groups: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut cached: Option<(i64, NaiveDate)> = None;
     let mut last: Option<(NaiveDate, String)> = None;
-    for &(closed_at, pnl) in trades {
-        let quarter = closed_at.div_euclid(QUARTER_HOUR_MS);
-        let date = match cached {
-            Some((q, d)) if q == quarter => d,
-            _ => {
-                let d = DateTime::from_timestamp_millis(closed_at)
-                    .unwrap_or_default()
-                    .with_timezone(&tz)
-                    .date_naive();
-                cached = Some((quarter, d));
-                d
-            }
-        };
+    for t in tallies {
+        let date = clock.local(t.at_ms).date_naive();
         let label = match &last {
             Some((d, l)) if *d == date => l.clone(),
             _ => {
@@ -395,7 +511,7 @@ pub fn grouped_stats(trades: &[(i64, Decimal)], tz: Tz, by: Granularity) -> Vec<
                 l
             }
         };
-        groups.entry(label).or_default().add(pnl);
+        groups.entry(label).or_default().add(t);
     }
     groups
         .into_iter()
@@ -539,6 +655,7 @@ mod tests {
             (ms("2026-11-21T15:20:00Z"), dec!(0)),
             (ms("2026-11-21T15:40:00Z"), dec!(3)),
         ];
+        let trades: Vec<_> = trades.map(|(at, pnl)| ClosedTally::trade(at, pnl)).to_vec();
         let s = period_stats(&trades, tz);
         assert_eq!((s.total_trades, s.win_trades, s.lose_trades), (4, 2, 2));
         assert_eq!(s.win_rate, 50.0);
@@ -552,7 +669,71 @@ mod tests {
         assert_eq!(weekdays, vec![(1, 1.0, 1, 2), (7, 5.0, 1, 0)]);
         let hours: Vec<_> = s.hour.iter().map(|r| (r.hour, r.stats.total)).collect();
         assert_eq!(hours, vec![(0, 3), (23, 1)]);
+        let cells: Vec<_> = s
+            .heatmap
+            .iter()
+            .map(|c| (c.weekday, c.hour, c.pnl, c.total))
+            .collect();
+        assert_eq!(cells, vec![(1, 0, 1.0, 3), (7, 23, 5.0, 1)]);
+        let curve: Vec<_> = s.equity.iter().map(|p| (p.at_ms, p.pnl)).collect();
+        assert_eq!(
+            curve,
+            vec![
+                (ms("2026-11-21T14:30:00Z"), 5.0),
+                (ms("2026-11-21T15:10:00Z"), 3.0),
+                (ms("2026-11-21T15:20:00Z"), 3.0),
+                (ms("2026-11-21T15:40:00Z"), 6.0),
+            ]
+        );
         assert_eq!(period_stats(&[], tz), PeriodStats::default());
+    }
+
+    #[test]
+    fn a_quarter_hour_rollup_gives_the_same_figures_as_its_trades() {
+        // Kathmandu is UTC+5:45: its hours start at a quarter past a UTC hour.
+        let tz = chrono_tz::Asia::Kathmandu;
+        let trades: Vec<_> = (0..400)
+            .map(|i| {
+                let pnl = Decimal::new((i * 37 % 23) - 11, 1);
+                ClosedTally::trade(ms("2026-11-20T00:00:00Z") + i * 7 * 60 * 1000, pnl)
+            })
+            .collect();
+        let mut rollup: Vec<ClosedTally> = Vec::new();
+        for t in &trades {
+            let start = t.at_ms.div_euclid(QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+            match rollup.last_mut() {
+                Some(r) if r.at_ms == start => {
+                    r.trades += t.trades;
+                    r.wins += t.wins;
+                    r.pnl += t.pnl;
+                }
+                _ => rollup.push(ClosedTally { at_ms: start, ..*t }),
+            }
+        }
+        assert!(rollup.len() < trades.len());
+        let (by_trade, by_quarter) = (period_stats(&trades, tz), period_stats(&rollup, tz));
+        assert_eq!(by_trade.weekday, by_quarter.weekday);
+        assert_eq!(by_trade.hour, by_quarter.hour);
+        assert_eq!(by_trade.heatmap, by_quarter.heatmap);
+        assert_eq!(by_trade.total_pnl, by_quarter.total_pnl);
+        assert_eq!(by_trade.win_trades, by_quarter.win_trades);
+        assert_eq!(
+            grouped_stats(&trades, tz, Granularity::Day),
+            grouped_stats(&rollup, tz, Granularity::Day)
+        );
+    }
+
+    #[test]
+    fn the_equity_curve_is_thinned_to_its_cap_and_ends_at_the_total() {
+        let tallies: Vec<_> = (0..1234)
+            .map(|i| ClosedTally::trade(i * 1000, Decimal::ONE))
+            .collect();
+        let curve = equity_curve(&tallies);
+        assert!(curve.len() <= MAX_EQUITY_POINTS, "{} points", curve.len());
+        assert!(curve.len() > MAX_EQUITY_POINTS / 2);
+        assert!(curve.windows(2).all(|w| w[0].at_ms < w[1].at_ms));
+        let last = curve.last().unwrap();
+        assert_eq!((last.at_ms, last.pnl), (1233 * 1000, 1234.0));
     }
 
     #[test]
@@ -563,6 +744,7 @@ mod tests {
             (ms("2026-11-29T15:00:00Z"), dec!(-1)), // Mon 30th 00:00, week 49
             (ms("2026-11-30T16:00:00Z"), dec!(2)), // Tue Dec 1st 01:00, week 49
         ];
+        let trades: Vec<_> = trades.map(|(at, pnl)| ClosedTally::trade(at, pnl)).to_vec();
         let rows = |by| -> Vec<(String, f64, u64, f64)> {
             grouped_stats(&trades, tz, by)
                 .into_iter()

@@ -11,6 +11,7 @@ pub mod market;
 pub mod paper;
 pub mod signal_worker;
 pub mod signals;
+mod snapshots;
 mod supervisor;
 pub mod telegram;
 pub mod trading;

@@ -127,6 +127,8 @@ pub struct Supervisor {
     workers: Mutex<HashMap<i64, UserWorkers>>,
     /// One standby (bot stopped) close at a time, so two cannot race on one position.
     standby: Mutex<()>,
+    /// Stops the balance snapshot task.
+    snapshots: std::sync::Mutex<Option<CancellationToken>>,
 }
 
 impl Supervisor {
@@ -154,6 +156,7 @@ impl Supervisor {
             bus,
             workers: Mutex::new(HashMap::new()),
             standby: Mutex::new(()),
+            snapshots: std::sync::Mutex::new(None),
         })
     }
 
@@ -355,8 +358,39 @@ impl Supervisor {
         Ok(started)
     }
 
+    /// Records every user's balance now and every 5 minutes until shutdown, for the
+    /// dashboard's 24-hours-ago figures.
+    pub fn start_balance_snapshots(self: &Arc<Self>) {
+        let stop = CancellationToken::new();
+        crate::snapshots::spawn(Arc::downgrade(self), stop.clone());
+        let previous = self
+            .snapshots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .replace(stop);
+        if let Some(previous) = previous {
+            previous.cancel();
+        }
+    }
+
+    /// Records every user's balance at `now`; answers how many accounts were recorded.
+    pub async fn record_balance_snapshots(
+        &self,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<usize, EngineError> {
+        crate::snapshots::record(&self.store, &self.ctx.venues, now).await
+    }
+
     /// Stops every task without touching the flags, so the next start resumes them.
     pub async fn shutdown(&self) {
+        let snapshots = self
+            .snapshots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(stop) = snapshots {
+            stop.cancel();
+        }
         let mut map = self.workers.lock().await;
         let all: Vec<Worker> = map
             .drain()
@@ -424,10 +458,19 @@ impl Supervisor {
         Ok(self.ctx.venues.account(user_id).positions().await?)
     }
 
-    /// The live statistics of the user's closed trades.
+    /// The live statistics of all the user's closed trades.
     pub async fn statistics(&self, user_id: i64) -> Result<LiveStatistics, EngineError> {
+        self.statistics_since(user_id, i64::MIN).await
+    }
+
+    /// The live statistics of the user's trades closed since `from_ms`.
+    pub async fn statistics_since(
+        &self,
+        user_id: i64,
+        from_ms: i64,
+    ) -> Result<LiveStatistics, EngineError> {
         let venue = self.ctx.venues.account(user_id);
-        crate::live::statistics(&self.store, venue.as_ref(), user_id).await
+        crate::live::statistics(&self.store, venue.as_ref(), user_id, from_ms).await
     }
 
     /// The running trading worker's command queue, if the bot runs.

@@ -34,6 +34,9 @@ enum Command {
     /// Manage user accounts.
     #[command(subcommand)]
     User(UserCommand),
+    /// Move a trading history in.
+    #[command(subcommand)]
+    History(HistoryCommand),
     /// Print the technical rating of the last candle of a CSV file as JSON
     /// (header `time,open,high,low,close,volume`, oldest first).
     Ratings {
@@ -80,6 +83,20 @@ enum UserCommand {
     Create(UserArgs),
     /// Set a user's password (ends that user's sessions).
     SetPassword(UserArgs),
+}
+
+#[derive(Subcommand)]
+enum HistoryCommand {
+    /// Import closed trades, martingale chains and balance snapshots from a JSON file
+    /// (format in docs/history-import.md) into a user's account.
+    Import {
+        #[arg(long)]
+        username: String,
+        #[arg(long)]
+        file: PathBuf,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
 }
 
 #[derive(Args)]
@@ -168,6 +185,27 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 Err(StoreError::NotFound) => bail!("no user \"{username}\""),
                 Err(e) => return Err(e.into()),
             }
+            store.close().await;
+            Ok(())
+        }
+        Command::History(HistoryCommand::Import {
+            username,
+            file: history,
+            storage,
+        }) => {
+            let config =
+                Config::load(file, &storage_overrides(storage)).context("invalid configuration")?;
+            let store = Store::connect(&config.database_url)
+                .await
+                .context("cannot open the database")?;
+            let Some(user) = store.user_by_username(username.trim()).await? else {
+                bail!("no user \"{username}\"");
+            };
+            let done = crate::history::import(&store, user.id, &history).await?;
+            println!(
+                "Imported {} trades, {} chains and {} balance snapshots for \"{}\".",
+                done.trades, done.chains, done.balance_snapshots, user.username
+            );
             store.close().await;
             Ok(())
         }

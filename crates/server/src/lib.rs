@@ -8,6 +8,7 @@ pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod history;
 pub mod http;
 pub mod rate_limit;
 pub mod router;

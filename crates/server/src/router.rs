@@ -16,7 +16,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::{
-    api_keys, balance, bot, live_statistics, logs, settings, signals, stats, trades, webhook,
+    api_keys, balance, bot, dashboard, live_statistics, logs, settings, signals, stats, trades,
+    webhook,
 };
 use crate::app::AppState;
 use crate::auth::handlers as auth;
@@ -63,6 +64,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(signals::list))
         .routes(routes!(signals::latest))
         .routes(routes!(balance::read))
+        .routes(routes!(dashboard::read))
         .routes(routes!(trades::list))
         .routes(routes!(trades::close))
         .routes(routes!(trades::close_all))

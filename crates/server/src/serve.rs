@@ -100,6 +100,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         .resume()
         .await
         .context("cannot resume the bots")?;
+    supervisor.start_balance_snapshots();
     let runtime = Runtime {
         cipher,
         supervisor,

@@ -83,7 +83,13 @@ async fn trades_round_trip_exactly_and_filter_by_owner_status_symbol_and_time() 
         t.pnl = dec!(-12.5);
         t.closed_at = Some(5000);
         store.save_trade(&t).await.unwrap();
-        assert_eq!(store.closed_pnls(a).await.unwrap(), [dec!(-12.5)]);
+        assert_eq!(
+            store
+                .closed_pnls_between(a, i64::MIN, i64::MAX)
+                .await
+                .unwrap(),
+            [dec!(-12.5)]
+        );
 
         let page = |q: TradeQuery| {
             let store = store.clone();

@@ -342,6 +342,8 @@ impl TradingWorker {
         // plus the order's round trip keeps signal-to-fill latency in one clock.
         let filled_at = now.timestamp_millis() + sent.elapsed().as_millis() as i64;
         trade.opened_at = Some(filled_at);
+        self.record_fill(&trade, fill.price * fill.qty, filled_at)
+            .await;
         let latency_ms = trade.signal_at.map(|at| filled_at - at);
         let slippage_pct = (fill.price - price) / price * Decimal::ONE_HUNDRED;
         self.open.insert(trade.symbol.clone(), trade.clone());
@@ -395,6 +397,22 @@ impl TradingWorker {
         if let Err(e) = self.deps.store.save_trade(trade).await {
             self.error(&format!("Could not store trade #{}: {e}", trade.id))
                 .await;
+        }
+    }
+
+    /// Records one execution of `trade` (quantity x price) for the dashboard's 24 h volume.
+    pub(super) async fn record_fill(&self, trade: &Trade, notional: Decimal, at_ms: i64) {
+        let stored = self
+            .deps
+            .store
+            .insert_fill(trade.user_id, trade.id, notional, at_ms)
+            .await;
+        if let Err(e) = stored {
+            self.error(&format!(
+                "Could not store a fill of trade #{}: {e}",
+                trade.id
+            ))
+            .await;
         }
     }
 }

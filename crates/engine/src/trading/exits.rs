@@ -95,7 +95,7 @@ impl TradingWorker {
             fill.realized_pnl.round_dp(4)
         ))
         .await;
-        let finished = self.book(&mut trade, &booked);
+        let finished = self.book(&mut trade, &booked, now).await;
         if finished {
             self.finish(trade, "take_profit", now).await;
             return;
@@ -175,7 +175,7 @@ impl TradingWorker {
             close.realized_pnl.round_dp(4)
         ))
         .await;
-        if self.book(&mut trade, &booked) || close.remaining_qty.is_zero() {
+        if self.book(&mut trade, &booked, now).await || close.remaining_qty.is_zero() {
             self.finish(trade, reason, now).await;
         } else {
             self.open.insert(trade.symbol.clone(), trade.clone());
@@ -185,7 +185,9 @@ impl TradingWorker {
     }
 
     /// Books a close on the trade; true when nothing is left open.
-    fn book(&self, trade: &mut Trade, close: &Booked) -> bool {
+    async fn book(&self, trade: &mut Trade, close: &Booked, now: DateTime<Utc>) -> bool {
+        self.record_fill(trade, close.price * close.qty, now.timestamp_millis())
+            .await;
         trade.open_qty = (trade.open_qty - close.qty).max(Decimal::ZERO);
         trade.closed_qty += close.qty;
         trade.exit_value += close.price * close.qty;
@@ -291,7 +293,7 @@ impl TradingWorker {
             fee: fill.fee,
             realized_pnl: fill.realized_pnl,
         };
-        self.book(&mut trade, &booked);
+        self.book(&mut trade, &booked, now).await;
         trade.open_qty = Decimal::ZERO;
         Ok(self.finish(trade, "manual", now).await)
     }

@@ -252,7 +252,9 @@ impl TradingWorker {
                 .bus
                 .publish(self.user_id, UserEvent::Balance(wallet));
         }
-        if let Ok(stats) = live::statistics(&self.deps.store, venue.as_ref(), self.user_id).await {
+        if let Ok(stats) =
+            live::statistics(&self.deps.store, venue.as_ref(), self.user_id, i64::MIN).await
+        {
             self.deps
                 .bus
                 .publish(self.user_id, UserEvent::Statistics(stats));

@@ -62,6 +62,8 @@ impl TradingWorker {
             trade.margin = position.margin;
             trade.volume = position.entry_price * position.qty;
             trade.opened_at = Some(position.opened_at_ms);
+            self.record_fill(&trade, trade.volume, position.opened_at_ms)
+                .await;
             self.info(&format!(
                 "Reconciliation: {} trade #{} was filled before the restart ({} at {})",
                 trade.symbol, trade.id, position.qty, position.entry_price
@@ -148,6 +150,8 @@ impl TradingWorker {
             trade.pnl += close.realized_pnl * share;
             trade.fees += close.fee * share;
             trade.volume += close.exit_price * qty;
+            self.record_fill(&trade, close.exit_price * qty, close.ts_ms)
+                .await;
             reason = reason_name(close.reason);
         }
         if !trade.closed_qty.is_zero() {
@@ -200,6 +204,8 @@ impl TradingWorker {
         };
         match self.deps.store.insert_trade(&trade).await {
             Ok(mut trade) => {
+                self.record_fill(&trade, trade.volume, position.opened_at_ms)
+                    .await;
                 self.warning(&format!(
                     "Reconciliation: adopted a {} {} position of {} at {} found on the venue",
                     trade.symbol,

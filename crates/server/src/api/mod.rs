@@ -3,6 +3,7 @@
 pub mod api_keys;
 pub mod balance;
 pub mod bot;
+pub mod dashboard;
 pub mod live_statistics;
 pub mod logs;
 pub mod settings;

@@ -28,7 +28,7 @@ impl From<PeriodError> for ApiError {
     }
 }
 
-async fn user_zone(state: &AppState, user_id: i64) -> ApiResult<Tz> {
+pub(crate) async fn user_zone(state: &AppState, user_id: i64) -> ApiResult<Tz> {
     Ok(state
         .store
         .settings_of_user(user_id)
@@ -84,6 +84,29 @@ pub struct StatsView {
     pub weekday: Vec<WeekdayRowView>,
     /// Hours with trades, by hour.
     pub hour: Vec<HourRowView>,
+    /// Beyond the spec, for the /stats page's heatmap: weekday x hour cells with trades.
+    pub heatmap: Vec<HeatmapCellView>,
+    /// Beyond the spec, for the /stats page's equity curve: the period's cumulative pnl,
+    /// oldest first, at most 500 points.
+    pub equity: Vec<EquityPointView>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct HeatmapCellView {
+    /// 1 = Sunday ... 7 = Saturday, in the user's zone.
+    pub weekday: u32,
+    /// 0 to 23, in the user's zone.
+    pub hour: u32,
+    pub pnl: f64,
+    pub total: u64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct EquityPointView {
+    /// RFC 3339, UTC: the close time of the point's last trade (to the quarter hour).
+    pub time: String,
+    /// Cumulative pnl of the period up to `time`.
+    pub pnl: f64,
 }
 
 impl From<PeriodStats> for StatsView {
@@ -117,6 +140,24 @@ impl From<PeriodStats> for StatsView {
                     total: r.stats.total,
                 })
                 .collect(),
+            heatmap: s
+                .heatmap
+                .into_iter()
+                .map(|c| HeatmapCellView {
+                    weekday: c.weekday,
+                    hour: c.hour,
+                    pnl: c.pnl,
+                    total: c.total,
+                })
+                .collect(),
+            equity: s
+                .equity
+                .into_iter()
+                .map(|p| EquityPointView {
+                    time: rfc3339(p.at_ms),
+                    pnl: p.pnl,
+                })
+                .collect(),
         }
     }
 }
@@ -131,7 +172,7 @@ pub async fn compute_stats(
     tz: Tz,
 ) -> ApiResult<PeriodStats> {
     let (from, to) = period.range(now, tz);
-    let trades = store.closed_trades_between(user_id, from, to).await?;
+    let trades = store.closed_quarters_between(user_id, from, to).await?;
     Ok(period_stats(&trades, tz))
 }
 
@@ -217,7 +258,7 @@ async fn grouped(
     let (from_ms, to_ms) = local_dates_range(from, to, tz);
     let trades = state
         .store
-        .closed_trades_between(user_id, from_ms, to_ms)
+        .closed_quarters_between(user_id, from_ms, to_ms)
         .await?;
     Ok(Json(
         grouped_stats(&trades, tz, by)

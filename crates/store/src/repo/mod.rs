@@ -2,6 +2,7 @@
 
 pub mod api_keys;
 pub mod bot_logs;
+pub mod dashboard;
 pub mod paper;
 pub mod sessions;
 pub mod settings;

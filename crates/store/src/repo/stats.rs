@@ -1,10 +1,11 @@
-//! Reads for the statistics pages: closed trades as (close time, pnl), and martingale chains
-//! with their trades.
+//! Reads for the statistics pages: the per-quarter-hour rollup of closed trades that the
+//! triggers of migration 0007 keep, and martingale chains with their trades.
 
 use std::collections::HashMap;
 use std::str::FromStr;
 
 use rust_decimal::Decimal;
+use signaldesk_core::stats::ClosedTally;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
@@ -29,32 +30,46 @@ pub struct ChainWithTrades {
     pub trades: Vec<ChainTrade>,
 }
 
+/// A UTC quarter hour in milliseconds: the rollup's bucket.
+pub const QUARTER_MS: i64 = 15 * 60 * 1000;
+
 fn decimal(row: &AnyRow, column: &str) -> Result<Decimal, StoreError> {
     let text: String = row.try_get(column)?;
     Decimal::from_str(&text).map_err(|e| StoreError::Corrupt(format!("{column} {text}: {e}")))
 }
 
 impl Store {
-    /// (close time, pnl) of the user's trades closed in `[from_ms, to_ms)`, in close order.
-    /// Reads two columns through the `(user_id, closed_at)` index, which also gives the order.
-    pub async fn closed_trades_between(
+    /// The rollup of the user's trades closed in `[from_ms, to_ms)`, oldest first. Both
+    /// bounds are taken to whole quarter hours (a period starting at a local midnight always
+    /// is one; an end at "now" takes the current quarter, which holds no later close).
+    pub async fn closed_quarters_between(
         &self,
         user_id: i64,
         from_ms: i64,
         to_ms: i64,
-    ) -> Result<Vec<(i64, Decimal)>, StoreError> {
+    ) -> Result<Vec<ClosedTally>, StoreError> {
         let rows = sqlx::query(
-            "SELECT closed_at, pnl FROM trades WHERE user_id = $1
-                 AND closed_at >= $2 AND closed_at < $3 AND status = 'CLOSED'
-             ORDER BY closed_at",
+            "SELECT quarter, trades, wins, pnl_e8 FROM trade_rollup
+             WHERE user_id = $1 AND quarter >= $2 AND quarter < $3 ORDER BY quarter",
         )
         .bind(user_id)
-        .bind(from_ms)
-        .bind(to_ms)
+        .bind(from_ms.div_euclid(QUARTER_MS))
+        .bind(to_ms.saturating_add(QUARTER_MS - 1).div_euclid(QUARTER_MS))
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| Ok((r.try_get::<i64, _>("closed_at")?, decimal(r, "pnl")?)))
+            .map(|r| {
+                let count = |c: &str| -> Result<u64, StoreError> {
+                    let n: i64 = r.try_get(c)?;
+                    u64::try_from(n).map_err(|_| StoreError::Corrupt(format!("rollup {c} {n}")))
+                };
+                Ok(ClosedTally {
+                    at_ms: r.try_get::<i64, _>("quarter")? * QUARTER_MS,
+                    trades: count("trades")?,
+                    wins: count("wins")?,
+                    pnl: Decimal::new(r.try_get("pnl_e8")?, 8),
+                })
+            })
             .collect()
     }
 

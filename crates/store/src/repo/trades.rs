@@ -376,18 +376,6 @@ impl Store {
         Ok((trades, total))
     }
 
-    /// The pnl of every closed trade of the user, in the order they closed.
-    pub async fn closed_pnls(&self, user_id: i64) -> Result<Vec<Decimal>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT pnl FROM trades WHERE user_id = $1 AND status = 'CLOSED'
-             ORDER BY closed_at, id",
-        )
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(|r| decimal(r, "pnl")).collect()
-    }
-
     /// The pnl of the user's trades closed in `[from_ms, to_ms)`.
     pub async fn closed_pnls_between(
         &self,

@@ -60,6 +60,17 @@ impl Store {
         Ok(row.as_ref().map(user_from_row).transpose()?)
     }
 
+    /// Every user's id, in creation order.
+    pub async fn user_ids(&self) -> Result<Vec<i64>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM users ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
     pub async fn user_count(&self) -> Result<i64, StoreError> {
         let row = sqlx::query("SELECT COUNT(*) AS n FROM users")
             .fetch_one(&self.pool)

@@ -1,0 +1,73 @@
+//! Every user's balance, recorded every 5 minutes so the dashboard's "24 hours ago" figures
+//! are real readings. Rows older than [`RETENTION_MS`] are deleted as new ones are written.
+
+use std::sync::Weak;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use signaldesk_store::repo::dashboard::BalanceSnapshot;
+use signaldesk_store::Store;
+use tokio_util::sync::CancellationToken;
+
+use crate::supervisor::Supervisor;
+use crate::venues::Venues;
+use crate::EngineError;
+
+/// How often balances are recorded; snapshot times are whole multiples of it.
+pub const EVERY_MS: i64 = 5 * 60 * 1000;
+/// How long snapshots are kept: the dashboard needs 24 hours; a week more for history.
+pub const RETENTION_MS: i64 = 8 * 24 * 60 * 60 * 1000;
+
+/// Records the balance of every user whose venue account answers, at `now` rounded down to
+/// the snapshot step; answers how many were recorded. An account that cannot be read (no
+/// key on Bybit, the exchange down) is skipped until the next round.
+pub(crate) async fn record(
+    store: &Store,
+    venues: &Venues,
+    now: DateTime<Utc>,
+) -> Result<usize, EngineError> {
+    let taken_at = now.timestamp_millis().div_euclid(EVERY_MS) * EVERY_MS;
+    let mut recorded = 0;
+    for user_id in store.user_ids().await? {
+        let wallet = match venues.account(user_id).wallet().await {
+            Ok(wallet) => wallet,
+            Err(e) => {
+                tracing::debug!(user_id, "no balance snapshot: {e}");
+                continue;
+            }
+        };
+        let snapshot = BalanceSnapshot {
+            taken_at,
+            equity: wallet.equity,
+            available_balance: wallet.available_balance,
+            margin_balance: wallet.margin_balance,
+        };
+        store
+            .record_balance_snapshot(user_id, &snapshot, taken_at - RETENTION_MS)
+            .await?;
+        recorded += 1;
+    }
+    Ok(recorded)
+}
+
+/// Records now, then at every 5-minute boundary, until `stop` is cancelled or the
+/// supervisor is gone.
+pub(crate) fn spawn(supervisor: Weak<Supervisor>, stop: CancellationToken) {
+    tokio::spawn(async move {
+        loop {
+            let Some(live) = supervisor.upgrade() else {
+                return;
+            };
+            if let Err(e) = live.record_balance_snapshots(Utc::now()).await {
+                tracing::warn!("balance snapshots not recorded: {e}");
+            }
+            drop(live);
+            let now_ms = Utc::now().timestamp_millis();
+            let wait = EVERY_MS - now_ms.rem_euclid(EVERY_MS);
+            tokio::select! {
+                _ = stop.cancelled() => return,
+                _ = tokio::time::sleep(Duration::from_millis(wait as u64)) => {}
+            }
+        }
+    });
+}

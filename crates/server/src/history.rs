@@ -1,0 +1,256 @@
+//! `signaldesk history import`: a trading history (closed trades, martingale chains and
+//! balance snapshots) from a JSON file, e.g. moved from another installation. The whole file
+//! is checked before anything is written; a file imported twice is refused by the trades'
+//! unique order ids.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use signaldesk_core::market::PositionSide;
+use signaldesk_store::repo::dashboard::BalanceSnapshot;
+use signaldesk_store::{Chain, ChainStatus, Store, StoreError, Trade, TradeStatus};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HistoryFile {
+    #[serde(default)]
+    chains: Vec<ChainIn>,
+    #[serde(default)]
+    trades: Vec<TradeIn>,
+    #[serde(default)]
+    balance_snapshots: Vec<SnapshotIn>,
+}
+
+/// A martingale chain; its trades name it by `key`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChainIn {
+    key: String,
+    symbol: String,
+    /// `OPEN` (the bot continues it in martingale mode) or `CLOSED`.
+    status: String,
+    created_at: DateTime<Utc>,
+    closed_at: Option<DateTime<Utc>>,
+}
+
+/// A closed trade. Decimals are strings, written exactly.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TradeIn {
+    symbol: String,
+    /// `long` or `short`.
+    side: String,
+    /// Only `CLOSED`: open positions belong to the venue, which reconciliation reads.
+    #[serde(default = "closed")]
+    status: String,
+    leverage: u32,
+    margin: Decimal,
+    qty: Decimal,
+    entry_price: Decimal,
+    exit_price: Decimal,
+    /// Net of fees.
+    pnl: Decimal,
+    #[serde(default)]
+    fees: Decimal,
+    opened_at: DateTime<Utc>,
+    closed_at: DateTime<Utc>,
+    #[serde(default)]
+    close_reason: Option<String>,
+    #[serde(default)]
+    chain: Option<String>,
+    #[serde(default)]
+    chain_step: Option<u32>,
+}
+
+fn closed() -> String {
+    "CLOSED".to_string()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SnapshotIn {
+    taken_at: DateTime<Utc>,
+    equity: Decimal,
+    available_balance: Decimal,
+    margin_balance: Decimal,
+}
+
+/// What an import wrote.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Imported {
+    pub trades: usize,
+    pub chains: usize,
+    pub balance_snapshots: usize,
+}
+
+fn side(text: &str, at: &str) -> anyhow::Result<PositionSide> {
+    match text {
+        "long" => Ok(PositionSide::Long),
+        "short" => Ok(PositionSide::Short),
+        other => bail!("{at}.side must be long or short, not \"{other}\""),
+    }
+}
+
+fn check_trade(t: &TradeIn, at: &str, chains: &HashMap<&str, &ChainIn>) -> anyhow::Result<()> {
+    if t.status != "CLOSED" {
+        bail!("{at}.status must be CLOSED: only finished trades can be imported");
+    }
+    if t.symbol.trim().is_empty() {
+        bail!("{at}.symbol is empty");
+    }
+    side(&t.side, at)?;
+    if t.leverage == 0 || t.leverage > 100 {
+        bail!("{at}.leverage must be 1 to 100");
+    }
+    for (name, value) in [
+        ("qty", t.qty),
+        ("entry_price", t.entry_price),
+        ("exit_price", t.exit_price),
+    ] {
+        if value <= Decimal::ZERO {
+            bail!("{at}.{name} must be above zero");
+        }
+    }
+    if t.margin < Decimal::ZERO || t.fees < Decimal::ZERO {
+        bail!("{at}: margin and fees cannot be negative");
+    }
+    if t.closed_at < t.opened_at {
+        bail!("{at}.closed_at is before its opened_at");
+    }
+    match (&t.chain, t.chain_step) {
+        (None, None) => {}
+        (Some(key), Some(step)) if step >= 1 => {
+            if !chains.contains_key(key.as_str()) {
+                bail!("{at}.chain \"{key}\" is not in chains");
+            }
+        }
+        _ => bail!("{at}: chain and chain_step (1 or more) go together"),
+    }
+    Ok(())
+}
+
+/// Checks the file's history, then writes it for `user_id`.
+pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<Imported> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file: HistoryFile = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a history file", path.display()))?;
+    let mut chains_by_key: HashMap<&str, &ChainIn> = HashMap::new();
+    for (i, c) in file.chains.iter().enumerate() {
+        if !matches!(c.status.as_str(), "OPEN" | "CLOSED") {
+            bail!("chains[{i}].status must be OPEN or CLOSED");
+        }
+        if chains_by_key.insert(c.key.as_str(), c).is_some() {
+            bail!("chains[{i}].key \"{}\" is used twice", c.key);
+        }
+    }
+    for (i, t) in file.trades.iter().enumerate() {
+        check_trade(t, &format!("trades[{i}]"), &chains_by_key)?;
+    }
+
+    let mut chain_ids = HashMap::new();
+    for c in &file.chains {
+        let steps: Vec<&TradeIn> = {
+            let mut own: Vec<&TradeIn> = file
+                .trades
+                .iter()
+                .filter(|t| t.chain.as_deref() == Some(c.key.as_str()))
+                .collect();
+            own.sort_by_key(|t| t.chain_step);
+            own
+        };
+        let last = steps.last();
+        let open = c.status == "OPEN";
+        let chain = Chain {
+            id: 0,
+            user_id,
+            symbol: c.symbol.clone(),
+            status: if open {
+                ChainStatus::Open
+            } else {
+                ChainStatus::Closed
+            },
+            step: last.and_then(|t| t.chain_step).unwrap_or(1),
+            side: match last {
+                Some(t) => side(&t.side, "chain trade")?,
+                None => PositionSide::Long,
+            },
+            won: (!open).then(|| last.is_some_and(|t| t.pnl > Decimal::ZERO)),
+            created_at: c.created_at.timestamp_millis(),
+            closed_at: c.closed_at.map(|t| t.timestamp_millis()),
+        };
+        let stored = store.insert_chain(&chain).await?;
+        chain_ids.insert(c.key.as_str(), stored.id);
+    }
+
+    for (i, t) in file.trades.iter().enumerate() {
+        let opened = t.opened_at.timestamp_millis();
+        let closed = t.closed_at.timestamp_millis();
+        let entry_value = t.qty * t.entry_price;
+        let exit_value = t.qty * t.exit_price;
+        let trade = Trade {
+            id: 0,
+            user_id,
+            symbol: t.symbol.trim().to_uppercase(),
+            side: side(&t.side, "trade")?,
+            status: TradeStatus::Closed,
+            client_order_id: format!("imp-{user_id}-{opened}-{i}"),
+            leverage: t.leverage,
+            margin: t.margin,
+            qty: t.qty,
+            open_qty: Decimal::ZERO,
+            entry_price: Some(t.entry_price),
+            exit_price: Some(t.exit_price),
+            closed_qty: t.qty,
+            exit_value,
+            pnl: t.pnl,
+            fees: t.fees,
+            volume: entry_value + exit_value,
+            stop_loss: None,
+            tp_step: 0,
+            close_reason: Some(t.close_reason.clone().unwrap_or_else(|| "imported".into())),
+            chain_id: t.chain.as_deref().and_then(|k| chain_ids.get(k).copied()),
+            chain_step: t.chain_step,
+            signal_id: None,
+            signal_at: None,
+            signal_price: None,
+            created_at: opened,
+            opened_at: Some(opened),
+            closed_at: Some(closed),
+        };
+        let stored = match store.insert_trade(&trade).await {
+            Ok(stored) => stored,
+            Err(StoreError::Conflict(_)) => {
+                bail!("trades[{i}] was imported before (the file was already imported)")
+            }
+            Err(e) => return Err(e.into()),
+        };
+        store
+            .insert_fill(user_id, stored.id, entry_value, opened)
+            .await?;
+        store
+            .insert_fill(user_id, stored.id, exit_value, closed)
+            .await?;
+    }
+
+    for s in &file.balance_snapshots {
+        let snapshot = BalanceSnapshot {
+            taken_at: s.taken_at.timestamp_millis(),
+            equity: s.equity,
+            available_balance: s.available_balance,
+            margin_balance: s.margin_balance,
+        };
+        store
+            .record_balance_snapshot(user_id, &snapshot, i64::MIN)
+            .await?;
+    }
+    Ok(Imported {
+        trades: file.trades.len(),
+        chains: file.chains.len(),
+        balance_snapshots: file.balance_snapshots.len(),
+    })
+}

@@ -1,0 +1,159 @@
+//! Reads and writes behind the dashboard's 24-hours-ago figures: every fill's notional (the
+//! 24 h volume), 5-minute balance snapshots, and open and total trade counts at an instant.
+
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use sqlx::Row;
+
+use crate::{Store, StoreError};
+
+/// The account's balance at one instant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BalanceSnapshot {
+    pub taken_at: i64,
+    pub equity: Decimal,
+    pub available_balance: Decimal,
+    pub margin_balance: Decimal,
+}
+
+/// Open and total trades at one instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TradeCounts {
+    /// Trades opened at or before the instant and not yet closed then.
+    pub open: i64,
+    /// Trades opened at or before the instant.
+    pub total: i64,
+}
+
+fn parse(column: &str, text: &str) -> Result<Decimal, StoreError> {
+    Decimal::from_str(text)
+        .or_else(|_| Decimal::from_scientific(text))
+        .map_err(|e| StoreError::Corrupt(format!("{column} {text}: {e}")))
+}
+
+impl Store {
+    /// Records one execution of a trade: `notional` = quantity x price, in USDT.
+    pub async fn insert_fill(
+        &self,
+        user_id: i64,
+        trade_id: i64,
+        notional: Decimal,
+        filled_at: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO fills (user_id, trade_id, notional, filled_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(user_id)
+        .bind(trade_id)
+        .bind(notional.to_string())
+        .bind(filled_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The notional of the user's fills in `[from_ms, to_ms)`.
+    pub async fn fill_volume_between(
+        &self,
+        user_id: i64,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Decimal, StoreError> {
+        let rows = sqlx::query(
+            "SELECT notional FROM fills WHERE user_id = $1 AND filled_at >= $2 AND filled_at < $3",
+        )
+        .bind(user_id)
+        .bind(from_ms)
+        .bind(to_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().try_fold(Decimal::ZERO, |sum, r| {
+            let text: String = r.try_get("notional")?;
+            Ok(sum + parse("notional", &text)?)
+        })
+    }
+
+    /// Stores a snapshot and deletes the user's snapshots taken before `keep_after_ms`.
+    pub async fn record_balance_snapshot(
+        &self,
+        user_id: i64,
+        snapshot: &BalanceSnapshot,
+        keep_after_ms: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
+                 margin_balance) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (user_id, taken_at) DO UPDATE SET equity = excluded.equity,
+                 available_balance = excluded.available_balance,
+                 margin_balance = excluded.margin_balance",
+        )
+        .bind(user_id)
+        .bind(snapshot.taken_at)
+        .bind(snapshot.equity.to_string())
+        .bind(snapshot.available_balance.to_string())
+        .bind(snapshot.margin_balance.to_string())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM balance_snapshots WHERE user_id = $1 AND taken_at < $2")
+            .bind(user_id)
+            .bind(keep_after_ms)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The newest snapshot taken at or before `at_ms`.
+    pub async fn balance_snapshot_at(
+        &self,
+        user_id: i64,
+        at_ms: i64,
+    ) -> Result<Option<BalanceSnapshot>, StoreError> {
+        let row = sqlx::query(
+            "SELECT taken_at, equity, available_balance, margin_balance FROM balance_snapshots
+             WHERE user_id = $1 AND taken_at <= $2 ORDER BY taken_at DESC LIMIT 1",
+        )
+        .bind(user_id)
+        .bind(at_ms)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            let field = |c: &str| -> Result<Decimal, StoreError> {
+                let text: String = r.try_get(c)?;
+                parse(c, &text)
+            };
+            Ok(BalanceSnapshot {
+                taken_at: r.try_get("taken_at")?,
+                equity: field("equity")?,
+                available_balance: field("available_balance")?,
+                margin_balance: field("margin_balance")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// How many of the user's trades were open, and how many had been opened, at `at_ms`.
+    pub async fn trade_counts_at(
+        &self,
+        user_id: i64,
+        at_ms: i64,
+    ) -> Result<TradeCounts, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS total,
+                 COALESCE(SUM(CASE WHEN closed_at IS NULL OR closed_at > $2 THEN 1 ELSE 0 END), 0)
+                     AS open
+             FROM trades WHERE user_id = $1 AND opened_at IS NOT NULL AND opened_at <= $2
+                 AND status IN ('OPEN', 'CLOSED')",
+        )
+        .bind(user_id)
+        .bind(at_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(TradeCounts {
+            open: row.try_get("open")?,
+            total: row.try_get("total")?,
+        })
+    }
+}
