@@ -96,7 +96,12 @@ impl Signed<'_> {
 
 /// Checks a websocket `auth` request: `args = [api key, expires, hex HMAC of
 /// "GET/realtime" + expires]`, with `expires` still in the future.
-pub fn verify_ws_auth(secret: &str, expires: i64, sign: &str, server_ms: i64) -> Result<(), String> {
+pub fn verify_ws_auth(
+    secret: &str,
+    expires: i64,
+    sign: &str,
+    server_ms: i64,
+) -> Result<(), String> {
     if hmac_hex(secret, &format!("GET/realtime{expires}")) != sign {
         return Err("Invalid sign".into());
     }

@@ -202,14 +202,20 @@ fn reject_of(e: VenueError) -> Reject {
     }
 }
 
-type StopsKey = (Option<Decimal>, Option<Decimal>, Option<(Decimal, Option<Decimal>)>);
+type StopsKey = (
+    Option<Decimal>,
+    Option<Decimal>,
+    Option<(Decimal, Option<Decimal>)>,
+);
 
 fn stops_of(pos: Option<&PositionState>) -> Option<StopsKey> {
     pos.map(|p| {
         (
             p.stop_loss,
             p.take_profit,
-            p.trailing.as_ref().map(|t| (t.distance, t.activation_price)),
+            p.trailing
+                .as_ref()
+                .map(|t| (t.distance, t.activation_price)),
         )
     })
 }
@@ -255,7 +261,11 @@ impl Exchange {
 
     fn next_order_id(&mut self) -> String {
         self.order_seq += 1;
-        format!("fb0c{:04x}-0000-4000-8000-{:012x}", self.order_seq >> 48, self.order_seq)
+        format!(
+            "fb0c{:04x}-0000-4000-8000-{:012x}",
+            self.order_seq >> 48,
+            self.order_seq
+        )
     }
 
     fn price(&self, symbol: &str) -> Result<Decimal, Reject> {

@@ -35,6 +35,22 @@ pub struct FakeConfig {
     pub paper: PaperConfig,
     /// Requests per second per key and endpoint (Bybit's usual budget is 10 to 50).
     pub rate_limit_per_second: u32,
+    /// The most rows one page of a list answers, whatever `limit` asks (small values
+    /// make clients page).
+    pub max_page: usize,
+}
+
+impl FakeConfig {
+    /// `instruments` with the paper exchange's defaults, 50 requests a second and
+    /// Bybit's page sizes.
+    pub fn new(instruments: Vec<Instrument>) -> Self {
+        Self {
+            instruments,
+            paper: PaperConfig::default(),
+            rate_limit_per_second: 50,
+            max_page: 1000,
+        }
+    }
 }
 
 /// An API key the fake knows.
@@ -87,6 +103,7 @@ struct State {
     faults: Vec<(String, Fault)>,
     limiter: Limiter,
     hold_order_pushes: bool,
+    max_page: usize,
     stats: Stats,
 }
 
@@ -145,6 +162,7 @@ impl FakeBybit {
                 faults: Vec::new(),
                 limiter: Limiter::new(config.rate_limit_per_second),
                 hold_order_pushes: false,
+                max_page: config.max_page.max(1),
                 stats: Stats::default(),
             }),
             pushes,

@@ -161,7 +161,11 @@ fn private(
         }
         let limit = state.limiter.hit(&key, path, now);
         if !limit.allowed {
-            return answer(now, Err(Reject::new(10006, "Too many visits!")), Some(limit));
+            return answer(
+                now,
+                Err(Reject::new(10006, "Too many visits!")),
+                Some(limit),
+            );
         }
         if spec.read_only && *method == Method::POST {
             return answer(
@@ -187,12 +191,18 @@ fn private(
         (Method::GET, "/v5/user/query-api") => (query_api(shared, &key), Vec::new()),
         (Method::GET, "/v5/account/wallet-balance") => (wallet(shared, &key, query), Vec::new()),
         (Method::GET, "/v5/position/list") => (positions(shared, &key, query), Vec::new()),
-        (Method::GET, "/v5/position/closed-pnl") => (closed_pnl(shared, &key, query, now), Vec::new()),
+        (Method::GET, "/v5/position/closed-pnl") => {
+            (closed_pnl(shared, &key, query, now), Vec::new())
+        }
         (Method::GET, "/v5/order/realtime") => (orders(shared, &key, query, true, now), Vec::new()),
         (Method::GET, "/v5/order/history") => (orders(shared, &key, query, false, now), Vec::new()),
-        (Method::POST, "/v5/position/set-leverage") => (set_leverage(shared, &key, &body, now), Vec::new()),
+        (Method::POST, "/v5/position/set-leverage") => {
+            (set_leverage(shared, &key, &body, now), Vec::new())
+        }
         (Method::POST, "/v5/order/create") => split(create_order(shared, &key, &body, now)),
-        (Method::POST, "/v5/position/trading-stop") => split(trading_stop(shared, &key, &body, now)),
+        (Method::POST, "/v5/position/trading-stop") => {
+            split(trading_stop(shared, &key, &body, now))
+        }
         _ => {
             return (StatusCode::NOT_FOUND, "404 page not found").into_response();
         }
@@ -228,13 +238,18 @@ fn dec_field(body: &Value, name: &str) -> Result<Decimal, Reject> {
 }
 
 /// `limit` and `cursor` (an offset) of a paged list.
-fn page(query: &Query, default: usize, max: usize) -> (usize, usize) {
+fn page(shared: &Shared, query: &Query, default: usize, max: usize) -> (usize, usize) {
+    let max = max.min(shared.lock().max_page);
+    let default = default.min(max);
     let limit = query
         .get("limit")
         .and_then(|l| l.parse().ok())
         .unwrap_or(default)
         .clamp(1, max);
-    let offset = query.get("cursor").and_then(|c| c.parse().ok()).unwrap_or(0);
+    let offset = query
+        .get("cursor")
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
     (limit, offset)
 }
 
@@ -251,6 +266,7 @@ fn paged(rows: Vec<Value>, limit: usize, offset: usize) -> (Vec<Value>, String) 
 
 fn instruments(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
     category(query)?;
+    let (limit, offset) = page(shared, query, 500, 1000);
     let state = shared.lock();
     let rows: Vec<Value> = state
         .exchange
@@ -271,7 +287,6 @@ fn instruments(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
             })
         })
         .collect();
-    let (limit, offset) = page(query, 500, 1000);
     let (list, next) = paged(rows, limit, offset);
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }
@@ -304,7 +319,7 @@ fn positions(shared: &Arc<Shared>, key: &str, query: &Query) -> Result<Value, Re
         return Err(Reject::new(10001, "symbol or settleCoin is required"));
     }
     let rows = shared.lock().exchange.positions_json(key, symbol);
-    let (limit, offset) = page(query, 20, 200);
+    let (limit, offset) = page(shared, query, 20, 200);
     let (list, next) = paged(rows, limit, offset);
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }
@@ -331,6 +346,7 @@ fn time_range(query: &Query, now: i64) -> Result<(i64, i64), Reject> {
 fn closed_pnl(shared: &Arc<Shared>, key: &str, query: &Query, now: i64) -> Result<Value, Reject> {
     category(query)?;
     let (start, end) = time_range(query, now)?;
+    let (limit, offset) = page(shared, query, 50, 100);
     let state = shared.lock();
     let mut rows: Vec<Value> = state
         .exchange
@@ -346,7 +362,6 @@ fn closed_pnl(shared: &Arc<Shared>, key: &str, query: &Query, now: i64) -> Resul
         })
         .unwrap_or_default();
     rows.reverse();
-    let (limit, offset) = page(query, 50, 100);
     let (list, next) = paged(rows, limit, offset);
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }
@@ -362,7 +377,12 @@ fn orders(
 ) -> Result<Value, Reject> {
     category(query)?;
     let by_id = query.get("orderId").or(query.get("orderLinkId")).is_some();
-    let range = if realtime { None } else { Some(time_range(query, now)?) };
+    let range = if realtime {
+        None
+    } else {
+        Some(time_range(query, now)?)
+    };
+    let (limit, offset) = page(shared, query, 20, 50);
     let state = shared.lock();
     let mut rows: Vec<Value> = state
         .exchange
@@ -372,7 +392,11 @@ fn orders(
             a.orders
                 .iter()
                 .filter(|o| query.get("orderId").is_none_or(|id| *id == o.order_id))
-                .filter(|o| query.get("orderLinkId").is_none_or(|id| *id == o.order_link_id))
+                .filter(|o| {
+                    query
+                        .get("orderLinkId")
+                        .is_none_or(|id| *id == o.order_link_id)
+                })
                 .filter(|o| query.get("symbol").is_none_or(|s| *s == o.symbol))
                 .filter(|_| !realtime || by_id)
                 .filter(|o| range.is_none_or(|(s, e)| by_id || (o.ts_ms >= s && o.ts_ms <= e)))
@@ -381,7 +405,6 @@ fn orders(
         })
         .unwrap_or_default();
     rows.reverse();
-    let (limit, offset) = page(query, 20, 50);
     let (list, next) = paged(rows, limit, offset);
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }
@@ -391,7 +414,10 @@ fn set_leverage(shared: &Arc<Shared>, key: &str, body: &Value, now: i64) -> Resu
     let buy = dec_field(body, "buyLeverage")?;
     let sell = dec_field(body, "sellLeverage")?;
     if buy != sell {
-        return Err(Reject::new(110027, "buy leverage must equal sell leverage in one-way mode"));
+        return Err(Reject::new(
+            110027,
+            "buy leverage must equal sell leverage in one-way mode",
+        ));
     }
     let leverage: u32 = buy
         .fract()
@@ -399,7 +425,10 @@ fn set_leverage(shared: &Arc<Shared>, key: &str, body: &Value, now: i64) -> Resu
         .then(|| buy.try_into().ok())
         .flatten()
         .ok_or_else(|| Reject::new(10001, "params error: buyLeverage"))?;
-    shared.lock().exchange.set_leverage(key, symbol, leverage, now)?;
+    shared
+        .lock()
+        .exchange
+        .set_leverage(key, symbol, leverage, now)?;
     Ok(json!({}))
 }
 
@@ -433,7 +462,10 @@ fn create_order(
         symbol: str_field(body, "symbol")?.to_string(),
         side,
         qty: dec_field(body, "qty")?,
-        reduce_only: body.get("reduceOnly").and_then(Value::as_bool).unwrap_or(false),
+        reduce_only: body
+            .get("reduceOnly")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
     };
     let (order_id, pushes) = shared.lock().exchange.create_order(key, &order, now)?;
     Ok((json!({"orderId": order_id, "orderLinkId": link}), pushes))
@@ -449,6 +481,9 @@ fn trading_stop(
         return Err(Reject::new(10001, "the fake supports tpslMode=Full only"));
     }
     let symbol = str_field(body, "symbol")?;
-    let pushes = shared.lock().exchange.trading_stop(key, symbol, body, now)?;
+    let pushes = shared
+        .lock()
+        .exchange
+        .trading_stop(key, symbol, body, now)?;
     Ok((json!({}), pushes))
 }

@@ -28,7 +28,7 @@ struct Session {
 
 async fn serve(shared: Arc<Shared>, mut socket: WebSocket) {
     let mut generation = shared.generation.subscribe();
-    generation.borrow_and_update();
+    let born = *generation.borrow_and_update();
     let mut pushes = shared.pushes.subscribe();
     let mut session = Session {
         conn_id: format!("fake-{}", shared.now_ms()),
@@ -44,6 +44,10 @@ async fn serve(shared: Arc<Shared>, mut socket: WebSocket) {
             }
             push = pushes.recv() => match push {
                 Ok((key, push)) => {
+                    // A push published after a drop must not reach a dropped connection.
+                    if *generation.borrow() != born {
+                        return;
+                    }
                     let mine = session.key.as_deref() == Some(key.as_str());
                     if mine && session.topics.contains(push.topic) {
                         seq += 1;
@@ -113,7 +117,13 @@ fn on_request(shared: &Arc<Shared>, session: &mut Session, text: &str) -> Value 
         }
         "subscribe" => {
             if session.key.is_none() {
-                return ack(session, "subscribe", &req_id, false, "Request not authorized");
+                return ack(
+                    session,
+                    "subscribe",
+                    &req_id,
+                    false,
+                    "Request not authorized",
+                );
             }
             shared.lock().stats.ws_subscribes += 1;
             for topic in args.iter().filter_map(Value::as_str) {

@@ -1,10 +1,11 @@
-//! The Bybit V5 adapter. Public market data (no keys) today: REST `/v5/market/*` in
-//! [`http`], the public linear websocket in [`ws`], both behind
-//! [`MarketData`](crate::market::MarketData) in [`BybitMarketData`]. The private trading
-//! client will implement [`Venue`](crate::Venue) beside them.
+//! The Bybit V5 adapter. Public market data (no keys): REST `/v5/market/*` in [`http`], the
+//! public linear websocket in [`ws`], both behind [`MarketData`](crate::market::MarketData)
+//! in [`BybitMarketData`]. Trading with an API key: [`private::BybitVenue`] implements
+//! [`Venue`](crate::Venue) on the signed REST API and the private websocket.
 
 pub mod http;
 mod market_data;
+pub mod private;
 pub mod ws;
 
 pub use market_data::{BybitMarketConfig, BybitMarketData};

@@ -96,7 +96,7 @@ pub fn slipped_price(price: Decimal, side: Side, bps: Decimal, instrument: &Inst
     }
 }
 
-fn validate_client_order_id(id: &str) -> Result<(), VenueError> {
+pub(crate) fn validate_client_order_id(id: &str) -> Result<(), VenueError> {
     let ok = !id.is_empty()
         && id.len() <= 36
         && id

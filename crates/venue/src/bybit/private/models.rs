@@ -1,0 +1,296 @@
+//! Bybit V5 private response shapes (category=linear), as documented: numbers arrive as
+//! strings, empty strings mean "none". The `order` websocket topic shares [`OrderRecord`]
+//! with /v5/order/realtime and /v5/order/history, so live pushes and the REST resync are
+//! read by the same code.
+
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use signaldesk_core::market::{PositionSide, Side};
+
+use crate::bybit::http::models::dec;
+use crate::bybit::http::BybitHttpError;
+use crate::venue::{CloseReason, Position, Stops, Trailing, Wallet};
+
+/// A page of a list endpoint.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Page<T> {
+    pub list: Vec<T>,
+    #[serde(default)]
+    pub next_page_cursor: Option<String>,
+}
+
+impl<T> Page<T> {
+    /// The cursor of the next page, if there is one.
+    pub fn next(&self) -> Option<String> {
+        self.next_page_cursor
+            .clone()
+            .filter(|c| !c.is_empty() && !self.list.is_empty())
+    }
+}
+
+/// POST /v5/order/create.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedOrder {
+    pub order_id: String,
+}
+
+/// An order (REST and the `order` topic).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderRecord {
+    pub order_id: String,
+    #[serde(default)]
+    pub order_link_id: String,
+    pub symbol: String,
+    pub side: String,
+    pub order_status: String,
+    #[serde(default)]
+    pub avg_price: String,
+    #[serde(default)]
+    pub cum_exec_qty: String,
+    #[serde(default)]
+    pub cum_exec_fee: String,
+    #[serde(default)]
+    pub reduce_only: bool,
+    #[serde(default)]
+    pub create_type: String,
+    #[serde(default)]
+    pub stop_order_type: String,
+    #[serde(default)]
+    pub reject_reason: String,
+    #[serde(default)]
+    pub category: String,
+    pub updated_time: String,
+}
+
+/// An order's terminal states in which it may have executed.
+const DONE: [&str; 4] = ["Filled", "PartiallyFilledCanceled", "Cancelled", "Rejected"];
+
+impl OrderRecord {
+    /// Whether the order will not change any more.
+    pub fn is_done(&self) -> bool {
+        DONE.contains(&self.order_status.as_str()) || self.order_status == "Deactivated"
+    }
+
+    pub fn side(&self) -> Result<Side, BybitHttpError> {
+        side(&self.side)
+    }
+
+    pub fn executed_qty(&self) -> Result<Decimal, BybitHttpError> {
+        opt_dec("cumExecQty", &self.cum_exec_qty)
+    }
+
+    pub fn avg_price(&self) -> Result<Decimal, BybitHttpError> {
+        opt_dec("avgPrice", &self.avg_price)
+    }
+
+    pub fn fee(&self) -> Result<Decimal, BybitHttpError> {
+        opt_dec("cumExecFee", &self.cum_exec_fee)
+    }
+
+    pub fn ts_ms(&self) -> i64 {
+        self.updated_time.parse().unwrap_or(0)
+    }
+
+    /// Why the order was created: by the client, or by a stop or the liquidation engine.
+    pub fn close_reason(&self) -> CloseReason {
+        match (self.stop_order_type.as_str(), self.create_type.as_str()) {
+            ("StopLoss", _) | (_, "CreateByStopLoss") => CloseReason::StopLoss,
+            ("TakeProfit", _) | (_, "CreateByTakeProfit") => CloseReason::TakeProfit,
+            ("TrailingStop", _) | (_, "CreateByTrailingStop") => CloseReason::Trailing,
+            (_, t) if t.starts_with("CreateByLiq") || t.starts_with("CreateByAdl") => {
+                CloseReason::Liquidation
+            }
+            _ => CloseReason::Manual,
+        }
+    }
+}
+
+/// One row of GET /v5/position/closed-pnl.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClosedPnlRow {
+    pub symbol: String,
+    pub order_id: String,
+    /// The closing order's side.
+    pub side: String,
+    pub closed_size: String,
+    pub avg_entry_price: String,
+    pub avg_exit_price: String,
+    pub closed_pnl: String,
+    #[serde(default)]
+    pub exec_type: String,
+    pub updated_time: String,
+}
+
+impl ClosedPnlRow {
+    /// The side of the position it closed.
+    pub fn position_side(&self) -> Result<PositionSide, BybitHttpError> {
+        Ok(side(&self.side)?.opposite().opens())
+    }
+
+    pub fn ts_ms(&self) -> i64 {
+        self.updated_time.parse().unwrap_or(0)
+    }
+}
+
+/// One entry of GET /v5/position/list (and the `position` topic).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PositionRecord {
+    pub symbol: String,
+    pub side: String,
+    pub size: String,
+    #[serde(default)]
+    pub avg_price: String,
+    #[serde(default)]
+    pub leverage: String,
+    #[serde(default)]
+    pub mark_price: String,
+    #[serde(default)]
+    pub liq_price: String,
+    #[serde(default, rename = "positionIM")]
+    pub position_im: String,
+    #[serde(default)]
+    pub unrealised_pnl: String,
+    #[serde(default)]
+    pub take_profit: String,
+    #[serde(default)]
+    pub stop_loss: String,
+    #[serde(default)]
+    pub trailing_stop: String,
+    #[serde(default)]
+    pub created_time: String,
+    #[serde(default)]
+    pub updated_time: String,
+}
+
+impl PositionRecord {
+    /// Our position, or `None` for Bybit's empty entry (size 0, side "").
+    pub fn to_position(&self) -> Result<Option<Position>, BybitHttpError> {
+        let qty = opt_dec("size", &self.size)?;
+        if qty.is_zero() || self.side.is_empty() {
+            return Ok(None);
+        }
+        let leverage = opt_dec("leverage", &self.leverage)?;
+        Ok(Some(Position {
+            symbol: self.symbol.clone(),
+            side: side(&self.side)?.opens(),
+            qty,
+            entry_price: opt_dec("avgPrice", &self.avg_price)?,
+            leverage: leverage.trunc().try_into().unwrap_or(1),
+            margin: opt_dec("positionIM", &self.position_im)?,
+            mark_price: opt_dec("markPrice", &self.mark_price)?,
+            unrealized_pnl: opt_dec("unrealisedPnl", &self.unrealised_pnl)?,
+            liquidation_price: opt_dec("liqPrice", &self.liq_price)?,
+            stops: Stops {
+                stop_loss: level("stopLoss", &self.stop_loss)?,
+                take_profit: level("takeProfit", &self.take_profit)?,
+                // Bybit reports the distance only; the activation price is not returned.
+                trailing: level("trailingStop", &self.trailing_stop)?.map(|distance| Trailing {
+                    distance,
+                    activation_price: None,
+                }),
+            },
+            trailing_stop_price: None,
+            opened_at_ms: self.created_time.parse().unwrap_or(0),
+            updated_at_ms: self.updated_time.parse().unwrap_or(0),
+        }))
+    }
+}
+
+/// The UNIFIED account of GET /v5/account/wallet-balance (and the `wallet` topic).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WalletRecord {
+    #[serde(default)]
+    pub account_type: String,
+    pub total_equity: String,
+    #[serde(default)]
+    pub total_wallet_balance: String,
+    #[serde(default)]
+    pub total_margin_balance: String,
+    #[serde(default)]
+    pub total_available_balance: String,
+    #[serde(default, rename = "totalPerpUPL")]
+    pub total_perp_upl: String,
+    #[serde(default)]
+    pub total_initial_margin: String,
+}
+
+impl WalletRecord {
+    pub fn to_wallet(&self) -> Result<Wallet, BybitHttpError> {
+        Ok(Wallet {
+            wallet_balance: opt_dec("totalWalletBalance", &self.total_wallet_balance)?,
+            equity: dec("totalEquity", &self.total_equity)?,
+            available_balance: opt_dec("totalAvailableBalance", &self.total_available_balance)?,
+            margin_balance: opt_dec("totalMarginBalance", &self.total_margin_balance)?,
+            position_margin: opt_dec("totalInitialMargin", &self.total_initial_margin)?,
+            unrealized_pnl: opt_dec("totalPerpUPL", &self.total_perp_upl)?,
+        })
+    }
+}
+
+/// GET /v5/user/query-api: the key's own description.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiKeyInfo {
+    #[serde(default)]
+    pub read_only: i64,
+    #[serde(default)]
+    pub permissions: serde_json::Value,
+}
+
+impl ApiKeyInfo {
+    /// Whether the key may place orders and manage positions on USDT perpetuals.
+    pub fn can_trade_contracts(&self) -> bool {
+        let granted = |name: &str| {
+            ["ContractTrade", "Derivatives"].iter().any(|group| {
+                self.permissions
+                    .get(group)
+                    .and_then(|v| v.as_array())
+                    .is_some_and(|a| a.iter().any(|p| p.as_str() == Some(name)))
+            })
+        };
+        self.read_only == 0 && granted("Order") && granted("Position")
+    }
+}
+
+/// GET /v5/market/time.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerTime {
+    pub time_nano: String,
+}
+
+pub fn side(value: &str) -> Result<Side, BybitHttpError> {
+    match value {
+        "Buy" => Ok(Side::Buy),
+        "Sell" => Ok(Side::Sell),
+        other => Err(BybitHttpError::Decode(format!("unknown side {other:?}"))),
+    }
+}
+
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Buy => "Buy",
+        Side::Sell => "Sell",
+    }
+}
+
+/// A decimal where Bybit may send "" for zero.
+pub fn opt_dec(field: &str, value: &str) -> Result<Decimal, BybitHttpError> {
+    if value.is_empty() {
+        Ok(Decimal::ZERO)
+    } else {
+        dec(field, value)
+    }
+}
+
+/// A stop level where "" and "0" mean none.
+fn level(field: &str, value: &str) -> Result<Option<Decimal>, BybitHttpError> {
+    let d = opt_dec(field, value)?;
+    Ok((!d.is_zero()).then_some(d))
+}

@@ -1,0 +1,795 @@
+//! [`BybitVenue`]: one Bybit account (one API key) behind the [`Venue`] trait.
+//!
+//! * Orders are market orders whose `orderLinkId` is the client order id. When a submit
+//!   fails in a way that leaves its fate unknown (timeout, 5xx), the order is looked up by
+//!   its `orderLinkId` before it is sent again, and a "duplicate orderLinkId" answer is
+//!   resolved the same way, so a retried submit never opens twice.
+//! * Events come from the private stream's `order` pushes and, after every (re)connect and
+//!   every `resync_interval`, from the order history over REST. Both go through one path
+//!   that remembers the orders it has turned into events, so each fill or close becomes
+//!   exactly one [`VenueEvent`] however it was learned.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use signaldesk_core::market::Instrument;
+use tokio::sync::{broadcast, mpsc};
+use tokio::task::JoinHandle;
+
+use super::errors::{
+    is_transient, venue_error, DUPLICATE_ORDER_LINK_ID, LEVERAGE_NOT_MODIFIED, STOPS_NOT_MODIFIED,
+};
+use super::models::{
+    side_name, ApiKeyInfo, ClosedPnlRow, CreatedOrder, OrderRecord, Page, PositionRecord,
+    WalletRecord,
+};
+use super::rest::{PrivateRest, Retry};
+use super::stream::{spawn_private_stream, StreamEvent};
+use super::BybitConfig;
+use crate::bybit::http::models::dec;
+use crate::bybit::http::{BybitHttpClient, BybitHttpError};
+use crate::error::VenueError;
+use crate::paper::account::validate_client_order_id;
+use crate::venue::{
+    CloseReason, Fill, OrderRequest, Position, PositionClose, Stops, Venue, VenueEvent, Wallet,
+};
+
+const EVENT_CAPACITY: usize = 1024;
+/// Orders remembered as already turned into events.
+const SEEN_MEMORY: usize = 10_000;
+/// Bybit answers startTime..endTime spans of at most 7 days.
+const SEVEN_DAYS_MS: i64 = 7 * 24 * 3600 * 1000;
+/// Bybit keeps closed pnl for two years.
+const CLOSED_PNL_KEPT_MS: i64 = 730 * 24 * 3600 * 1000;
+/// Margin before the last resync start, for orders created just before it.
+const RESYNC_OVERLAP_MS: i64 = 60_000;
+const POLL: Duration = Duration::from_millis(100);
+/// How long the instruments list is trusted before an unknown symbol reloads it.
+const INSTRUMENTS_TTL: Duration = Duration::from_secs(300);
+
+/// One Bybit account. Cheap to clone; the private stream stops with the last clone.
+#[derive(Clone)]
+pub struct BybitVenue {
+    shared: Arc<Shared>,
+    _tasks: Arc<Tasks>,
+}
+
+struct Tasks(Vec<JoinHandle<()>>);
+
+impl Drop for Tasks {
+    fn drop(&mut self) {
+        for task in &self.0 {
+            task.abort();
+        }
+    }
+}
+
+struct Shared {
+    rest: Arc<PrivateRest>,
+    config: BybitConfig,
+    market: BybitHttpClient,
+    instruments: Mutex<Instruments>,
+    events: broadcast::Sender<VenueEvent>,
+    tracker: tokio::sync::Mutex<Tracker>,
+}
+
+#[derive(Default)]
+struct Instruments {
+    by_symbol: HashMap<String, Instrument>,
+    loaded_at: Option<tokio::time::Instant>,
+}
+
+struct Tracker {
+    seen: HashSet<String>,
+    order: VecDeque<String>,
+    /// Orders created from here on (Bybit time) are read by the next resync.
+    resync_from_ms: i64,
+}
+
+impl Tracker {
+    fn remember(&mut self, order_id: &str) {
+        if self.seen.insert(order_id.to_string()) {
+            self.order.push_back(order_id.to_string());
+            while self.order.len() > SEEN_MEMORY {
+                if let Some(old) = self.order.pop_front() {
+                    self.seen.remove(&old);
+                }
+            }
+        }
+    }
+}
+
+impl BybitVenue {
+    /// Builds the venue and starts its private stream (needs a tokio runtime).
+    pub fn new(config: BybitConfig) -> Result<Self, VenueError> {
+        let env = config.environment;
+        let rest = Arc::new(PrivateRest::new(&config).map_err(|e| venue_error(e, env))?);
+        let market = BybitHttpClient::new(&config.rest_url, config.request_timeout)
+            .map_err(|e| venue_error(e, env))?;
+        let shared = Arc::new(Shared {
+            tracker: tokio::sync::Mutex::new(Tracker {
+                seen: HashSet::new(),
+                order: VecDeque::new(),
+                resync_from_ms: rest.now_ms(),
+            }),
+            rest: rest.clone(),
+            market,
+            instruments: Mutex::new(Instruments::default()),
+            events: broadcast::channel(EVENT_CAPACITY).0,
+            config: config.clone(),
+        });
+        let (tx, rx) = mpsc::channel(256);
+        let stream = spawn_private_stream(config, rest, tx);
+        let consumer = tokio::spawn(consume(shared.clone(), rx));
+        Ok(Self {
+            shared,
+            _tasks: Arc::new(Tasks(vec![stream, consumer])),
+        })
+    }
+
+    /// One cheap authenticated call (GET /v5/user/query-api): `Ok` when the key works and
+    /// may trade USDT perpetuals, else the exchange's reason.
+    pub async fn check_key(&self) -> Result<(), VenueError> {
+        let info: ApiKeyInfo = self
+            .shared
+            .rest
+            .get("/v5/user/query-api", &[])
+            .await
+            .map_err(|e| self.shared.error(e))?;
+        if info.can_trade_contracts() {
+            Ok(())
+        } else {
+            Err(VenueError::Exchange {
+                code: 10005,
+                message: "the API key is read-only or lacks Contract Orders and Positions permissions: give it read-write Contract permissions on Bybit".into(),
+            })
+        }
+    }
+}
+
+/// Handles what the stream reports, one at a time, and resyncs on a timer as well.
+async fn consume(shared: Arc<Shared>, mut rx: mpsc::Receiver<StreamEvent>) {
+    let period = shared.config.resync_interval;
+    let mut timer = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    loop {
+        tokio::select! {
+            event = rx.recv() => match event {
+                Some(StreamEvent::Connected) => shared.resync().await,
+                Some(StreamEvent::Push { topic, data }) => shared.on_push(&topic, data).await,
+                None => return,
+            },
+            _ = timer.tick() => shared.resync().await,
+        }
+    }
+}
+
+impl Shared {
+    fn error(&self, e: BybitHttpError) -> VenueError {
+        venue_error(e, self.config.environment)
+    }
+
+    fn instruments(&self) -> MutexGuard<'_, Instruments> {
+        self.instruments.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    async fn instrument(&self, symbol: &str) -> Result<Instrument, VenueError> {
+        let fresh = {
+            let cache = self.instruments();
+            if let Some(i) = cache.by_symbol.get(symbol) {
+                return Ok(i.clone());
+            }
+            cache
+                .loaded_at
+                .is_some_and(|t| t.elapsed() < INSTRUMENTS_TTL)
+        };
+        if fresh {
+            return Err(VenueError::UnknownSymbol(symbol.to_string()));
+        }
+        let all = self.market.instruments().await.map_err(|e| self.error(e))?;
+        let mut cache = self.instruments();
+        cache.by_symbol = all.into_iter().map(|i| (i.symbol.clone(), i)).collect();
+        cache.loaded_at = Some(tokio::time::Instant::now());
+        cache
+            .by_symbol
+            .get(symbol)
+            .cloned()
+            .ok_or_else(|| VenueError::UnknownSymbol(symbol.to_string()))
+    }
+
+    /// Every page of a cursor-paged list.
+    async fn all_pages<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        query: Vec<(&str, String)>,
+    ) -> Result<Vec<T>, BybitHttpError> {
+        let mut out = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut q = query.clone();
+            if let Some(c) = &cursor {
+                q.push(("cursor", c.clone()));
+            }
+            let page: Page<T> = self.rest.get(path, &q).await?;
+            let next = page.next();
+            out.extend(page.list);
+            match next {
+                Some(n) if cursor.as_ref() != Some(&n) => cursor = Some(n),
+                _ => return Ok(out),
+            }
+        }
+    }
+
+    /// The order `order_id` (or, without it, the one with `link_id`): /v5/order/realtime
+    /// knows recent orders of any status, /v5/order/history the older ones.
+    async fn find_order(
+        &self,
+        order_id: Option<&str>,
+        link_id: &str,
+    ) -> Result<Option<OrderRecord>, BybitHttpError> {
+        let query = |extra: Vec<(&'static str, String)>| {
+            let mut q = vec![("category", "linear".to_string())];
+            match order_id {
+                Some(id) => q.push(("orderId", id.to_string())),
+                None => q.push(("orderLinkId", link_id.to_string())),
+            }
+            q.extend(extra);
+            q
+        };
+        let live: Page<OrderRecord> = self.rest.get("/v5/order/realtime", &query(vec![])).await?;
+        if let Some(o) = live.list.into_iter().next() {
+            return Ok(Some(o));
+        }
+        let old: Page<OrderRecord> = self.rest.get("/v5/order/history", &query(vec![])).await?;
+        Ok(old.list.into_iter().next())
+    }
+
+    /// Waits until the order is done (market orders finish at once; Bybit may take a
+    /// moment to report it).
+    async fn done_order(&self, order_id: &str) -> Result<OrderRecord, VenueError> {
+        let deadline = tokio::time::Instant::now() + self.config.fill_wait;
+        loop {
+            let found = self
+                .find_order(Some(order_id), "")
+                .await
+                .map_err(|e| self.error(e))?;
+            match found {
+                Some(o) if o.is_done() => return Ok(o),
+                _ if tokio::time::Instant::now() >= deadline => {
+                    return Err(VenueError::Network(format!(
+                        "Bybit accepted order {order_id} but did not report its fill in time"
+                    )))
+                }
+                _ => tokio::time::sleep(POLL).await,
+            }
+        }
+    }
+
+    /// The closed-pnl rows of `symbol` around `ts_ms`.
+    async fn closed_rows_near(
+        &self,
+        symbol: &str,
+        ts_ms: i64,
+    ) -> Result<Vec<ClosedPnlRow>, BybitHttpError> {
+        let query = vec![
+            ("category", "linear".to_string()),
+            ("symbol", symbol.to_string()),
+            ("startTime", (ts_ms - 3_600_000).to_string()),
+            ("endTime", (ts_ms + 3_600_000).to_string()),
+            ("limit", "100".to_string()),
+        ];
+        self.all_pages("/v5/position/closed-pnl", query).await
+    }
+
+    /// The closed pnl of order `order` (Bybit books it a moment after the fill).
+    async fn closed_row_of(&self, order: &OrderRecord) -> Result<ClosedPnlRow, VenueError> {
+        let deadline = tokio::time::Instant::now() + self.config.fill_wait;
+        loop {
+            let rows = self
+                .closed_rows_near(&order.symbol, order.ts_ms())
+                .await
+                .map_err(|e| self.error(e))?;
+            if let Some(row) = rows.into_iter().find(|r| r.order_id == order.order_id) {
+                return Ok(row);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(VenueError::Network(format!(
+                    "Bybit has not booked the closed pnl of order {} yet",
+                    order.order_id
+                )));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    async fn position_qty(&self, symbol: &str) -> Result<Decimal, VenueError> {
+        let query = [
+            ("category", "linear".to_string()),
+            ("symbol", symbol.to_string()),
+        ];
+        let page: Page<PositionRecord> = self
+            .rest
+            .get("/v5/position/list", &query)
+            .await
+            .map_err(|e| self.error(e))?;
+        let mut qty = Decimal::ZERO;
+        for p in &page.list {
+            if let Some(pos) = p.to_position().map_err(|e| self.error(e))? {
+                qty += pos.qty;
+            }
+        }
+        Ok(qty)
+    }
+
+    fn fill_of(&self, order: &OrderRecord, realized_pnl: Decimal) -> Result<Fill, BybitHttpError> {
+        Ok(Fill {
+            order_id: order.order_id.clone(),
+            client_order_id: order.order_link_id.clone(),
+            symbol: order.symbol.clone(),
+            side: order.side()?,
+            qty: order.executed_qty()?,
+            price: order.avg_price()?,
+            fee: order.fee()?,
+            realized_pnl,
+            reduce_only: order.reduce_only,
+            ts_ms: order.ts_ms(),
+        })
+    }
+
+    fn close_of(
+        &self,
+        order: &OrderRecord,
+        row: &ClosedPnlRow,
+        remaining_qty: Decimal,
+    ) -> Result<PositionClose, BybitHttpError> {
+        let reason = match order.close_reason() {
+            CloseReason::Manual if row.exec_type == "BustTrade" => CloseReason::Liquidation,
+            r => r,
+        };
+        Ok(PositionClose {
+            symbol: row.symbol.clone(),
+            side: row.position_side()?,
+            reason,
+            qty: dec("closedSize", &row.closed_size)?,
+            entry_price: dec("avgEntryPrice", &row.avg_entry_price)?,
+            exit_price: dec("avgExitPrice", &row.avg_exit_price)?,
+            realized_pnl: dec("closedPnl", &row.closed_pnl)?,
+            fee: order.fee()?,
+            remaining_qty,
+            client_order_id: (reason == CloseReason::Manual && !order.order_link_id.is_empty())
+                .then(|| order.order_link_id.clone()),
+            ts_ms: row.ts_ms(),
+        })
+    }
+
+    /// The events a finished order stands for: a fill for the client's own orders, and a
+    /// close for every order that reduced a position.
+    async fn events_of(&self, order: &OrderRecord) -> Result<Vec<VenueEvent>, VenueError> {
+        let own = order.close_reason() == CloseReason::Manual;
+        let closes = !own || order.reduce_only;
+        let (row, remaining) = if closes {
+            let row = self.closed_row_of(order).await?;
+            (Some(row), self.position_qty(&order.symbol).await?)
+        } else {
+            (None, Decimal::ZERO)
+        };
+        let mut events = Vec::new();
+        let realized = match &row {
+            Some(r) => dec("closedPnl", &r.closed_pnl).map_err(|e| self.error(e))?,
+            None => Decimal::ZERO,
+        };
+        if own {
+            let fill = self.fill_of(order, realized).map_err(|e| self.error(e))?;
+            events.push(VenueEvent::Fill(fill));
+        }
+        if let Some(row) = &row {
+            let close = self
+                .close_of(order, row, remaining)
+                .map_err(|e| self.error(e))?;
+            events.push(VenueEvent::PositionClosed(close));
+        }
+        Ok(events)
+    }
+
+    /// Turns a finished order into its events, once.
+    async fn on_order(&self, tracker: &mut Tracker, order: OrderRecord) -> bool {
+        if !(order.category.is_empty() || order.category == "linear") || !order.is_done() {
+            return true;
+        }
+        if tracker.seen.contains(&order.order_id) {
+            return true;
+        }
+        if order.executed_qty().map_or(true, |q| q.is_zero()) {
+            tracker.remember(&order.order_id);
+            return true;
+        }
+        match self.events_of(&order).await {
+            Ok(events) => {
+                tracker.remember(&order.order_id);
+                for event in events {
+                    if let VenueEvent::PositionClosed(c) = &event {
+                        tracing::info!(
+                            symbol = %c.symbol, reason = ?c.reason, qty = %c.qty,
+                            exit_price = %c.exit_price, pnl = %c.realized_pnl,
+                            "bybit position closed"
+                        );
+                    }
+                    // Nobody listening is fine: events are for whoever subscribed.
+                    let _ = self.events.send(event);
+                }
+                true
+            }
+            Err(e) => {
+                tracing::warn!(order_id = %order.order_id, error = %e, "bybit order not turned into events yet; the next resync tries again");
+                false
+            }
+        }
+    }
+
+    async fn on_push(&self, topic: &str, data: Value) {
+        let items = match data {
+            Value::Array(items) => items,
+            other => vec![other],
+        };
+        match topic {
+            "order" => {
+                let mut tracker = self.tracker.lock().await;
+                for item in items {
+                    match serde_json::from_value::<OrderRecord>(item) {
+                        Ok(order) => {
+                            self.on_order(&mut tracker, order).await;
+                        }
+                        Err(e) => tracing::warn!(error = %e, "unreadable bybit order push"),
+                    }
+                }
+            }
+            "execution" => {
+                // An execution whose order push is missing still gets its order read.
+                let mut tracker = self.tracker.lock().await;
+                for item in items {
+                    let Some(id) = item.get("orderId").and_then(Value::as_str) else {
+                        continue;
+                    };
+                    if tracker.seen.contains(id) {
+                        continue;
+                    }
+                    if let Ok(Some(order)) = self.find_order(Some(id), "").await {
+                        self.on_order(&mut tracker, order).await;
+                    }
+                }
+            }
+            "wallet" => {
+                for item in items {
+                    let record = match serde_json::from_value::<WalletRecord>(item) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            tracing::warn!(error = %e, "unreadable bybit wallet push");
+                            continue;
+                        }
+                    };
+                    if !(record.account_type.is_empty() || record.account_type == "UNIFIED") {
+                        continue;
+                    }
+                    match record.to_wallet() {
+                        Ok(wallet) => {
+                            let _ = self.events.send(VenueEvent::Wallet(wallet));
+                        }
+                        Err(e) => tracing::warn!(error = %e, "unreadable bybit wallet push"),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Reads the order history since the last resync and turns every finished order not
+    /// seen yet into its events; then the wallet.
+    async fn resync(&self) {
+        let mut tracker = self.tracker.lock().await;
+        let started = self.rest.now_ms();
+        let mut start = tracker.resync_from_ms - RESYNC_OVERLAP_MS;
+        let mut orders: Vec<OrderRecord> = Vec::new();
+        while start <= started {
+            let end = (start + SEVEN_DAYS_MS - 1).min(started + RESYNC_OVERLAP_MS);
+            let query = vec![
+                ("category", "linear".to_string()),
+                ("startTime", start.to_string()),
+                ("endTime", end.to_string()),
+                ("limit", "50".to_string()),
+            ];
+            match self.all_pages("/v5/order/history", query).await {
+                Ok(page) => orders.extend(page),
+                Err(e) => {
+                    tracing::warn!(error = %self.error(e), "bybit resync could not read the order history");
+                    return;
+                }
+            }
+            start = end + 1;
+        }
+        orders.sort_by_key(|o| o.ts_ms());
+        let mut complete = true;
+        for order in orders {
+            complete &= self.on_order(&mut tracker, order).await;
+        }
+        if complete {
+            tracker.resync_from_ms = started;
+        }
+        drop(tracker);
+        match self.wallet().await {
+            Ok(w) => {
+                let _ = self.events.send(VenueEvent::Wallet(w));
+            }
+            Err(e) => tracing::warn!(error = %e, "bybit resync could not read the wallet"),
+        }
+    }
+
+    async fn wallet(&self) -> Result<Wallet, VenueError> {
+        let query = [("accountType", "UNIFIED".to_string())];
+        let page: Page<WalletRecord> = self
+            .rest
+            .get("/v5/account/wallet-balance", &query)
+            .await
+            .map_err(|e| self.error(e))?;
+        let record = page.list.first().ok_or_else(|| VenueError::Exchange {
+            code: -1,
+            message: "Bybit returned no unified account: demo trading and the bot need a Unified Trading Account".into(),
+        })?;
+        record.to_wallet().map_err(|e| self.error(e))
+    }
+
+    /// Sends the order, resolving an unknown outcome by its orderLinkId; its order id.
+    async fn place(&self, order: &OrderRequest, body: &Value) -> Result<String, VenueError> {
+        let mut backoff = self.config.backoff;
+        let mut attempt = 1;
+        loop {
+            let error = match self
+                .rest
+                .post::<CreatedOrder>("/v5/order/create", body, Retry::RefusedOnly)
+                .await
+            {
+                Ok(created) => return Ok(created.order_id),
+                Err(e) => e,
+            };
+            let duplicate = matches!(&error, BybitHttpError::Api { code, .. } if *code == DUPLICATE_ORDER_LINK_ID);
+            if !duplicate && !is_transient(&error) {
+                return Err(self.error(error));
+            }
+            tracing::warn!(
+                client_order_id = %order.client_order_id,
+                error = %error,
+                "bybit order submit outcome unknown; looking it up by orderLinkId"
+            );
+            match self.find_order(None, &order.client_order_id).await {
+                Ok(Some(found)) => return Ok(found.order_id),
+                Ok(None) if duplicate => {
+                    return Err(VenueError::InvalidRequest(format!(
+                        "client order id {} was already used on Bybit",
+                        order.client_order_id
+                    )))
+                }
+                Ok(None) | Err(_) if attempt < self.config.attempts => {}
+                Ok(None) => return Err(self.error(error)),
+                Err(e) => return Err(self.error(e)),
+            }
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(self.config.max_backoff);
+            attempt += 1;
+        }
+    }
+}
+
+fn stop_value(level: Option<Decimal>) -> String {
+    level.map_or_else(|| "0".to_string(), |d| d.normalize().to_string())
+}
+
+#[async_trait]
+impl Venue for BybitVenue {
+    async fn instrument(&self, symbol: &str) -> Result<Instrument, VenueError> {
+        self.shared.instrument(symbol).await
+    }
+
+    async fn set_leverage(&self, symbol: &str, leverage: u32) -> Result<(), VenueError> {
+        let instrument = self.shared.instrument(symbol).await?;
+        if leverage == 0 || leverage > instrument.max_leverage {
+            return Err(VenueError::LeverageNotAllowed {
+                symbol: symbol.to_string(),
+                leverage,
+                reason: format!("it must be between 1 and {}", instrument.max_leverage),
+            });
+        }
+        let body = json!({
+            "category": "linear",
+            "symbol": symbol,
+            "buyLeverage": leverage.to_string(),
+            "sellLeverage": leverage.to_string(),
+        });
+        match self
+            .shared
+            .rest
+            .post::<Value>("/v5/position/set-leverage", &body, Retry::Transient)
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(BybitHttpError::Api { code, .. }) if code == LEVERAGE_NOT_MODIFIED => Ok(()),
+            Err(BybitHttpError::Api {
+                code: 110013 | 110028 | 110055,
+                message,
+            }) => Err(VenueError::LeverageNotAllowed {
+                symbol: symbol.to_string(),
+                leverage,
+                reason: message,
+            }),
+            Err(e) => Err(self.shared.error(e)),
+        }
+    }
+
+    async fn submit_market_order(&self, order: OrderRequest) -> Result<Fill, VenueError> {
+        validate_client_order_id(&order.client_order_id)?;
+        let instrument = self.shared.instrument(&order.symbol).await?;
+        if order.qty <= Decimal::ZERO || !instrument.is_on_step(order.qty) {
+            return Err(VenueError::InvalidRequest(format!(
+                "quantity {} is not a positive multiple of the quantity step {} of {}",
+                order.qty, instrument.qty_step, instrument.symbol
+            )));
+        }
+        let below = |qty| VenueError::QtyBelowMinimum {
+            symbol: order.symbol.clone(),
+            qty,
+            min_qty: instrument.min_qty,
+            min_notional: instrument.min_notional,
+        };
+        if !order.reduce_only && order.qty < instrument.min_qty {
+            return Err(below(order.qty));
+        }
+        let body = json!({
+            "category": "linear",
+            "symbol": order.symbol,
+            "side": side_name(order.side),
+            "orderType": "Market",
+            "qty": order.qty.normalize().to_string(),
+            "orderLinkId": order.client_order_id,
+            "reduceOnly": order.reduce_only,
+            "positionIdx": 0,
+        });
+        let order_id = match self.shared.place(&order, &body).await {
+            Err(VenueError::Exchange { code: 110094, .. }) => return Err(below(order.qty)),
+            other => other?,
+        };
+        let done = self.shared.done_order(&order_id).await?;
+        let qty = done.executed_qty().map_err(|e| self.shared.error(e))?;
+        if qty.is_zero() {
+            return Err(VenueError::Exchange {
+                code: -1,
+                message: format!(
+                    "Bybit did not execute the order ({}: {})",
+                    done.order_status, done.reject_reason
+                ),
+            });
+        }
+        let realized = if done.reduce_only {
+            let row = self.shared.closed_row_of(&done).await?;
+            dec("closedPnl", &row.closed_pnl).map_err(|e| self.shared.error(e))?
+        } else {
+            Decimal::ZERO
+        };
+        let fill = self
+            .shared
+            .fill_of(&done, realized)
+            .map_err(|e| self.shared.error(e))?;
+        tracing::info!(
+            symbol = %fill.symbol, side = ?fill.side, qty = %fill.qty, price = %fill.price,
+            reduce_only = fill.reduce_only, "bybit order filled"
+        );
+        Ok(fill)
+    }
+
+    async fn set_stops(&self, symbol: &str, stops: Stops) -> Result<(), VenueError> {
+        let mut body = json!({
+            "category": "linear",
+            "symbol": symbol,
+            "tpslMode": "Full",
+            "positionIdx": 0,
+            "stopLoss": stop_value(stops.stop_loss),
+            "takeProfit": stop_value(stops.take_profit),
+            "trailingStop": stop_value(stops.trailing.as_ref().map(|t| t.distance)),
+            "tpTriggerBy": "LastPrice",
+            "slTriggerBy": "LastPrice",
+        });
+        if let Some(active) = stops.trailing.as_ref().and_then(|t| t.activation_price) {
+            body["activePrice"] = json!(active.normalize().to_string());
+        }
+        match self
+            .shared
+            .rest
+            .post::<Value>("/v5/position/trading-stop", &body, Retry::Transient)
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(BybitHttpError::Api { code, .. }) if code == STOPS_NOT_MODIFIED => Ok(()),
+            Err(BybitHttpError::Api {
+                code: 10001,
+                message,
+            }) if message.contains("zero position") => {
+                Err(VenueError::NoPosition(symbol.to_string()))
+            }
+            Err(e) => Err(self.shared.error(e)),
+        }
+    }
+
+    async fn positions(&self) -> Result<Vec<Position>, VenueError> {
+        let query = vec![
+            ("category", "linear".to_string()),
+            ("settleCoin", "USDT".to_string()),
+            ("limit", "200".to_string()),
+        ];
+        let records: Vec<PositionRecord> = self
+            .shared
+            .all_pages("/v5/position/list", query)
+            .await
+            .map_err(|e| self.shared.error(e))?;
+        let mut out = Vec::new();
+        for r in &records {
+            if let Some(p) = r.to_position().map_err(|e| self.shared.error(e))? {
+                out.push(p);
+            }
+        }
+        Ok(out)
+    }
+
+    async fn wallet(&self) -> Result<Wallet, VenueError> {
+        self.shared.wallet().await
+    }
+
+    /// Bybit's closed pnl since `since_ms` (at most the two years Bybit keeps), each with
+    /// its order's reason and closing fee. Bybit does not say what was left open after a
+    /// historic close: `remaining_qty` is zero here (live events carry the real figure).
+    async fn closed_pnl(&self, since_ms: i64) -> Result<Vec<PositionClose>, VenueError> {
+        let shared = &self.shared;
+        let now = shared.rest.now_ms();
+        let mut rows: Vec<ClosedPnlRow> = Vec::new();
+        let mut start = since_ms.max(now - CLOSED_PNL_KEPT_MS);
+        while start <= now {
+            let end = (start + SEVEN_DAYS_MS - 1).min(now);
+            let query = vec![
+                ("category", "linear".to_string()),
+                ("startTime", start.to_string()),
+                ("endTime", end.to_string()),
+                ("limit", "100".to_string()),
+            ];
+            let page: Vec<ClosedPnlRow> = shared
+                .all_pages("/v5/position/closed-pnl", query)
+                .await
+                .map_err(|e| shared.error(e))?;
+            rows.extend(page);
+            start = end + 1;
+        }
+        rows.sort_by_key(|r| r.ts_ms());
+        let mut out = Vec::new();
+        for row in rows.iter().filter(|r| r.ts_ms() >= since_ms) {
+            let order = shared
+                .find_order(Some(&row.order_id), "")
+                .await
+                .map_err(|e| shared.error(e))?
+                .ok_or_else(|| VenueError::Exchange {
+                    code: -1,
+                    message: format!(
+                        "Bybit does not know the order {} of a closed pnl",
+                        row.order_id
+                    ),
+                })?;
+            out.push(
+                shared
+                    .close_of(&order, row, Decimal::ZERO)
+                    .map_err(|e| shared.error(e))?,
+            );
+        }
+        Ok(out)
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<VenueEvent> {
+        self.shared.events.subscribe()
+    }
+}
