@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,6 +16,11 @@ export type SignalDeskServer = Account & {
   url: string
   /** Creates another user with `signaldesk user create` on the running server's database. */
   createUser: (account: Account) => Promise<void>
+  /**
+   * Gives a user closed trades, martingale chains and balance snapshots with
+   * `signaldesk history import` (the JSON `history` is written to a file first).
+   */
+  importHistory: (username: string, history: unknown) => Promise<void>
 }
 
 function freePort(): Promise<number> {
@@ -132,6 +137,27 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           ],
           logPath,
         )
+      let historySerial = 0
+      const importHistory = async (user: string, history: unknown) => {
+        historySerial += 1
+        const file = join(dir, `history-${String(historySerial)}.json`)
+        writeFileSync(file, JSON.stringify(history, null, 2))
+        await run(
+          [
+            'history',
+            'import',
+            '--username',
+            user,
+            '--file',
+            file,
+            '--database',
+            database,
+            '--data-dir',
+            dir,
+          ],
+          logPath,
+        )
+      }
       await createUser({ username, password })
       const port = await freePort()
       const url = `http://127.0.0.1:${port}`
@@ -159,7 +185,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       child.stderr.pipe(log)
       try {
         await waitForHealthy(url, child, logPath)
-        await use({ url, username, password, createUser })
+        await use({ url, username, password, createUser, importHistory })
       } finally {
         await stop(child)
         log.end()

@@ -1,0 +1,63 @@
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures'
+import { dashboardHistory } from './seeded-history'
+
+/** One of the four cards (role "group" named by its title). */
+const card = (page: Page, name: string) => page.getByRole('group', { name, exact: true })
+
+test.describe('dashboard', () => {
+  test('heading, live badge, the four cards against 24 hours ago and the Balance card', async ({
+    page,
+    login,
+    account,
+    server,
+  }) => {
+    await server.importHistory(account.username, dashboardHistory())
+    await login(page, account)
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
+    await expect(page.getByText('Welcome back to your trading dashboard')).toBeVisible()
+    await expect(page.getByText('Connected', { exact: true })).toBeVisible()
+
+    // The paper wallet holds 10000 USDT; the snapshot of 24 hours ago says 8000: +25.0 %.
+    const balance = card(page, 'Total Balance')
+    await expect(balance).toHaveText('Total Balance$10,000.00+25.0%vs 24h ago')
+    await expect(balance.getByRole('img', { name: 'Up' })).toBeVisible()
+    await expect(balance.getByTestId('change')).toHaveClass(/text-success/)
+
+    // Fills: 510 + 200 + 205 = 915 in the last 24 h, 500 + 400 + 405 = 1305 before: -29.9 %.
+    const volume = card(page, '24h Volume')
+    await expect(volume).toHaveText('24h Volume$915.00-29.9%vs 24h ago')
+    await expect(volume.getByRole('img', { name: 'Down' })).toBeVisible()
+    await expect(volume.getByTestId('change')).toHaveClass(/text-destructive/)
+
+    // No trade is open now; R1 was open 24 hours ago: -100.0 %.
+    const open = card(page, 'Open Trades')
+    await expect(open).toHaveText('Open Trades0-100.0%vs 24h ago')
+    await expect(open.getByRole('img', { name: 'Down' })).toBeVisible()
+
+    // 4 trades now, 3 opened by 24 hours ago: +33.3 %.
+    const total = card(page, 'Total Trades')
+    await expect(total).toHaveText('Total Trades4+33.3%vs 24h ago')
+    await expect(total.getByRole('img', { name: 'Up' })).toBeVisible()
+
+    const wallet = page.getByRole('region', { name: 'Balance', exact: true })
+    await expect(wallet.locator('dt')).toHaveText(['Equity', 'Available', 'Margin'])
+    await expect(wallet.locator('dd')).toHaveText(['$10,000.00', '$10,000.00', '$10,000.00'])
+
+    await expect(page.getByRole('region', { name: 'Trading Signals (Last 5)' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Bot Status' })).toBeVisible()
+  })
+
+  test('without a history the cards show no percent: "—" and no trend', async ({ page, login, account }) => {
+    await login(page, account)
+    await expect(card(page, 'Total Balance')).toHaveText('Total Balance$10,000.00— vs 24h ago')
+    await expect(card(page, '24h Volume')).toHaveText('24h Volume$0.00— vs 24h ago')
+    await expect(card(page, 'Open Trades')).toHaveText('Open Trades0— vs 24h ago')
+    await expect(card(page, 'Total Trades')).toHaveText('Total Trades0— vs 24h ago')
+    for (const name of ['Total Balance', '24h Volume', 'Open Trades', 'Total Trades']) {
+      await expect(card(page, name).getByRole('img')).toHaveCount(0)
+    }
+    await expect(page.locator('main')).not.toContainText(/Infinity|NaN/)
+  })
+})

@@ -1,0 +1,25 @@
+import { expect, type Page } from '@playwright/test'
+
+/**
+ * Calls the API as the logged-in page does (its stored token; no cookie or CSRF needed) and
+ * answers the JSON body; fails the test on a status of 300 or more.
+ */
+export async function pageApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const [status, json] = await page.evaluate(
+    async ([verb, target, payload]) => {
+      const answer = await fetch(target, {
+        method: verb,
+        headers: {
+          Authorization: `Token ${localStorage.getItem('token') ?? ''}`,
+          'Content-Type': 'application/json',
+        },
+        body: payload === undefined ? undefined : JSON.stringify(payload),
+      })
+      const text = await answer.text()
+      return [answer.status, text ? (JSON.parse(text) as unknown) : null] as const
+    },
+    [method, path, body] as const,
+  )
+  expect(status, `${method} ${path}`).toBeLessThan(300)
+  return json as T
+}
