@@ -330,6 +330,14 @@ async fn the_first_take_profit_closes_half_and_moves_the_stop_to_break_even_then
     assert_eq!(t.status, TradeStatus::Closed);
     assert_eq!(t.close_reason.as_deref(), Some("stop_loss"));
     assert!(t.pnl > Decimal::ZERO, "two take profits banked: {}", t.pnl);
+    // Each execution (the entry, two take profits, the stop) is a fill of the 24 h volume.
+    let volume = desk
+        .store
+        .fill_volume_between(desk.user, i64::MIN, i64::MAX)
+        .await
+        .unwrap();
+    assert_eq!(volume, t.volume);
+    assert_eq!(volume, dec!(0.033) * dec!(30000) + t.exit_value);
 }
 
 #[tokio::test]
@@ -583,7 +591,17 @@ async fn reconciliation_adopts_unknown_positions_and_books_closes_made_while_awa
     assert!(desk.logged("adopted a ETHUSDT short position").await);
     // Reconciling again changes nothing.
     desk.worker.reconcile(desk.now).await;
-    assert_eq!(desk.trades().await, trades_with_stop(trades, dec!(2100)));
+    assert_eq!(
+        desk.trades().await,
+        trades_with_stop(trades.clone(), dec!(2100))
+    );
+    // The fills seen: BTC's entry and its stop found while away, ETH's adoption.
+    let volume = desk
+        .store
+        .fill_volume_between(desk.user, i64::MIN, i64::MAX)
+        .await
+        .unwrap();
+    assert_eq!(volume, trades[0].volume + trades[1].volume);
 }
 
 fn trades_with_stop(mut trades: Vec<Trade>, stop: Decimal) -> Vec<Trade> {

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use signaldesk_engine::market::MarketConfig;
 use signaldesk_engine::paper::PaperSettings;
 use signaldesk_engine::telegram::TelegramConfig;
+use signaldesk_engine::BybitSettings;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -49,6 +50,8 @@ pub struct Config {
     pub paper: PaperSettings,
     /// `[telegram]`: the bot token deal and summary messages are sent with (empty: none).
     pub telegram: TelegramConfig,
+    /// `[bybit]`: the REST and private websocket addresses of demo and mainnet keys.
+    pub bybit: BybitSettings,
 }
 
 impl Default for Config {
@@ -68,6 +71,7 @@ impl Default for Config {
             market: MarketConfig::default(),
             paper: PaperSettings::default(),
             telegram: TelegramConfig::default(),
+            bybit: BybitSettings::default(),
         }
     }
 }

@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use serde::Deserialize;
 use signaldesk_core::market::PositionSide;
 use signaldesk_store::repo::dashboard::BalanceSnapshot;
-use signaldesk_store::{Chain, ChainStatus, Store, StoreError, Trade, TradeStatus};
+use signaldesk_store::{Chain, ChainStatus, Store, Trade, TradeStatus};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -64,6 +64,11 @@ struct TradeIn {
     chain: Option<String>,
     #[serde(default)]
     chain_step: Option<u32>,
+}
+
+/// The imported trade's order id: the same file imported again gives the same ids.
+fn order_id(user_id: i64, t: &TradeIn, index: usize) -> String {
+    format!("imp-{user_id}-{}-{index}", t.opened_at.timestamp_millis())
 }
 
 fn closed() -> String {
@@ -150,6 +155,9 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
     }
     for (i, t) in file.trades.iter().enumerate() {
         check_trade(t, &format!("trades[{i}]"), &chains_by_key)?;
+        if store.trade_exists(&order_id(user_id, t, i)).await? {
+            bail!("trades[{i}] was imported before: this file was already imported");
+        }
     }
 
     let mut chain_ids = HashMap::new();
@@ -198,7 +206,7 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
             symbol: t.symbol.trim().to_uppercase(),
             side: side(&t.side, "trade")?,
             status: TradeStatus::Closed,
-            client_order_id: format!("imp-{user_id}-{opened}-{i}"),
+            client_order_id: order_id(user_id, t, i),
             leverage: t.leverage,
             margin: t.margin,
             qty: t.qty,
@@ -222,13 +230,7 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
             opened_at: Some(opened),
             closed_at: Some(closed),
         };
-        let stored = match store.insert_trade(&trade).await {
-            Ok(stored) => stored,
-            Err(StoreError::Conflict(_)) => {
-                bail!("trades[{i}] was imported before (the file was already imported)")
-            }
-            Err(e) => return Err(e.into()),
-        };
+        let stored = store.insert_trade(&trade).await?;
         store
             .insert_fill(user_id, stored.id, entry_value, opened)
             .await?;

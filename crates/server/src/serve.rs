@@ -10,7 +10,7 @@ use signaldesk_engine::market::start_market;
 use signaldesk_engine::paper::PaperRuntime;
 use signaldesk_engine::signals::RatingHub;
 use signaldesk_engine::telegram::Notifier;
-use signaldesk_engine::{EventBus, Supervisor, Venues};
+use signaldesk_engine::{BybitAccounts, EventBus, Supervisor, Venues};
 use signaldesk_store::{SecretCipher, Store};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -68,19 +68,21 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         SecretCipher::load(master_key.as_deref(), &config.data_dir)
             .context("cannot load the master key")?,
     );
-    match config.venue {
-        VenueKind::Paper => {}
-        VenueKind::Bybit => anyhow::bail!(
-            "the Bybit venue is not built yet: run with --venue paper (Bybit's public market data \
-             can still feed the paper exchange with SIGNALDESK_MARKET__SOURCE=bybit)"
-        ),
-    }
     let market = start_market(&config.market)
         .await
         .context("cannot start the market data")?;
-    let paper = PaperRuntime::start(market.data.clone(), &config.paper, store.clone())
-        .await
-        .context("cannot start the paper exchange")?;
+    let (venues, paper) = match config.venue {
+        VenueKind::Paper => {
+            let paper = PaperRuntime::start(market.data.clone(), &config.paper, store.clone())
+                .await
+                .context("cannot start the paper exchange")?;
+            (Venues::Paper(paper.exchange.clone()), Some(paper))
+        }
+        VenueKind::Bybit => {
+            let accounts = BybitAccounts::new(store.clone(), cipher.clone(), config.bybit.clone());
+            (Venues::Bybit(accounts), None)
+        }
+    };
     let (hub, hub_task) = RatingHub::start(
         market.data.clone(),
         config.market.universe(),
@@ -90,7 +92,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
     .context("cannot warm up the ratings")?;
     let supervisor = Supervisor::new(
         store.clone(),
-        Venues::Paper(paper.exchange.clone()),
+        venues,
         market.data.clone(),
         hub,
         EventBus::new(),
@@ -105,7 +107,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         cipher,
         supervisor,
         market: market.data.clone(),
-        paper: Some(paper.exchange.clone()),
+        paper: paper.as_ref().map(|p| p.exchange.clone()),
     };
     let state = AppState::new(store, config, runtime);
     if !state.web.has_app() {
@@ -127,7 +129,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         task,
         market_task: market.task,
         hub_task,
-        paper: Some(paper),
+        paper,
     })
 }
 

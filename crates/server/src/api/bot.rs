@@ -7,6 +7,7 @@ use serde::Serialize;
 use signaldesk_engine::BotStatus;
 use utoipa::ToSchema;
 
+use crate::api::api_keys::refuse_failing_key;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiPath, ApiResult, ErrorBody};
@@ -33,7 +34,10 @@ async fn control(
 ) -> ApiResult<Json<ControlResponse>> {
     let engine = &state.supervisor;
     let (status, message) = match action {
-        Action::StartBot => (engine.start_trading(user_id).await?, "Bot started"),
+        Action::StartBot => {
+            refuse_failing_key(state, user_id, None).await?;
+            (engine.start_trading(user_id).await?, "Bot started")
+        }
         Action::StopBot => (engine.stop_trading(user_id).await?, "Bot stopped"),
         Action::StartSignals => (engine.start_signals(user_id).await?, "Signals started"),
         Action::StopSignals => (engine.stop_signals(user_id).await?, "Signals stopped"),

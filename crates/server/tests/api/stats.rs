@@ -205,6 +205,23 @@ async fn custom_period_is_inclusive_with_local_weekday_and_hour_buckets() {
                 {"hour": 23, "pnl": -3.0, "success": 0, "fail": 1, "total": 1},
             ])
         );
+        assert_eq!(
+            s["heatmap"],
+            json!([
+                {"weekday": 3, "hour": 0, "pnl": 5.0, "total": 1},
+                {"weekday": 3, "hour": 9, "pnl": 0.0, "total": 1},
+                {"weekday": 4, "hour": 23, "pnl": -3.0, "total": 1},
+            ])
+        );
+        // The cumulative pnl at each close's quarter hour (UTC), oldest first.
+        assert_eq!(
+            s["equity"],
+            json!([
+                {"time": "2025-06-09T15:00:00Z", "pnl": 5.0},
+                {"time": "2025-06-10T00:30:00Z", "pnl": 5.0},
+                {"time": "2025-06-11T14:45:00Z", "pnl": 2.0},
+            ])
+        );
         let sunday = get(
             &app,
             &token,

@@ -145,12 +145,35 @@ impl Store {
         cipher: &SecretCipher,
         user_id: i64,
     ) -> Result<Option<ApiCredentials>, StoreError> {
-        let row = sqlx::query(
-            "SELECT id, key_enc, secret_enc, is_demo FROM api_keys WHERE user_id = $1 AND is_active <> 0",
-        )
-        .bind(user_id)
-        .fetch_optional(&self.pool)
-        .await?;
+        self.credentials(cipher, user_id, None).await
+    }
+
+    /// The decrypted pair of key `id` (active or not), to check it before Set Active.
+    pub async fn api_key_credentials(
+        &self,
+        cipher: &SecretCipher,
+        user_id: i64,
+        id: i64,
+    ) -> Result<Option<ApiCredentials>, StoreError> {
+        self.credentials(cipher, user_id, Some(id)).await
+    }
+
+    /// Key `id`, or the active key without one.
+    async fn credentials(
+        &self,
+        cipher: &SecretCipher,
+        user_id: i64,
+        id: Option<i64>,
+    ) -> Result<Option<ApiCredentials>, StoreError> {
+        let sql = match id {
+            None => "SELECT id, key_enc, secret_enc, is_demo FROM api_keys WHERE user_id = $1 AND is_active <> 0",
+            Some(_) => "SELECT id, key_enc, secret_enc, is_demo FROM api_keys WHERE user_id = $1 AND id = $2",
+        };
+        let mut query = sqlx::query(sql).bind(user_id);
+        if let Some(id) = id {
+            query = query.bind(id);
+        }
+        let row = query.fetch_optional(&self.pool).await?;
         let Some(row) = row else { return Ok(None) };
         Ok(Some(ApiCredentials {
             key_id: row.try_get("id")?,

@@ -314,6 +314,15 @@ impl Store {
         row.as_ref().map(trade_from_row).transpose()
     }
 
+    /// Whether a trade with this opening order id exists (order ids are unique across users).
+    pub async fn trade_exists(&self, client_order_id: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM trades WHERE client_order_id = $1")
+            .bind(client_order_id)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get::<i64, _>("n")? > 0)
+    }
+
     /// PENDING and OPEN trades, oldest first.
     pub async fn active_trades(&self, user_id: i64) -> Result<Vec<Trade>, StoreError> {
         let sql = format!(

@@ -1,0 +1,209 @@
+//! The statistics tables on SQLite always and PostgreSQL when `TEST_DATABASE_URL` is set:
+//! the quarter-hour rollup the triggers keep, fills for the 24 h volume, balance snapshots
+//! with their retention, and trade counts at an instant.
+
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use signaldesk_core::market::PositionSide;
+use signaldesk_core::stats::ClosedTally;
+use signaldesk_store::repo::dashboard::{BalanceSnapshot, TradeCounts};
+use signaldesk_store::test_support::TestDatabase;
+use signaldesk_store::{Store, Trade, TradeStatus};
+
+const Q: i64 = 15 * 60 * 1000;
+
+fn closed_trade(user_id: i64, n: usize, opened_at: i64, closed_at: i64, pnl: Decimal) -> Trade {
+    Trade {
+        id: 0,
+        user_id,
+        symbol: "ETHUSDT".into(),
+        side: PositionSide::Long,
+        status: TradeStatus::Closed,
+        client_order_id: format!("roll-{user_id}-{n}"),
+        leverage: 5,
+        margin: dec!(20),
+        qty: dec!(0.05),
+        open_qty: dec!(0),
+        entry_price: Some(dec!(2000)),
+        exit_price: Some(dec!(2010)),
+        closed_qty: dec!(0.05),
+        exit_value: dec!(100.5),
+        pnl,
+        fees: dec!(0.1),
+        volume: dec!(200.5),
+        stop_loss: None,
+        tp_step: 0,
+        close_reason: Some("manual".into()),
+        chain_id: None,
+        chain_step: None,
+        signal_id: None,
+        signal_at: None,
+        signal_price: None,
+        created_at: opened_at,
+        opened_at: Some(opened_at),
+        closed_at: Some(closed_at),
+    }
+}
+
+/// The rollup rebuilt by hand from (close time, pnl) pairs.
+fn expected(trades: &[(i64, Decimal)]) -> Vec<ClosedTally> {
+    let mut out: Vec<ClosedTally> = Vec::new();
+    let mut sorted = trades.to_vec();
+    sorted.sort();
+    for (at, pnl) in sorted {
+        let start = at.div_euclid(Q) * Q;
+        match out.last_mut() {
+            Some(t) if t.at_ms == start => {
+                t.trades += 1;
+                t.wins += u64::from(pnl > Decimal::ZERO);
+                t.pnl += pnl;
+            }
+            _ => out.push(ClosedTally {
+                at_ms: start,
+                ..ClosedTally::trade(at, pnl)
+            }),
+        }
+    }
+    out
+}
+
+async fn rollup(store: &Store, user: i64) -> Vec<ClosedTally> {
+    store
+        .closed_quarters_between(user, i64::MIN, i64::MAX)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_rollup_follows_every_insert_close_correction_and_reopen_of_a_trade() {
+    for (db, store) in TestDatabase::all_connected().await {
+        let a = store.create_user("a", "h", 0).await.unwrap().id;
+        let b = store.create_user("b", "h", 0).await.unwrap().id;
+        let base = 1_763_900_000_000 - 1_763_900_000_000 % Q;
+        let mut seeded = vec![
+            (base + 1_000, dec!(1.5)),
+            (base + Q - 1, dec!(-0.25)),
+            (base + Q, dec!(0)),
+            (base + 5 * Q + 7, dec!(0.00000001)),
+        ];
+        for (n, &(at, pnl)) in seeded.iter().enumerate() {
+            store
+                .insert_trade(&closed_trade(a, n, at - 60_000, at, pnl))
+                .await
+                .unwrap();
+        }
+        store
+            .insert_trade(&closed_trade(b, 99, base, base + 10, dec!(1000)))
+            .await
+            .unwrap();
+        assert_eq!(rollup(&store, a).await, expected(&seeded), "{}", db.label);
+
+        // An open trade counts once it is saved closed.
+        let mut open = closed_trade(a, 10, base, base + 2 * Q, dec!(0));
+        open.status = TradeStatus::Open;
+        open.closed_at = None;
+        let mut open = store.insert_trade(&open).await.unwrap();
+        assert_eq!(rollup(&store, a).await, expected(&seeded), "{}", db.label);
+        open.status = TradeStatus::Closed;
+        open.closed_at = Some(base + 2 * Q + 5);
+        open.pnl = dec!(-3.12345678);
+        store.save_trade(&open).await.unwrap();
+        seeded.push((base + 2 * Q + 5, dec!(-3.12345678)));
+        assert_eq!(rollup(&store, a).await, expected(&seeded), "{}", db.label);
+
+        // Saving a closed trade again with a corrected pnl moves the difference only.
+        open.pnl = dec!(4);
+        store.save_trade(&open).await.unwrap();
+        seeded.pop();
+        seeded.push((base + 2 * Q + 5, dec!(4)));
+        assert_eq!(rollup(&store, a).await, expected(&seeded), "{}", db.label);
+
+        // Bounds are whole quarter hours: [base + Q, base + 3Q) holds two quarters.
+        let window = store
+            .closed_quarters_between(a, base + Q, base + 3 * Q)
+            .await
+            .unwrap();
+        let starts: Vec<i64> = window.iter().map(|t| t.at_ms).collect();
+        assert_eq!(starts, [base + Q, base + 2 * Q], "{}", db.label);
+        assert_eq!(
+            rollup(&store, b).await,
+            expected(&[(base + 10, dec!(1000))])
+        );
+    }
+}
+
+#[tokio::test]
+async fn fills_snapshots_and_counts_answer_for_an_instant_and_a_window() {
+    for (db, store) in TestDatabase::all_connected().await {
+        let a = store.create_user("a", "h", 0).await.unwrap().id;
+        let b = store.create_user("b", "h", 0).await.unwrap().id;
+        let t = store
+            .insert_trade(&closed_trade(a, 1, 1_000, 5_000, dec!(1)))
+            .await
+            .unwrap();
+        store
+            .insert_fill(a, t.id, dec!(100.25), 1_000)
+            .await
+            .unwrap();
+        store.insert_fill(a, t.id, dec!(0.5), 4_999).await.unwrap();
+        store.insert_fill(a, t.id, dec!(7), 5_000).await.unwrap();
+        store.insert_fill(b, t.id, dec!(1000), 2_000).await.unwrap();
+        let volume = store.fill_volume_between(a, 1_000, 5_000).await.unwrap();
+        assert_eq!(volume, dec!(100.75), "{}", db.label);
+        assert_eq!(
+            store.fill_volume_between(a, 6_000, 9_000).await.unwrap(),
+            dec!(0)
+        );
+
+        let snap = |at: i64, equity: Decimal| BalanceSnapshot {
+            taken_at: at,
+            equity,
+            available_balance: equity - dec!(10),
+            margin_balance: equity,
+        };
+        for (at, eq) in [(100, dec!(1000)), (400, dec!(1010.5)), (700, dec!(990))] {
+            store
+                .record_balance_snapshot(a, &snap(at, eq), 0)
+                .await
+                .unwrap();
+        }
+        assert_eq!(
+            store.balance_snapshot_at(a, 699).await.unwrap(),
+            Some(snap(400, dec!(1010.5))),
+            "{}",
+            db.label
+        );
+        assert_eq!(store.balance_snapshot_at(a, 99).await.unwrap(), None);
+        assert_eq!(store.balance_snapshot_at(b, 1_000).await.unwrap(), None);
+        // Writing at 1000 with retention from 500 drops the two older ones.
+        store
+            .record_balance_snapshot(a, &snap(1_000, dec!(995)), 500)
+            .await
+            .unwrap();
+        assert_eq!(store.balance_snapshot_at(a, 600).await.unwrap(), None);
+        assert_eq!(
+            store.balance_snapshot_at(a, 900).await.unwrap(),
+            Some(snap(700, dec!(990)))
+        );
+
+        let mut still_open = closed_trade(a, 2, 3_000, 0, dec!(0));
+        still_open.status = TradeStatus::Open;
+        still_open.closed_at = None;
+        store.insert_trade(&still_open).await.unwrap();
+        let mut pending = closed_trade(a, 3, 3_500, 0, dec!(0));
+        pending.status = TradeStatus::Pending;
+        pending.opened_at = None;
+        pending.closed_at = None;
+        store.insert_trade(&pending).await.unwrap();
+        let counts = |open, total| TradeCounts { open, total };
+        assert_eq!(store.trade_counts_at(a, 999).await.unwrap(), counts(0, 0));
+        assert_eq!(
+            store.trade_counts_at(a, 3_000).await.unwrap(),
+            counts(2, 2),
+            "{}",
+            db.label
+        );
+        assert_eq!(store.trade_counts_at(a, 5_000).await.unwrap(), counts(1, 2));
+        assert_eq!(store.trade_counts_at(b, 5_000).await.unwrap(), counts(0, 0));
+    }
+}
