@@ -15,11 +15,11 @@ type StatTileProps = {
 /** One figure with its title: the tiles of /stats, the cards of /statistics and the dashboard. */
 export function StatTile({ label, value, valueClassName, children }: StatTileProps) {
   return (
-    <Card role="group" aria-label={label} className="gap-2 py-4">
-      <CardHeader className="px-4">
+    <Card role="group" aria-label={label} className="py-4">
+      <CardHeader className="px-4 py-0">
         <CardTitle className="text-sm font-medium text-muted-foreground">{label}</CardTitle>
       </CardHeader>
-      <CardContent className="space-y-1 px-4">
+      <CardContent className="space-y-1 px-4 pt-2 pb-0">
         <p className={cn('text-2xl font-semibold tabular-nums', valueClassName)}>{value}</p>
         {children}
       </CardContent>
