@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
+import { pageApi } from './page-api'
 import { dashboardHistory } from './seeded-history'
 
 /** One of the four cards (role "group" named by its title). */
@@ -59,5 +60,43 @@ test.describe('dashboard', () => {
       await expect(card(page, name).getByRole('img')).toHaveCount(0)
     }
     await expect(page.locator('main')).not.toContainText(/Infinity|NaN/)
+  })
+
+  test('the Balance card follows the live balance messages without a reload', async ({
+    page,
+    login,
+    account,
+  }) => {
+    test.setTimeout(120_000)
+    await login(page, account)
+    const wallet = page.getByRole('region', { name: 'Balance', exact: true })
+    const available = wallet.locator('dd').nth(1)
+    await expect(available).toHaveText('$10,000.00')
+
+    // The running bot opens positions on the sped-up market; each fill sends a balance message
+    // whose available balance no longer holds the positions' margin.
+    const key = await pageApi<{ id: number }>(page, 'POST', '/api/api-keys/', {
+      key: 'paper-key',
+      secret: 'paper-secret',
+      is_demo: true,
+    })
+    await pageApi(page, 'POST', `/api/api-keys/${String(key.id)}/set_active/`)
+    let navigations = 0
+    page.on('framenavigated', () => {
+      navigations += 1
+    })
+    await pageApi(page, 'POST', '/api/command/bot/start/')
+    try {
+      await expect(available).not.toHaveText('$10,000.00', { timeout: 90_000 })
+      await expect(available).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d\d$/)
+      // The Total Balance card shows the same (live) equity as the Balance card.
+      await expect(async () => {
+        const equity = await wallet.locator('dd').first().textContent()
+        expect(await card(page, 'Total Balance').textContent()).toContain(equity ?? 'missing')
+      }).toPass({ timeout: 10_000 })
+      expect(navigations).toBe(0)
+    } finally {
+      await pageApi(page, 'POST', '/api/command/bot/stop/')
+    }
   })
 })
