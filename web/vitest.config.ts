@@ -9,6 +9,8 @@ export default mergeConfig(
       setupFiles: ['./src/testing/setup-tests.ts'],
       include: ['src/**/*.test.{ts,tsx}'],
       restoreMocks: true,
+      // Rendering whole pages in jsdom on a loaded 2-core machine can pass 5 s.
+      testTimeout: 15_000,
     },
   }),
 )
