@@ -21,4 +21,4 @@ mod workers;
 pub use error::EngineError;
 pub use events::{EventBus, Subscription, UserEvent};
 pub use supervisor::{BotStatus, Supervisor, VenueName, WorkerState};
-pub use venues::Venues;
+pub use venues::{BybitAccounts, BybitSettings, Venues};

@@ -1,8 +1,8 @@
 //! Signal Desk's venues: where the bot's orders go and where its prices come from.
 //!
 //! [`Venue`] is the one trait the trading worker is written against; [`paper::PaperExchange`]
-//! implements it in memory (shared by all users, each with their own wallet) and a Bybit V5
-//! private client will implement it against the exchange. [`market::MarketData`] is the one
+//! implements it in memory (shared by all users, each with their own wallet) and
+//! [`bybit::private::BybitVenue`] implements it against Bybit V5 (demo or mainnet). [`market::MarketData`] is the one
 //! trait for instruments, candles and live prices: [`market::sim::SimulatedMarket`] (seeded,
 //! offline, the default), [`market::manual::ManualMarket`] (moved by hand, for tests) and
 //! [`bybit::BybitMarketData`] (Bybit V5 public REST and websocket). Money, prices and

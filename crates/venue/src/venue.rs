@@ -11,7 +11,7 @@
 //! | `positions`             | GET /v5/position/list                                        |
 //! | `wallet`                | GET /v5/account/wallet-balance                               |
 //! | `closed_pnl`            | GET /v5/position/closed-pnl                                  |
-//! | `subscribe`             | private websocket: execution, position, wallet               |
+//! | `subscribe`             | private websocket: order, execution, position, wallet; REST order history after each reconnect |
 
 use async_trait::async_trait;
 use rust_decimal::Decimal;

@@ -334,18 +334,21 @@ async fn the_exchanges_refusals_read_as_sentences_a_trader_understands() {
     assert!(e.contains("signature"), "{e}");
     assert!(!e.contains("not-the-secret"), "{e}");
 
-    let ro = BybitVenue::new(config_for(&fake, "readonly", "ro-secret")).unwrap();
-    let e = message(ro.check_key().await.unwrap_err());
+    let ro_config = config_for(&fake, "readonly", "ro-secret");
+    let e = message(BybitVenue::check_key(&ro_config).await.unwrap_err());
     assert!(e.contains("read-only"), "{e}");
+    let ro = BybitVenue::new(ro_config).unwrap();
     let e = message(ro.set_leverage("BTCUSDT", 5).await.unwrap_err());
     assert!(e.contains("permission"), "{e}");
 
-    let ip = BybitVenue::new(config_for(&fake, "ipbound", "ip-secret")).unwrap();
-    let e = message(ip.check_key().await.unwrap_err());
+    let ip = config_for(&fake, "ipbound", "ip-secret");
+    let e = message(BybitVenue::check_key(&ip).await.unwrap_err());
     assert!(e.contains("IP"), "{e}");
 
+    BybitVenue::check_key(&config_for(&fake, KEY, SECRET))
+        .await
+        .unwrap();
     let v = venue(&fake);
-    v.check_key().await.unwrap();
     let e = v
         .submit_market_order(order("sd-big", "BTCUSDT", Side::Buy, dec!(100), false))
         .await

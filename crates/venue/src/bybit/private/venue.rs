@@ -131,15 +131,16 @@ impl BybitVenue {
         })
     }
 
-    /// One cheap authenticated call (GET /v5/user/query-api): `Ok` when the key works and
-    /// may trade USDT perpetuals, else the exchange's reason.
-    pub async fn check_key(&self) -> Result<(), VenueError> {
-        let info: ApiKeyInfo = self
-            .shared
-            .rest
+    /// One cheap authenticated call (GET /v5/user/query-api) with the key of `config`:
+    /// `Ok` when the key works and may trade USDT perpetuals, else the exchange's reason.
+    /// Opens no stream.
+    pub async fn check_key(config: &BybitConfig) -> Result<(), VenueError> {
+        let env = config.environment;
+        let rest = PrivateRest::new(config).map_err(|e| venue_error(e, env))?;
+        let info: ApiKeyInfo = rest
             .get("/v5/user/query-api", &[])
             .await
-            .map_err(|e| self.shared.error(e))?;
+            .map_err(|e| venue_error(e, env))?;
         if info.can_trade_contracts() {
             Ok(())
         } else {
