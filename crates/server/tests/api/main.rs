@@ -4,6 +4,7 @@
 mod api_keys;
 mod auth;
 mod bot;
+mod bybit;
 mod cli;
 mod crash;
 mod dashboard;
