@@ -1,0 +1,245 @@
+//! The trading worker on Bybit: the real BybitVenue (signed REST and the private stream)
+//! against the fake Bybit on loopback, which runs the stops. The rules are the ones
+//! `trading.rs` checks on paper; these scenarios check that they hold when orders, stops and
+//! closes travel through Bybit's API: an entry with its exchange-side stop loss, the
+//! take-profit ladder's reduce-only order and break-even stop, and a stop that fires while
+//! the bot is away.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+use std::time::Duration as StdDuration;
+
+use chrono::{DateTime, Duration, Utc};
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use signaldesk_core::market::Instrument;
+use signaldesk_core::settings::BotSettings;
+use signaldesk_core::signal::TradeSignal;
+use signaldesk_engine::journal::BotJournal;
+use signaldesk_engine::telegram::Notifier;
+use signaldesk_engine::trading::{TradingDeps, TradingWorker};
+use signaldesk_engine::EventBus;
+use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec};
+use signaldesk_store::test_support::TestDatabase;
+use signaldesk_store::{Store, StoredSignal, Trade, TradeStatus};
+use signaldesk_venue::bybit::private::{BybitConfig, BybitVenue, Credentials, Environment};
+use signaldesk_venue::market::manual::ManualMarket;
+use signaldesk_venue::paper::PaperConfig;
+use signaldesk_venue::{CloseReason, Venue, VenueEvent};
+use tokio::sync::broadcast;
+
+fn btc() -> Instrument {
+    Instrument {
+        symbol: "BTCUSDT".into(),
+        tick_size: dec!(0.1),
+        qty_step: dec!(0.001),
+        min_qty: dec!(0.001),
+        min_notional: dec!(5),
+        max_leverage: 100,
+    }
+}
+
+/// One user's worker trading on the fake Bybit.
+struct BybitDesk {
+    _db: TestDatabase,
+    store: Store,
+    user: i64,
+    market: Arc<ManualMarket>,
+    fake: FakeBybit,
+    venue: Arc<dyn Venue>,
+    events: broadcast::Receiver<VenueEvent>,
+    worker: TradingWorker,
+    now: DateTime<Utc>,
+}
+
+impl BybitDesk {
+    /// BTC at 30,000 on the market and the exchange; the default settings with trailing off
+    /// (margin 100 USDT, 10x, stop loss 5 %, take profits every 10 %).
+    async fn new() -> BybitDesk {
+        let db = TestDatabase::sqlite();
+        let store = Store::connect(&db.url).await.unwrap();
+        let user = store.create_user("trader", "h", 0).await.unwrap().id;
+        let record = store.settings_or_default(user, 0).await.unwrap();
+        let settings = BotSettings {
+            use_trailing_stop: false,
+            ..BotSettings::default()
+        };
+        store
+            .update_settings(user, record.id, &settings, 0)
+            .await
+            .unwrap();
+        let now = Utc::now();
+        let market = Arc::new(ManualMarket::new(vec![btc()], now.timestamp_millis()));
+        let mut config = FakeConfig::new(vec![btc()]);
+        config.paper = PaperConfig {
+            slippage_bps: Decimal::ZERO,
+            ..PaperConfig::default()
+        };
+        let fake = FakeBybit::start(config).await.unwrap();
+        fake.add_key(KeySpec::new("KEY", "SECRET"));
+        market.set_price("BTCUSDT", dec!(30000));
+        fake.set_price("BTCUSDT", dec!(30000));
+        let venue: Arc<dyn Venue> = Arc::new(venue_on(&fake));
+        let events = venue.subscribe();
+        let worker = worker(&store, user, &venue, &market, now).await;
+        BybitDesk {
+            _db: db,
+            store,
+            user,
+            market,
+            fake,
+            venue,
+            events,
+            worker,
+            now,
+        }
+    }
+
+    async fn signal(&mut self, rating: &str) {
+        let stored = self
+            .store
+            .insert_signal(&StoredSignal {
+                id: 0,
+                user_id: self.user,
+                symbol: "BTCUSDT".into(),
+                rating: rating.into(),
+                total: None,
+                ma: None,
+                osc: None,
+                candle_time: self.now.timestamp_millis(),
+                source: "ratings".into(),
+                created_at: self.now.timestamp_millis(),
+            })
+            .await
+            .unwrap();
+        self.worker.on_signal(&stored, self.now).await;
+    }
+
+    /// A new price on the market and on Bybit; `closes` venue closes are expected from it
+    /// before the worker runs its ladder on the tick.
+    async fn price(&mut self, price: Decimal, closes: usize) {
+        self.now += Duration::seconds(1);
+        self.market.set_price("BTCUSDT", price);
+        self.fake.set_price("BTCUSDT", price);
+        let mut seen = 0;
+        while seen < closes {
+            let event = tokio::time::timeout(StdDuration::from_secs(5), self.events.recv())
+                .await
+                .expect("the close reaches the worker through Bybit's stream")
+                .unwrap();
+            if matches!(&event, VenueEvent::PositionClosed(c) if c.reason != CloseReason::Manual) {
+                seen += 1;
+            }
+            self.worker.on_venue_event(event, self.now).await;
+        }
+        self.worker.on_tick("BTCUSDT", price, self.now).await;
+    }
+
+    async fn only_trade(&self) -> Trade {
+        let q = signaldesk_store::TradeQuery {
+            limit: 100,
+            ..Default::default()
+        };
+        let (all, _) = self.store.trades_page(self.user, &q).await.unwrap();
+        assert_eq!(all.len(), 1, "{all:#?}");
+        all.into_iter().next().unwrap()
+    }
+}
+
+fn venue_on(fake: &FakeBybit) -> BybitVenue {
+    let mut config = BybitConfig::new(Environment::Demo, Credentials::new("KEY", "SECRET"));
+    config.rest_url = fake.rest_url();
+    config.private_ws_url = fake.private_ws_url();
+    config.reconnect_min = StdDuration::from_millis(50);
+    BybitVenue::new(config).unwrap()
+}
+
+async fn worker(
+    store: &Store,
+    user: i64,
+    venue: &Arc<dyn Venue>,
+    market: &Arc<ManualMarket>,
+    now: DateTime<Utc>,
+) -> TradingWorker {
+    let bus = EventBus::new();
+    let deps = TradingDeps {
+        store: store.clone(),
+        journal: BotJournal::new(store.clone(), bus.clone()),
+        bus,
+        venue: venue.clone(),
+        market: market.clone(),
+        telegram: Notifier::disabled(),
+    };
+    let known = [("BTCUSDT".to_string(), TradeSignal::Neutral)];
+    let mut worker = TradingWorker::new(user, deps, known).await.unwrap();
+    worker.reconcile(now).await;
+    worker
+}
+
+#[tokio::test]
+async fn an_entry_carries_its_stop_loss_on_bybit_and_the_stop_closes_the_trade() {
+    let mut desk = BybitDesk::new().await;
+    desk.signal("STRONG_BUY").await;
+    // 100 USDT x 10 / 30,000 = 0.0333…, rounded down to the 0.001 step.
+    assert_eq!(desk.fake.position_qty("KEY", "BTCUSDT"), dec!(0.033));
+    let position = desk.venue.positions().await.unwrap().remove(0);
+    assert_eq!(position.stops.stop_loss, Some(dec!(28500)));
+    assert_eq!(desk.only_trade().await.status, TradeStatus::Open);
+
+    desk.price(dec!(28400), 1).await;
+    let trade = desk.only_trade().await;
+    assert_eq!(trade.status, TradeStatus::Closed);
+    assert_eq!(trade.close_reason.as_deref(), Some("stop_loss"));
+    // Price pnl -1,600 x 0.033 = -52.8; fees 30,000 x 0.033 x 0.00055 = 0.5445 and
+    // 28,400 x 0.033 x 0.00055 = 0.515460.
+    assert_eq!(trade.pnl, dec!(-53.859960));
+    assert_eq!(desk.fake.position_qty("KEY", "BTCUSDT"), Decimal::ZERO);
+}
+
+#[tokio::test]
+async fn the_first_take_profit_closes_half_on_bybit_and_moves_the_stop_to_break_even() {
+    let mut desk = BybitDesk::new().await;
+    desk.signal("STRONG_BUY").await;
+    desk.price(dec!(33000), 0).await;
+    // Half of 0.033 rounded down to the step: 0.016 closed, 0.017 left.
+    assert_eq!(desk.fake.position_qty("KEY", "BTCUSDT"), dec!(0.017));
+    let position = desk.venue.positions().await.unwrap().remove(0);
+    assert_eq!(position.stops.stop_loss, Some(dec!(30000)));
+    let trade = desk.only_trade().await;
+    assert_eq!(trade.status, TradeStatus::Open);
+    assert_eq!(trade.closed_qty, dec!(0.016));
+}
+
+#[tokio::test]
+async fn a_stop_that_fires_while_the_bot_is_away_is_booked_at_the_next_start() {
+    let mut desk = BybitDesk::new().await;
+    desk.signal("STRONG_BUY").await;
+    // The bot stops; the stop fires on Bybit meanwhile.
+    let BybitDesk {
+        store,
+        user,
+        market,
+        fake,
+        worker: old_worker,
+        venue: old_venue,
+        now,
+        _db,
+        ..
+    } = desk;
+    drop(old_worker);
+    drop(old_venue);
+    market.set_price("BTCUSDT", dec!(28000));
+    fake.set_price("BTCUSDT", dec!(28000));
+
+    let venue: Arc<dyn Venue> = Arc::new(venue_on(&fake));
+    let _worker = worker(&store, user, &venue, &market, now + Duration::minutes(5)).await;
+    let q = signaldesk_store::TradeQuery {
+        limit: 10,
+        ..Default::default()
+    };
+    let (trades, _) = store.trades_page(user, &q).await.unwrap();
+    assert_eq!(trades.len(), 1);
+    assert_eq!(trades[0].status, TradeStatus::Closed);
+    assert_eq!(trades[0].close_reason.as_deref(), Some("stop_loss"));
+    assert_eq!(trades[0].exit_price, Some(dec!(28000)));
+}
