@@ -3,7 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeZone, Timelike, Utc};
+use chrono::{
+    DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, Offset, TimeZone, Timelike, Utc,
+};
 use chrono_tz::Tz;
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
@@ -336,6 +338,56 @@ impl LocalClock {
     }
 }
 
+/// Quarter hours in a week: a UTC quarter hour's slot of the week is `quarter % 672`.
+pub const QUARTERS_PER_WEEK: i64 = 7 * 24 * 4;
+
+/// `[from_ms, to_ms)` cut where `tz`'s UTC offset changes, as quarter-hour-aligned spans of
+/// constant offset (DST changes happen on a quarter hour). Within one span a UTC quarter
+/// hour's slot of the week fixes its local weekday and hour, so a period's weekday and hour
+/// figures can be summed per slot and span instead of per quarter hour.
+pub fn constant_offset_spans(tz: Tz, from_ms: i64, to_ms: i64) -> Vec<(i64, i64)> {
+    const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+    let offset = |ms: i64| {
+        DateTime::from_timestamp_millis(ms)
+            .unwrap_or_default()
+            .with_timezone(&tz)
+            .offset()
+            .fix()
+            .local_minus_utc()
+    };
+    let mut spans = Vec::new();
+    if from_ms >= to_ms {
+        return spans;
+    }
+    let mut start = from_ms.div_euclid(QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+    let mut probe = start;
+    while probe < to_ms {
+        let next = (probe + DAY_MS).min(to_ms);
+        let current = offset(probe);
+        if offset(next) == current || next == to_ms && offset(to_ms - 1) == current {
+            probe = next;
+            continue;
+        }
+        // The offset changes in (probe, next]: find its first quarter hour.
+        let (mut low, mut high) = (probe, next.div_euclid(QUARTER_HOUR_MS) * QUARTER_HOUR_MS);
+        while high - low > QUARTER_HOUR_MS {
+            let mid = low + (high - low) / 2 / QUARTER_HOUR_MS * QUARTER_HOUR_MS;
+            if offset(mid) == current {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        spans.push((start, high));
+        start = high;
+        probe = high;
+    }
+    if start < to_ms {
+        spans.push((start, to_ms));
+    }
+    spans
+}
+
 /// One cell of the weekday x hour heatmap.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HeatmapCell {
@@ -357,8 +409,9 @@ pub struct EquityPoint {
 /// The most points the equity curve has, whatever the number of trades.
 pub const MAX_EQUITY_POINTS: usize = 500;
 
-/// The Stats response over closed trades (spec section 3) plus the heatmap and equity curve
-/// of the /stats page. `tallies` must be in time order.
+/// The Stats response over closed trades (spec section 3) plus the heatmap of the /stats
+/// page; the equity curve is left empty for [`equity_curve`]. Any order of `tallies` works;
+/// time order reuses local-time conversions.
 pub fn period_stats(tallies: &[ClosedTally], tz: Tz) -> PeriodStats {
     let mut clock = LocalClock::new(tz);
     let mut all = Tally::default();
@@ -422,7 +475,7 @@ pub fn period_stats(tallies: &[ClosedTally], tz: Tz) -> PeriodStats {
                 total: cells[w][h].total,
             })
             .collect(),
-        equity: equity_curve(tallies),
+        equity: Vec::new(),
     }
 }
 
@@ -675,7 +728,11 @@ mod tests {
             .map(|c| (c.weekday, c.hour, c.pnl, c.total))
             .collect();
         assert_eq!(cells, vec![(1, 0, 1.0, 3), (7, 23, 5.0, 1)]);
-        let curve: Vec<_> = s.equity.iter().map(|p| (p.at_ms, p.pnl)).collect();
+        assert!(s.equity.is_empty(), "the curve is equity_curve's");
+        let curve: Vec<_> = equity_curve(&trades)
+            .iter()
+            .map(|p| (p.at_ms, p.pnl))
+            .collect();
         assert_eq!(
             curve,
             vec![
@@ -721,6 +778,64 @@ mod tests {
             grouped_stats(&trades, tz, Granularity::Day),
             grouped_stats(&rollup, tz, Granularity::Day)
         );
+    }
+
+    #[test]
+    fn spans_of_constant_offset_cut_at_each_dst_change() {
+        let berlin = chrono_tz::Europe::Berlin;
+        // 2026: summer time from 29 March 01:00 UTC to 25 October 01:00 UTC.
+        let spans = constant_offset_spans(
+            berlin,
+            ms("2026-01-01T00:00:00Z"),
+            ms("2027-01-01T00:00:00Z"),
+        );
+        assert_eq!(
+            spans,
+            vec![
+                (ms("2026-01-01T00:00:00Z"), ms("2026-03-29T01:00:00Z")),
+                (ms("2026-03-29T01:00:00Z"), ms("2026-10-25T01:00:00Z")),
+                (ms("2026-10-25T01:00:00Z"), ms("2027-01-01T00:00:00Z")),
+            ]
+        );
+        let tokyo = constant_offset_spans(chrono_tz::Asia::Tokyo, 0, ms("2026-01-01T00:00:00Z"));
+        assert_eq!(tokyo, vec![(0, ms("2026-01-01T00:00:00Z"))]);
+        assert!(constant_offset_spans(berlin, 5, 5).is_empty());
+    }
+
+    #[test]
+    fn summing_by_slot_of_the_week_within_a_span_keeps_local_weekdays_and_hours() {
+        let tz = chrono_tz::Europe::Berlin;
+        let trades: Vec<_> = (0..3000)
+            .map(|i| {
+                ClosedTally::trade(
+                    ms("2026-03-01T00:00:00Z") + i * 47 * 60 * 1000,
+                    Decimal::new(i % 7 - 3, 0),
+                )
+            })
+            .collect();
+        let (from, to) = (trades[0].at_ms, trades[2999].at_ms + 1);
+        let mut slots: Vec<ClosedTally> = Vec::new();
+        for (a, b) in constant_offset_spans(tz, from, to) {
+            let mut by_slot: BTreeMap<i64, ClosedTally> = BTreeMap::new();
+            for t in trades.iter().filter(|t| t.at_ms >= a && t.at_ms < b) {
+                let quarter = t.at_ms.div_euclid(QUARTER_HOUR_MS);
+                let entry = by_slot
+                    .entry(quarter % QUARTERS_PER_WEEK)
+                    .or_insert(ClosedTally {
+                        trades: 0,
+                        wins: 0,
+                        pnl: Decimal::ZERO,
+                        ..*t
+                    });
+                entry.trades += t.trades;
+                entry.wins += t.wins;
+                entry.pnl += t.pnl;
+            }
+            slots.extend(by_slot.into_values());
+        }
+        assert!(slots.len() < trades.len());
+        let (by_trade, by_slot) = (period_stats(&trades, tz), period_stats(&slots, tz));
+        assert_eq!(by_trade, by_slot);
     }
 
     #[test]

@@ -129,6 +129,51 @@ async fn the_rollup_follows_every_insert_close_correction_and_reopen_of_a_trade(
             rollup(&store, b).await,
             expected(&[(base + 10, dec!(1000))])
         );
+
+        // A week later the same slot of the week: summed into one row timed at the first.
+        let week = 672 * Q;
+        store
+            .insert_trade(&closed_trade(a, 20, base, base + week + 3, dec!(2)))
+            .await
+            .unwrap();
+        seeded.push((base + week + 3, dec!(2)));
+        let slots = store
+            .closed_week_slots_between(a, i64::MIN, i64::MAX)
+            .await
+            .unwrap();
+        let first = &slots[0];
+        assert_eq!(first.at_ms, base, "{}", db.label);
+        assert_eq!((first.trades, first.wins, first.pnl), (3, 2, dec!(3.25)));
+        assert_eq!(slots.len(), 4, "{slots:?}");
+        let total: Decimal = seeded.iter().map(|(_, p)| p).sum();
+        assert_eq!(slots.iter().map(|t| t.pnl).sum::<Decimal>(), total);
+        // Runs of 4 quarter hours (aligned to the epoch), each timed at its last quarter.
+        let runs = store
+            .closed_runs_between(a, i64::MIN, i64::MAX, 4)
+            .await
+            .unwrap();
+        let mut by_run: std::collections::BTreeMap<i64, (i64, u64)> = Default::default();
+        for (at, _) in &seeded {
+            let quarter = at.div_euclid(Q);
+            let run = by_run.entry(quarter / 4).or_insert((0, 0));
+            run.0 = run.0.max(quarter * Q);
+            run.1 += 1;
+        }
+        let shape: Vec<(i64, u64)> = runs.iter().map(|t| (t.at_ms, t.trades)).collect();
+        assert_eq!(
+            shape,
+            by_run.into_values().collect::<Vec<_>>(),
+            "{}",
+            db.label
+        );
+        assert_eq!(
+            store
+                .closed_quarter_bounds(a, i64::MIN, i64::MAX)
+                .await
+                .unwrap(),
+            Some((base, base + week))
+        );
+        assert_eq!(store.closed_quarter_bounds(a, 0, 1).await.unwrap(), None);
     }
 }
 

@@ -10,10 +10,11 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::stats::{
-    grouped_stats, local_dates_range, local_day_start, parse_date, period_stats, Granularity,
-    Period, PeriodError, PeriodRow, PeriodStats,
+    constant_offset_spans, equity_curve, grouped_stats, local_dates_range, local_day_start,
+    parse_date, period_stats, Granularity, Period, PeriodError, PeriodRow, PeriodStats,
+    MAX_EQUITY_POINTS,
 };
-use signaldesk_store::repo::stats::ChainWithTrades;
+use signaldesk_store::repo::stats::{ChainWithTrades, QUARTER_MS};
 use signaldesk_store::{ChainStatus, TradeStatus};
 use utoipa::{IntoParams, ToSchema};
 
@@ -172,8 +173,22 @@ pub async fn compute_stats(
     tz: Tz,
 ) -> ApiResult<PeriodStats> {
     let (from, to) = period.range(now, tz);
-    let trades = store.closed_quarters_between(user_id, from, to).await?;
-    Ok(period_stats(&trades, tz))
+    let Some((first, last)) = store.closed_quarter_bounds(user_id, from, to).await? else {
+        return Ok(PeriodStats::default());
+    };
+    let end = last + QUARTER_MS;
+    // Weekday and hour figures from at most 672 rows per span of one UTC offset.
+    let mut slots = Vec::new();
+    for (a, b) in constant_offset_spans(tz, first, end) {
+        slots.extend(store.closed_week_slots_between(user_id, a, b).await?);
+    }
+    let mut stats = period_stats(&slots, tz);
+    // Runs aligned to the epoch can split one more time than they fit: 499 parts, 500 points.
+    let parts = MAX_EQUITY_POINTS as i64 - 1;
+    let run = ((end - first) / QUARTER_MS + parts - 1) / parts;
+    let runs = store.closed_runs_between(user_id, first, end, run).await?;
+    stats.equity = equity_curve(&runs);
+    Ok(stats)
 }
 
 /// Statistics of the trades closed in a period, in the user's time zone.
