@@ -2,8 +2,8 @@
 //! against the fake Bybit on loopback, which runs the stops. The rules are the ones
 //! `trading.rs` checks on paper; these scenarios check that they hold when orders, stops and
 //! closes travel through Bybit's API: an entry with its exchange-side stop loss, the
-//! take-profit ladder's reduce-only order and break-even stop, and a stop that fires while
-//! the bot is away.
+//! take-profit ladder's reduce-only order and break-even stop, the trailing stop, a manual
+//! close, and a stop that fires while the bot is away.
 #![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use signaldesk_core::settings::BotSettings;
 use signaldesk_core::signal::TradeSignal;
 use signaldesk_engine::journal::BotJournal;
 use signaldesk_engine::telegram::Notifier;
-use signaldesk_engine::trading::{TradingDeps, TradingWorker};
+use signaldesk_engine::trading::{Command, TradingDeps, TradingWorker};
 use signaldesk_engine::EventBus;
 use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec};
 use signaldesk_store::test_support::TestDatabase;
@@ -26,7 +26,7 @@ use signaldesk_venue::bybit::private::{BybitConfig, BybitVenue, Credentials, Env
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::paper::PaperConfig;
 use signaldesk_venue::{CloseReason, Venue, VenueEvent};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, oneshot};
 
 fn btc() -> Instrument {
     Instrument {
@@ -53,17 +53,12 @@ struct BybitDesk {
 }
 
 impl BybitDesk {
-    /// BTC at 30,000 on the market and the exchange; the default settings with trailing off
-    /// (margin 100 USDT, 10x, stop loss 5 %, take profits every 10 %).
-    async fn new() -> BybitDesk {
+    /// BTC at 30,000 on the market and the exchange, with `settings`.
+    async fn new(settings: BotSettings) -> BybitDesk {
         let db = TestDatabase::sqlite();
         let store = Store::connect(&db.url).await.unwrap();
         let user = store.create_user("trader", "h", 0).await.unwrap().id;
         let record = store.settings_or_default(user, 0).await.unwrap();
-        let settings = BotSettings {
-            use_trailing_stop: false,
-            ..BotSettings::default()
-        };
         store
             .update_settings(user, record.id, &settings, 0)
             .await
@@ -146,6 +141,15 @@ impl BybitDesk {
     }
 }
 
+/// The defaults (margin 100 USDT, 10x, stop loss 5 %, take profits every 10 %) with the
+/// trailing stop off, so only the rule under test moves the position.
+fn classic() -> BotSettings {
+    BotSettings {
+        use_trailing_stop: false,
+        ..BotSettings::default()
+    }
+}
+
 fn venue_on(fake: &FakeBybit) -> BybitVenue {
     let mut config = BybitConfig::new(Environment::Demo, Credentials::new("KEY", "SECRET"));
     config.rest_url = fake.rest_url();
@@ -178,7 +182,7 @@ async fn worker(
 
 #[tokio::test]
 async fn an_entry_carries_its_stop_loss_on_bybit_and_the_stop_closes_the_trade() {
-    let mut desk = BybitDesk::new().await;
+    let mut desk = BybitDesk::new(classic()).await;
     desk.signal("STRONG_BUY").await;
     // 100 USDT x 10 / 30,000 = 0.0333…, rounded down to the 0.001 step.
     assert_eq!(desk.fake.position_qty("KEY", "BTCUSDT"), dec!(0.033));
@@ -198,7 +202,7 @@ async fn an_entry_carries_its_stop_loss_on_bybit_and_the_stop_closes_the_trade()
 
 #[tokio::test]
 async fn the_first_take_profit_closes_half_on_bybit_and_moves_the_stop_to_break_even() {
-    let mut desk = BybitDesk::new().await;
+    let mut desk = BybitDesk::new(classic()).await;
     desk.signal("STRONG_BUY").await;
     desk.price(dec!(33000), 0).await;
     // Half of 0.033 rounded down to the step: 0.016 closed, 0.017 left.
@@ -212,7 +216,7 @@ async fn the_first_take_profit_closes_half_on_bybit_and_moves_the_stop_to_break_
 
 #[tokio::test]
 async fn a_stop_that_fires_while_the_bot_is_away_is_booked_at_the_next_start() {
-    let mut desk = BybitDesk::new().await;
+    let mut desk = BybitDesk::new(classic()).await;
     desk.signal("STRONG_BUY").await;
     // The bot stops; the stop fires on Bybit meanwhile.
     let BybitDesk {
@@ -242,4 +246,52 @@ async fn a_stop_that_fires_while_the_bot_is_away_is_booked_at_the_next_start() {
     assert_eq!(trades[0].status, TradeStatus::Closed);
     assert_eq!(trades[0].close_reason.as_deref(), Some("stop_loss"));
     assert_eq!(trades[0].exit_price, Some(dec!(28000)));
+}
+
+#[tokio::test]
+async fn the_trailing_stop_travels_to_bybit_with_its_activation_price_and_closes_the_trade() {
+    let mut desk = BybitDesk::new(BotSettings::default()).await; // activation 1 %, step 0.5 %
+    desk.signal("STRONG_BUY").await;
+    let position = desk.venue.positions().await.unwrap().remove(0);
+    assert_eq!(
+        position.stops.trailing.map(|t| t.distance),
+        Some(dec!(150)),
+        "0.5 % of the 30,000 entry"
+    );
+    // Before the activation price nothing trails: an immediate trail (29,850) would have
+    // closed at 29,800.
+    desk.price(dec!(29800), 0).await;
+    assert_eq!(desk.fake.position_qty("KEY", "BTCUSDT"), dec!(0.033));
+    desk.price(dec!(30300), 0).await; // activates: stop at 30,150
+    desk.price(dec!(30600), 0).await; // tightens: stop at 30,450
+    desk.price(dec!(30400), 1).await; // through the stop: filled at 30,400
+    let trade = desk.only_trade().await;
+    assert_eq!(trade.status, TradeStatus::Closed);
+    assert_eq!(trade.close_reason.as_deref(), Some("trailing"));
+    assert_eq!(trade.exit_price, Some(dec!(30400)));
+}
+
+#[tokio::test]
+async fn a_manual_close_is_a_reduce_only_order_on_bybit() {
+    let mut desk = BybitDesk::new(classic()).await;
+    desk.signal("STRONG_BUY").await;
+    desk.price(dec!(30300), 0).await;
+    let id = desk.only_trade().await.id;
+    let (reply, answer) = oneshot::channel();
+    desk.worker
+        .handle(
+            Command::Close {
+                trade_id: id,
+                reply,
+            },
+            desk.now,
+        )
+        .await;
+    let closed = answer.await.unwrap().unwrap();
+    assert_eq!(closed.close_reason.as_deref(), Some("manual"));
+    assert_eq!(closed.exit_price, Some(dec!(30300)));
+    // Price pnl 300 x 0.033 = 9.9; fees 0.5445 and 30,300 x 0.033 x 0.00055 = 0.549945.
+    assert_eq!(closed.pnl, dec!(8.805555));
+    assert_eq!(desk.fake.position_qty("KEY", "BTCUSDT"), Decimal::ZERO);
+    assert_eq!(desk.fake.order_count("KEY"), 2);
 }
