@@ -91,6 +91,8 @@ pub enum Fault {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Stats {
     pub requests: HashMap<String, u32>,
+    /// Requests answered 10006 because their budget was spent (injected faults aside).
+    pub rate_limited: u32,
     pub ws_auths: u32,
     pub ws_subscribes: u32,
     pub ws_pings: u32,

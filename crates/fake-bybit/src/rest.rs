@@ -161,6 +161,7 @@ fn private(
         }
         let limit = state.limiter.hit(&key, path, now);
         if !limit.allowed {
+            state.stats.rate_limited += 1;
             return answer(
                 now,
                 Err(Reject::new(10006, "Too many visits!")),
