@@ -178,15 +178,18 @@ pub async fn compute_stats(
     };
     let end = last + QUARTER_MS;
     // Weekday and hour figures from at most 672 rows per span of one UTC offset.
-    let mut slots = Vec::new();
-    for (a, b) in constant_offset_spans(tz, first, end) {
-        slots.extend(store.closed_week_slots_between(user_id, a, b).await?);
-    }
-    let mut stats = period_stats(&slots, tz);
+    let slots = constant_offset_spans(tz, first, end)
+        .into_iter()
+        .map(|(a, b)| store.closed_week_slots_between(user_id, a, b));
     // Runs aligned to the epoch can split one more time than they fit: 499 parts, 500 points.
     let parts = MAX_EQUITY_POINTS as i64 - 1;
     let run = ((end - first) / QUARTER_MS + parts - 1) / parts;
-    let runs = store.closed_runs_between(user_id, first, end, run).await?;
+    // The two reads each scan the period's rollup: on two pool connections they overlap.
+    let (slots, runs) = futures::try_join!(
+        futures::future::try_join_all(slots),
+        store.closed_runs_between(user_id, first, end, run)
+    )?;
+    let mut stats = period_stats(&slots.concat(), tz);
     stats.equity = equity_curve(&runs);
     Ok(stats)
 }
