@@ -3,36 +3,26 @@
 //! real SQLite store and a controlled clock. Each rule of DESIGN.md section 5 has its test.
 //! Telegram is a fake Bot API on loopback.
 
+mod desk_support;
 mod fake_telegram;
 
 use std::sync::Arc;
 
+use desk_support::{classic, instrument, store_signal, store_with_trader, trades, worker};
+
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
-use signaldesk_core::market::{Instrument, PositionSide};
+use signaldesk_core::market::PositionSide;
 use signaldesk_core::settings::{BotMode, BotSettings};
-use signaldesk_engine::journal::BotJournal;
 use signaldesk_engine::telegram::Notifier;
-use signaldesk_engine::trading::{Command, TradingDeps, TradingWorker};
-use signaldesk_engine::EventBus;
+use signaldesk_engine::trading::{Command, TradingWorker};
 use signaldesk_store::test_support::TestDatabase;
-use signaldesk_store::{ChainStatus, Store, StoredSignal, Trade, TradeStatus};
+use signaldesk_store::{ChainStatus, Store, Trade, TradeStatus};
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::paper::{NoJournal, PaperConfig, PaperExchange};
 use signaldesk_venue::{Venue, VenueEvent};
 use tokio::sync::{broadcast, oneshot};
-
-fn instrument(symbol: &str) -> Instrument {
-    Instrument {
-        symbol: symbol.into(),
-        tick_size: dec!(0.1),
-        qty_step: dec!(0.001),
-        min_qty: dec!(0.001),
-        min_notional: dec!(5),
-        max_leverage: 100,
-    }
-}
 
 /// A trading desk for one user: the worker, its venue and the means to move the world.
 struct Desk {
@@ -54,14 +44,7 @@ impl Desk {
     }
 
     async fn with_telegram(settings: BotSettings, telegram: Notifier) -> Desk {
-        let db = TestDatabase::sqlite();
-        let store = Store::connect(&db.url).await.unwrap();
-        let user = store.create_user("trader", "h", 0).await.unwrap().id;
-        let record = store.settings_or_default(user, 0).await.unwrap();
-        store
-            .update_settings(user, record.id, &settings, 0)
-            .await
-            .unwrap();
+        let (db, store, user) = store_with_trader(&settings).await;
         let now = Utc.with_ymd_and_hms(2026, 11, 23, 12, 0, 0).unwrap();
         let market = Arc::new(ManualMarket::new(
             vec![instrument("BTCUSDT"), instrument("ETHUSDT")],
@@ -80,27 +63,16 @@ impl Desk {
         exchange.on_tick("ETHUSDT", dec!(2000), now.timestamp_millis());
         let venue: Arc<dyn Venue> = Arc::new(exchange.account(user));
         let events = venue.subscribe();
-        let bus = EventBus::new();
-        let deps = TradingDeps {
-            store: store.clone(),
-            journal: BotJournal::new(store.clone(), bus.clone()),
-            bus,
-            venue: venue.clone(),
-            market: market.clone(),
+        let worker = worker(
+            &store,
+            user,
+            &venue,
+            &market,
             telegram,
-        };
-        let known = [
-            (
-                "BTCUSDT".to_string(),
-                signaldesk_core::signal::TradeSignal::Neutral,
-            ),
-            (
-                "ETHUSDT".to_string(),
-                signaldesk_core::signal::TradeSignal::Neutral,
-            ),
-        ];
-        let mut worker = TradingWorker::new(user, deps, known).await.unwrap();
-        worker.reconcile(now).await;
+            &["BTCUSDT", "ETHUSDT"],
+            now,
+        )
+        .await;
         Desk {
             _db: db,
             store,
@@ -115,22 +87,7 @@ impl Desk {
     }
 
     async fn signal(&mut self, symbol: &str, rating: &str) {
-        let stored = self
-            .store
-            .insert_signal(&StoredSignal {
-                id: 0,
-                user_id: self.user,
-                symbol: symbol.into(),
-                rating: rating.into(),
-                total: None,
-                ma: None,
-                osc: None,
-                candle_time: self.now.timestamp_millis(),
-                source: "ratings".into(),
-                created_at: self.now.timestamp_millis(),
-            })
-            .await
-            .unwrap();
+        let stored = store_signal(&self.store, self.user, symbol, rating, self.now).await;
         self.worker.on_signal(&stored, self.now).await;
         self.pump().await;
     }
@@ -154,13 +111,7 @@ impl Desk {
     }
 
     async fn trades(&self) -> Vec<Trade> {
-        let q = signaldesk_store::TradeQuery {
-            limit: 100,
-            ..Default::default()
-        };
-        let (mut all, _) = self.store.trades_page(self.user, &q).await.unwrap();
-        all.reverse();
-        all
+        trades(&self.store, self.user).await
     }
 
     async fn only_trade(&self) -> Trade {
@@ -188,14 +139,6 @@ impl Desk {
             .await
             .unwrap();
         self.worker.handle(Command::SettingsChanged, self.now).await;
-    }
-}
-
-/// Trailing off, so only the rule under test moves the position.
-fn classic() -> BotSettings {
-    BotSettings {
-        use_trailing_stop: false,
-        ..BotSettings::default()
     }
 }
 

@@ -6,38 +6,27 @@
 //! close, and a stop that fires while the bot is away.
 #![allow(clippy::unwrap_used)]
 
+mod desk_support;
+
 use std::sync::Arc;
+
+use desk_support::{classic, instrument, store_signal, store_with_trader, trades, worker};
 use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Duration, Utc};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
-use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
-use signaldesk_core::signal::TradeSignal;
-use signaldesk_engine::journal::BotJournal;
 use signaldesk_engine::telegram::Notifier;
-use signaldesk_engine::trading::{Command, TradingDeps, TradingWorker};
-use signaldesk_engine::EventBus;
+use signaldesk_engine::trading::{Command, TradingWorker};
 use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec};
 use signaldesk_store::test_support::TestDatabase;
-use signaldesk_store::{Store, StoredSignal, Trade, TradeStatus};
+use signaldesk_store::{Store, Trade, TradeStatus};
 use signaldesk_venue::bybit::private::{BybitConfig, BybitVenue, Credentials, Environment};
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::paper::PaperConfig;
 use signaldesk_venue::{CloseReason, Venue, VenueEvent};
 use tokio::sync::{broadcast, oneshot};
-
-fn btc() -> Instrument {
-    Instrument {
-        symbol: "BTCUSDT".into(),
-        tick_size: dec!(0.1),
-        qty_step: dec!(0.001),
-        min_qty: dec!(0.001),
-        min_notional: dec!(5),
-        max_leverage: 100,
-    }
-}
 
 /// One user's worker trading on the fake Bybit.
 struct BybitDesk {
@@ -55,17 +44,13 @@ struct BybitDesk {
 impl BybitDesk {
     /// BTC at 30,000 on the market and the exchange, with `settings`.
     async fn new(settings: BotSettings) -> BybitDesk {
-        let db = TestDatabase::sqlite();
-        let store = Store::connect(&db.url).await.unwrap();
-        let user = store.create_user("trader", "h", 0).await.unwrap().id;
-        let record = store.settings_or_default(user, 0).await.unwrap();
-        store
-            .update_settings(user, record.id, &settings, 0)
-            .await
-            .unwrap();
+        let (db, store, user) = store_with_trader(&settings).await;
         let now = Utc::now();
-        let market = Arc::new(ManualMarket::new(vec![btc()], now.timestamp_millis()));
-        let mut config = FakeConfig::new(vec![btc()]);
+        let market = Arc::new(ManualMarket::new(
+            vec![instrument("BTCUSDT")],
+            now.timestamp_millis(),
+        ));
+        let mut config = FakeConfig::new(vec![instrument("BTCUSDT")]);
         config.paper = PaperConfig {
             slippage_bps: Decimal::ZERO,
             ..PaperConfig::default()
@@ -76,7 +61,16 @@ impl BybitDesk {
         fake.set_price("BTCUSDT", dec!(30000));
         let venue: Arc<dyn Venue> = Arc::new(venue_on(&fake));
         let events = venue.subscribe();
-        let worker = worker(&store, user, &venue, &market, now).await;
+        let worker = worker(
+            &store,
+            user,
+            &venue,
+            &market,
+            Notifier::disabled(),
+            &["BTCUSDT"],
+            now,
+        )
+        .await;
         BybitDesk {
             _db: db,
             store,
@@ -91,22 +85,7 @@ impl BybitDesk {
     }
 
     async fn signal(&mut self, rating: &str) {
-        let stored = self
-            .store
-            .insert_signal(&StoredSignal {
-                id: 0,
-                user_id: self.user,
-                symbol: "BTCUSDT".into(),
-                rating: rating.into(),
-                total: None,
-                ma: None,
-                osc: None,
-                candle_time: self.now.timestamp_millis(),
-                source: "ratings".into(),
-                created_at: self.now.timestamp_millis(),
-            })
-            .await
-            .unwrap();
+        let stored = store_signal(&self.store, self.user, "BTCUSDT", rating, self.now).await;
         self.worker.on_signal(&stored, self.now).await;
     }
 
@@ -131,22 +110,9 @@ impl BybitDesk {
     }
 
     async fn only_trade(&self) -> Trade {
-        let q = signaldesk_store::TradeQuery {
-            limit: 100,
-            ..Default::default()
-        };
-        let (all, _) = self.store.trades_page(self.user, &q).await.unwrap();
+        let all = trades(&self.store, self.user).await;
         assert_eq!(all.len(), 1, "{all:#?}");
         all.into_iter().next().unwrap()
-    }
-}
-
-/// The defaults (margin 100 USDT, 10x, stop loss 5 %, take profits every 10 %) with the
-/// trailing stop off, so only the rule under test moves the position.
-fn classic() -> BotSettings {
-    BotSettings {
-        use_trailing_stop: false,
-        ..BotSettings::default()
     }
 }
 
@@ -156,28 +122,6 @@ fn venue_on(fake: &FakeBybit) -> BybitVenue {
     config.private_ws_url = fake.private_ws_url();
     config.reconnect_min = StdDuration::from_millis(50);
     BybitVenue::new(config).unwrap()
-}
-
-async fn worker(
-    store: &Store,
-    user: i64,
-    venue: &Arc<dyn Venue>,
-    market: &Arc<ManualMarket>,
-    now: DateTime<Utc>,
-) -> TradingWorker {
-    let bus = EventBus::new();
-    let deps = TradingDeps {
-        store: store.clone(),
-        journal: BotJournal::new(store.clone(), bus.clone()),
-        bus,
-        venue: venue.clone(),
-        market: market.clone(),
-        telegram: Notifier::disabled(),
-    };
-    let known = [("BTCUSDT".to_string(), TradeSignal::Neutral)];
-    let mut worker = TradingWorker::new(user, deps, known).await.unwrap();
-    worker.reconcile(now).await;
-    worker
 }
 
 #[tokio::test]
@@ -236,7 +180,16 @@ async fn a_stop_that_fires_while_the_bot_is_away_is_booked_at_the_next_start() {
     fake.set_price("BTCUSDT", dec!(28000));
 
     let venue: Arc<dyn Venue> = Arc::new(venue_on(&fake));
-    let _worker = worker(&store, user, &venue, &market, now + Duration::minutes(5)).await;
+    let _worker = worker(
+        &store,
+        user,
+        &venue,
+        &market,
+        Notifier::disabled(),
+        &["BTCUSDT"],
+        now + Duration::minutes(5),
+    )
+    .await;
     let q = signaldesk_store::TradeQuery {
         limit: 10,
         ..Default::default()

@@ -1,0 +1,116 @@
+//! What the trading scenario tests share, whatever the venue: the instruments, the settings
+//! the scenarios start from, a store with one user, stored signals, the worker and its trades.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use rust_decimal_macros::dec;
+use signaldesk_core::market::Instrument;
+use signaldesk_core::settings::BotSettings;
+use signaldesk_core::signal::TradeSignal;
+use signaldesk_engine::journal::BotJournal;
+use signaldesk_engine::telegram::Notifier;
+use signaldesk_engine::trading::{TradingDeps, TradingWorker};
+use signaldesk_engine::EventBus;
+use signaldesk_store::test_support::TestDatabase;
+use signaldesk_store::{Store, StoredSignal, Trade};
+use signaldesk_venue::market::manual::ManualMarket;
+use signaldesk_venue::Venue;
+
+/// A USDT perpetual with a 0.1 tick, a 0.001 quantity step and a 5 USDT minimum.
+pub fn instrument(symbol: &str) -> Instrument {
+    Instrument {
+        symbol: symbol.into(),
+        tick_size: dec!(0.1),
+        qty_step: dec!(0.001),
+        min_qty: dec!(0.001),
+        min_notional: dec!(5),
+        max_leverage: 100,
+    }
+}
+
+/// The defaults (margin 100 USDT, 10x, stop loss 5 %, take profits every 10 %) with the
+/// trailing stop off, so only the rule under test moves the position.
+pub fn classic() -> BotSettings {
+    BotSettings {
+        use_trailing_stop: false,
+        ..BotSettings::default()
+    }
+}
+
+/// A SQLite store with one user, "trader", trading with `settings`.
+pub async fn store_with_trader(settings: &BotSettings) -> (TestDatabase, Store, i64) {
+    let db = TestDatabase::sqlite();
+    let store = Store::connect(&db.url).await.unwrap();
+    let user = store.create_user("trader", "h", 0).await.unwrap().id;
+    let record = store.settings_or_default(user, 0).await.unwrap();
+    store
+        .update_settings(user, record.id, settings, 0)
+        .await
+        .unwrap();
+    (db, store, user)
+}
+
+/// Stores a rating of `symbol` as the signal worker would, at `now`.
+pub async fn store_signal(
+    store: &Store,
+    user: i64,
+    symbol: &str,
+    rating: &str,
+    now: DateTime<Utc>,
+) -> StoredSignal {
+    store
+        .insert_signal(&StoredSignal {
+            id: 0,
+            user_id: user,
+            symbol: symbol.into(),
+            rating: rating.into(),
+            total: None,
+            ma: None,
+            osc: None,
+            candle_time: now.timestamp_millis(),
+            source: "ratings".into(),
+            created_at: now.timestamp_millis(),
+        })
+        .await
+        .unwrap()
+}
+
+/// The user's trading worker on `venue`, knowing every one of `symbols` as NEUTRAL, and
+/// reconciled at `now`.
+pub async fn worker(
+    store: &Store,
+    user: i64,
+    venue: &Arc<dyn Venue>,
+    market: &Arc<ManualMarket>,
+    telegram: Notifier,
+    symbols: &[&str],
+    now: DateTime<Utc>,
+) -> TradingWorker {
+    let bus = EventBus::new();
+    let deps = TradingDeps {
+        store: store.clone(),
+        journal: BotJournal::new(store.clone(), bus.clone()),
+        bus,
+        venue: venue.clone(),
+        market: market.clone(),
+        telegram,
+    };
+    let known = symbols
+        .iter()
+        .map(|s| (s.to_string(), TradeSignal::Neutral));
+    let mut worker = TradingWorker::new(user, deps, known).await.unwrap();
+    worker.reconcile(now).await;
+    worker
+}
+
+/// The user's trades, oldest first.
+pub async fn trades(store: &Store, user: i64) -> Vec<Trade> {
+    let q = signaldesk_store::TradeQuery {
+        limit: 100,
+        ..Default::default()
+    };
+    let (mut all, _) = store.trades_page(user, &q).await.unwrap();
+    all.reverse();
+    all
+}
