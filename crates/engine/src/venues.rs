@@ -233,4 +233,10 @@ impl Venue for UserAccount {
     fn subscribe(&self) -> broadcast::Receiver<VenueEvent> {
         self.events.subscribe()
     }
+
+    /// The connected account catches up; its events reach this account's subscribers
+    /// through the forwarding task a moment later.
+    async fn catch_up(&self) -> Result<(), VenueError> {
+        self.venue().await?.catch_up().await
+    }
 }

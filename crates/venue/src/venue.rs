@@ -179,4 +179,11 @@ pub trait Venue: Send + Sync {
 
     /// Live fills, closes and wallet changes of this account.
     fn subscribe(&self) -> broadcast::Receiver<VenueEvent>;
+
+    /// Emits, before it returns, the events of everything the account has done so far that
+    /// it has not emitted yet. A venue that learns of fills asynchronously (Bybit's stream)
+    /// reads them now; one that emits as it acts (paper) has nothing to do.
+    async fn catch_up(&self) -> Result<(), VenueError> {
+        Ok(())
+    }
 }

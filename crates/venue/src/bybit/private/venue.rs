@@ -159,11 +159,11 @@ async fn consume(shared: Arc<Shared>, mut rx: mpsc::Receiver<StreamEvent>) {
     loop {
         tokio::select! {
             event = rx.recv() => match event {
-                Some(StreamEvent::Connected) => shared.resync().await,
+                Some(StreamEvent::Connected) => shared.resync_logged().await,
                 Some(StreamEvent::Push { topic, data }) => shared.on_push(&topic, data).await,
                 None => return,
             },
-            _ = timer.tick() => shared.resync().await,
+            _ = timer.tick() => shared.resync_logged().await,
         }
     }
 }
@@ -486,9 +486,16 @@ impl Shared {
         }
     }
 
+    async fn resync_logged(&self) {
+        if let Err(e) = self.resync().await {
+            tracing::warn!(error = %e, "bybit resync incomplete; the next one tries again");
+        }
+    }
+
     /// Reads the order history since the last resync and turns every finished order not
-    /// seen yet into its events; then the wallet.
-    async fn resync(&self) {
+    /// seen yet into its events; then the wallet. An order that could not be turned into
+    /// its events yet makes it an error (the next resync reads it again).
+    async fn resync(&self) -> Result<(), VenueError> {
         let mut tracker = self.tracker.lock().await;
         let started = self.rest.now_ms();
         let mut start = tracker.resync_from_ms - RESYNC_OVERLAP_MS;
@@ -501,13 +508,11 @@ impl Shared {
                 ("endTime", end.to_string()),
                 ("limit", "50".to_string()),
             ];
-            match self.all_pages("/v5/order/history", query).await {
-                Ok(page) => orders.extend(page),
-                Err(e) => {
-                    tracing::warn!(error = %self.error(e), "bybit resync could not read the order history");
-                    return;
-                }
-            }
+            let page = self
+                .all_pages("/v5/order/history", query)
+                .await
+                .map_err(|e| self.error(e))?;
+            orders.extend(page);
             start = end + 1;
         }
         orders.sort_by_key(|o| o.ts_ms());
@@ -515,16 +520,16 @@ impl Shared {
         for order in orders {
             complete &= self.on_order(&mut tracker, order).await;
         }
-        if complete {
-            tracker.resync_from_ms = started;
+        if !complete {
+            return Err(VenueError::Network(
+                "Bybit has not reported every finished order in full yet".into(),
+            ));
         }
+        tracker.resync_from_ms = started;
         drop(tracker);
-        match self.wallet().await {
-            Ok(w) => {
-                let _ = self.events.send(VenueEvent::Wallet(w));
-            }
-            Err(e) => tracing::warn!(error = %e, "bybit resync could not read the wallet"),
-        }
+        let wallet = self.wallet().await?;
+        let _ = self.events.send(VenueEvent::Wallet(wallet));
+        Ok(())
     }
 
     async fn wallet(&self) -> Result<Wallet, VenueError> {
@@ -792,5 +797,11 @@ impl Venue for BybitVenue {
 
     fn subscribe(&self) -> broadcast::Receiver<VenueEvent> {
         self.shared.events.subscribe()
+    }
+
+    /// A resync now: every order Bybit has finished so far becomes its events (once, whether
+    /// its push came already, comes later or never).
+    async fn catch_up(&self) -> Result<(), VenueError> {
+        self.shared.resync().await
     }
 }
