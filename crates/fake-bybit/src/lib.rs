@@ -18,8 +18,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rust_decimal::Decimal;
-use signaldesk_core::market::Instrument;
+use signaldesk_core::market::{Instrument, Side};
 use signaldesk_venue::paper::PaperConfig;
+use signaldesk_venue::OrderRequest;
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 
@@ -261,6 +262,36 @@ impl FakeBybit {
             .get(key)
             .and_then(|a| a.snapshot.positions.get(symbol))
             .map_or(Decimal::ZERO, |p| p.qty)
+    }
+
+    /// A market order placed by hand on Bybit's website (no orderLinkId): it fills at the
+    /// last price and its pushes go out like any other order's.
+    pub fn order_by_hand(&self, key: &str, symbol: &str, side: Side, qty: Decimal) {
+        let now = self.shared.now_ms();
+        let order = OrderRequest {
+            client_order_id: String::new(),
+            symbol: symbol.to_string(),
+            side,
+            qty,
+            reduce_only: false,
+        };
+        let created = self.shared.lock().exchange.create_order(key, &order, now);
+        match created {
+            Ok((_, pushes)) => self.shared.publish(key, pushes),
+            Err(reject) => panic!("the order by hand was refused: {reject:?}"),
+        }
+    }
+
+    /// Where the trailing stop of `key`'s `symbol` position stands, once it has activated.
+    pub fn trailing_stop_price(&self, key: &str, symbol: &str) -> Option<Decimal> {
+        self.shared
+            .lock()
+            .exchange
+            .accounts
+            .get(key)
+            .and_then(|a| a.snapshot.positions.get(symbol))
+            .and_then(|p| p.trailing.as_ref())
+            .and_then(|t| t.stop_price)
     }
 
     /// Filled orders of `key`.
