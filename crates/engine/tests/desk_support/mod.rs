@@ -1,5 +1,6 @@
 //! What the trading scenario tests share, whatever the venue: the instruments, the settings
-//! the scenarios start from, a store with one user, stored signals, the worker and its trades.
+//! the scenarios start from, a store with one user, stored signals, the worker and its trades,
+//! and the real Bybit client pointed at the fake Bybit.
 
 use std::sync::Arc;
 
@@ -12,8 +13,10 @@ use signaldesk_engine::journal::BotJournal;
 use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::trading::{TradingDeps, TradingWorker};
 use signaldesk_engine::EventBus;
+use signaldesk_fake_bybit::FakeBybit;
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{Store, StoredSignal, Trade};
+use signaldesk_venue::bybit::private::{BybitConfig, BybitVenue, Credentials, Environment};
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::Venue;
 
@@ -113,4 +116,14 @@ pub async fn trades(store: &Store, user: i64) -> Vec<Trade> {
     let (mut all, _) = store.trades_page(user, &q).await.unwrap();
     all.reverse();
     all
+}
+
+/// The real Bybit client trading for `key` (secret "SECRET") on the fake, with a quick
+/// reconnect.
+pub fn bybit_venue(fake: &FakeBybit, key: &str) -> BybitVenue {
+    let mut config = BybitConfig::new(Environment::Demo, Credentials::new(key, "SECRET"));
+    config.rest_url = fake.rest_url();
+    config.private_ws_url = fake.private_ws_url();
+    config.reconnect_min = std::time::Duration::from_millis(50);
+    BybitVenue::new(config).unwrap()
 }
