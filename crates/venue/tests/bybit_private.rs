@@ -11,6 +11,7 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use signaldesk_core::market::{Instrument, PositionSide, Side};
 use signaldesk_fake_bybit::{FakeBybit, FakeConfig, Fault, KeySpec};
+use signaldesk_venue::bybit::private::sign::{hmac_hex, rest_sign_text};
 use signaldesk_venue::bybit::private::{BybitConfig, BybitVenue, Credentials, Environment};
 use signaldesk_venue::paper::PaperConfig;
 use signaldesk_venue::{CloseReason, OrderRequest, Stops, Trailing, Venue, VenueError, VenueEvent};
@@ -115,6 +116,45 @@ async fn next_close(
 }
 
 // ---------------------------------------------------------------- signing
+
+// Bybit's integration guide (Authentication, "Create a request") gives the text a GET and a
+// POST are signed over: its `param_str` examples, reproduced here byte for byte.
+#[test]
+fn the_signed_text_is_bybits_documented_param_str() {
+    assert_eq!(
+        rest_sign_text(
+            1658384314791,
+            "XXXXXXXXXX",
+            5000,
+            "category=option&symbol=BTC-29JUL22-25000-C"
+        ),
+        "1658384314791XXXXXXXXXX5000category=option&symbol=BTC-29JUL22-25000-C"
+    );
+    assert_eq!(
+        rest_sign_text(
+            1658385579423,
+            "XXXXXXXXXX",
+            5000,
+            r#"{"category": "option"}"#
+        ),
+        r#"1658385579423XXXXXXXXXX5000{"category": "option"}"#
+    );
+}
+
+// The guide names HMAC-SHA256 in lowercase hex; RFC 4231's published test vectors (cases 1
+// and 2) pin the HMAC itself.
+#[test]
+fn the_hmac_is_sha256_in_lowercase_hex_per_rfc_4231() {
+    let key_of = |byte: u8, len: usize| String::from_utf8(vec![byte; len]).unwrap();
+    assert_eq!(
+        hmac_hex(&key_of(0x0b, 20), "Hi There"),
+        "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+    );
+    assert_eq!(
+        hmac_hex("Jefe", "what do ya want for nothing?"),
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+    );
+}
 
 // Bybit's integration guide shows the signing algorithm with these inputs (timestamp
 // 1658384314791, key "XXXXXXXXXX", recv window 5000, its example query and body) but prints

@@ -26,7 +26,7 @@ impl Credentials {
     pub fn sign_rest(&self, timestamp_ms: i64, recv_window_ms: u64, payload: &str) -> String {
         hmac_hex(
             &self.secret,
-            &format!("{timestamp_ms}{}{recv_window_ms}{payload}", self.api_key),
+            &rest_sign_text(timestamp_ms, &self.api_key, recv_window_ms, payload),
         )
     }
 
@@ -43,6 +43,16 @@ impl fmt::Debug for Credentials {
             .field("secret", &"<redacted>")
             .finish()
     }
+}
+
+/// What a REST request's signature is computed over (Bybit's `param_str`).
+pub fn rest_sign_text(
+    timestamp_ms: i64,
+    api_key: &str,
+    recv_window_ms: u64,
+    payload: &str,
+) -> String {
+    format!("{timestamp_ms}{api_key}{recv_window_ms}{payload}")
 }
 
 /// Lowercase hex HMAC-SHA256 of `message` under `secret`.
