@@ -426,7 +426,7 @@ async fn a_skewed_server_clock_is_synced_before_signing() {
 }
 
 #[tokio::test]
-async fn rate_limits_are_respected_and_10006_429_and_403_are_retried() {
+async fn rate_limits_are_respected_and_10006_and_429_are_retried() {
     let fake = fake().await;
     fake.set_rate_limit("/v5/position/list", 2);
     let v = venue(&fake);
@@ -445,9 +445,37 @@ async fn rate_limits_are_respected_and_10006_429_and_403_are_retried() {
         Fault::RetCode(10006, "Too many visits!".into()),
     );
     fake.fault_next("/v5/account/wallet-balance", Fault::Status(429));
-    fake.fault_next("/v5/account/wallet-balance", Fault::Status(403));
     v.wallet().await.unwrap();
-    assert_eq!(fake.requests("/v5/account/wallet-balance") - before, 4);
+    assert_eq!(fake.requests("/v5/account/wallet-balance") - before, 3);
+}
+
+#[tokio::test]
+async fn a_403_bans_the_address_and_nothing_is_sent_until_the_wait_is_over() {
+    let fake = fake().await;
+    let mut config = config_for(&fake, KEY, SECRET);
+    config.ip_ban_wait = Duration::from_millis(400);
+    let v = BybitVenue::new(config).unwrap();
+    subscribed(&fake, 1).await;
+    let wallet_reads = fake.requests("/v5/account/wallet-balance");
+    fake.fault_next("/v5/account/wallet-balance", Fault::Status(403));
+    let e = v.wallet().await.unwrap_err();
+    assert!(
+        e.to_string().contains("banned this server's IP address"),
+        "{e}"
+    );
+    assert!(!e.is_retryable(), "a ban is not retried");
+    // Not retried, and no other call goes out while the ban lasts.
+    let sent = fake.requests("/v5/position/list");
+    let e = v.positions().await.unwrap_err();
+    assert!(e.to_string().contains("HTTP 403"), "{e}");
+    assert_eq!(fake.requests("/v5/position/list"), sent);
+    assert_eq!(
+        fake.requests("/v5/account/wallet-balance"),
+        wallet_reads + 1
+    );
+    tokio::time::sleep(Duration::from_millis(450)).await;
+    v.positions().await.unwrap();
+    assert_eq!(fake.requests("/v5/position/list"), sent + 1);
 }
 
 #[tokio::test]

@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use signaldesk_core::market::{Candle, Instrument};
 
 use super::error::BybitHttpError;
+use super::ip_ban;
 use super::models::{kline_row, Envelope, InstrumentsResult, KlineResult, Ticker, TickersResult};
 
 /// Mainnet REST base URL.
@@ -36,6 +37,7 @@ impl BybitHttpClient {
         path: &str,
         query: &[(&str, String)],
     ) -> Result<(T, Option<i64>), BybitHttpError> {
+        ip_ban::check(&self.base_url)?;
         let response = self
             .http
             .get(format!("{}{}", self.base_url, path))
@@ -43,6 +45,9 @@ impl BybitHttpClient {
             .send()
             .await?;
         let status = response.status();
+        if status == reqwest::StatusCode::FORBIDDEN {
+            return Err(ip_ban::ban(&self.base_url, ip_ban::DEFAULT_WAIT));
+        }
         let body = response.text().await?;
         if !status.is_success() {
             let mut body = body;

@@ -13,6 +13,14 @@ pub enum BybitHttpError {
     Api { code: i64, message: String },
     #[error("unexpected answer from Bybit: {0}")]
     Decode(String),
+    /// Bybit answered HTTP 403 (too many requests from this IP address): nothing is sent
+    /// until `retry_in` has passed.
+    #[error("Bybit has banned this server's IP address for too many requests (HTTP 403): Signal Desk sends Bybit nothing for {} more minute(s); a ban that lasts over 30 minutes may be permanent, ask Bybit support", minutes_up(*retry_in))]
+    IpBanned { retry_in: std::time::Duration },
+}
+
+fn minutes_up(d: std::time::Duration) -> u64 {
+    d.as_secs().div_ceil(60).max(1)
 }
 
 /// Bybit's "too many visits" return codes.
@@ -22,11 +30,13 @@ impl From<BybitHttpError> for VenueError {
     fn from(e: BybitHttpError) -> Self {
         match e {
             BybitHttpError::Transport(e) => VenueError::Network(e.to_string()),
-            BybitHttpError::Status { status, .. } if status == 403 || status == 429 => {
-                VenueError::RateLimited {
-                    retry_after_ms: None,
-                }
-            }
+            e @ BybitHttpError::IpBanned { .. } => VenueError::Exchange {
+                code: 403,
+                message: e.to_string(),
+            },
+            BybitHttpError::Status { status: 429, .. } => VenueError::RateLimited {
+                retry_after_ms: None,
+            },
             BybitHttpError::Status { status, body } => VenueError::Exchange {
                 code: i64::from(status),
                 message: body,

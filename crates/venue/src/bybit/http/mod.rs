@@ -2,6 +2,7 @@
 
 pub mod client;
 pub mod error;
+pub mod ip_ban;
 pub mod models;
 
 pub use client::BybitHttpClient;

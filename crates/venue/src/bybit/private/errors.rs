@@ -15,11 +15,12 @@ pub const STOPS_NOT_MODIFIED: i64 = 34040;
 /// The request's timestamp is outside the recv window (the clock is off).
 pub const TIMESTAMP_OUTSIDE_WINDOW: i64 = 10002;
 
-/// Whether Bybit asks us to slow down (retCode 10006 / 10018, HTTP 429 / 403).
+/// Whether Bybit asks us to slow down (retCode 10006 / 10018, HTTP 429). HTTP 403 is
+/// more: a ban of the IP address ([`crate::bybit::http::ip_ban`]), never retried.
 pub fn is_rate_limit(e: &BybitHttpError) -> bool {
     match e {
         BybitHttpError::Api { code, .. } => matches!(code, 10006 | 10018),
-        BybitHttpError::Status { status, .. } => matches!(status, 403 | 429),
+        BybitHttpError::Status { status, .. } => *status == 429,
         _ => false,
     }
 }
@@ -31,7 +32,7 @@ pub fn is_transient(e: &BybitHttpError) -> bool {
         BybitHttpError::Transport(_) => true,
         BybitHttpError::Status { status, .. } => *status >= 500,
         BybitHttpError::Api { code, .. } => matches!(code, 10000 | 10016),
-        BybitHttpError::Decode(_) => false,
+        BybitHttpError::Decode(_) | BybitHttpError::IpBanned { .. } => false,
     }
 }
 

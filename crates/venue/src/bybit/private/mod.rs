@@ -83,6 +83,9 @@ pub struct BybitConfig {
     pub resync_interval: Duration,
     /// How long an order may take to report its fill before the submit gives up waiting.
     pub fill_wait: Duration,
+    /// How long nothing is sent to Bybit after it answered HTTP 403 (the IP address is
+    /// banned; Bybit asks for at least 10 minutes).
+    pub ip_ban_wait: Duration,
 }
 
 impl BybitConfig {
@@ -102,6 +105,7 @@ impl BybitConfig {
             reconnect_max: Duration::from_secs(30),
             resync_interval: Duration::from_secs(60),
             fill_wait: Duration::from_secs(5),
+            ip_ban_wait: crate::bybit::http::ip_ban::DEFAULT_WAIT,
         }
     }
 }

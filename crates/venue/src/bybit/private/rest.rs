@@ -1,6 +1,7 @@
 //! The signed REST client: server-time sync, the `X-BAPI-*` headers, per-endpoint budgets,
-//! and retries: after a rate limit (10006, HTTP 429 / 403) with back-off, after 10002 with
-//! the clock synced again, and, where the caller allows, after a transient failure.
+//! and retries: after a rate limit (10006, HTTP 429) with back-off, after 10002 with the
+//! clock synced again, and, where the caller allows, after a transient failure. HTTP 403
+//! (the IP address banned) stops every call to the host for `ip_ban_wait`.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -14,7 +15,7 @@ use super::limits::RateLimits;
 use super::models::ServerTime;
 use super::{BybitConfig, Credentials};
 use crate::bybit::http::models::Envelope;
-use crate::bybit::http::BybitHttpError;
+use crate::bybit::http::{ip_ban, BybitHttpError};
 
 /// Whether a call may be sent again after a failure whose effect is unknown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +39,7 @@ pub struct PrivateRest {
     attempts: u32,
     backoff: Duration,
     max_backoff: Duration,
+    ip_ban_wait: Duration,
 }
 
 fn local_ms() -> i64 {
@@ -83,6 +85,7 @@ impl PrivateRest {
             attempts: config.attempts.max(1),
             backoff: config.backoff,
             max_backoff: config.max_backoff,
+            ip_ban_wait: config.ip_ban_wait,
         })
     }
 
@@ -102,11 +105,15 @@ impl PrivateRest {
     /// Reads Bybit's clock (GET /v5/market/time) and keeps the offset to ours.
     pub async fn sync_time(&self) -> Result<(), BybitHttpError> {
         let before = local_ms();
+        ip_ban::check(&self.base_url)?;
         let response = self
             .http
             .get(format!("{}/v5/market/time", self.base_url))
             .send()
             .await?;
+        if response.status() == reqwest::StatusCode::FORBIDDEN {
+            return Err(ip_ban::ban(&self.base_url, self.ip_ban_wait));
+        }
         let after = local_ms();
         let (time, _): (ServerTime, _) = read_answer(response).await?;
         let server_ms = time
@@ -194,6 +201,7 @@ impl PrivateRest {
         path: &str,
         payload: &str,
     ) -> Result<Value, BybitHttpError> {
+        ip_ban::check(&self.base_url)?;
         let timestamp = self.now_ms();
         let sign = self
             .credentials
@@ -216,6 +224,9 @@ impl PrivateRest {
                 .body(payload.to_string());
         }
         let response = request.send().await?;
+        if response.status() == reqwest::StatusCode::FORBIDDEN {
+            return Err(ip_ban::ban(&self.base_url, self.ip_ban_wait));
+        }
         self.limits.observe(path, response.headers(), self.now_ms());
         let (value, _) = read_answer(response).await?;
         Ok(value)
