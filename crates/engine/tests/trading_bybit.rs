@@ -8,15 +8,16 @@ mod desk_support;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
-use chrono::{Duration, Utc};
+use chrono::{DateTime, Duration, Utc};
 use desk_support::{
     bybit_venue, classic, instrument, store_signal, store_with_trader, trades, worker,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use signaldesk_engine::telegram::Notifier;
+use signaldesk_engine::trading::TradingWorker;
 use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec};
-use signaldesk_store::TradeStatus;
+use signaldesk_store::{Store, TradeStatus};
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::paper::PaperConfig;
 use signaldesk_venue::{CloseReason, Venue, VenueEvent};
@@ -41,6 +42,29 @@ async fn exchange() -> (FakeBybit, Arc<ManualMarket>) {
     (fake, market)
 }
 
+/// The user's worker on `venue`, which has just opened a BTC long on a STRONG_BUY.
+async fn worker_long(
+    store: &Store,
+    user: i64,
+    venue: &Arc<dyn Venue>,
+    market: &Arc<ManualMarket>,
+    now: DateTime<Utc>,
+) -> TradingWorker {
+    let mut worker = worker(
+        store,
+        user,
+        venue,
+        market,
+        Notifier::disabled(),
+        &["BTCUSDT"],
+        now,
+    )
+    .await;
+    let signal = store_signal(store, user, "BTCUSDT", "STRONG_BUY", now).await;
+    worker.on_signal(&signal, now).await;
+    worker
+}
+
 #[tokio::test]
 async fn a_stop_fired_on_bybit_reaches_the_worker_through_the_private_stream() {
     let (_db, store, user) = store_with_trader(&classic()).await;
@@ -48,18 +72,7 @@ async fn a_stop_fired_on_bybit_reaches_the_worker_through_the_private_stream() {
     let venue: Arc<dyn Venue> = Arc::new(bybit_venue(&fake, KEY));
     let mut events = venue.subscribe();
     let now = Utc::now();
-    let mut worker = worker(
-        &store,
-        user,
-        &venue,
-        &market,
-        Notifier::disabled(),
-        &["BTCUSDT"],
-        now,
-    )
-    .await;
-    let signal = store_signal(&store, user, "BTCUSDT", "STRONG_BUY", now).await;
-    worker.on_signal(&signal, now).await;
+    let mut worker = worker_long(&store, user, &venue, &market, now).await;
     assert_eq!(fake.position_qty(KEY, "BTCUSDT"), dec!(0.033));
 
     // The next REST resync is a minute away: only the stream can bring the close in time.
@@ -92,18 +105,7 @@ async fn a_stop_that_fires_while_the_bot_is_away_is_booked_at_the_next_start() {
     let now = Utc::now();
     {
         let venue: Arc<dyn Venue> = Arc::new(bybit_venue(&fake, KEY));
-        let mut worker = worker(
-            &store,
-            user,
-            &venue,
-            &market,
-            Notifier::disabled(),
-            &["BTCUSDT"],
-            now,
-        )
-        .await;
-        let signal = store_signal(&store, user, "BTCUSDT", "STRONG_BUY", now).await;
-        worker.on_signal(&signal, now).await;
+        worker_long(&store, user, &venue, &market, now).await;
     }
     // The bot and its client are gone; the stop fires on Bybit meanwhile.
     market.set_price("BTCUSDT", dec!(28000));

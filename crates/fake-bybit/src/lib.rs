@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rust_decimal::Decimal;
 use signaldesk_core::market::{Instrument, Side};
-use signaldesk_venue::paper::PaperConfig;
+use signaldesk_venue::paper::{PaperConfig, PositionState};
 use signaldesk_venue::OrderRequest;
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
@@ -255,13 +255,20 @@ impl FakeBybit {
 
     /// Open position size of `key` on `symbol` (zero when none).
     pub fn position_qty(&self, key: &str, symbol: &str) -> Decimal {
-        self.shared
-            .lock()
-            .exchange
-            .accounts
-            .get(key)
-            .and_then(|a| a.snapshot.positions.get(symbol))
-            .map_or(Decimal::ZERO, |p| p.qty)
+        self.read_position(key, symbol, |p| p.qty)
+            .unwrap_or(Decimal::ZERO)
+    }
+
+    /// `read` of `key`'s open position on `symbol`, if there is one.
+    fn read_position<R>(
+        &self,
+        key: &str,
+        symbol: &str,
+        read: impl FnOnce(&PositionState) -> R,
+    ) -> Option<R> {
+        let state = self.shared.lock();
+        let account = state.exchange.accounts.get(key)?;
+        account.snapshot.positions.get(symbol).map(read)
     }
 
     /// A market order placed by hand on Bybit's website (no orderLinkId): it fills at the
@@ -284,14 +291,10 @@ impl FakeBybit {
 
     /// Where the trailing stop of `key`'s `symbol` position stands, once it has activated.
     pub fn trailing_stop_price(&self, key: &str, symbol: &str) -> Option<Decimal> {
-        self.shared
-            .lock()
-            .exchange
-            .accounts
-            .get(key)
-            .and_then(|a| a.snapshot.positions.get(symbol))
-            .and_then(|p| p.trailing.as_ref())
-            .and_then(|t| t.stop_price)
+        self.read_position(key, symbol, |p| {
+            p.trailing.as_ref().and_then(|t| t.stop_price)
+        })
+        .flatten()
     }
 
     /// Filled orders of `key`.
