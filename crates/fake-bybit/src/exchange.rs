@@ -327,19 +327,13 @@ impl Exchange {
             ts_ms: now_ms,
         };
         // orderLinkId is optional on Bybit; the paper rules key every order by an id.
-        let keyed;
-        let submitted_order = if order.client_order_id.is_empty() {
-            keyed = OrderRequest {
-                client_order_id: order_id.clone(),
-                ..order.clone()
-            };
-            &keyed
-        } else {
-            order
-        };
+        let mut keyed = order.clone();
+        if keyed.client_order_id.is_empty() {
+            keyed.client_order_id = order_id.clone();
+        }
         let submitted = account
             .snapshot
-            .submit(submitted_order, quote, &config)
+            .submit(&keyed, quote, &config)
             .map_err(reject_of)?;
         let Submitted::New { fill, close } = submitted else {
             return Err(Reject::new(110072, "OrderLinkedID is duplicate"));

@@ -37,17 +37,12 @@ impl BybitHttpClient {
         path: &str,
         query: &[(&str, String)],
     ) -> Result<(T, Option<i64>), BybitHttpError> {
-        ip_ban::check(&self.base_url)?;
-        let response = self
+        let request = self
             .http
             .get(format!("{}{}", self.base_url, path))
-            .query(query)
-            .send()
-            .await?;
+            .query(query);
+        let response = ip_ban::send(&self.base_url, ip_ban::DEFAULT_WAIT, request).await?;
         let status = response.status();
-        if status == reqwest::StatusCode::FORBIDDEN {
-            return Err(ip_ban::ban(&self.base_url, ip_ban::DEFAULT_WAIT));
-        }
         let body = response.text().await?;
         if !status.is_success() {
             let mut body = body;

@@ -3,6 +3,7 @@
 //! least 10 minutes; an address that keeps sending gets a longer, then a permanent ban. So
 //! after a 403 this process sends nothing more to that host, for any user or client,
 //! until the wait is over: each call fails at once with [`BybitHttpError::IpBanned`].
+//! Every Bybit REST request goes out through [`send`].
 
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, MutexGuard};
@@ -21,8 +22,23 @@ fn bans() -> MutexGuard<'static, HashMap<String, Instant>> {
     BANNED_UNTIL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Sends `request` to `base_url` unless that host is banned; a 403 answer bans it for
+/// `wait`.
+pub async fn send(
+    base_url: &str,
+    wait: Duration,
+    request: reqwest::RequestBuilder,
+) -> Result<reqwest::Response, BybitHttpError> {
+    check(base_url)?;
+    let response = request.send().await?;
+    if response.status() == reqwest::StatusCode::FORBIDDEN {
+        return Err(ban(base_url, wait));
+    }
+    Ok(response)
+}
+
 /// `Err(IpBanned)` while `base_url` is banned.
-pub fn check(base_url: &str) -> Result<(), BybitHttpError> {
+fn check(base_url: &str) -> Result<(), BybitHttpError> {
     let mut bans = bans();
     let now = Instant::now();
     match bans.get(base_url) {
@@ -39,7 +55,7 @@ pub fn check(base_url: &str) -> Result<(), BybitHttpError> {
 
 /// Records Bybit's 403 on `base_url`: nothing is sent there for `wait`. The error to
 /// report for the refused request.
-pub fn ban(base_url: &str, wait: Duration) -> BybitHttpError {
+fn ban(base_url: &str, wait: Duration) -> BybitHttpError {
     let until = Instant::now() + wait;
     let mut bans = bans();
     let entry = bans.entry(base_url.to_string()).or_insert(until);

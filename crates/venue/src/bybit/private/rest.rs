@@ -105,15 +105,8 @@ impl PrivateRest {
     /// Reads Bybit's clock (GET /v5/market/time) and keeps the offset to ours.
     pub async fn sync_time(&self) -> Result<(), BybitHttpError> {
         let before = local_ms();
-        ip_ban::check(&self.base_url)?;
-        let response = self
-            .http
-            .get(format!("{}/v5/market/time", self.base_url))
-            .send()
-            .await?;
-        if response.status() == reqwest::StatusCode::FORBIDDEN {
-            return Err(ip_ban::ban(&self.base_url, self.ip_ban_wait));
-        }
+        let request = self.http.get(format!("{}/v5/market/time", self.base_url));
+        let response = ip_ban::send(&self.base_url, self.ip_ban_wait, request).await?;
         let after = local_ms();
         let (time, _): (ServerTime, _) = read_answer(response).await?;
         let server_ms = time
@@ -201,7 +194,6 @@ impl PrivateRest {
         path: &str,
         payload: &str,
     ) -> Result<Value, BybitHttpError> {
-        ip_ban::check(&self.base_url)?;
         let timestamp = self.now_ms();
         let sign = self
             .credentials
@@ -223,10 +215,7 @@ impl PrivateRest {
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .body(payload.to_string());
         }
-        let response = request.send().await?;
-        if response.status() == reqwest::StatusCode::FORBIDDEN {
-            return Err(ip_ban::ban(&self.base_url, self.ip_ban_wait));
-        }
+        let response = ip_ban::send(&self.base_url, self.ip_ban_wait, request).await?;
         self.limits.observe(path, response.headers(), self.now_ms());
         let (value, _) = read_answer(response).await?;
         Ok(value)
