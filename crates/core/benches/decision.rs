@@ -74,6 +74,7 @@ fn fixtures() -> (BotSettings, Instrument, AccountView) {
         margin_in_use: dec!(100),
         symbol_has_position: false,
         available_balance: dec!(9800),
+        max_slippage: dec!(0.0002),
     };
     (settings, instrument, account)
 }

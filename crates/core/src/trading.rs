@@ -45,6 +45,9 @@ pub struct AccountView {
     pub symbol_has_position: bool,
     /// What the wallet can still commit.
     pub available_balance: Decimal,
+    /// The worst a market order may fill against the last price on this venue, as a
+    /// fraction (paper: its slippage; Bybit: its market-order price limit).
+    pub max_slippage: Decimal,
 }
 
 /// Why a signal opens nothing. Each reads as the log line the trader sees.
@@ -165,7 +168,10 @@ pub fn plan_entry(
         return Err(Skip::NoPrice);
     }
     let leverage = Decimal::from(settings.leverage);
-    let qty = instrument.qty_for_notional(margin * leverage, price);
+    // Sized at the worst fill the venue allows, so the margin the fill takes (fill price x
+    // quantity / leverage) never exceeds `margin`, whichever way the price slips.
+    let worst_fill = price * (Decimal::ONE + account.max_slippage.max(Decimal::ZERO));
+    let qty = instrument.qty_for_notional(margin * leverage, worst_fill);
     let notional = qty * price;
     if !instrument.meets_minimums(qty, price) {
         return Err(Skip::BelowMinimum {
@@ -339,7 +345,42 @@ mod tests {
             margin_in_use: dec!(0),
             symbol_has_position: false,
             available_balance: dec!(10000),
+            max_slippage: dec!(0),
         }
+    }
+
+    #[test]
+    fn an_entry_is_sized_so_the_margin_at_the_worst_fill_stays_within_the_limit() {
+        let settings = BotSettings {
+            leverage: 10,
+            ..BotSettings::default()
+        };
+        let instrument = Instrument {
+            qty_step: dec!(0.00001),
+            min_qty: dec!(0.00001),
+            ..btc()
+        };
+        let margin = dec!(50);
+        let price = dec!(50000);
+        let account = AccountView {
+            max_slippage: dec!(0.0002),
+            ..idle()
+        };
+        let plan = plan_entry(
+            &settings,
+            &instrument,
+            &account,
+            PositionSide::Long,
+            margin,
+            price,
+        )
+        .unwrap();
+        // Without the slippage it would be 0.01 BTC, whose margin at +2 bps is 50.01.
+        assert_eq!(plan.qty, dec!(0.00999));
+        let worst = price * dec!(1.0002);
+        assert!(worst * plan.qty / dec!(10) <= margin);
+        // One more step would break the limit at the worst fill.
+        assert!(worst * (plan.qty + instrument.qty_step) / dec!(10) > margin);
     }
 
     #[test]

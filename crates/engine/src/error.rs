@@ -15,6 +15,10 @@ pub enum EngineError {
     /// A close was asked for a trade that is not open.
     #[error("This trade is not open")]
     TradeNotOpen,
+    /// The venue executed the order but the books could not record it yet: the trading
+    /// worker books it once the store takes writes again.
+    #[error("The order was executed on the exchange but could not be recorded yet: it will be booked when the database is back")]
+    NotBooked,
     /// The trading worker stopped while answering.
     #[error("The trading worker stopped: try again")]
     WorkerGone,

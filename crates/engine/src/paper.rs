@@ -77,6 +77,11 @@ impl PaperRuntime {
         })
     }
 
+    /// Stops following the market: no price moves an account any more.
+    pub fn halt_feed(&self) {
+        self.feed.abort();
+    }
+
     /// Stops following the market and writes what is still pending.
     pub async fn stop(self) {
         self.feed.abort();
@@ -95,10 +100,12 @@ async fn write_snapshots(pending: Arc<PendingSnapshots>, store: Store) {
     }
 }
 
-/// Writes every pending snapshot; returns false if any had to be put back.
+/// Writes every pending snapshot; returns false if any had to be put back. A batch written
+/// whole makes its saves durable for the worker waiting on `Venue::persisted`.
 async fn flush(pending: &PendingSnapshots, store: &Store) -> bool {
     let mut all_written = true;
-    for (user_id, snapshot) in pending.take() {
+    let batch = pending.take();
+    for (user_id, snapshot) in batch.snapshots {
         let written = match serde_json::to_string(&snapshot) {
             Ok(json) => store
                 .save_paper_account(user_id, &json, chrono::Utc::now().timestamp_millis())
@@ -111,6 +118,9 @@ async fn flush(pending: &PendingSnapshots, store: &Store) -> bool {
             pending.put_back(user_id, snapshot);
             all_written = false;
         }
+    }
+    if all_written {
+        pending.written(batch.up_to);
     }
     all_written
 }

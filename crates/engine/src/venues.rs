@@ -226,8 +226,19 @@ impl Venue for UserAccount {
         self.venue().await?.wallet().await
     }
 
-    async fn closed_pnl(&self, since_ms: i64) -> Result<Vec<PositionClose>, VenueError> {
-        self.venue().await?.closed_pnl(since_ms).await
+    async fn position_closes(
+        &self,
+        symbol: &str,
+        position_id: &str,
+    ) -> Result<Vec<PositionClose>, VenueError> {
+        self.venue()
+            .await?
+            .position_closes(symbol, position_id)
+            .await
+    }
+
+    fn max_slippage(&self, symbol: &str) -> rust_decimal::Decimal {
+        signaldesk_venue::bybit::market_order_price_limit(symbol)
     }
 
     fn subscribe(&self) -> broadcast::Receiver<VenueEvent> {

@@ -121,9 +121,10 @@ impl From<EngineError> for ApiError {
             EngineError::NoActiveKey | EngineError::NoSettings => {
                 ApiError::bad_request(err.to_string())
             }
-            EngineError::SignalsInactive | EngineError::TradeNotOpen | EngineError::WorkerGone => {
-                ApiError::conflict(err.to_string())
-            }
+            EngineError::SignalsInactive
+            | EngineError::TradeNotOpen
+            | EngineError::WorkerGone
+            | EngineError::NotBooked => ApiError::conflict(err.to_string()),
             EngineError::Busy => ApiError::too_many_requests(1),
             EngineError::Store(e) => e.into(),
             EngineError::Venue(e) => ApiError::bad_request(e.to_string()),

@@ -32,14 +32,18 @@ pub struct RunningServer {
 }
 
 impl RunningServer {
-    /// Stops accepting connections, lets in-flight requests finish and waits for the end.
     /// Stops accepting connections, lets in-flight requests finish, stops the workers (their
-    /// run flags stay, so the next start resumes them) and closes the database.
+    /// run flags stay, so the next start resumes them) and closes the database. The paper
+    /// exchange stops following the market first, so the workers book everything it did
+    /// before they stop and the books equal the accounts at rest.
     pub async fn stop(mut self) -> anyhow::Result<()> {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
         (&mut self.task).await.context("server task")??;
+        if let Some(paper) = &self.paper {
+            paper.halt_feed();
+        }
         self.state.supervisor.shutdown().await;
         if let Some(paper) = self.paper.take() {
             paper.stop().await;

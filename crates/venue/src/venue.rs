@@ -10,7 +10,7 @@
 //! | `set_stops`             | POST /v5/position/trading-stop, tpslMode=Full (stopLoss, takeProfit, trailingStop, activePrice; "0" cancels) |
 //! | `positions`             | GET /v5/position/list                                        |
 //! | `wallet`                | GET /v5/account/wallet-balance                               |
-//! | `closed_pnl`            | GET /v5/position/closed-pnl                                  |
+//! | `position_closes`       | GET /v5/order/history (the opening order) + GET /v5/position/closed-pnl |
 //! | `subscribe`             | private websocket: order, execution, position, wallet; REST order history after each reconnect |
 
 use async_trait::async_trait;
@@ -76,6 +76,10 @@ pub struct Stops {
 /// An open position (one-way mode: at most one per symbol).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Position {
+    /// The venue's identity of this position: the client order id of the order that opened
+    /// it from flat. Empty when the venue cannot tell (a Bybit position opened before this
+    /// client saw it).
+    pub position_id: String,
     pub symbol: String,
     pub side: PositionSide,
     pub qty: Decimal,
@@ -125,6 +129,12 @@ pub enum CloseReason {
 /// A full or partial close of a position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PositionClose {
+    /// The position it closed ([`Position::position_id`]); empty when the venue cannot tell.
+    pub position_id: String,
+    /// The venue's id of this close: the id of the order that closed (the reduce-only
+    /// order's [`Fill::order_id`], or the order a stop or liquidation became). Unique per
+    /// account: booking a close keeps it, so a close is never booked twice.
+    pub close_id: String,
     pub symbol: String,
     pub side: PositionSide,
     pub reason: CloseReason,
@@ -173,9 +183,19 @@ pub trait Venue: Send + Sync {
     /// The USDT wallet.
     async fn wallet(&self) -> Result<Wallet, VenueError>;
 
-    /// Closes (full or partial) at or after `since_ms`, oldest first: what reconciliation
-    /// reads after a restart to learn how positions ended while it was away.
-    async fn closed_pnl(&self, since_ms: i64) -> Result<Vec<PositionClose>, VenueError>;
+    /// Every close (full or partial) of the position `position_id` on `symbol`, oldest
+    /// first: what reconciliation reads after a restart to learn how that position ended.
+    /// Found by the venue's own ids, never by a time window of the caller's clock; empty for
+    /// a position the venue never opened.
+    async fn position_closes(
+        &self,
+        symbol: &str,
+        position_id: &str,
+    ) -> Result<Vec<PositionClose>, VenueError>;
+
+    /// The worst a market order may fill against the last price, as a fraction (0.0002 =
+    /// 2 bps): entries are sized so that their margin at that fill stays within the limits.
+    fn max_slippage(&self, symbol: &str) -> Decimal;
 
     /// Live fills, closes and wallet changes of this account.
     fn subscribe(&self) -> broadcast::Receiver<VenueEvent>;
@@ -184,6 +204,14 @@ pub trait Venue: Send + Sync {
     /// it has not emitted yet. A venue that learns of fills asynchronously (Bybit's stream)
     /// reads them now; one that emits as it acts (paper) has nothing to do.
     async fn catch_up(&self) -> Result<(), VenueError> {
+        Ok(())
+    }
+
+    /// Returns once everything this account has done so far is on the venue's own durable
+    /// record, so the store never records an outcome the venue could forget (a real
+    /// exchange's record is durable as it answers; the paper exchange writes its accounts
+    /// to the database behind the scenes). An error means that record cannot be written now.
+    async fn persisted(&self) -> Result<(), VenueError> {
         Ok(())
     }
 }

@@ -306,8 +306,19 @@ async fn an_order_opens_a_position_with_stops_and_a_partial_close_books_its_pnl(
     assert_eq!((close.qty, close.remaining_qty), (dec!(0.05), dec!(0.05)));
     assert_eq!(close.realized_pnl, dec!(42.22525));
 
-    let closed = v.closed_pnl(fake.now_ms() - 3_600_000).await.unwrap();
+    let closed = v.position_closes("BTCUSDT", "sd-1-open").await.unwrap();
     assert_eq!(closed.len(), 1);
+    assert_eq!(closed[0].position_id, "sd-1-open");
+    assert_eq!(
+        closed[0].close_id, tp.order_id,
+        "a close is named by its order"
+    );
+    assert_eq!(closed[0].remaining_qty, dec!(0.05));
+    assert!(v
+        .position_closes("BTCUSDT", "never-sent")
+        .await
+        .unwrap()
+        .is_empty());
     assert_eq!(closed[0].realized_pnl, dec!(42.22525));
     assert_eq!(
         (closed[0].entry_price, closed[0].exit_price),

@@ -224,7 +224,20 @@ async fn stop_loss_fills_at_its_level() {
     let wallet = v.wallet().await.unwrap();
     assert_eq!(wallet.wallet_balance, dec!(9894.555));
     assert_eq!(wallet.available_balance, dec!(9894.555));
-    assert_eq!(v.closed_pnl(0).await.unwrap(), vec![c.clone()]);
+    assert_eq!(
+        c.position_id, "o",
+        "a close names the order that opened its position"
+    );
+    assert_eq!(
+        v.position_closes("BTCUSDT", "o").await.unwrap(),
+        vec![c.clone()]
+    );
+    assert!(v
+        .position_closes("BTCUSDT", "other")
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(v.position_closes("ETHUSDT", "o").await.unwrap().is_empty());
 }
 
 #[tokio::test]

@@ -13,6 +13,7 @@ use signaldesk_core::trading::{
 use signaldesk_store::{Chain, ChainStatus, StoredSignal, Trade, TradeStatus};
 use signaldesk_venue::OrderRequest;
 
+use super::books::{opening_execution_id, Booked};
 use super::TradingWorker;
 use crate::EngineError;
 
@@ -57,6 +58,11 @@ impl TradingWorker {
     ) -> Result<(), Skip> {
         if let Some(why) = entry_forbidden(&self.settings, now) {
             return Err(Skip::Forbidden(why));
+        }
+        if self.out_of_sync.active {
+            return Err(Skip::Forbidden(
+                "the books are not yet reconciled with the venue after a storage fault".into(),
+            ));
         }
         let symbol = signal.symbol.as_str();
         let source = EntrySource {
@@ -224,6 +230,7 @@ impl TradingWorker {
             margin_in_use: self.open.values().map(|t| t.margin).sum(),
             symbol_has_position: self.open.contains_key(symbol),
             available_balance: wallet.available_balance,
+            max_slippage: self.deps.venue.max_slippage(symbol),
         })
     }
 
@@ -250,10 +257,17 @@ impl TradingWorker {
                 plan.leverage
             )));
         }
-        let trade = self
+        let trade = match self
             .record_pending(symbol, &plan, &source, price, now)
             .await
-            .map_err(|e| Skip::Forbidden(format!("the trade could not be stored: {e}")))?;
+        {
+            Ok(trade) => trade,
+            Err(e) => {
+                let why = format!("the trade could not be stored: {e}");
+                self.fall_out_of_sync(&format!("{symbol}: {why}")).await;
+                return Err(Skip::Forbidden(why));
+            }
+        };
         self.open_recorded(trade, &plan, price, now).await;
         Ok(())
     }
@@ -300,7 +314,9 @@ impl TradingWorker {
         Ok(self.deps.store.insert_trade(&trade).await?)
     }
 
-    /// Sends the opening order of a PENDING trade and records the outcome.
+    /// Sends the opening order of a PENDING trade, protects the position, then records the
+    /// outcome. An answer that never came is not a rejection: the trade stays PENDING and the
+    /// reconciliation settles it by its client order id.
     async fn open_recorded(
         &mut self,
         mut trade: Trade,
@@ -318,10 +334,19 @@ impl TradingWorker {
         };
         let fill = match self.deps.venue.submit_market_order(order).await {
             Ok(fill) => fill,
+            Err(e) if e.is_retryable() => {
+                self.fall_out_of_sync(&format!(
+                    "{}: the {} order's outcome is unknown ({e}); it will be settled with the venue",
+                    trade.symbol,
+                    side_name(plan.side)
+                ))
+                .await;
+                return;
+            }
             Err(e) => {
                 trade.status = TradeStatus::Cancelled;
                 trade.close_reason = Some("rejected".into());
-                let _ = self.deps.store.save_trade(&trade).await;
+                self.save(&trade).await;
                 self.error(&format!(
                     "{}: the {} order was rejected: {e}",
                     trade.symbol,
@@ -342,17 +367,19 @@ impl TradingWorker {
         // plus the order's round trip keeps signal-to-fill latency in one clock.
         let filled_at = now.timestamp_millis() + sent.elapsed().as_millis() as i64;
         trade.opened_at = Some(filled_at);
-        self.record_fill(&trade, fill.price * fill.qty, filled_at)
-            .await;
         let latency_ms = trade.signal_at.map(|at| filled_at - at);
         let slippage_pct = (fill.price - price) / price * Decimal::ONE_HUNDRED;
         self.open.insert(trade.symbol.clone(), trade.clone());
+        // The position is protected before anything is written.
         let protected = self.protect(&mut trade).await;
         let stops = match (&protected, trade.stop_loss) {
             (Ok(()), Some(sl)) => format!("stop loss {sl}"),
             _ => "no stop loss".to_string(),
         };
-        self.save(&trade).await;
+        let opening = opening_execution_id(&trade);
+        let booked = self
+            .commit_execution(&trade, &opening, fill.price * fill.qty, filled_at)
+            .await;
         self.info(&format!(
             "{}: opened {} {} at {} ({} USDT margin, {}x, fee {}); {stops}{}",
             trade.symbol,
@@ -371,7 +398,9 @@ impl TradingWorker {
             }
         ))
         .await;
-        self.notify_opened(&trade);
+        if booked != Booked::Failed {
+            self.notify_opened(&trade);
+        }
         if let Err(e) = protected {
             self.error(&format!(
                 "{}: the stop loss could not be placed ({e}): closing the position",
@@ -391,29 +420,6 @@ impl TradingWorker {
             open.stop_loss = Some(stop_loss);
         }
         Ok(())
-    }
-
-    pub(super) async fn save(&self, trade: &Trade) {
-        if let Err(e) = self.deps.store.save_trade(trade).await {
-            self.error(&format!("Could not store trade #{}: {e}", trade.id))
-                .await;
-        }
-    }
-
-    /// Records one execution of `trade` (quantity x price) for the dashboard's 24 h volume.
-    pub(super) async fn record_fill(&self, trade: &Trade, notional: Decimal, at_ms: i64) {
-        let stored = self
-            .deps
-            .store
-            .insert_fill(trade.user_id, trade.id, notional, at_ms)
-            .await;
-        if let Err(e) = stored {
-            self.error(&format!(
-                "Could not store a fill of trade #{}: {e}",
-                trade.id
-            ))
-            .await;
-        }
     }
 }
 

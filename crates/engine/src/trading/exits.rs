@@ -7,8 +7,9 @@ use rust_decimal::Decimal;
 use signaldesk_core::martingale::{after_close, ChainOutcome};
 use signaldesk_core::trading::{reached_in_favour, take_profit_price, take_profit_qty};
 use signaldesk_store::{Trade, TradeStatus};
-use signaldesk_venue::{CloseReason, OrderRequest, PositionClose, VenueEvent};
+use signaldesk_venue::{CloseReason, Fill, OrderRequest, PositionClose, VenueEvent};
 
+use super::books::{apply_close, mark_closed, Booked, Execution};
 use super::entries::side_name;
 use super::TradingWorker;
 use crate::EngineError;
@@ -24,18 +25,14 @@ pub fn reason_name(reason: CloseReason) -> &'static str {
     }
 }
 
-/// One close of (part of) a trade, from a fill of ours or an event of the venue.
-struct Booked {
-    qty: Decimal,
-    price: Decimal,
-    fee: Decimal,
-    realized_pnl: Decimal,
-}
-
 impl TradingWorker {
     /// A price: runs the take-profit ladder of the trade open on `symbol`.
     pub async fn on_tick(&mut self, symbol: &str, price: Decimal, now: DateTime<Utc>) {
         self.prices.insert(symbol.to_string(), price);
+        if self.out_of_sync.active {
+            // No new decisions until the books are in line with the venue.
+            return;
+        }
         let Some(trade) = self.open.get(symbol) else {
             return;
         };
@@ -55,7 +52,7 @@ impl TradingWorker {
     }
 
     async fn take_profit(&mut self, symbol: String, level: Decimal, now: DateTime<Utc>) {
-        let Some(mut trade) = self.open.get(&symbol).cloned() else {
+        let Some(trade) = self.open.get(&symbol).cloned() else {
             return;
         };
         let Ok(instrument) = self.instrument(&symbol).await else {
@@ -80,13 +77,6 @@ impl TradingWorker {
                 return;
             }
         };
-        trade.tp_step = step;
-        let booked = Booked {
-            qty: fill.qty,
-            price: fill.price,
-            fee: fill.fee,
-            realized_pnl: fill.realized_pnl,
-        };
         self.info(&format!(
             "{symbol}: take profit {step} reached {level}: closed {} of {} at {}, pnl {}",
             fill.qty,
@@ -95,17 +85,52 @@ impl TradingWorker {
             fill.realized_pnl.round_dp(4)
         ))
         .await;
-        let finished = self.book(&mut trade, &booked, now).await;
-        if finished {
-            self.finish(trade, "take_profit", now).await;
+        let mut after = trade;
+        after.tp_step = step;
+        let booked = self
+            .settle(after, &execution_of(&fill, now), "take_profit", false, now)
+            .await;
+        if booked != Booked::New || step != 1 {
             return;
         }
-        if step == 1 {
-            self.move_stop_to_break_even(&mut trade).await;
+        if let Some(mut open) = self.open.get(&symbol).cloned() {
+            self.move_stop_to_break_even(&mut open).await;
+            self.open.insert(symbol, open.clone());
+            self.save(&open).await;
         }
-        self.open.insert(symbol, trade.clone());
-        self.save(&trade).await;
-        self.publish_account().await;
+    }
+
+    /// Books `execution` on `trade` (whose other fields may already carry what the
+    /// execution changed) and, once written, holds it open or finishes it with `reason`.
+    /// `finished` says the venue has nothing left of the position whatever the quantities.
+    pub(super) async fn settle(
+        &mut self,
+        mut trade: Trade,
+        execution: &Execution,
+        reason: &str,
+        finished: bool,
+        now: DateTime<Utc>,
+    ) -> Booked {
+        apply_close(&mut trade, execution, reason, now);
+        if finished && trade.status != TradeStatus::Closed {
+            trade.open_qty = Decimal::ZERO;
+            mark_closed(&mut trade, reason, now);
+        }
+        let notional = execution.price * execution.qty;
+        let booked = self
+            .commit_execution(&trade, &execution.venue_id, notional, execution.at_ms)
+            .await;
+        if booked == Booked::New {
+            if trade.status == TradeStatus::Closed {
+                self.after_finished(trade, reason, now).await;
+            } else {
+                if self.holds_trade(&trade) {
+                    self.open.insert(trade.symbol.clone(), trade);
+                }
+                self.publish_account().await;
+            }
+        }
+        booked
     }
 
     /// After the first take profit the stop goes to the entry price; the trailing stop stays.
@@ -134,38 +159,39 @@ impl TradingWorker {
 
     /// What the venue did by itself: stop loss, trailing stop, liquidation. Closes made by
     /// the worker's own orders are booked from their fills, so `Manual` closes are skipped.
+    /// While the books are out of sync the event is parked for after the reconciliation.
     pub async fn on_venue_event(&mut self, event: VenueEvent, now: DateTime<Utc>) {
         match event {
-            VenueEvent::PositionClosed(close) if close.reason != CloseReason::Manual => {
-                self.on_venue_close(close, now).await;
-            }
             VenueEvent::Wallet(wallet) => {
                 self.deps
                     .bus
                     .publish(self.user_id, crate::events::UserEvent::Balance(wallet));
             }
+            event if self.out_of_sync.active => self.out_of_sync.park(event),
+            VenueEvent::PositionClosed(close) if close.reason != CloseReason::Manual => {
+                let event = VenueEvent::PositionClosed(close.clone());
+                if self.on_venue_close(close, now).await == Booked::Failed {
+                    self.out_of_sync.park(event);
+                }
+            }
             _ => {}
         }
     }
 
-    async fn on_venue_close(&mut self, close: PositionClose, now: DateTime<Utc>) {
-        let Some(mut trade) = self.open.get(&close.symbol).cloned() else {
+    async fn on_venue_close(&mut self, close: PositionClose, now: DateTime<Utc>) -> Booked {
+        let reason = reason_name(close.reason);
+        let held = self.open.get(&close.symbol).cloned().filter(|t| {
+            // A close names its position where the venue can tell (paper always does).
+            close.position_id.is_empty() || close.position_id == t.client_order_id
+        });
+        let Some(trade) = held else {
             self.warning(&format!(
                 "{}: the venue closed {} ({}) of a position the bot does not hold",
-                close.symbol,
-                close.qty,
-                reason_name(close.reason)
+                close.symbol, close.qty, reason
             ))
             .await;
-            return;
+            return Booked::Already;
         };
-        let booked = Booked {
-            qty: close.qty,
-            price: close.exit_price,
-            fee: close.fee,
-            realized_pnl: close.realized_pnl,
-        };
-        let reason = reason_name(close.reason);
         self.info(&format!(
             "{}: {} at {}: closed {}, pnl {}",
             trade.symbol,
@@ -175,43 +201,40 @@ impl TradingWorker {
             close.realized_pnl.round_dp(4)
         ))
         .await;
-        if self.book(&mut trade, &booked, now).await || close.remaining_qty.is_zero() {
-            self.finish(trade, reason, now).await;
-        } else {
-            self.open.insert(trade.symbol.clone(), trade.clone());
-            self.save(&trade).await;
-            self.publish_account().await;
+        let execution = Execution {
+            venue_id: close.close_id.clone(),
+            qty: close.qty,
+            price: close.exit_price,
+            fee: close.fee,
+            realized_pnl: close.realized_pnl,
+            at_ms: now.timestamp_millis(),
+        };
+        let finished = close.remaining_qty.is_zero();
+        self.settle(trade, &execution, reason, finished, now).await
+    }
+
+    /// Whether `trade` is the one held open on its symbol.
+    fn holds_trade(&self, trade: &Trade) -> bool {
+        self.open
+            .get(&trade.symbol)
+            .is_some_and(|held| held.id == trade.id)
+    }
+
+    /// A trade whose position is gone with no execution left to book: stored as CLOSED with
+    /// `reason`, then finished like any other.
+    pub(super) async fn finish(&mut self, mut trade: Trade, reason: &str, now: DateTime<Utc>) {
+        mark_closed(&mut trade, reason, now);
+        if self.save(&trade).await {
+            self.after_finished(trade, reason, now).await;
         }
     }
 
-    /// Books a close on the trade; true when nothing is left open.
-    async fn book(&self, trade: &mut Trade, close: &Booked, now: DateTime<Utc>) -> bool {
-        self.record_fill(trade, close.price * close.qty, now.timestamp_millis())
-            .await;
-        trade.open_qty = (trade.open_qty - close.qty).max(Decimal::ZERO);
-        trade.closed_qty += close.qty;
-        trade.exit_value += close.price * close.qty;
-        trade.pnl += close.realized_pnl;
-        trade.fees += close.fee;
-        trade.volume += close.price * close.qty;
-        if !trade.closed_qty.is_zero() {
-            trade.exit_price = Some(trade.exit_value / trade.closed_qty);
+    /// What follows a trade stored as CLOSED: the log line, Telegram, its martingale chain,
+    /// the live account.
+    async fn after_finished(&mut self, trade: Trade, reason: &str, now: DateTime<Utc>) {
+        if self.holds_trade(&trade) {
+            self.open.remove(&trade.symbol);
         }
-        trade.open_qty.is_zero()
-    }
-
-    /// A trade with nothing left open: stored as CLOSED, and its chain moved on.
-    pub(super) async fn finish(
-        &mut self,
-        mut trade: Trade,
-        reason: &str,
-        now: DateTime<Utc>,
-    ) -> Trade {
-        self.open.remove(&trade.symbol);
-        trade.status = TradeStatus::Closed;
-        trade.close_reason = Some(reason.to_string());
-        trade.closed_at = Some(now.timestamp_millis());
-        self.save(&trade).await;
         self.info(&format!(
             "{}: {} trade #{} closed ({}), pnl {} USDT",
             trade.symbol,
@@ -227,7 +250,6 @@ impl TradingWorker {
             Box::pin(self.after_chain_trade(chain_id, &trade, reason, now)).await;
         }
         self.publish_account().await;
-        trade
     }
 
     async fn after_chain_trade(
@@ -276,7 +298,7 @@ impl TradingWorker {
         trade_id: i64,
         now: DateTime<Utc>,
     ) -> Result<Trade, EngineError> {
-        let Some(mut trade) = self.open.values().find(|t| t.id == trade_id).cloned() else {
+        let Some(trade) = self.open.values().find(|t| t.id == trade_id).cloned() else {
             return Err(EngineError::TradeNotOpen);
         };
         let order = OrderRequest {
@@ -287,15 +309,16 @@ impl TradingWorker {
             reduce_only: true,
         };
         let fill = self.deps.venue.submit_market_order(order).await?;
-        let booked = Booked {
-            qty: fill.qty,
-            price: fill.price,
-            fee: fill.fee,
-            realized_pnl: fill.realized_pnl,
-        };
-        self.book(&mut trade, &booked, now).await;
-        trade.open_qty = Decimal::ZERO;
-        Ok(self.finish(trade, "manual", now).await)
+        let execution = execution_of(&fill, now);
+        match self.settle(trade, &execution, "manual", true, now).await {
+            Booked::Failed => Err(EngineError::NotBooked),
+            _ => self
+                .deps
+                .store
+                .trade(self.user_id, trade_id)
+                .await?
+                .ok_or(EngineError::TradeNotOpen),
+        }
     }
 
     /// Closes every open trade; answers how many.
@@ -312,5 +335,17 @@ impl TradingWorker {
             }
         }
         Ok(closed)
+    }
+}
+
+/// A fill of one of the worker's own reduce-only orders as an execution to book.
+fn execution_of(fill: &Fill, now: DateTime<Utc>) -> Execution {
+    Execution {
+        venue_id: fill.order_id.clone(),
+        qty: fill.qty,
+        price: fill.price,
+        fee: fill.fee,
+        realized_pnl: fill.realized_pnl,
+        at_ms: now.timestamp_millis(),
     }
 }

@@ -8,6 +8,7 @@
 //! changes). [`TradingWorker::run`] feeds them from the live sources. Before acting it
 //! reconciles the store with the venue ([`TradingWorker::reconcile`]).
 
+mod books;
 mod entries;
 mod exits;
 mod notify;
@@ -37,6 +38,11 @@ use crate::EngineError;
 
 /// How often chains waiting for their next step (in a forbidden window) are looked at.
 const WAITING_CHAINS_EVERY: Duration = Duration::from_secs(30);
+
+/// How often a worker out of sync with the store tries to reconcile.
+const RESYNC_EVERY: Duration = Duration::from_secs(2);
+
+pub use books::PARKED_EVENTS_MAX;
 
 /// What the supervisor and the API ask of a running worker.
 #[derive(Debug)]
@@ -76,6 +82,8 @@ pub struct TradingWorker {
     instruments: HashMap<String, Instrument>,
     /// Open trades by symbol (one position per symbol).
     open: HashMap<String, Trade>,
+    /// Set while a write to the store failed and the books wait for a reconciliation.
+    out_of_sync: books::OutOfSync,
 }
 
 impl TradingWorker {
@@ -99,6 +107,7 @@ impl TradingWorker {
             prices: HashMap::new(),
             instruments: HashMap::new(),
             open: HashMap::new(),
+            out_of_sync: books::OutOfSync::default(),
         })
     }
 
@@ -151,10 +160,18 @@ impl TradingWorker {
         let mut market = self.deps.market.subscribe();
         self.reconcile(Utc::now()).await;
         let mut waiting_chains = tokio::time::interval(WAITING_CHAINS_EVERY);
+        let mut resync = tokio::time::interval(RESYNC_EVERY);
+        resync.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let summary_due = self.next_daily_summary(Utc::now());
             tokio::select! {
-                _ = stop.cancelled() => break,
+                _ = stop.cancelled() => {
+                    // What the venue did up to now is booked before the worker stops.
+                    while let Ok(event) = venue_events.try_recv() {
+                        self.on_venue_event(event, Utc::now()).await;
+                    }
+                    break;
+                }
                 _ = tokio::time::sleep(summary_due) => self.send_daily_summary(Utc::now()).await,
                 received = signals.recv() => match received {
                     Ok(signal) => self.on_signal(&signal, Utc::now()).await,
@@ -180,6 +197,7 @@ impl TradingWorker {
                 },
                 Some(command) = commands.recv() => self.handle(command, Utc::now()).await,
                 _ = waiting_chains.tick() => self.resume_waiting_chains(Utc::now()).await,
+                _ = resync.tick() => self.resync(Utc::now()).await,
             }
         }
     }

@@ -1,74 +1,141 @@
-//! Start-up reconciliation: before the worker acts, the store is brought in line with the
-//! venue, each difference with a log line. A position the store does not know is adopted;
-//! a trade whose position is gone is booked from the venue's closed pnl; a trade whose
-//! opening order's fate is unknown is settled by whether its position exists.
+//! Reconciliation: before the worker acts, and after any fault, the store is brought in line
+//! with the venue, each difference with a log line. Everything is matched by the venue's ids,
+//! never by symbol and time: a trade's position is the one its opening order opened (the
+//! position id is that order's client order id), its closes are the venue's closes of that
+//! position, and each is booked once, by its own id. A position the store does not know is
+//! adopted; a trade whose opening order never executed is cancelled.
+
+use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use signaldesk_store::{Trade, TradeStatus};
-use signaldesk_venue::{Position, PositionClose};
+use signaldesk_venue::{CloseReason, Position, PositionClose};
 
+use super::books::{opening_execution_id, Booked, Execution};
 use super::exits::reason_name;
 use super::TradingWorker;
 
 impl TradingWorker {
-    pub async fn reconcile(&mut self, now: DateTime<Utc>) {
+    /// Brings the store in line with the venue and rebuilds the open trades from both.
+    /// Answers whether every read and write succeeded; a failed one leaves the worker out
+    /// of sync, to be tried again.
+    pub async fn reconcile(&mut self, now: DateTime<Utc>) -> bool {
         let positions = match self.deps.venue.positions().await {
             Ok(p) => p,
             Err(e) => {
-                self.error(&format!(
+                self.fall_out_of_sync(&format!(
                     "Reconciliation: the venue's positions could not be read: {e}"
                 ))
                 .await;
-                return;
+                return false;
             }
         };
         let trades = match self.deps.store.active_trades(self.user_id).await {
             Ok(t) => t,
             Err(e) => {
-                self.error(&format!(
+                self.fall_out_of_sync(&format!(
                     "Reconciliation: the trades could not be read: {e}"
                 ))
                 .await;
-                return;
+                return false;
             }
         };
         self.open.clear();
+        let mut complete = true;
         for trade in trades {
-            let position = positions.iter().find(|p| p.symbol == trade.symbol);
-            let held = self.open.contains_key(&trade.symbol);
-            match (trade.status, position) {
-                (_, Some(position)) if !held => self.keep(trade, position).await,
-                (TradeStatus::Pending, _) => self.cancel_unfilled(trade).await,
-                _ => self.book_closed_while_away(trade, now).await,
-            }
+            let position = positions.iter().find(|p| holds(p, &trade));
+            let settled = match position {
+                Some(position) if !self.open.contains_key(&trade.symbol) => {
+                    self.keep(trade, position, now).await
+                }
+                _ => self.settle_gone(trade, now).await,
+            };
+            complete &= settled;
         }
         for position in &positions {
             if !self.open.contains_key(&position.symbol) {
-                self.adopt(position, now).await;
+                complete &= self.adopt(position, now).await;
             }
         }
-        self.resume_waiting_chains(now).await;
+        if complete {
+            self.resume_waiting_chains(now).await;
+        }
         self.publish_account().await;
+        complete
     }
 
-    /// The trade's position is on the venue: hold it, filling in what a crash may have left
-    /// unrecorded (a PENDING fill, a missing stop).
-    async fn keep(&mut self, mut trade: Trade, position: &Position) {
-        if trade.status == TradeStatus::Pending {
-            trade.status = TradeStatus::Open;
-            trade.entry_price = Some(position.entry_price);
-            trade.qty = position.qty;
-            trade.margin = position.margin;
-            trade.volume = position.entry_price * position.qty;
-            trade.opened_at = Some(position.opened_at_ms);
-            self.record_fill(&trade, trade.volume, position.opened_at_ms)
+    /// The venue's closes of the trade's position that the store has not booked yet.
+    async fn unbooked_closes(&mut self, trade: &Trade) -> Option<Vec<PositionClose>> {
+        let closes = match self
+            .deps
+            .venue
+            .position_closes(&trade.symbol, &trade.client_order_id)
+            .await
+        {
+            Ok(closes) => closes,
+            Err(e) => {
+                self.fall_out_of_sync(&format!(
+                    "Reconciliation: the closes of {} trade #{} could not be read: {e}",
+                    trade.symbol, trade.id
+                ))
                 .await;
+                return None;
+            }
+        };
+        let booked: HashSet<String> = match self
+            .deps
+            .store
+            .booked_executions(self.user_id, trade.id)
+            .await
+        {
+            Ok(ids) => ids.into_iter().collect(),
+            Err(e) => {
+                self.fall_out_of_sync(&format!(
+                    "Reconciliation: the executions of trade #{} could not be read: {e}",
+                    trade.id
+                ))
+                .await;
+                return None;
+            }
+        };
+        Some(
+            closes
+                .into_iter()
+                .filter(|c| !booked.contains(&c.close_id))
+                .collect(),
+        )
+    }
+
+    /// The trade's position is on the venue: hold it, booking what a crash or an outage
+    /// left unrecorded (the opening fill, partial closes, a missing stop).
+    async fn keep(&mut self, mut trade: Trade, position: &Position, now: DateTime<Utc>) -> bool {
+        let Some(closes) = self.unbooked_closes(&trade).await else {
+            return false;
+        };
+        if trade.status == TradeStatus::Pending {
+            let filled: Decimal = position.qty + closes.iter().map(|c| c.qty).sum::<Decimal>();
+            if !self
+                .book_opening(
+                    &mut trade,
+                    position.entry_price,
+                    filled,
+                    position.opened_at_ms,
+                )
+                .await
+            {
+                return false;
+            }
             self.info(&format!(
                 "Reconciliation: {} trade #{} was filled before the restart ({} at {})",
-                trade.symbol, trade.id, position.qty, position.entry_price
+                trade.symbol, trade.id, filled, position.entry_price
             ))
             .await;
+        }
+        for close in &closes {
+            if !self.book_missed_close(&mut trade, close, now).await {
+                return false;
+            }
         }
         trade.open_qty = position.qty;
         if position.stops.stop_loss.is_none() {
@@ -76,8 +143,119 @@ impl TradingWorker {
         } else {
             trade.stop_loss = position.stops.stop_loss;
         }
-        self.save(&trade).await;
+        let saved = self.save(&trade).await;
         self.open.insert(trade.symbol.clone(), trade);
+        saved
+    }
+
+    /// The trade's position is gone from the venue: book its closes that the store has not
+    /// seen and finish it with the last close's reason, or cancel it if its opening order
+    /// never executed.
+    async fn settle_gone(&mut self, mut trade: Trade, now: DateTime<Utc>) -> bool {
+        let Some(closes) = self.unbooked_closes(&trade).await else {
+            return false;
+        };
+        if trade.status == TradeStatus::Pending {
+            if closes.is_empty() {
+                return self.cancel_unfilled(trade).await;
+            }
+            let filled: Decimal = closes.iter().map(|c| c.qty).sum();
+            let entry = closes[0].entry_price;
+            let opened_at = trade.created_at;
+            if !self
+                .book_opening(&mut trade, entry, filled, opened_at)
+                .await
+            {
+                return false;
+            }
+        }
+        let mut reason = "reconciled";
+        for close in &closes {
+            if !self.book_missed_close(&mut trade, close, now).await {
+                return false;
+            }
+            reason = reason_name(close.reason);
+        }
+        if trade.status == TradeStatus::Closed {
+            // The last close finished it (and logged it).
+            return true;
+        }
+        self.warning(&format!(
+            "Reconciliation: {} trade #{} was closed on the venue while the bot was away ({})",
+            trade.symbol,
+            trade.id,
+            reason.replace('_', " ")
+        ))
+        .await;
+        trade.open_qty = Decimal::ZERO;
+        self.finish(trade, reason, now).await;
+        !self.out_of_sync.active
+    }
+
+    /// Books the opening execution of a PENDING trade the venue filled.
+    async fn book_opening(
+        &mut self,
+        trade: &mut Trade,
+        entry_price: Decimal,
+        qty: Decimal,
+        opened_at_ms: i64,
+    ) -> bool {
+        trade.status = TradeStatus::Open;
+        trade.entry_price = Some(entry_price);
+        trade.qty = qty;
+        trade.open_qty = qty;
+        trade.margin = entry_price * qty / Decimal::from(trade.leverage.max(1));
+        trade.volume = entry_price * qty;
+        trade.opened_at = Some(opened_at_ms);
+        let opening = opening_execution_id(trade);
+        self.commit_execution(trade, &opening, trade.volume, opened_at_ms)
+            .await
+            != Booked::Failed
+    }
+
+    /// Books one close the venue made while the worker could not (the take-profit step it
+    /// belonged to included), leaving `trade` as the store now has it.
+    async fn book_missed_close(
+        &mut self,
+        trade: &mut Trade,
+        close: &PositionClose,
+        now: DateTime<Utc>,
+    ) -> bool {
+        if let Some(step) = take_profit_step(trade, close) {
+            trade.tp_step = trade.tp_step.max(step);
+        }
+        let execution = Execution {
+            venue_id: close.close_id.clone(),
+            qty: close.qty,
+            price: close.exit_price,
+            fee: close.fee,
+            realized_pnl: close.realized_pnl,
+            at_ms: now.timestamp_millis(),
+        };
+        let reason = reason_name(close.reason);
+        let finished = close.remaining_qty.is_zero();
+        if self
+            .settle(trade.clone(), &execution, reason, finished, now)
+            .await
+            == Booked::Failed
+        {
+            return false;
+        }
+        match self.deps.store.trade(self.user_id, trade.id).await {
+            Ok(Some(stored)) => {
+                *trade = stored;
+                true
+            }
+            Ok(None) => false,
+            Err(e) => {
+                self.fall_out_of_sync(&format!(
+                    "Reconciliation: trade #{} could not be read back: {e}",
+                    trade.id
+                ))
+                .await;
+                false
+            }
+        }
     }
 
     async fn restore_stops(&mut self, trade: &mut Trade) {
@@ -100,10 +278,12 @@ impl TradingWorker {
         }
     }
 
-    async fn cancel_unfilled(&mut self, mut trade: Trade) {
+    async fn cancel_unfilled(&mut self, mut trade: Trade) -> bool {
         trade.status = TradeStatus::Cancelled;
         trade.close_reason = Some("not_filled".into());
-        self.save(&trade).await;
+        if !self.save(&trade).await {
+            return false;
+        }
         self.warning(&format!(
             "Reconciliation: the opening order of {} trade #{} never filled: cancelled",
             trade.symbol, trade.id
@@ -114,82 +294,37 @@ impl TradingWorker {
                 let _ = self.deps.store.delete_chain(self.user_id, chain_id).await;
             }
         }
-    }
-
-    /// The position is gone: book the venue's closes since the trade opened that the store
-    /// has not seen, then finish the trade with the last close's reason.
-    async fn book_closed_while_away(&mut self, mut trade: Trade, now: DateTime<Utc>) {
-        let since = trade.opened_at.unwrap_or(trade.created_at);
-        let closes: Vec<PositionClose> = match self.deps.venue.closed_pnl(since).await {
-            Ok(all) => all
-                .into_iter()
-                .filter(|c| c.symbol == trade.symbol)
-                .collect(),
-            Err(e) => {
-                self.error(&format!(
-                    "Reconciliation: the closed pnl of {} could not be read: {e}",
-                    trade.symbol
-                ))
-                .await;
-                Vec::new()
-            }
-        };
-        // Skip the closes already booked (their quantity adds up to `closed_qty`).
-        let mut already = trade.closed_qty;
-        let mut reason = "reconciled";
-        for close in &closes {
-            if already >= close.qty {
-                already -= close.qty;
-                continue;
-            }
-            let qty = close.qty - already;
-            already = Decimal::ZERO;
-            let share = qty / close.qty;
-            trade.closed_qty += qty;
-            trade.exit_value += close.exit_price * qty;
-            trade.pnl += close.realized_pnl * share;
-            trade.fees += close.fee * share;
-            trade.volume += close.exit_price * qty;
-            self.record_fill(&trade, close.exit_price * qty, close.ts_ms)
-                .await;
-            reason = reason_name(close.reason);
-        }
-        if !trade.closed_qty.is_zero() {
-            trade.exit_price = Some(trade.exit_value / trade.closed_qty);
-        }
-        trade.open_qty = Decimal::ZERO;
-        self.warning(&format!(
-            "Reconciliation: {} trade #{} was closed on the venue while the bot was away ({})",
-            trade.symbol,
-            trade.id,
-            reason.replace('_', " ")
-        ))
-        .await;
-        self.finish(trade, reason, now).await;
+        true
     }
 
     /// A position the store does not know (opened by hand, or before a lost write): the
-    /// bot takes it over and manages it like its own.
-    async fn adopt(&mut self, position: &Position, now: DateTime<Utc>) {
+    /// bot takes it over and manages it like its own. Its position id becomes the trade's
+    /// opening order id, so its closes are found like any other trade's.
+    async fn adopt(&mut self, position: &Position, now: DateTime<Utc>) -> bool {
         let now_ms = now.timestamp_millis();
+        let client_order_id = if position.position_id.is_empty() {
+            format!("sd-adopt-{}-{now_ms}", self.user_id)
+        } else {
+            position.position_id.clone()
+        };
         let trade = Trade {
             id: 0,
             user_id: self.user_id,
             symbol: position.symbol.clone(),
             side: position.side,
-            status: TradeStatus::Open,
-            client_order_id: format!("sd-adopt-{}-{now_ms}", self.user_id),
+            status: TradeStatus::Pending,
+            client_order_id,
             leverage: position.leverage,
             margin: position.margin,
             qty: position.qty,
-            open_qty: position.qty,
-            entry_price: Some(position.entry_price),
+            open_qty: Decimal::ZERO,
+            entry_price: None,
             exit_price: None,
             closed_qty: Decimal::ZERO,
             exit_value: Decimal::ZERO,
             pnl: Decimal::ZERO,
             fees: Decimal::ZERO,
-            volume: position.entry_price * position.qty,
+            volume: Decimal::ZERO,
             stop_loss: position.stops.stop_loss,
             tp_step: 0,
             close_reason: None,
@@ -202,31 +337,48 @@ impl TradingWorker {
             opened_at: Some(position.opened_at_ms),
             closed_at: None,
         };
-        match self.deps.store.insert_trade(&trade).await {
-            Ok(mut trade) => {
-                self.record_fill(&trade, trade.volume, position.opened_at_ms)
-                    .await;
-                self.warning(&format!(
-                    "Reconciliation: adopted a {} {} position of {} at {} found on the venue",
-                    trade.symbol,
-                    super::entries::side_name(trade.side),
-                    trade.qty,
-                    position.entry_price
-                ))
-                .await;
-                if position.stops.stop_loss.is_none() {
-                    self.restore_stops(&mut trade).await;
-                    self.save(&trade).await;
-                }
-                self.open.insert(trade.symbol.clone(), trade);
-            }
+        let trade = match self.deps.store.insert_trade(&trade).await {
+            Ok(trade) => trade,
             Err(e) => {
-                self.error(&format!(
+                self.fall_out_of_sync(&format!(
                     "Reconciliation: the {} position could not be adopted: {e}",
                     position.symbol
                 ))
                 .await;
+                return false;
             }
-        }
+        };
+        self.warning(&format!(
+            "Reconciliation: adopted a {} {} position of {} at {} found on the venue",
+            trade.symbol,
+            super::entries::side_name(trade.side),
+            position.qty,
+            position.entry_price
+        ))
+        .await;
+        // Booked like a trade filled while away: the opening, then any partial closes.
+        self.keep(trade, position, now).await
     }
+}
+
+/// Whether `position` is the one `trade` opened: by position id where the venue tells it,
+/// else (a venue that cannot) the one position the symbol can hold.
+fn holds(position: &Position, trade: &Trade) -> bool {
+    position.symbol == trade.symbol
+        && (position.position_id.is_empty() || position.position_id == trade.client_order_id)
+}
+
+/// The take-profit step a close was, if it was one of this trade's take-profit orders
+/// (`sd-tp-{trade}-{step}`).
+fn take_profit_step(trade: &Trade, close: &PositionClose) -> Option<u32> {
+    if close.reason != CloseReason::Manual {
+        return None;
+    }
+    let prefix = format!("sd-tp-{}-", trade.id);
+    close
+        .client_order_id
+        .as_deref()?
+        .strip_prefix(&prefix)?
+        .parse()
+        .ok()
 }

@@ -271,37 +271,60 @@ impl Store {
 
     /// Writes every changing field of a trade.
     pub async fn save_trade(&self, t: &Trade) -> Result<(), StoreError> {
-        let done = sqlx::query(
-            "UPDATE trades SET status = $1, margin = $2, qty = $3, open_qty = $4,
-                 entry_price = $5, exit_price = $6, closed_qty = $7, exit_value = $8, pnl = $9,
-                 fees = $10, volume = $11, stop_loss = $12, tp_step = $13, close_reason = $14,
-                 opened_at = $15, closed_at = $16
-             WHERE id = $17 AND user_id = $18",
+        let mut conn = self.pool.acquire().await?;
+        update_trade(&mut conn, t).await
+    }
+
+    /// Books one execution the venue names `venue_id` (an opening fill, a reduce-only order,
+    /// a stop or a liquidation) together with the trade's state after it, in one transaction.
+    /// Answers false, writing nothing, when that execution was booked before: a close seen
+    /// again after a restart or an outage is never counted twice.
+    pub async fn book_execution(
+        &self,
+        trade: &Trade,
+        venue_id: &str,
+        notional: Decimal,
+        at_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let inserted = sqlx::query(
+            "INSERT INTO fills (user_id, trade_id, notional, filled_at, venue_id)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
         )
-        .bind(t.status.as_str())
-        .bind(t.margin.to_string())
-        .bind(t.qty.to_string())
-        .bind(t.open_qty.to_string())
-        .bind(t.entry_price.map(|d| d.to_string()))
-        .bind(t.exit_price.map(|d| d.to_string()))
-        .bind(t.closed_qty.to_string())
-        .bind(t.exit_value.to_string())
-        .bind(t.pnl.to_string())
-        .bind(t.fees.to_string())
-        .bind(t.volume.to_string())
-        .bind(t.stop_loss.map(|d| d.to_string()))
-        .bind(i64::from(t.tp_step))
-        .bind(t.close_reason.clone())
-        .bind(t.opened_at)
-        .bind(t.closed_at)
-        .bind(t.id)
-        .bind(t.user_id)
-        .execute(&self.pool)
-        .await?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound);
+        .bind(trade.user_id)
+        .bind(trade.id)
+        .bind(notional.to_string())
+        .bind(at_ms)
+        .bind(venue_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if inserted == 0 {
+            tx.rollback().await?;
+            return Ok(false);
         }
-        Ok(())
+        update_trade(&mut tx, trade).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// The venue ids of the executions booked on a trade.
+    pub async fn booked_executions(
+        &self,
+        user_id: i64,
+        trade_id: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT venue_id FROM fills
+             WHERE user_id = $1 AND trade_id = $2 AND venue_id IS NOT NULL ORDER BY id",
+        )
+        .bind(user_id)
+        .bind(trade_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("venue_id").map_err(StoreError::from))
+            .collect()
     }
 
     pub async fn trade(&self, user_id: i64, id: i64) -> Result<Option<Trade>, StoreError> {
@@ -463,4 +486,39 @@ impl Store {
             .await?;
         Ok(())
     }
+}
+
+/// Writes every changing field of a trade on `conn` (a pooled connection or a transaction).
+async fn update_trade(conn: &mut sqlx::AnyConnection, t: &Trade) -> Result<(), StoreError> {
+    let done = sqlx::query(
+        "UPDATE trades SET status = $1, margin = $2, qty = $3, open_qty = $4,
+                 entry_price = $5, exit_price = $6, closed_qty = $7, exit_value = $8, pnl = $9,
+                 fees = $10, volume = $11, stop_loss = $12, tp_step = $13, close_reason = $14,
+                 opened_at = $15, closed_at = $16
+             WHERE id = $17 AND user_id = $18",
+    )
+    .bind(t.status.as_str())
+    .bind(t.margin.to_string())
+    .bind(t.qty.to_string())
+    .bind(t.open_qty.to_string())
+    .bind(t.entry_price.map(|d| d.to_string()))
+    .bind(t.exit_price.map(|d| d.to_string()))
+    .bind(t.closed_qty.to_string())
+    .bind(t.exit_value.to_string())
+    .bind(t.pnl.to_string())
+    .bind(t.fees.to_string())
+    .bind(t.volume.to_string())
+    .bind(t.stop_loss.map(|d| d.to_string()))
+    .bind(i64::from(t.tp_step))
+    .bind(t.close_reason.clone())
+    .bind(t.opened_at)
+    .bind(t.closed_at)
+    .bind(t.id)
+    .bind(t.user_id)
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(StoreError::NotFound);
+    }
+    Ok(())
 }

@@ -9,6 +9,7 @@ pub mod private;
 pub mod ws;
 
 pub use market_data::{BybitMarketConfig, BybitMarketData};
+pub use private::market_order_price_limit;
 
 /// Bybit's kline interval name for `minutes`, if Bybit has that interval.
 pub fn interval_name(minutes: u32) -> Option<&'static str> {

@@ -51,6 +51,17 @@ pub struct Quote<'a> {
     pub ts_ms: i64,
 }
 
+/// One close to record: which order closed, how much, at what price and fee, and why.
+struct ClosePart {
+    close_id: String,
+    qty: Decimal,
+    exit: Decimal,
+    fee: Decimal,
+    reason: CloseReason,
+    client_order_id: Option<String>,
+    ts_ms: i64,
+}
+
 /// The result of a submitted order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Submitted {
@@ -257,7 +268,7 @@ impl AccountSnapshot {
         }
         let price = slipped_price(quote.price, order.side, config.slippage_bps, instrument);
         let existing = self.positions.get(&order.symbol);
-        let (qty, close) = if order.reduce_only {
+        let (order_id, qty, close) = if order.reduce_only {
             let pos = existing.ok_or_else(|| VenueError::NoPosition(order.symbol.clone()))?;
             if order.side != pos.side.exit_side() {
                 return Err(VenueError::InvalidRequest(format!(
@@ -267,16 +278,20 @@ impl AccountSnapshot {
             }
             let qty = order.qty.min(pos.qty);
             let fee = price * qty * config.taker_fee_rate;
+            let order_id = self.next_order_id();
             let close = self.close_part(
                 &order.symbol,
-                qty,
-                price,
-                fee,
-                CloseReason::Manual,
-                Some(order.client_order_id.clone()),
-                quote.ts_ms,
+                ClosePart {
+                    close_id: order_id.clone(),
+                    qty,
+                    exit: price,
+                    fee,
+                    reason: CloseReason::Manual,
+                    client_order_id: Some(order.client_order_id.clone()),
+                    ts_ms: quote.ts_ms,
+                },
             );
-            (qty, close)
+            (order_id, qty, close)
         } else {
             if let Some(pos) = existing {
                 if pos.side != order.side.opens() {
@@ -295,15 +310,14 @@ impl AccountSnapshot {
                 });
             }
             self.open(order, price, quote, config)?;
-            (order.qty, None)
+            (self.next_order_id(), order.qty, None)
         };
         let fee = match &close {
             Some(c) => c.fee,
             None => price * qty * config.taker_fee_rate,
         };
-        self.order_seq += 1;
         let fill = Fill {
-            order_id: format!("paper-{}", self.order_seq),
+            order_id,
             client_order_id: order.client_order_id.clone(),
             symbol: order.symbol.clone(),
             side: order.side,
@@ -352,6 +366,7 @@ impl AccountSnapshot {
                 self.positions.insert(
                     order.symbol.clone(),
                     PositionState {
+                        position_id: order.client_order_id.clone(),
                         symbol: order.symbol.clone(),
                         side: order.side.opens(),
                         qty: order.qty,
@@ -371,24 +386,33 @@ impl AccountSnapshot {
         Ok(())
     }
 
-    /// Closes `qty` of the position on `symbol` at `exit` paying `fee`, and records the close.
-    #[allow(clippy::too_many_arguments)]
-    fn close_part(
-        &mut self,
-        symbol: &str,
-        qty: Decimal,
-        exit: Decimal,
-        fee: Decimal,
-        reason: CloseReason,
-        client_order_id: Option<String>,
-        ts_ms: i64,
-    ) -> Option<PositionClose> {
+    /// The id of the next order this account executes (a reduce-only order, or the market
+    /// order a stop or liquidation becomes).
+    fn next_order_id(&mut self) -> String {
+        self.order_seq += 1;
+        format!("paper-{}", self.order_seq)
+    }
+
+    /// Closes `part.qty` of the position on `symbol` at `part.exit` paying `part.fee`, and
+    /// records the close.
+    fn close_part(&mut self, symbol: &str, part: ClosePart) -> Option<PositionClose> {
+        let ClosePart {
+            close_id,
+            qty,
+            exit,
+            fee,
+            reason,
+            client_order_id,
+            ts_ms,
+        } = part;
         let pos = self.positions.get_mut(symbol)?;
         let qty = qty.min(pos.qty);
         let price_pnl = pos.side.pnl(pos.entry_price, exit, qty);
         let open_fee_share = pro_rata(pos.open_fee, qty, pos.qty);
         let margin_share = pro_rata(pos.margin, qty, pos.qty);
         let close = PositionClose {
+            position_id: pos.position_id.clone(),
+            close_id,
             symbol: symbol.to_string(),
             side: pos.side,
             reason,
@@ -420,7 +444,33 @@ impl AccountSnapshot {
         // Whatever the price loss left of the margin is forfeited: the whole margin is lost.
         let fee = (pos.margin + price_pnl).max(Decimal::ZERO);
         let qty = pos.qty;
-        self.close_part(symbol, qty, at, fee, CloseReason::Liquidation, None, ts_ms)
+        self.close_triggered(symbol, qty, at, fee, CloseReason::Liquidation, ts_ms)
+    }
+
+    /// A close the venue makes by itself (a stop, take profit or liquidation): it becomes an
+    /// order of its own, whose id is the close's.
+    fn close_triggered(
+        &mut self,
+        symbol: &str,
+        qty: Decimal,
+        exit: Decimal,
+        fee: Decimal,
+        reason: CloseReason,
+        ts_ms: i64,
+    ) -> Option<PositionClose> {
+        let close_id = self.next_order_id();
+        self.close_part(
+            symbol,
+            ClosePart {
+                close_id,
+                qty,
+                exit,
+                fee,
+                reason,
+                client_order_id: None,
+                ts_ms,
+            },
+        )
     }
 
     /// Forgets the oldest orders and closes beyond the configured memory.
@@ -571,20 +621,12 @@ impl AccountSnapshot {
                     self.liquidate(symbol, liq, quote.ts_ms)
                 } else {
                     let fee = fill * qty * config.taker_fee_rate;
-                    self.close_part(symbol, qty, fill, fee, reason, None, quote.ts_ms)
+                    self.close_triggered(symbol, qty, fill, fee, reason, quote.ts_ms)
                 }
             }
             None => take_profit.and_then(|tp| {
                 let fee = tp * qty * config.taker_fee_rate;
-                self.close_part(
-                    symbol,
-                    qty,
-                    tp,
-                    fee,
-                    CloseReason::TakeProfit,
-                    None,
-                    quote.ts_ms,
-                )
+                self.close_triggered(symbol, qty, tp, fee, CloseReason::TakeProfit, quote.ts_ms)
             }),
         };
         self.trim(config.memory);
@@ -635,6 +677,7 @@ pub fn position_view(
     config: &PaperConfig,
 ) -> Position {
     Position {
+        position_id: pos.position_id.clone(),
         symbol: pos.symbol.clone(),
         side: pos.side,
         qty: pos.qty,

@@ -42,6 +42,8 @@ struct State {
     accounts: HashMap<UserId, AccountSnapshot>,
     senders: HashMap<UserId, broadcast::Sender<VenueEvent>>,
     prices: HashMap<String, Decimal>,
+    /// The market time of the price in `prices`: an older tick arriving late is ignored.
+    price_times: HashMap<String, i64>,
 }
 
 impl State {
@@ -175,6 +177,14 @@ impl PaperExchange {
             ts_ms,
         };
         let mut state = self.lock();
+        if state
+            .price_times
+            .get(symbol)
+            .is_some_and(|seen| *seen > ts_ms)
+        {
+            return;
+        }
+        state.price_times.insert(symbol.to_string(), ts_ms);
         state.prices.insert(symbol.to_string(), price);
         let mut users: Vec<UserId> = state
             .accounts
@@ -258,18 +268,23 @@ impl PaperExchange {
             .ok_or_else(|| VenueError::UnknownSymbol(symbol.to_string()))
     }
 
-    /// Makes sure a price of `symbol` is known: pending ticks first, else the market's.
+    /// Brings `symbol` up to the market's latest price before an order or a stop is placed:
+    /// pending ticks first, then the market's last price applied as a tick (its stops run
+    /// first). An order therefore fills at a price the exchange saw at or after the decision
+    /// that made it, never at one from before the tick the trader's bot reacted to.
     async fn ensure_price(&self, symbol: &str) -> Result<(), VenueError> {
         self.process_pending();
-        if self.lock().prices.contains_key(symbol) {
-            return Ok(());
+        let latest = self.shared.market.last_price(symbol).await;
+        let known = self.lock().prices.get(symbol).copied();
+        match (latest, known) {
+            (Ok(price), Some(known)) if price == known => Ok(()),
+            (Ok(price), _) => {
+                self.on_tick(symbol, price, self.shared.market.now_ms());
+                Ok(())
+            }
+            (Err(_), Some(_)) => Ok(()),
+            (Err(e), None) => Err(e),
         }
-        let price = self.shared.market.last_price(symbol).await?;
-        self.lock()
-            .prices
-            .entry(symbol.to_string())
-            .or_insert(price);
-        Ok(())
     }
 
     /// Makes sure a price is known for every symbol `user_id` holds (after a restart the
@@ -450,7 +465,11 @@ impl Venue for PaperAccount {
             .ok_or_else(|| VenueError::InvalidRequest("no paper account".into()))
     }
 
-    async fn closed_pnl(&self, since_ms: i64) -> Result<Vec<PositionClose>, VenueError> {
+    async fn position_closes(
+        &self,
+        symbol: &str,
+        position_id: &str,
+    ) -> Result<Vec<PositionClose>, VenueError> {
         let state = self.exchange.lock();
         Ok(state
             .accounts
@@ -458,11 +477,24 @@ impl Venue for PaperAccount {
             .map(|a| {
                 a.closes
                     .iter()
-                    .filter(|c| c.ts_ms >= since_ms)
+                    .filter(|c| c.symbol == symbol && c.position_id == position_id)
                     .cloned()
                     .collect()
             })
             .unwrap_or_default())
+    }
+
+    fn max_slippage(&self, _symbol: &str) -> Decimal {
+        self.exchange.shared.config.slippage_bps / Decimal::from(10_000)
+    }
+
+    async fn persisted(&self) -> Result<(), VenueError> {
+        self.exchange
+            .shared
+            .journal
+            .persisted()
+            .await
+            .map_err(VenueError::Network)
     }
 
     fn subscribe(&self) -> broadcast::Receiver<VenueEvent> {

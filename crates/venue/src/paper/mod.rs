@@ -11,7 +11,7 @@ mod snapshot;
 use rust_decimal::Decimal;
 
 pub use exchange::{PaperAccount, PaperExchange};
-pub use journal::{NoJournal, PaperJournal, PendingSnapshots};
+pub use journal::{Batch, NoJournal, PaperJournal, PendingSnapshots};
 pub use snapshot::{AccountSnapshot, PositionState, TrailingState, UserId, SNAPSHOT_VERSION};
 
 /// The paper exchange's parameters.
@@ -39,7 +39,7 @@ impl Default for PaperConfig {
             slippage_bps: Decimal::from(2),
             maintenance_margin_rate: Decimal::new(5, 3),
             default_leverage: 10,
-            memory: 1000,
+            memory: 10_000,
         }
     }
 }

@@ -55,6 +55,9 @@ impl AccountSnapshot {
 /// An open position with everything needed to manage it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PositionState {
+    /// The client order id of the order that opened it ([`crate::Position::position_id`]).
+    #[serde(default)]
+    pub position_id: String,
     pub symbol: String,
     pub side: PositionSide,
     pub qty: Decimal,

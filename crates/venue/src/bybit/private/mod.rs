@@ -15,7 +15,7 @@ mod venue;
 use std::time::Duration;
 
 pub use sign::Credentials;
-pub use venue::BybitVenue;
+pub use venue::{market_order_price_limit, BybitVenue};
 
 /// Which Bybit a key belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +86,9 @@ pub struct BybitConfig {
     /// How long nothing is sent to Bybit after it answered HTTP 403 (the IP address is
     /// banned; Bybit asks for at least 10 minutes).
     pub ip_ban_wait: Duration,
+    /// How far from the last price a market order may fill, as a fraction; `None`: Bybit's
+    /// documented price limit ([`market_order_price_limit`]).
+    pub market_price_limit: Option<rust_decimal::Decimal>,
 }
 
 impl BybitConfig {
@@ -106,6 +109,7 @@ impl BybitConfig {
             resync_interval: Duration::from_secs(60),
             fill_wait: Duration::from_secs(5),
             ip_ban_wait: crate::bybit::http::ip_ban::DEFAULT_WAIT,
+            market_price_limit: None,
         }
     }
 }

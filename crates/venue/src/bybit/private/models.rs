@@ -176,6 +176,8 @@ impl PositionRecord {
         }
         let leverage = opt_dec("leverage", &self.leverage)?;
         Ok(Some(Position {
+            // Bybit's position list does not say which order opened the position.
+            position_id: String::new(),
             symbol: self.symbol.clone(),
             side: side(&self.side)?.opens(),
             qty,

@@ -42,6 +42,17 @@ const EVENT_CAPACITY: usize = 1024;
 /// Orders remembered as already turned into events.
 const SEEN_MEMORY: usize = 10_000;
 /// Bybit answers startTime..endTime spans of at most 7 days.
+/// How far from the last price a market order may fill: Bybit turns a market order into an
+/// IOC limit order capped at its documented price limit, 3 % for BTC contracts and 5 % for
+/// the others (order/create-order).
+pub fn market_order_price_limit(symbol: &str) -> Decimal {
+    if symbol.starts_with("BTC") {
+        Decimal::new(3, 2)
+    } else {
+        Decimal::new(5, 2)
+    }
+}
+
 const SEVEN_DAYS_MS: i64 = 7 * 24 * 3600 * 1000;
 /// Bybit keeps closed pnl for two years.
 const CLOSED_PNL_KEPT_MS: i64 = 730 * 24 * 3600 * 1000;
@@ -351,6 +362,8 @@ impl Shared {
             r => r,
         };
         Ok(PositionClose {
+            position_id: String::new(),
+            close_id: row.order_id.clone(),
             symbol: row.symbol.clone(),
             side: row.position_side()?,
             reason,
@@ -752,15 +765,35 @@ impl Venue for BybitVenue {
     /// Bybit's closed pnl since `since_ms` (at most the two years Bybit keeps), each with
     /// its order's reason and closing fee. Bybit does not say what was left open after a
     /// historic close: `remaining_qty` is zero here (live events carry the real figure).
-    async fn closed_pnl(&self, since_ms: i64) -> Result<Vec<PositionClose>, VenueError> {
+    /// The position's opening order (by its orderLinkId, the position id) gives the venue's
+    /// own time it opened and the quantity; the symbol's closed-pnl rows from that moment on,
+    /// in Bybit's order, belong to that position until they add up to its quantity (one-way
+    /// mode: a symbol holds one position at a time, and the bot never adds to one).
+    async fn position_closes(
+        &self,
+        symbol: &str,
+        position_id: &str,
+    ) -> Result<Vec<PositionClose>, VenueError> {
         let shared = &self.shared;
+        let Some(opening) = shared
+            .find_order(None, position_id)
+            .await
+            .map_err(|e| shared.error(e))?
+        else {
+            return Ok(Vec::new());
+        };
+        let opened_qty = opening.executed_qty().map_err(|e| shared.error(e))?;
+        if opened_qty.is_zero() {
+            return Ok(Vec::new());
+        }
         let now = shared.rest.now_ms();
         let mut rows: Vec<ClosedPnlRow> = Vec::new();
-        let mut start = since_ms.max(now - CLOSED_PNL_KEPT_MS);
+        let mut start = opening.ts_ms().max(now - CLOSED_PNL_KEPT_MS);
         while start <= now {
             let end = (start + SEVEN_DAYS_MS - 1).min(now);
             let query = vec![
                 ("category", "linear".to_string()),
+                ("symbol", symbol.to_string()),
                 ("startTime", start.to_string()),
                 ("endTime", end.to_string()),
                 ("limit", "100".to_string()),
@@ -774,7 +807,11 @@ impl Venue for BybitVenue {
         }
         rows.sort_by_key(|r| r.ts_ms());
         let mut out = Vec::new();
-        for row in rows.iter().filter(|r| r.ts_ms() >= since_ms) {
+        let mut remaining = opened_qty;
+        for row in rows.iter().filter(|r| r.symbol == symbol) {
+            if remaining <= Decimal::ZERO {
+                break;
+            }
             let order = shared
                 .find_order(Some(&row.order_id), "")
                 .await
@@ -786,13 +823,22 @@ impl Venue for BybitVenue {
                         row.order_id
                     ),
                 })?;
-            out.push(
-                shared
-                    .close_of(&order, row, Decimal::ZERO)
-                    .map_err(|e| shared.error(e))?,
-            );
+            let mut close = shared
+                .close_of(&order, row, Decimal::ZERO)
+                .map_err(|e| shared.error(e))?;
+            remaining -= close.qty;
+            close.remaining_qty = remaining.max(Decimal::ZERO);
+            close.position_id = position_id.to_string();
+            out.push(close);
         }
         Ok(out)
+    }
+
+    fn max_slippage(&self, symbol: &str) -> Decimal {
+        self.shared
+            .config
+            .market_price_limit
+            .unwrap_or_else(|| market_order_price_limit(symbol))
     }
 
     fn subscribe(&self) -> broadcast::Receiver<VenueEvent> {
