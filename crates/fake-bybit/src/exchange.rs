@@ -352,7 +352,7 @@ impl Exchange {
             stop_order_type: "",
             ts_ms: now_ms,
         };
-        let pushes = self.record(key, record, close, now_ms);
+        let pushes = self.record(key, record, close.map(|c| *c), now_ms);
         Ok((order_id, pushes))
     }
 

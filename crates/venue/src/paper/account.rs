@@ -68,7 +68,7 @@ pub enum Submitted {
     /// Executed now; `close` when it reduced a position.
     New {
         fill: Fill,
-        close: Option<PositionClose>,
+        close: Option<Box<PositionClose>>,
     },
     /// The client order id was executed before: its first result, nothing changed.
     Duplicate(Fill),
@@ -331,7 +331,10 @@ impl AccountSnapshot {
         self.orders.push_back(fill.clone());
         self.trim(config.memory);
         self.updated_at_ms = quote.ts_ms;
-        Ok(Submitted::New { fill, close })
+        Ok(Submitted::New {
+            fill,
+            close: close.map(Box::new),
+        })
     }
 
     fn open(

@@ -397,7 +397,7 @@ impl Venue for PaperAccount {
                     );
                     state.publish(user_id, VenueEvent::Fill(fill.clone()));
                     match close {
-                        Some(close) => state.publish_close(user_id, close),
+                        Some(close) => state.publish_close(user_id, *close),
                         None => {
                             if let Some(w) = state.wallet(user_id) {
                                 state.publish(user_id, VenueEvent::Wallet(w));
