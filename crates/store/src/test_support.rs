@@ -125,7 +125,9 @@ impl TestDatabase {
         let name = format!("signaldesk_{}", unique_name());
         admin(&base, &format!("CREATE DATABASE {name}")).await;
         let (location, query) = base.split_once('?').unwrap_or((base.as_str(), ""));
-        let server = location.rsplit_once('/').map_or(location, |(server, _)| server);
+        let server = location
+            .rsplit_once('/')
+            .map_or(location, |(server, _)| server);
         let url = match query {
             "" => format!("{server}/{name}"),
             query => format!("{server}/{name}?{query}"),

@@ -38,7 +38,11 @@ async fn sqlite_out_of_pages_is_unavailable_until_a_write_succeeds() {
     assert_eq!(store.health().episodes(), 1);
 
     // Reading works on a full disk, but proves nothing about writes: still degraded.
-    assert!(store.recent_logs(user.id, None, 10).await.unwrap().is_empty());
+    assert!(store
+        .recent_logs(user.id, None, 10)
+        .await
+        .unwrap()
+        .is_empty());
     assert!(!store.check_health(std::time::Duration::from_secs(2)).await);
 
     store
@@ -67,8 +71,14 @@ async fn sqlite_read_only_is_unavailable_and_a_conflict_is_not() {
         .on_every_connection("PRAGMA query_only = 1")
         .await
         .unwrap();
-    let err = store.create_user("bob", "h", 0).await.expect_err("read-only");
-    assert!(err.is_unavailable(), "SQLITE_READONLY is an outage: {err:?}");
+    let err = store
+        .create_user("bob", "h", 0)
+        .await
+        .expect_err("read-only");
+    assert!(
+        err.is_unavailable(),
+        "SQLITE_READONLY is an outage: {err:?}"
+    );
     assert!(!store.health().is_up());
 
     store
