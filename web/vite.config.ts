@@ -14,6 +14,7 @@ export default defineConfig({
     proxy: {
       '/api': { target: backend, changeOrigin: false },
       '/ws': { target: backend, ws: true, changeOrigin: false },
+      '/healthz': { target: backend, changeOrigin: false },
     },
   },
   build: {

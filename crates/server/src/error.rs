@@ -11,6 +11,12 @@ use serde::Serialize;
 use signaldesk_engine::EngineError;
 use signaldesk_store::StoreError;
 
+/// What a client reads while the database is unreachable.
+pub const STORE_UNAVAILABLE: &str = "The database is unreachable: Signal Desk is running in \
+     degraded mode and will recover by itself.";
+/// `Retry-After` on those answers.
+const STORE_RETRY_AFTER_SECS: u64 = 5;
+
 /// Per-field validation messages, in field order.
 pub type FieldErrors = BTreeMap<String, Vec<String>>;
 
@@ -82,6 +88,15 @@ impl ApiError {
         }
     }
 
+    /// The database is unreachable (degraded mode): 503, and a sentence saying it will pass.
+    pub fn store_unavailable(detail: impl std::fmt::Display) -> ApiError {
+        tracing::warn!(error = %detail, "database unreachable");
+        ApiError {
+            retry_after_secs: Some(STORE_RETRY_AFTER_SECS),
+            ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, STORE_UNAVAILABLE)
+        }
+    }
+
     /// A server-side failure: the details go to the log, the client gets a plain sentence.
     pub fn internal(detail: impl std::fmt::Display) -> ApiError {
         tracing::error!(error = %detail, "internal error");
@@ -110,6 +125,7 @@ impl From<StoreError> for ApiError {
         match err {
             StoreError::NotFound => ApiError::not_found(),
             StoreError::Conflict(_) => ApiError::conflict("This conflicts with existing data."),
+            err @ StoreError::Unavailable(_) => ApiError::store_unavailable(err),
             other => ApiError::internal(other),
         }
     }
@@ -184,3 +200,24 @@ pub struct ApiPath<T>(pub T);
 pub struct ApiQuery<T>(pub T);
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unreachable_database_is_a_503_and_a_query_error_a_500() {
+        let down = ApiError::from(StoreError::Unavailable(sqlx::Error::PoolTimedOut));
+        assert_eq!(down.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(down.message, STORE_UNAVAILABLE);
+        assert_eq!(down.retry_after_secs, Some(STORE_RETRY_AFTER_SECS));
+        let bad = ApiError::from(StoreError::Database(sqlx::Error::ColumnNotFound(
+            "x".into(),
+        )));
+        assert_eq!(bad.status, StatusCode::INTERNAL_SERVER_ERROR);
+        let wrapped = ApiError::from(EngineError::Store(StoreError::Unavailable(
+            sqlx::Error::PoolClosed,
+        )));
+        assert_eq!(wrapped.status, StatusCode::SERVICE_UNAVAILABLE);
+    }
+}

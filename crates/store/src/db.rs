@@ -1,11 +1,14 @@
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;
-use sqlx::{AnyPool, Executor};
+use sqlx::Executor;
 
+use crate::health::StoreHealth;
+use crate::pool::TrackedPool;
 use crate::StoreError;
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -20,7 +23,7 @@ pub enum Backend {
 /// A connection pool to the project's database, migrated to the current schema.
 #[derive(Clone)]
 pub struct Store {
-    pub(crate) pool: AnyPool,
+    pub(crate) pool: TrackedPool,
     backend: Backend,
 }
 
@@ -70,11 +73,31 @@ impl Store {
             Backend::Postgres => &POSTGRES_MIGRATIONS,
         };
         migrator.run(&pool).await?;
-        Ok(Store { pool, backend })
+        Ok(Store {
+            pool: TrackedPool::new(pool),
+            backend,
+        })
     }
 
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// Whether the database is reachable, as the last statements found it (shared by every
+    /// clone of this store).
+    pub fn health(&self) -> &Arc<StoreHealth> {
+        self.pool.health()
+    }
+
+    /// Asks the database for `SELECT 1`, giving up after `timeout`, and answers
+    /// [`StoreHealth::is_up`] afterwards. A timeout counts as an outage.
+    pub async fn check_health(&self, timeout: Duration) -> bool {
+        let probe = sqlx::query("SELECT 1").execute(&self.pool);
+        if tokio::time::timeout(timeout, probe).await.is_err() {
+            self.health()
+                .record(&Err::<(), _>(sqlx::Error::PoolTimedOut), false);
+        }
+        self.health().is_up()
     }
 
     /// Closes every connection; used on shutdown so SQLite checkpoints its WAL.

@@ -8,6 +8,8 @@
 pub mod crypto;
 mod db;
 mod error;
+mod health;
+mod pool;
 pub mod repo;
 #[cfg(feature = "test-support")]
 pub mod test_support;
@@ -15,6 +17,7 @@ pub mod test_support;
 pub use crypto::SecretCipher;
 pub use db::{Backend, Store};
 pub use error::StoreError;
+pub use health::StoreHealth;
 pub use repo::api_keys::{ApiCredentials, ApiKeyRecord};
 pub use repo::bot_logs::{LogEntry, LogLevel};
 pub use repo::sessions::Session;

@@ -1,4 +1,5 @@
 import { clearSession, getToken } from '@/lib/session'
+import { setStoreDegraded } from '@/lib/store-health'
 import type { ErrorBody } from '@/types/api'
 
 /**
@@ -11,6 +12,8 @@ import type { ErrorBody } from '@/types/api'
  * - `X-CSRFToken` copied from the `csrftoken` cookie on every method but GET, HEAD and OPTIONS.
  * - A 401 clears the stored session and calls the unauthorized handler (which navigates to
  *   /login); a 403 does the same only when the call passes `logoutOn403: true`.
+ * - A 503 means the server's database is unreachable (degraded mode): it is reported to
+ *   lib/store-health, which shows the banner until `/healthz` answers 200 again.
  * - Failures throw an `ApiError` whose message is the `error` field of the JSON body.
  * - No timeout: pass `signal` to cancel (TanStack Query does so for queries).
  */
@@ -184,6 +187,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     clearSession()
     unauthorizedHandler()
   }
+  if (response.status === 503) setStoreDegraded(true)
   throw errorFrom(response.status, response.statusText, data)
 }
 

@@ -86,7 +86,14 @@ pub async fn resolve_credential(
         return Err(invalid());
     }
     if now - session.last_used_at > TOUCH_EVERY_MS {
-        state.store.touch_session(session.id, now).await?;
+        // Recording the use can wait for a database that takes no writes (disk full): reading
+        // the last known data still works then.
+        match state.store.touch_session(session.id, now).await {
+            Err(e) if e.is_unavailable() => {
+                tracing::warn!(error = %e, "session use not recorded: database unreachable");
+            }
+            other => other?,
+        }
     }
     Ok((session.id, user))
 }

@@ -78,6 +78,10 @@ impl TestApp {
         &self.db.url
     }
 
+    pub fn db(&self) -> &TestDatabase {
+        &self.db
+    }
+
     pub fn store(&self) -> &Store {
         &self.server.state.store
     }

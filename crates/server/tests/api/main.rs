@@ -8,6 +8,7 @@ mod bybit;
 mod cli;
 mod crash;
 mod dashboard;
+mod degraded;
 mod helpers;
 mod history;
 mod live;

@@ -3,6 +3,7 @@ import { Outlet } from 'react-router'
 import { LiveProvider } from '@/lib/live/live-provider'
 import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
 import { dispatchLiveMessage } from '@/app/live-dispatch'
+import { DegradedBanner } from '@/app/layout/degraded-banner'
 import { MobileNav } from '@/app/layout/mobile-nav'
 import { Sidebar } from '@/app/layout/sidebar'
 
@@ -41,6 +42,7 @@ export function AppLayout() {
         <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
         <div className="flex min-w-0 flex-1 flex-col">
           <MobileNav open={drawerOpen && !isDesktop} onOpenChange={setDrawerOpen} />
+          <DegradedBanner />
           <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 md:px-8 md:py-8">
             <Outlet />
           </main>

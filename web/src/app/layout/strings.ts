@@ -17,4 +17,9 @@ export const layoutStrings = {
   expandSidebar: 'Expand sidebar',
   themeNames: { dark: 'Dark', light: 'Light', system: 'System' },
   signedInAs: 'Signed in as',
+  // Degraded mode (docs/reliability.md).
+  degraded: {
+    title: 'Database unreachable',
+    detail: "Showing the last known data; the bot's books will catch up when it returns.",
+  },
 } as const

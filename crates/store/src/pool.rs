@@ -1,0 +1,159 @@
+//! The connection pool every repository runs its statements on: sqlx's pool, with each
+//! statement's outcome reported to the store's [`StoreHealth`], and a failure to get a
+//! connection always reported as an outage.
+//!
+//! Repositories write `.fetch_one(&self.pool)` as with a plain pool; `begin` opens a
+//! transaction (statements inside it are not reported one by one, their errors still classify).
+
+use std::fmt;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use futures::stream::{self, BoxStream};
+use futures::{StreamExt, TryStreamExt};
+use sqlx::any::{AnyQueryResult, AnyRow, AnyTypeInfo};
+use sqlx::{Any, AnyPool, Describe, Either, Execute, Executor, Transaction};
+
+use crate::error::outage;
+use crate::health::StoreHealth;
+
+#[derive(Clone)]
+pub(crate) struct TrackedPool {
+    pool: AnyPool,
+    health: Arc<StoreHealth>,
+}
+
+impl fmt::Debug for TrackedPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TrackedPool").finish_non_exhaustive()
+    }
+}
+
+impl TrackedPool {
+    pub(crate) fn new(pool: AnyPool) -> TrackedPool {
+        TrackedPool {
+            pool,
+            health: Arc::new(StoreHealth::default()),
+        }
+    }
+
+    pub(crate) fn health(&self) -> &Arc<StoreHealth> {
+        &self.health
+    }
+
+    pub(crate) async fn begin(&self) -> Result<Transaction<'static, Any>, sqlx::Error> {
+        let outcome = self.pool.begin().await.map_err(not_connected);
+        self.health.record(&outcome, false);
+        outcome
+    }
+
+    /// The plain pool, for test helpers that must reach every connection.
+    #[cfg(feature = "test-support")]
+    pub(crate) fn inner(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    pub(crate) async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// A pool that cannot hand out a connection means the database is unreachable, whatever the
+/// server said while refusing (PostgreSQL answers, for example, 55000 "database is not
+/// currently accepting connections"): such errors become I/O errors, which classify as an
+/// outage, keeping the original as their source.
+fn not_connected(err: sqlx::Error) -> sqlx::Error {
+    if outage(&err).is_some() {
+        return err;
+    }
+    sqlx::Error::Io(std::io::Error::new(std::io::ErrorKind::NotConnected, err))
+}
+
+/// Whether a statement changes data: anything but a query.
+fn is_write(sql: &str) -> bool {
+    let first = sql.split_whitespace().next().unwrap_or("");
+    !(first.eq_ignore_ascii_case("SELECT") || first.eq_ignore_ascii_case("WITH"))
+}
+
+impl<'p> Executor<'p> for &'p TrackedPool {
+    type Database = Any;
+
+    /// The rows are gathered before the connection goes back to the pool: every query of the
+    /// store is bounded (`LIMIT`, one user's period), and the outcome is known in one place.
+    fn fetch_many<'e, 'q: 'e, E>(
+        self,
+        query: E,
+    ) -> BoxStream<'e, Result<Either<AnyQueryResult, AnyRow>, sqlx::Error>>
+    where
+        'p: 'e,
+        E: 'q + Execute<'q, Any>,
+    {
+        let write = is_write(query.sql());
+        let all = async move {
+            let outcome = async {
+                let mut conn = self.pool.acquire().await.map_err(not_connected)?;
+                conn.fetch_many(query).try_collect::<Vec<_>>().await
+            }
+            .await;
+            self.health.record(&outcome, write);
+            outcome
+        };
+        stream::once(all)
+            .map_ok(|steps| stream::iter(steps.into_iter().map(Ok)))
+            .try_flatten()
+            .boxed()
+    }
+
+    fn fetch_optional<'e, 'q: 'e, E>(
+        self,
+        query: E,
+    ) -> BoxFuture<'e, Result<Option<AnyRow>, sqlx::Error>>
+    where
+        'p: 'e,
+        E: 'q + Execute<'q, Any>,
+    {
+        let write = is_write(query.sql());
+        Box::pin(async move {
+            let outcome = async {
+                let mut conn = self.pool.acquire().await.map_err(not_connected)?;
+                conn.fetch_optional(query).await
+            }
+            .await;
+            self.health.record(&outcome, write);
+            outcome
+        })
+    }
+
+    fn prepare_with<'e, 'q: 'e>(
+        self,
+        sql: &'q str,
+        parameters: &'e [AnyTypeInfo],
+    ) -> BoxFuture<'e, Result<<Any as sqlx::Database>::Statement<'q>, sqlx::Error>>
+    where
+        'p: 'e,
+    {
+        (&self.pool).prepare_with(sql, parameters)
+    }
+
+    fn describe<'e, 'q: 'e>(self, sql: &'q str) -> BoxFuture<'e, Result<Describe<Any>, sqlx::Error>>
+    where
+        'p: 'e,
+    {
+        (&self.pool).describe(sql)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_are_everything_but_queries() {
+        assert!(!is_write("SELECT 1"));
+        assert!(!is_write("\n  select id FROM users"));
+        assert!(!is_write("WITH x AS (SELECT 1) SELECT * FROM x"));
+        assert!(is_write("INSERT INTO bot_logs VALUES (1)"));
+        assert!(is_write("UPDATE users SET x = 1"));
+        assert!(is_write(""));
+    }
+}
