@@ -271,8 +271,7 @@ impl Store {
 
     /// Writes every changing field of a trade.
     pub async fn save_trade(&self, t: &Trade) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        update_trade(&mut conn, t).await
+        update_trade(&self.pool, t).await
     }
 
     /// Books one execution the venue names `venue_id` (an opening fill, a reduce-only order,
@@ -303,7 +302,7 @@ impl Store {
             tx.rollback().await?;
             return Ok(false);
         }
-        update_trade(&mut tx, trade).await?;
+        update_trade(&mut *tx, trade).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -488,8 +487,11 @@ impl Store {
     }
 }
 
-/// Writes every changing field of a trade on `conn` (a pooled connection or a transaction).
-async fn update_trade(conn: &mut sqlx::AnyConnection, t: &Trade) -> Result<(), StoreError> {
+/// Writes every changing field of a trade on `conn` (the pool or a transaction).
+async fn update_trade<'e>(
+    conn: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    t: &Trade,
+) -> Result<(), StoreError> {
     let done = sqlx::query(
         "UPDATE trades SET status = $1, margin = $2, qty = $3, open_qty = $4,
                  entry_price = $5, exit_price = $6, closed_qty = $7, exit_value = $8, pnl = $9,
@@ -515,7 +517,7 @@ async fn update_trade(conn: &mut sqlx::AnyConnection, t: &Trade) -> Result<(), S
     .bind(t.closed_at)
     .bind(t.id)
     .bind(t.user_id)
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
     if done.rows_affected() == 0 {
         return Err(StoreError::NotFound);
