@@ -3,6 +3,7 @@
 //! after a restart. Everything a user should see live goes out on the [`EventBus`]. The
 //! engine knows nothing of HTTP; the server calls it.
 
+pub mod audit;
 mod error;
 pub mod events;
 pub mod journal;

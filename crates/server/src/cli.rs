@@ -37,6 +37,18 @@ enum Command {
     /// Move a trading history in.
     #[command(subcommand)]
     History(HistoryCommand),
+    /// Compare each user's venue account with the store; print every difference and exit 1
+    /// if there is any (run it on a stopped server for a paper account).
+    Audit {
+        /// Only this user.
+        #[arg(long)]
+        username: Option<String>,
+        #[command(flatten)]
+        storage: StorageArgs,
+        /// The venue the accounts are on: paper (default) or bybit [env: SIGNALDESK_VENUE]
+        #[arg(long, value_enum)]
+        venue: Option<VenueArg>,
+    },
     /// Print the technical rating of the last candle of a CSV file as JSON
     /// (header `time,open,high,low,close,volume`, oldest first).
     Ratings {
@@ -150,13 +162,26 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     let file = cli.config.as_deref();
     match cli.command {
         Command::Ratings { candles } => print_ratings(&candles),
+        Command::Audit {
+            username,
+            storage,
+            venue,
+        } => {
+            let overrides = Overrides {
+                venue: venue.map(venue_kind),
+                ..storage_overrides(storage)
+            };
+            let config = Config::load(file, &overrides).context("invalid configuration")?;
+            if crate::audit::run(&config, username.as_deref()).await? {
+                Ok(())
+            } else {
+                bail!("the books differ from the venue")
+            }
+        }
         Command::Serve(args) => {
             let overrides = Overrides {
                 addr: args.addr,
-                venue: args.venue.map(|v| match v {
-                    VenueArg::Paper => VenueKind::Paper,
-                    VenueArg::Bybit => VenueKind::Bybit,
-                }),
+                venue: args.venue.map(venue_kind),
                 static_dir: args.static_dir,
                 ..storage_overrides(args.storage)
             };
@@ -209,6 +234,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             store.close().await;
             Ok(())
         }
+    }
+}
+
+fn venue_kind(arg: VenueArg) -> VenueKind {
+    match arg {
+        VenueArg::Paper => VenueKind::Paper,
+        VenueArg::Bybit => VenueKind::Bybit,
     }
 }
 

@@ -68,7 +68,11 @@ struct TradeIn {
 
 /// The imported trade's order id: the same file imported again gives the same ids.
 fn order_id(user_id: i64, t: &TradeIn, index: usize) -> String {
-    format!("imp-{user_id}-{}-{index}", t.opened_at.timestamp_millis())
+    format!(
+        "{}{user_id}-{}-{index}",
+        signaldesk_store::IMPORTED_ORDER_PREFIX,
+        t.opened_at.timestamp_millis()
+    )
 }
 
 fn closed() -> String {

@@ -23,5 +23,5 @@ pub use repo::bot_logs::{LogEntry, LogLevel};
 pub use repo::sessions::Session;
 pub use repo::settings::{RunFlags, SettingsRecord};
 pub use repo::signals::StoredSignal;
-pub use repo::trades::{Chain, ChainStatus, Trade, TradeQuery, TradeStatus};
+pub use repo::trades::{Chain, ChainStatus, Trade, TradeQuery, TradeStatus, IMPORTED_ORDER_PREFIX};
 pub use repo::users::User;

@@ -55,6 +55,10 @@ fn parse_side(s: &str) -> Result<PositionSide, StoreError> {
     }
 }
 
+/// The opening order id of every imported trade starts with this: history from before the
+/// account's venue records, which no venue can confirm.
+pub const IMPORTED_ORDER_PREFIX: &str = "imp-";
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trade {
     pub id: i64,
@@ -351,6 +355,16 @@ impl Store {
             "SELECT {COLUMNS} FROM trades WHERE user_id = $1 AND status IN ('PENDING', 'OPEN')
              ORDER BY id"
         );
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(trade_from_row).collect()
+    }
+
+    /// Every trade of the user, oldest first.
+    pub async fn all_trades(&self, user_id: i64) -> Result<Vec<Trade>, StoreError> {
+        let sql = format!("SELECT {COLUMNS} FROM trades WHERE user_id = $1 ORDER BY id");
         let rows = sqlx::query(&sql)
             .bind(user_id)
             .fetch_all(&self.pool)

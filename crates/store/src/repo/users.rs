@@ -51,6 +51,17 @@ impl Store {
         Ok(row.as_ref().map(user_from_row).transpose()?)
     }
 
+    /// Every user, by id.
+    pub async fn all_users(&self) -> Result<Vec<User>, StoreError> {
+        let rows =
+            sqlx::query("SELECT id, username, password_hash, created_at FROM users ORDER BY id")
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter()
+            .map(|r| user_from_row(r).map_err(StoreError::from))
+            .collect()
+    }
+
     pub async fn user_by_id(&self, id: i64) -> Result<Option<User>, StoreError> {
         let row =
             sqlx::query("SELECT id, username, password_hash, created_at FROM users WHERE id = $1")
