@@ -24,10 +24,10 @@ use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::trading::{Command, TradingWorker};
 use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec};
 use signaldesk_store::test_support::TestDatabase;
-use signaldesk_store::{ChainStatus, Store, Trade, TradeStatus};
+use signaldesk_store::{ChainStatus, Store, StoredSignal, Trade, TradeStatus};
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::paper::{NoJournal, PaperConfig, PaperExchange};
-use signaldesk_venue::{OrderRequest, Venue, VenueEvent};
+use signaldesk_venue::{OrderRequest, Stops, Venue, VenueEvent};
 use tokio::sync::{broadcast, oneshot};
 
 /// Every scenario, once on each venue.
@@ -64,6 +64,8 @@ on_paper_and_bybit!(
     deals_are_sent_to_the_users_chat_and_a_hanging_telegram_never_holds_an_order,
     the_daily_summary_counts_the_local_day_that_just_ended,
     a_pending_trade_is_settled_by_the_venue_and_its_order_id_never_opens_twice,
+    two_trades_on_one_symbol_closed_while_away_are_each_booked_with_their_own_result,
+    a_close_during_a_store_outage_is_booked_after_it_and_no_entry_happens_meanwhile,
 );
 
 /// The venue a scenario runs on.
@@ -846,4 +848,230 @@ async fn a_pending_trade_is_settled_by_the_venue_and_its_order_id_never_opens_tw
     let cancelled = desk.store.trade(desk.user, lost.id).await.unwrap().unwrap();
     assert_eq!(cancelled.status, TradeStatus::Cancelled);
     assert_eq!(desk.trades().await.len(), 2, "nothing adopted twice");
+}
+
+/// Opens `qty` BTC on the venue with the opening order `client_order_id` and a stop or take
+/// profit, then moves the price through it: a position that lived and ended while the
+/// worker could not book it.
+async fn position_ended_while_away(
+    desk: &mut Desk,
+    client_order_id: &str,
+    stops: Stops,
+    through: Decimal,
+) {
+    let order = OrderRequest {
+        client_order_id: client_order_id.into(),
+        symbol: "BTCUSDT".into(),
+        side: Side::Buy,
+        qty: dec!(0.01),
+        reduce_only: false,
+    };
+    desk.venue.submit_market_order(order).await.unwrap();
+    desk.venue.set_stops("BTCUSDT", stops).await.unwrap();
+    desk.now += Duration::minutes(1);
+    desk.market.set_price("BTCUSDT", through);
+    desk.price_while_away("BTCUSDT", through);
+    desk.miss_events().await;
+}
+
+/// An OPEN trade in the store whose opening order is `client_order_id`, as the worker wrote
+/// it before the writes of its close were lost.
+async fn open_trade_in_books(desk: &Desk, client_order_id: &str, entry: Decimal) -> Trade {
+    let mut trade = seeded_trade(desk.user, desk.now);
+    trade.client_order_id = client_order_id.into();
+    trade.status = TradeStatus::Open;
+    trade.entry_price = Some(entry);
+    trade.qty = dec!(0.01);
+    trade.open_qty = dec!(0.01);
+    trade.pnl = Decimal::ZERO;
+    trade.exit_price = None;
+    trade.closed_qty = Decimal::ZERO;
+    trade.exit_value = Decimal::ZERO;
+    trade.closed_at = None;
+    trade.close_reason = None;
+    desk.store.insert_trade(&trade).await.unwrap()
+}
+
+async fn two_trades_on_one_symbol_closed_while_away_are_each_booked_with_their_own_result(on: On) {
+    let mut desk = Desk::new(on, classic()).await;
+    // A: long at 30,000, stopped at 29,000 (a loss). B: long at 29,000, its take profit at
+    // 31,000 (a gain). Both on BTC, both ended while the worker was away, in that order.
+    position_ended_while_away(
+        &mut desk,
+        "sd-away-a",
+        Stops {
+            stop_loss: Some(dec!(29000)),
+            ..Stops::default()
+        },
+        dec!(29000),
+    )
+    .await;
+    position_ended_while_away(
+        &mut desk,
+        "sd-away-b",
+        Stops {
+            stop_loss: Some(dec!(28000)),
+            take_profit: Some(dec!(31000)),
+            trailing: None,
+        },
+        dec!(31000),
+    )
+    .await;
+    let a = open_trade_in_books(&desk, "sd-away-a", dec!(30000)).await;
+    let b = open_trade_in_books(&desk, "sd-away-b", dec!(29000)).await;
+    let venue_a = desk
+        .venue
+        .position_closes("BTCUSDT", "sd-away-a")
+        .await
+        .unwrap();
+    let venue_b = desk
+        .venue
+        .position_closes("BTCUSDT", "sd-away-b")
+        .await
+        .unwrap();
+    assert_eq!((venue_a.len(), venue_b.len()), (1, 1));
+    assert!(venue_a[0].realized_pnl < Decimal::ZERO && venue_b[0].realized_pnl > Decimal::ZERO);
+
+    assert!(desk.worker.reconcile(desk.now).await);
+    let booked_a = desk.store.trade(desk.user, a.id).await.unwrap().unwrap();
+    let booked_b = desk.store.trade(desk.user, b.id).await.unwrap().unwrap();
+    for (booked, venue) in [(&booked_a, &venue_a[0]), (&booked_b, &venue_b[0])] {
+        assert_eq!(booked.status, TradeStatus::Closed);
+        assert_eq!(booked.pnl, venue.realized_pnl, "{booked:#?}");
+        assert_eq!(booked.exit_price, Some(venue.exit_price));
+    }
+    assert_eq!(booked_a.close_reason.as_deref(), Some("stop_loss"));
+    assert_eq!(booked_b.close_reason.as_deref(), Some("take_profit"));
+    // Booking is idempotent: reconciling again changes nothing.
+    let before = desk.trades().await;
+    assert!(desk.worker.reconcile(desk.now).await);
+    assert_eq!(desk.trades().await, before);
+}
+
+async fn a_close_during_a_store_outage_is_booked_after_it_and_no_entry_happens_meanwhile(on: On) {
+    let mut desk = Desk::new(on, classic()).await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    let opened = desk.only_trade().await;
+    // The database stops taking writes; the venue stops the trade out meanwhile.
+    desk.store
+        .on_every_connection("PRAGMA query_only = 1")
+        .await
+        .unwrap();
+    desk.price("BTCUSDT", dec!(28000)).await;
+    assert!(desk.worker.is_out_of_sync());
+    // No entry while the books are not reconciled (the write would fail anyway, but the
+    // worker must not even try: the venue would hold a position the books do not).
+    let signal = StoredSignal {
+        id: 0,
+        user_id: desk.user,
+        symbol: "ETHUSDT".into(),
+        rating: "STRONG_BUY".into(),
+        total: None,
+        ma: None,
+        osc: None,
+        candle_time: desk.now.timestamp_millis(),
+        source: "ratings".into(),
+        created_at: desk.now.timestamp_millis(),
+    };
+    desk.worker.on_signal(&signal, desk.now).await;
+    desk.pump().await;
+    assert!(desk.venue.positions().await.unwrap().is_empty());
+    desk.store
+        .on_every_connection("PRAGMA query_only = 0")
+        .await
+        .unwrap();
+    // Still out of sync until it reconciles; then the close is booked with the venue's pnl.
+    desk.worker.resync(desk.now).await;
+    assert!(!desk.worker.is_out_of_sync());
+    let closes = desk
+        .venue
+        .position_closes("BTCUSDT", &opened.client_order_id)
+        .await
+        .unwrap();
+    assert_eq!(closes.len(), 1);
+    let trade = desk.only_trade().await;
+    assert_eq!(trade.status, TradeStatus::Closed);
+    assert_eq!(trade.close_reason.as_deref(), Some("stop_loss"));
+    assert_eq!(trade.pnl, closes[0].realized_pnl);
+    // Entries resume.
+    desk.signal("ETHUSDT", "NEUTRAL").await;
+    desk.signal("ETHUSDT", "STRONG_BUY").await;
+    assert_eq!(desk.venue.positions().await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn the_take_profit_ladder_fills_at_the_tick_that_reached_it_even_before_the_exchange_saw_it()
+{
+    let settings = BotSettings {
+        take_profit_first_pct: dec!(4),
+        take_profit_next_pct: dec!(4),
+        ..classic()
+    };
+    let mut desk = Desk::new(On::Paper, settings).await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    assert_eq!(desk.only_trade().await.entry_price, Some(dec!(30000)));
+    // The worker hears each tick first: the market has it, the exchange's feed not yet.
+    for (level, price) in [(1, dec!(31200)), (2, dec!(32400))] {
+        desk.now += Duration::seconds(1);
+        desk.market.set_price("BTCUSDT", price);
+        desk.worker.on_tick("BTCUSDT", price, desk.now).await;
+        desk.pump().await;
+        assert!(
+            desk.logged(&format!("take profit {level} reached {price}"))
+                .await,
+            "{:#?}",
+            desk.log().await
+        );
+    }
+    let trade = desk.only_trade().await;
+    assert_eq!(trade.tp_step, 2);
+    // Half of 0.033 at +4 %, then half the rest at +8 %: exactly the tick prices.
+    assert_eq!(trade.closed_qty, dec!(0.024));
+    assert_eq!(
+        trade.exit_value,
+        dec!(31200) * dec!(0.016) + dec!(32400) * dec!(0.008)
+    );
+}
+
+#[tokio::test]
+async fn an_entry_keeps_its_margin_within_max_trade_usdt_with_slippage_against_it() {
+    let (_db, store, user) = store_with_trader(&BotSettings {
+        max_trade_usdt: dec!(50),
+        ..classic()
+    })
+    .await;
+    let now = Utc.with_ymd_and_hms(2026, 11, 23, 12, 0, 0).unwrap();
+    let market = Arc::new(ManualMarket::new(
+        vec![instrument("BTCUSDT")],
+        now.timestamp_millis(),
+    ));
+    market.set_price("BTCUSDT", dec!(30000));
+    // Paper's default slippage, 2 bps against every market order.
+    let exchange = PaperExchange::new(market.clone(), PaperConfig::default(), Arc::new(NoJournal))
+        .await
+        .unwrap();
+    exchange.on_tick("BTCUSDT", dec!(30000), now.timestamp_millis());
+    let venue: Arc<dyn Venue> = Arc::new(exchange.account(user));
+    let mut worker = worker(
+        &store,
+        user,
+        &venue,
+        &market,
+        Notifier::disabled(),
+        &["BTCUSDT"],
+        now,
+    )
+    .await;
+    let signal = store_signal(&store, user, "BTCUSDT", "STRONG_BUY", now).await;
+    worker.on_signal(&signal, now).await;
+    let trade = trades(&store, user).await.remove(0);
+    assert_eq!(trade.status, TradeStatus::Open);
+    assert_eq!(trade.entry_price, Some(dec!(30006)), "2 bps above 30,000");
+    assert!(trade.margin <= dec!(50), "margin {}", trade.margin);
+    let position = venue.positions().await.unwrap().remove(0);
+    assert!(
+        position.margin <= dec!(50),
+        "venue margin {}",
+        position.margin
+    );
 }
