@@ -157,6 +157,10 @@ fn resume_simulated(config: SimConfig, anchor_path: &Path) -> Result<SimulatedMa
             changed,
             "the simulated market's {changed} changed: starting a new market (prices restart from the seed)"
         ),
+        Resumption::Expired { market_days } => tracing::warn!(
+            market_days,
+            "the simulated market's path is {market_days} market days long, more than a start replays: starting a new market (prices restart from the seed)"
+        ),
     }
     Ok(market)
 }

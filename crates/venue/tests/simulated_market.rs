@@ -394,7 +394,7 @@ async fn a_new_speed_keeps_market_time_continuous() {
 }
 
 #[tokio::test]
-async fn another_seed_or_universe_starts_a_new_market() {
+async fn another_seed_universe_or_interval_or_a_too_old_path_starts_a_new_market() {
     let config = SimConfig {
         start_ms: None,
         ..small(23)
@@ -417,13 +417,18 @@ async fn another_seed_or_universe_starts_a_new_market() {
     assert_eq!(how, Resumption::Replaced { changed: "symbols" });
     let hourly = SimConfig {
         interval_minutes: 60,
-        ..config
+        ..config.clone()
     };
-    let (_, how) = SimAnchor::resume(Some(anchor), &hourly, later);
+    let (_, how) = SimAnchor::resume(Some(anchor.clone()), &hourly, later);
     assert_eq!(
         how,
         Resumption::Replaced {
             changed: "interval_minutes"
         }
     );
+    // A path older than a start replays: 31 market days at speed 1.
+    let much_later = WALL + 31 * 86_400_000;
+    let (fresh, how) = SimAnchor::resume(Some(anchor), &config, much_later);
+    assert_eq!(how, Resumption::Expired { market_days: 31 });
+    assert_eq!(fresh.clock.wall_ms, much_later);
 }

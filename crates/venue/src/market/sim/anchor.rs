@@ -6,7 +6,9 @@
 //! they make a [`SimAnchor`], which the engine records in the data dir on the first start and
 //! reads back on the next one: [`SimAnchor::resume`] decides whether the old path goes on
 //! (same key), goes on at a new speed (the clock is re-based at the current market time, so
-//! market time stays continuous), or is replaced (the key changed: a fresh start).
+//! market time stays continuous), or is replaced (the key changed, or the path has grown
+//! longer than [`MAX_REPLAY_DAYS`] of market, which a start would have to replay: a fresh
+//! start).
 
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +18,10 @@ use crate::market::candles::bucket_start;
 /// Bump when the price model or the default universe changes, so a recorded anchor from an
 /// older build is replaced instead of continued along a path it never had.
 pub const MODEL_VERSION: u32 = 1;
+
+/// The longest path a start replays, in market days (about 3 s of one core in release,
+/// docs/benchmarks.md); an older path is replaced by a fresh one.
+pub const MAX_REPLAY_DAYS: i64 = 30;
 
 /// How wall time maps to market time: `market = market_ms + (wall - wall_ms) * speed`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -120,6 +126,9 @@ pub enum Resumption {
     /// The configuration names another path (`changed` says what differs): a new path
     /// starts now.
     Replaced { changed: &'static str },
+    /// The path would need more than [`MAX_REPLAY_DAYS`] of replay (`market_days`): a new
+    /// path starts now.
+    Expired { market_days: i64 },
 }
 
 impl Resumption {
@@ -169,6 +178,15 @@ impl SimAnchor {
             );
         }
         let speed = running_speed(config.speed);
+        let age_days = (recorded.clock.market_at(wall_ms) - recorded.origin_ms) / 86_400_000;
+        if age_days > MAX_REPLAY_DAYS {
+            return (
+                SimAnchor::fresh(config, wall_ms),
+                Resumption::Expired {
+                    market_days: age_days,
+                },
+            );
+        }
         if speed == recorded.clock.speed {
             return (recorded, Resumption::Continued);
         }
