@@ -1,12 +1,14 @@
 # Signal Desk: the commands a newcomer needs. `make run` starts the product, `make test` runs
 # every test (Rust on SQLite and, with TEST_DATABASE_URL, PostgreSQL; web unit tests; browser
-# tests against the real binary).
+# tests against the real binary; the fault-injection harness).
 
 CARGO ?= cargo
 NPM ?= npm
 WEB := web
+# Where cargo puts the debug binaries (CARGO_TARGET_DIR when set).
+DEBUG_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/debug
 
-.PHONY: run web web-deps build test test-rust test-web test-e2e lint fmt bench clean
+.PHONY: run web web-deps build test test-rust test-web test-e2e faults lint fmt bench clean
 
 run: web
 	$(CARGO) build --release -p signaldesk-server
@@ -21,7 +23,7 @@ web: web-deps
 build: web
 	$(CARGO) build --release -p signaldesk-server
 
-test: lint test-rust test-web test-e2e
+test: lint test-rust test-web test-e2e faults
 
 lint: web-deps
 	$(CARGO) fmt --all -- --check
@@ -38,6 +40,13 @@ test-web: web-deps
 test-e2e: web-deps
 	$(CARGO) build -p signaldesk-server
 	cd $(WEB) && SIGNALDESK_BIN=$(CURDIR)/target/debug/signaldesk $(NPM) run e2e
+
+# SIGKILLs and a database outage against the debug binary, each followed by `signaldesk audit`
+# (docs/reliability.md, "Faults"); PostgreSQL too when TEST_DATABASE_URL is set. Needs root
+# (it mounts a tmpfs); about 5 minutes for both databases.
+faults:
+	$(CARGO) build -p signaldesk-server -p signaldesk-faults
+	$(DEBUG_DIR)/signaldesk-faults --bin $(DEBUG_DIR)/signaldesk
 
 fmt:
 	$(CARGO) fmt --all

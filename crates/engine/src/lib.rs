@@ -9,6 +9,7 @@ pub mod events;
 pub mod journal;
 pub mod live;
 pub mod market;
+mod market_anchor;
 pub mod paper;
 pub mod signal_worker;
 pub mod signals;

@@ -1,15 +1,20 @@
-//! Choosing and starting the market data source: the simulated market (the default, offline)
-//! or Bybit's public market data.
+//! Choosing and starting the market data source: the simulated market (the default, offline,
+//! continuing its path across restarts through its anchor in the data dir) or Bybit's public
+//! market data.
 
+use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use signaldesk_venue::bybit::BybitMarketData;
-use signaldesk_venue::market::sim::{default_symbols, SimConfig, SimulatedMarket};
+use signaldesk_venue::market::sim::{
+    default_symbols, Resumption, SimAnchor, SimConfig, SimulatedMarket,
+};
 use signaldesk_venue::market::MarketData;
 use tokio::task::JoinHandle;
 
-use crate::EngineError;
+use crate::{market_anchor, EngineError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -70,7 +75,11 @@ pub struct RunningMarket {
     pub task: JoinHandle<()>,
 }
 
-pub async fn start_market(config: &MarketConfig) -> Result<RunningMarket, EngineError> {
+/// Starts the configured market; the simulated one keeps its anchor in `data_dir`.
+pub async fn start_market(
+    config: &MarketConfig,
+    data_dir: &Path,
+) -> Result<RunningMarket, EngineError> {
     let universe = config.universe();
     match config.source {
         MarketSource::Simulated => {
@@ -90,10 +99,13 @@ pub async fn start_market(config: &MarketConfig) -> Result<RunningMarket, Engine
                 speed: config.speed,
                 ..SimConfig::default()
             };
-            // Generating the warm-up history takes a moment of CPU.
-            let market = tokio::task::spawn_blocking(move || Arc::new(SimulatedMarket::new(sim)))
-                .await
-                .map_err(|e| EngineError::Config(e.to_string()))?;
+            let anchor_path = market_anchor::path_in(data_dir);
+            // Generating the history and replaying the ticks since the origin take CPU.
+            let market = tokio::task::spawn_blocking(move || {
+                resume_simulated(sim, &anchor_path).map(Arc::new)
+            })
+            .await
+            .map_err(|e| EngineError::Config(e.to_string()))??;
             let task = market.spawn();
             Ok(RunningMarket { data: market, task })
         }
@@ -112,4 +124,50 @@ pub async fn start_market(config: &MarketConfig) -> Result<RunningMarket, Engine
             })
         }
     }
+}
+
+/// The simulated market of `config`, continuing the path recorded at `anchor_path` when the
+/// configuration still names it (docs/reliability.md, "Simulated market across restarts").
+fn resume_simulated(config: SimConfig, anchor_path: &Path) -> Result<SimulatedMarket, EngineError> {
+    let wall_ms = wall_clock_ms();
+    let recorded = market_anchor::load(anchor_path);
+    let (anchor, resumption) = SimAnchor::resume(recorded, &config, wall_ms);
+    if resumption.needs_saving() {
+        market_anchor::save(anchor_path, &anchor)?;
+    }
+    let began = Instant::now();
+    let market = SimulatedMarket::resume(config, &anchor, wall_ms);
+    let took_ms = began.elapsed().as_millis() as u64;
+    let replayed_hours = (market.now_ms() - anchor.origin_ms) as f64 / 3_600_000.0;
+    match resumption {
+        Resumption::Fresh => tracing::info!(took_ms, "simulated market started"),
+        Resumption::Continued => tracing::info!(
+            took_ms,
+            replayed_hours,
+            "simulated market continued from its anchor"
+        ),
+        Resumption::SpeedChanged { from, to } => tracing::info!(
+            took_ms,
+            replayed_hours,
+            from,
+            to,
+            "simulated market continued from its anchor at a new speed"
+        ),
+        Resumption::Replaced { changed } => tracing::warn!(
+            changed,
+            "the simulated market's {changed} changed: starting a new market (prices restart from the seed)"
+        ),
+        Resumption::Expired { market_days } => tracing::warn!(
+            market_days,
+            "the simulated market's path is {market_days} market days long, more than a start replays: starting a new market (prices restart from the seed)"
+        ),
+    }
+    Ok(market)
+}
+
+fn wall_clock_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }

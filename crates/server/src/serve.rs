@@ -72,7 +72,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         SecretCipher::load(master_key.as_deref(), &config.data_dir)
             .context("cannot load the master key")?,
     );
-    let market = start_market(&config.market)
+    let market = start_market(&config.market, &config.data_dir)
         .await
         .context("cannot start the market data")?;
     let (venues, paper) = match config.venue {

@@ -8,7 +8,9 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use signaldesk_core::market::{Candle, Side};
 use signaldesk_venue::market::candles::aggregate;
-use signaldesk_venue::market::sim::{default_symbols, SimConfig, SimSymbol, SimulatedMarket};
+use signaldesk_venue::market::sim::{
+    default_symbols, Resumption, SimAnchor, SimConfig, SimSymbol, SimulatedMarket,
+};
 use signaldesk_venue::market::{MarketData, MarketEvent};
 use signaldesk_venue::paper::{NoJournal, PaperConfig, PaperExchange};
 use signaldesk_venue::{OrderRequest, Stops, Venue, VenueEvent};
@@ -301,4 +303,132 @@ async fn spawned_market_runs_on_its_own() {
     let event = tokio::time::timeout(std::time::Duration::from_secs(10), rx.recv()).await;
     handle.abort();
     assert!(matches!(event, Ok(Ok(MarketEvent::Tick { .. }))));
+}
+
+/// Every symbol's last price and 1- and 15-minute candles.
+async fn snapshot(m: &SimulatedMarket) -> Vec<(Decimal, Vec<Candle>, Vec<Candle>)> {
+    let mut out = Vec::new();
+    for i in m.instruments().await.unwrap() {
+        out.push((
+            m.last_price(&i.symbol).await.unwrap(),
+            m.history(&i.symbol, 1, 2000).await.unwrap(),
+            m.history(&i.symbol, 15, 200).await.unwrap(),
+        ));
+    }
+    out
+}
+
+const WALL: i64 = 1_760_000_000_000;
+
+#[tokio::test]
+async fn a_restarted_market_continues_the_path_of_the_first_run() {
+    let config = SimConfig {
+        speed: 180.0,
+        start_ms: None,
+        ..small(21)
+    };
+    let (anchor, how) = SimAnchor::resume(None, &config, WALL);
+    assert_eq!(how, Resumption::Fresh);
+    let first = SimulatedMarket::resume(config.clone(), &anchor, WALL);
+    assert_eq!(first.now_ms(), anchor.origin_ms);
+    // The first run lives 7 minutes and 13 seconds of wall time: about 21.6 market hours.
+    let restart_wall = WALL + 433_000;
+    let t = anchor.clock.market_at(restart_wall);
+    first.advance_to(t);
+
+    let (recorded, how) = SimAnchor::resume(Some(anchor.clone()), &config, restart_wall);
+    assert_eq!((&recorded, how), (&anchor, Resumption::Continued));
+    let second = SimulatedMarket::resume(config, &recorded, restart_wall);
+    assert_eq!(second.now_ms(), first.now_ms());
+    assert_eq!(snapshot(&second).await, snapshot(&first).await);
+    // And they go on together, candle closes included.
+    for _ in 0..1000 {
+        assert_eq!(second.step(), first.step());
+    }
+}
+
+#[tokio::test]
+async fn a_new_speed_keeps_market_time_continuous() {
+    let slow = SimConfig {
+        speed: 60.0,
+        start_ms: None,
+        ..small(22)
+    };
+    let (anchor, _) = SimAnchor::resume(None, &slow, WALL);
+    let first = SimulatedMarket::resume(slow.clone(), &anchor, WALL);
+    let restart_wall = WALL + 300_000;
+    first.advance_to(anchor.clock.market_at(restart_wall));
+
+    let fast = SimConfig {
+        speed: 180.0,
+        ..slow
+    };
+    let (rebased, how) = SimAnchor::resume(Some(anchor.clone()), &fast, restart_wall);
+    assert_eq!(
+        how,
+        Resumption::SpeedChanged {
+            from: 60.0,
+            to: 180.0
+        }
+    );
+    assert_eq!(rebased.origin_ms, anchor.origin_ms);
+    // At the restart the market time is the old clock's; from then on it runs at 180.
+    assert_eq!(
+        rebased.clock.market_at(restart_wall),
+        anchor.clock.market_at(restart_wall)
+    );
+    assert_eq!(
+        rebased.clock.market_at(restart_wall + 10_000),
+        anchor.clock.market_at(restart_wall) + 1_800_000
+    );
+    let second = SimulatedMarket::resume(fast.clone(), &rebased, restart_wall);
+    assert_eq!(second.now_ms(), first.now_ms());
+    assert_eq!(snapshot(&second).await, snapshot(&first).await);
+    // A third start at the new speed continues the re-based clock.
+    let later = restart_wall + 20_000;
+    let (again, how) = SimAnchor::resume(Some(rebased.clone()), &fast, later);
+    assert_eq!((&again, how), (&rebased, Resumption::Continued));
+    first.advance_to(rebased.clock.market_at(later));
+    let third = SimulatedMarket::resume(fast, &again, later);
+    assert_eq!(snapshot(&third).await, snapshot(&first).await);
+}
+
+#[tokio::test]
+async fn another_seed_universe_or_interval_or_a_too_old_path_starts_a_new_market() {
+    let config = SimConfig {
+        start_ms: None,
+        ..small(23)
+    };
+    let (anchor, _) = SimAnchor::resume(None, &config, WALL);
+    let later = WALL + 60_000;
+    let reseeded = SimConfig {
+        seed: 24,
+        ..config.clone()
+    };
+    let (fresh, how) = SimAnchor::resume(Some(anchor.clone()), &reseeded, later);
+    assert_eq!(how, Resumption::Replaced { changed: "seed" });
+    assert_eq!(fresh.clock.wall_ms, later);
+    assert_eq!(fresh.origin_ms, fresh.clock.market_ms);
+    let fewer = SimConfig {
+        symbols: pick(&["BTCUSDT"]),
+        ..config.clone()
+    };
+    let (_, how) = SimAnchor::resume(Some(anchor.clone()), &fewer, later);
+    assert_eq!(how, Resumption::Replaced { changed: "symbols" });
+    let hourly = SimConfig {
+        interval_minutes: 60,
+        ..config.clone()
+    };
+    let (_, how) = SimAnchor::resume(Some(anchor.clone()), &hourly, later);
+    assert_eq!(
+        how,
+        Resumption::Replaced {
+            changed: "interval_minutes"
+        }
+    );
+    // A path older than a start replays: 31 market days at speed 1.
+    let much_later = WALL + 31 * 86_400_000;
+    let (fresh, how) = SimAnchor::resume(Some(anchor), &config, much_later);
+    assert_eq!(how, Resumption::Expired { market_days: 31 });
+    assert_eq!(fresh.clock.wall_ms, much_later);
 }

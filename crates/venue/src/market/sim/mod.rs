@@ -8,7 +8,19 @@
 //! Every tick moves every symbol; ticks build 1-minute candles, which are kept (the history
 //! plus a day) and aggregated on request to any interval; a candle of the configured
 //! interval is published when it closes, just before the tick that opens the next one.
+//!
+//! # Across restarts
+//!
+//! The path is a function of the seed, the universe and market time: the history always ends
+//! at the origin and live ticks follow every `tick_seconds` from there. A [`SimAnchor`]
+//! records that origin and the [`MarketClock`] (wall time to market time); the engine keeps it
+//! in the data dir. [`SimulatedMarket::resume`] rebuilds the same history and replays the
+//! live ticks quietly up to the clock's market time, so after a restart the market shows at
+//! market time `t` exactly the prices the first run had at `t` (the replay runs at several
+//! simulated days a second; docs/benchmarks.md). A new speed re-bases the clock at the
+//! current market time; another seed, universe or interval starts a new path.
 
+pub mod anchor;
 pub mod model;
 pub mod rng;
 pub mod symbols;
@@ -24,6 +36,8 @@ use signaldesk_core::market::{Candle, Instrument};
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 
+use self::anchor::running_speed;
+pub use self::anchor::{MarketClock, Resumption, SimAnchor};
 use self::model::PriceProcess;
 use self::rng::Rng;
 pub use self::symbols::{default_symbols, SimSymbol};
@@ -47,7 +61,8 @@ pub struct SimConfig {
     /// Simulated seconds between ticks while generating the history (coarser is faster;
     /// the process is the same).
     pub history_tick_seconds: u32,
-    /// The market's "now" at start (Unix ms, floored to the minute); the wall clock if `None`.
+    /// The origin: where the history ends and the live ticks begin (Unix ms, floored to the
+    /// minute); the wall clock if `None`.
     pub start_ms: Option<i64>,
     /// Capacity of the event channel (a subscriber further behind loses events).
     pub event_capacity: usize,
@@ -72,6 +87,8 @@ impl Default for SimConfig {
 /// The seeded simulated market.
 pub struct SimulatedMarket {
     config: SimConfig,
+    /// Where a spawned market's time comes from.
+    clock: MarketClock,
     instruments: Vec<Instrument>,
     state: Mutex<SimState>,
     events: broadcast::Sender<MarketEvent>,
@@ -199,6 +216,13 @@ impl SimState {
         }
         self.now_ms = ts_ms;
     }
+
+    /// Sets every last price from its process (after quiet ticks, which leave them alone).
+    fn refresh_last_prices(&mut self) {
+        for s in &mut self.symbols {
+            s.last_price = quote(s.process.price(), &s.spec.instrument);
+        }
+    }
 }
 
 impl SimulatedMarket {
@@ -244,28 +268,64 @@ impl SimulatedMarket {
             state.tick(next, (next - t) as f64 / 60_000.0, None);
             t = next;
         }
-        for s in &mut state.symbols {
-            s.last_price = quote(s.process.price(), &s.spec.instrument);
-        }
+        state.refresh_last_prices();
         let instruments = config
             .symbols
             .iter()
             .map(|s| s.instrument.clone())
             .collect();
         let (events, _) = broadcast::channel(config.event_capacity.max(16));
+        let clock = MarketClock {
+            wall_ms: wall_clock_ms(),
+            market_ms: start,
+            speed: running_speed(config.speed),
+        };
         Self {
             config: SimConfig {
                 interval_minutes: interval,
                 ..config
             },
+            clock,
             instruments,
             state: Mutex::new(state),
             events,
         }
     }
 
+    /// Builds the market of `anchor` as it stands at wall time `wall_ms`: the same history
+    /// up to the anchor's origin, then the live ticks replayed quietly (nothing published) up
+    /// to the anchor's clock. `config` gives the universe and the tick sizes; its `start_ms`
+    /// and `speed` are the anchor's.
+    pub fn resume(config: SimConfig, anchor: &SimAnchor, wall_ms: i64) -> Self {
+        let mut market = Self::new(SimConfig {
+            start_ms: Some(anchor.origin_ms),
+            speed: anchor.clock.speed,
+            ..config
+        });
+        market.clock = anchor.clock;
+        market.replay_to(anchor.clock.market_at(wall_ms));
+        market
+    }
+
     pub fn config(&self) -> &SimConfig {
         &self.config
+    }
+
+    /// The wall-clock to market-time mapping a spawned market follows.
+    pub fn clock(&self) -> MarketClock {
+        self.clock
+    }
+
+    /// Ticks quietly (no events) until the next tick would pass `ts_ms`: the state is the
+    /// one [`SimulatedMarket::advance_to`] reaches, without anyone hearing about it.
+    pub fn replay_to(&self, ts_ms: i64) {
+        let tick_ms = self.tick_ms();
+        let mut state = self.lock();
+        while state.now_ms + tick_ms <= ts_ms {
+            let next = state.now_ms + tick_ms;
+            state.tick(next, tick_ms as f64 / 60_000.0, None);
+        }
+        state.refresh_last_prices();
     }
 
     fn lock(&self) -> MutexGuard<'_, SimState> {
@@ -307,27 +367,19 @@ impl SimulatedMarket {
         published
     }
 
-    /// Runs the market at `speed` simulated seconds per real second until the task is
-    /// aborted.
+    /// Runs the market along its [`MarketClock`] (the wall clock times `speed`) until the
+    /// task is aborted.
     pub fn spawn(self: &Arc<Self>) -> JoinHandle<()> {
         let this = Arc::clone(self);
-        let speed = if this.config.speed > 0.0 {
-            this.config.speed
-        } else {
-            1.0
-        };
-        let period = (this.tick_ms() as f64 / 1000.0 / speed).max(0.02);
+        let period = (this.tick_ms() as f64 / 1000.0 / this.clock.speed).max(0.02);
         // Never more than an hour of market per wake-up, even after a stall.
         let max_catch_up = 3_600_000;
         tokio::spawn(async move {
-            let real_start = tokio::time::Instant::now();
-            let sim_start = this.now_ms();
             let mut timer = tokio::time::interval(Duration::from_secs_f64(period));
             timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
             loop {
                 timer.tick().await;
-                let elapsed = real_start.elapsed().as_secs_f64();
-                let target = sim_start + (elapsed * speed * 1000.0) as i64;
+                let target = this.clock.market_at(wall_clock_ms());
                 let target = target.min(this.now_ms() + max_catch_up);
                 this.advance_to(target);
             }

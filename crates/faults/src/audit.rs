@@ -1,0 +1,62 @@
+//! Running `signaldesk audit` (the venue account against the store) and reading its verdict:
+//! exit 0 is "no differences", exit 1 is differences (one printed line each); anything else
+//! (an `error:` line, another exit code, a missing `audit` subcommand) is a failure of the
+//! run, never a pass.
+
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+
+use crate::process::Signaldesk;
+
+/// An audit may take this long (it replays the simulated market like a start does).
+const AUDIT_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// What one audit found.
+#[derive(Debug, Clone)]
+pub struct Audit {
+    /// Lines the audit printed as differences (0 when it exited 0).
+    pub differences: usize,
+    /// Where its output was saved.
+    pub log: std::path::PathBuf,
+}
+
+/// Runs the audit with the scenario's configuration; `name` names its log file.
+pub async fn run(signaldesk: &Signaldesk, name: &str) -> anyhow::Result<Audit> {
+    let output = signaldesk.run(&["audit"], AUDIT_TIMEOUT).await?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let log = signaldesk.log_path(&format!("{name}.log"));
+    std::fs::write(&log, format!("{stdout}\n--- stderr ---\n{stderr}"))
+        .with_context(|| format!("cannot write {}", log.display()))?;
+    if stderr.contains("unrecognized subcommand") {
+        bail!(
+            "this signaldesk has no `audit` subcommand, so nothing can be checked \
+             (build a signaldesk that has it; {})",
+            log.display()
+        );
+    }
+    // `signaldesk` reports a failure as `error: …` on stderr with exit code 1.
+    if let Some(error) = stderr.lines().find(|l| l.starts_with("error:")) {
+        bail!("`signaldesk audit` failed: {error} ({})", log.display());
+    }
+    match output.status.code() {
+        Some(0) => Ok(Audit {
+            differences: 0,
+            log,
+        }),
+        Some(1) => Ok(Audit {
+            differences: stdout
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .count()
+                .max(1),
+            log,
+        }),
+        _ => bail!(
+            "`signaldesk audit` failed ({}): {}",
+            output.status,
+            stderr.trim()
+        ),
+    }
+}

@@ -1,0 +1,65 @@
+//! The figures of a run, printed per database and in one summary table.
+
+use std::time::Duration;
+
+use crate::alerts::Tally;
+use crate::api::TradeCounts;
+
+/// What one database's run did and found.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub backend: &'static str,
+    pub seed: u64,
+    pub kills: u32,
+    pub outages: u32,
+    pub alerts: Tally,
+    /// The trades when the last server stopped.
+    pub trades: TradeCounts,
+    /// Difference lines of each audit, in order.
+    pub audit_differences: Vec<usize>,
+    pub elapsed: Duration,
+}
+
+impl Report {
+    /// No audit found a difference.
+    pub fn clean(&self) -> bool {
+        self.audit_differences.iter().all(|&d| d == 0)
+    }
+
+    fn faults(&self) -> u32 {
+        self.kills + self.outages
+    }
+}
+
+pub fn print_summary(reports: &[Report]) {
+    println!();
+    println!("| database | seed | faults (SIGKILL + outage) | alerts accepted / not accepted | trades open / closed (pending, cancelled) | audits | audit differences | time |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for r in reports {
+        let t = &r.trades;
+        let differences: Vec<String> = r.audit_differences.iter().map(|d| d.to_string()).collect();
+        println!(
+            "| {} | {} | {} ({} + {}) | {} / {} | {} / {} ({}, {}) | {} | {} | {:.0} s |",
+            r.backend,
+            r.seed,
+            r.faults(),
+            r.kills,
+            r.outages,
+            r.alerts.accepted,
+            r.alerts.refused,
+            t.open,
+            t.closed,
+            t.pending,
+            t.cancelled,
+            r.audit_differences.len(),
+            differences.join(" "),
+            r.elapsed.as_secs_f64(),
+        );
+    }
+    let verdict = if reports.iter().all(Report::clean) {
+        "every audit found no differences"
+    } else {
+        "AUDIT DIFFERENCES FOUND"
+    };
+    println!("\nsignaldesk-faults: {verdict}");
+}
