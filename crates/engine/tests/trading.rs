@@ -1010,7 +1010,12 @@ async fn the_take_profit_ladder_fills_at_the_tick_that_reached_it_even_before_th
     let mut desk = Desk::new(On::Paper, settings).await;
     desk.signal("BTCUSDT", "STRONG_BUY").await;
     assert_eq!(desk.only_trade().await.entry_price, Some(dec!(30000)));
-    // The worker hears each tick first: the market has it, the exchange's feed not yet.
+    // As in production, the exchange follows the market on a task of its own, which has not
+    // run yet when the worker reacts: the worker hears each tick first.
+    let Exchange::Paper(exchange) = &desk.exchange else {
+        unreachable!("a paper desk")
+    };
+    let feed = exchange.spawn();
     for (level, price) in [(1, dec!(31200)), (2, dec!(32400))] {
         desk.now += Duration::seconds(1);
         desk.market.set_price("BTCUSDT", price);
@@ -1023,6 +1028,7 @@ async fn the_take_profit_ladder_fills_at_the_tick_that_reached_it_even_before_th
             desk.log().await
         );
     }
+    feed.abort();
     let trade = desk.only_trade().await;
     assert_eq!(trade.tp_step, 2);
     // Half of 0.033 at +4 %, then half the rest at +8 %: exactly the tick prices.
