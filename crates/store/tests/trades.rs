@@ -164,3 +164,69 @@ async fn chains_open_and_close() {
         store.delete_chain(a, c.id).await.unwrap();
     }
 }
+
+#[tokio::test]
+async fn an_execution_is_booked_once_with_its_trade_whatever_repeats_it() {
+    for (db, store) in TestDatabase::all_connected().await {
+        let a = store.create_user("a", "h", 0).await.unwrap().id;
+        let b = store.create_user("b", "h", 0).await.unwrap().id;
+        let open = store
+            .insert_trade(&trade(a, "BTCUSDT", "c1", 1000))
+            .await
+            .unwrap();
+        let mut closed = open.clone();
+        closed.status = TradeStatus::Closed;
+        closed.pnl = dec!(-12.5);
+        closed.closed_qty = dec!(0.033);
+        assert!(
+            store
+                .book_execution(&closed, "paper-7", dec!(990), 2000)
+                .await
+                .unwrap(),
+            "{}",
+            db.label
+        );
+        assert_eq!(store.trade(a, open.id).await.unwrap().unwrap(), closed);
+        // The same execution again, even carrying other figures, changes nothing.
+        let mut again = closed.clone();
+        again.pnl = dec!(-25);
+        assert!(!store
+            .book_execution(&again, "paper-7", dec!(990), 2001)
+            .await
+            .unwrap());
+        assert_eq!(store.trade(a, open.id).await.unwrap().unwrap(), closed);
+        assert_eq!(
+            store.booked_executions(a, open.id).await.unwrap(),
+            vec!["paper-7".to_string()]
+        );
+        assert_eq!(
+            store
+                .fill_volume_between(a, i64::MIN, i64::MAX)
+                .await
+                .unwrap(),
+            dec!(990)
+        );
+        // Venue ids are per user: another account's order may carry the same id.
+        let other = store
+            .insert_trade(&trade(b, "BTCUSDT", "c2", 1000))
+            .await
+            .unwrap();
+        assert!(store
+            .book_execution(&other, "paper-7", dec!(5), 2000)
+            .await
+            .unwrap());
+        // A failed trade update (no such trade) writes no execution either.
+        let mut ghost = open.clone();
+        ghost.id = 9_999_999;
+        assert!(store
+            .book_execution(&ghost, "paper-8", dec!(1), 2000)
+            .await
+            .is_err());
+        assert_eq!(store.booked_executions(a, open.id).await.unwrap().len(), 1);
+        assert!(store
+            .booked_executions(a, ghost.id)
+            .await
+            .unwrap()
+            .is_empty());
+    }
+}
