@@ -15,7 +15,7 @@
 
 use rust_decimal::Decimal;
 use signaldesk_store::{Store, Trade, TradeStatus, IMPORTED_ORDER_PREFIX};
-use signaldesk_venue::paper::AccountSnapshot;
+use signaldesk_venue::paper::{AccountSnapshot, PaperConfig};
 use signaldesk_venue::{Position, PositionClose, Venue};
 
 use crate::EngineError;
@@ -35,7 +35,11 @@ pub struct PaperFigures {
 }
 
 enum CloseSource {
-    Snapshot(Vec<PositionClose>),
+    /// The paper account's closes; `complete` is false once it keeps only the newest ones.
+    Snapshot {
+        closes: Vec<PositionClose>,
+        complete: bool,
+    },
     Venue(std::sync::Arc<dyn Venue>),
 }
 
@@ -73,7 +77,10 @@ impl VenueAccount {
                 wallet_balance: snapshot.wallet_balance,
                 unattributed_open_fees: snapshot.positions.values().map(|p| p.open_fee).sum(),
             }),
-            source: CloseSource::Snapshot(snapshot.closes.iter().cloned().collect()),
+            source: CloseSource::Snapshot {
+                closes: snapshot.closes.iter().cloned().collect(),
+                complete: snapshot.closes.len() < PaperConfig::default().memory,
+            },
         }
     }
 
@@ -86,16 +93,24 @@ impl VenueAccount {
         })
     }
 
-    async fn closes(&self, trade: &Trade) -> Result<Vec<PositionClose>, EngineError> {
+    /// The venue's closes of the trade's position; `None` when the venue no longer keeps
+    /// them (a paper account keeps its newest 10,000 closes).
+    async fn closes(&self, trade: &Trade) -> Result<Option<Vec<PositionClose>>, EngineError> {
         match &self.source {
-            CloseSource::Snapshot(all) => Ok(all
-                .iter()
-                .filter(|c| c.symbol == trade.symbol && c.position_id == trade.client_order_id)
-                .cloned()
-                .collect()),
-            CloseSource::Venue(venue) => Ok(venue
-                .position_closes(&trade.symbol, &trade.client_order_id)
-                .await?),
+            CloseSource::Snapshot { closes, complete } => {
+                let own: Vec<PositionClose> = closes
+                    .iter()
+                    .filter(|c| c.symbol == trade.symbol && c.position_id == trade.client_order_id)
+                    .cloned()
+                    .collect();
+                let forgotten = own.is_empty() && !complete && trade.status == TradeStatus::Closed;
+                Ok((!forgotten).then_some(own))
+            }
+            CloseSource::Venue(venue) => Ok(Some(
+                venue
+                    .position_closes(&trade.symbol, &trade.client_order_id)
+                    .await?,
+            )),
         }
     }
 }
@@ -116,7 +131,10 @@ pub async fn differences(
     let mut pnl_sum = Decimal::ZERO;
     for trade in &trades {
         pnl_sum += trade.pnl;
-        let closes = account.closes(trade).await?;
+        let Some(closes) = account.closes(trade).await? else {
+            // Older than what the venue keeps: only the wallet check covers it.
+            continue;
+        };
         let position = account.positions.iter().find(|p| {
             p.symbol == trade.symbol
                 && (p.position_id.is_empty() || p.position_id == trade.client_order_id)
