@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use signaldesk_store::{Trade, TradeStatus};
-use signaldesk_venue::VenueEvent;
+use signaldesk_venue::{PositionClose, VenueEvent};
 
 use super::TradingWorker;
 
@@ -34,6 +34,20 @@ pub struct Execution {
     pub fee: Decimal,
     pub realized_pnl: Decimal,
     pub at_ms: i64,
+}
+
+impl Execution {
+    /// A close the venue reports, booked at `now`.
+    pub fn of_close(close: &PositionClose, now: DateTime<Utc>) -> Execution {
+        Execution {
+            venue_id: close.close_id.clone(),
+            qty: close.qty,
+            price: close.exit_price,
+            fee: close.fee,
+            realized_pnl: close.realized_pnl,
+            at_ms: now.timestamp_millis(),
+        }
+    }
 }
 
 /// Whether the store took a write.

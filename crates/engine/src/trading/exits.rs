@@ -201,14 +201,7 @@ impl TradingWorker {
             close.realized_pnl.round_dp(4)
         ))
         .await;
-        let execution = Execution {
-            venue_id: close.close_id.clone(),
-            qty: close.qty,
-            price: close.exit_price,
-            fee: close.fee,
-            realized_pnl: close.realized_pnl,
-            at_ms: now.timestamp_millis(),
-        };
+        let execution = Execution::of_close(&close, now);
         let finished = close.remaining_qty.is_zero();
         self.settle(trade, &execution, reason, finished, now).await
     }

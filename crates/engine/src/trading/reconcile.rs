@@ -224,14 +224,7 @@ impl TradingWorker {
         if let Some(step) = take_profit_step(trade, close) {
             trade.tp_step = trade.tp_step.max(step);
         }
-        let execution = Execution {
-            venue_id: close.close_id.clone(),
-            qty: close.qty,
-            price: close.exit_price,
-            fee: close.fee,
-            realized_pnl: close.realized_pnl,
-            at_ms: now.timestamp_millis(),
-        };
+        let execution = Execution::of_close(close, now);
         let reason = reason_name(close.reason);
         let finished = close.remaining_qty.is_zero();
         if self
