@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { toast } from 'sonner'
 import { afterEach, beforeEach, vi } from 'vitest'
+import { setStoreDegraded } from '@/lib/store-health'
 import { FakeWebSocket } from '@/testing/fake-web-socket'
 
 // jsdom has no matchMedia; report "no match" (mobile width, light system theme) unless a test stubs it.
@@ -47,6 +48,8 @@ beforeEach(() => {
 afterEach(() => {
   // Sonner keeps its toasts in a module-wide store and replays them to the next <Toaster>.
   toast.dismiss()
+  // Degraded mode is module-wide too: a test's 503 must not raise the next test's banner.
+  setStoreDegraded(false)
   cleanup()
   vi.unstubAllGlobals()
 })
