@@ -104,6 +104,8 @@ struct State {
     keys: HashMap<String, KeySpec>,
     clock_offset_ms: i64,
     faults: Vec<(String, Fault)>,
+    /// Faults every request on the path meets until cleared.
+    lasting_faults: HashMap<String, Fault>,
     limiter: Limiter,
     hold_order_pushes: bool,
     max_page: usize,
@@ -163,6 +165,7 @@ impl FakeBybit {
                 keys: HashMap::new(),
                 clock_offset_ms: 0,
                 faults: Vec::new(),
+                lasting_faults: HashMap::new(),
                 limiter: Limiter::new(config.rate_limit_per_second),
                 hold_order_pushes: false,
                 max_page: config.max_page.max(1),
@@ -222,6 +225,25 @@ impl FakeBybit {
     /// The next request on `path` meets `fault` (faults queue up in order).
     pub fn fault_next(&self, path: &str, fault: Fault) {
         self.shared.lock().faults.push((path.to_string(), fault));
+    }
+
+    /// Every request on `path` meets `fault` until [`FakeBybit::clear_fault`] (after the
+    /// queued one-off faults of [`FakeBybit::fault_next`]).
+    pub fn fault_always(&self, path: &str, fault: Fault) {
+        self.shared
+            .lock()
+            .lasting_faults
+            .insert(path.to_string(), fault);
+    }
+
+    /// Ends the lasting fault on `path`.
+    pub fn clear_fault(&self, path: &str) {
+        self.shared.lock().lasting_faults.remove(path);
+    }
+
+    /// The stop loss of `key`'s open position on `symbol`, if it has one.
+    pub fn stop_loss(&self, key: &str, symbol: &str) -> Option<Decimal> {
+        self.read_position(key, symbol, |p| p.stop_loss).flatten()
     }
 
     /// Requests per second allowed on `path` from now on.

@@ -85,6 +85,7 @@ async fn handle(
             .iter()
             .position(|(p, _)| *p == path)
             .map(|i| state.faults.remove(i).1)
+            .or_else(|| state.lasting_faults.get(&path).cloned())
     };
     let now = shared.now_ms();
     let delay = match fault {
@@ -377,6 +378,17 @@ fn orders(
     now: i64,
 ) -> Result<Value, Reject> {
     category(query)?;
+    // order/open-order: for linear, symbol, baseCoin or settleCoin is required.
+    if realtime
+        && ["symbol", "baseCoin", "settleCoin"]
+            .iter()
+            .all(|k| !query.contains_key(*k))
+    {
+        return Err(Reject::new(
+            10001,
+            "Missing some parameters that must be filled in: symbol or settleCoin or baseCoin",
+        ));
+    }
     let by_id = query.get("orderId").or(query.get("orderLinkId")).is_some();
     let range = if realtime {
         None

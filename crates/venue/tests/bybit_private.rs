@@ -642,3 +642,98 @@ async fn wait_until(done: impl Fn() -> bool) {
     }
     panic!("the condition never came true");
 }
+
+// ---------------------------------------------------------------- acknowledged orders
+
+#[tokio::test]
+async fn the_fake_refuses_an_open_order_look_up_without_symbol() {
+    use signaldesk_venue::bybit::private::rest::PrivateRest;
+    let fake = fake().await;
+    let rest = PrivateRest::new(&config_for(&fake, KEY, SECRET)).unwrap();
+    let bare = [
+        ("category", "linear".to_string()),
+        ("orderLinkId", "sd-x".to_string()),
+    ];
+    match rest
+        .get::<serde_json::Value>("/v5/order/realtime", &bare)
+        .await
+    {
+        Err(signaldesk_venue::bybit::http::BybitHttpError::Api { code, .. }) => {
+            assert_eq!(code, 10001)
+        }
+        other => panic!("expected 10001, got {other:?}"),
+    }
+    let with_symbol = [
+        ("category", "linear".to_string()),
+        ("symbol", "BTCUSDT".to_string()),
+        ("orderLinkId", "sd-x".to_string()),
+    ];
+    rest.get::<serde_json::Value>("/v5/order/realtime", &with_symbol)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn an_acknowledged_order_whose_look_up_fails_is_settled_by_its_order_link_id() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    // The look-up after the acknowledgement is refused once: the order link id settles it.
+    fake.fault_next(
+        "/v5/order/realtime",
+        Fault::RetCode(10001, "params error".into()),
+    );
+    let fill = v
+        .submit_market_order(order("sd-ack-1", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    assert_eq!(fill.qty, dec!(0.01));
+    assert_eq!(fill.client_order_id, "sd-ack-1");
+
+    // Every REST look-up fails: the fill comes from the private stream.
+    fake.fault_always(
+        "/v5/order/realtime",
+        Fault::RetCode(10016, "Service error".into()),
+    );
+    fake.fault_always("/v5/order/history", Fault::Status(401));
+    let fill = v
+        .submit_market_order(order("sd-ack-2", "ETHUSDT", Side::Buy, dec!(0.1), false))
+        .await
+        .unwrap();
+    assert_eq!(fill.qty, dec!(0.1));
+    assert_eq!(fill.client_order_id, "sd-ack-2");
+    fake.clear_fault("/v5/order/realtime");
+    fake.clear_fault("/v5/order/history");
+}
+
+#[tokio::test]
+async fn an_acknowledged_order_that_cannot_be_settled_is_a_retryable_error_not_a_rejection() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    fake.hold_order_pushes(true);
+    fake.fault_always(
+        "/v5/order/realtime",
+        Fault::RetCode(10001, "params error".into()),
+    );
+    fake.fault_always(
+        "/v5/order/history",
+        Fault::RetCode(10001, "params error".into()),
+    );
+    let err = v
+        .submit_market_order(order("sd-ack-3", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap_err();
+    assert!(err.is_retryable(), "{err:?}");
+    assert_eq!(fake.position_qty(KEY, "BTCUSDT"), dec!(0.01));
+
+    // Once Bybit answers again, the same client order id gets that fill, not a second one.
+    fake.clear_fault("/v5/order/realtime");
+    fake.clear_fault("/v5/order/history");
+    let fill = v
+        .submit_market_order(order("sd-ack-3", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    assert_eq!(fill.qty, dec!(0.01));
+    assert_eq!(fake.order_count(KEY), 1);
+}

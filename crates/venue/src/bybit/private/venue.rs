@@ -235,37 +235,39 @@ impl Shared {
         }
     }
 
-    /// The order `order_id` (or, without it, the one with `link_id`): /v5/order/realtime
-    /// knows recent orders of any status, /v5/order/history the older ones.
+    /// The order `order_id` (or, without it, the one with `link_id`) on `symbol`:
+    /// /v5/order/realtime knows recent orders of any status, /v5/order/history the older
+    /// ones. Both get the symbol: for linear, realtime requires symbol, baseCoin or
+    /// settleCoin (order/open-order).
     async fn find_order(
         &self,
+        symbol: &str,
         order_id: Option<&str>,
         link_id: &str,
     ) -> Result<Option<OrderRecord>, BybitHttpError> {
-        let query = |extra: Vec<(&'static str, String)>| {
-            let mut q = vec![("category", "linear".to_string())];
-            match order_id {
-                Some(id) => q.push(("orderId", id.to_string())),
-                None => q.push(("orderLinkId", link_id.to_string())),
-            }
-            q.extend(extra);
-            q
-        };
-        let live: Page<OrderRecord> = self.rest.get("/v5/order/realtime", &query(vec![])).await?;
+        let mut query = vec![
+            ("category", "linear".to_string()),
+            ("symbol", symbol.to_string()),
+        ];
+        match order_id {
+            Some(id) => query.push(("orderId", id.to_string())),
+            None => query.push(("orderLinkId", link_id.to_string())),
+        }
+        let live: Page<OrderRecord> = self.rest.get("/v5/order/realtime", &query).await?;
         if let Some(o) = live.list.into_iter().next() {
             return Ok(Some(o));
         }
-        let old: Page<OrderRecord> = self.rest.get("/v5/order/history", &query(vec![])).await?;
+        let old: Page<OrderRecord> = self.rest.get("/v5/order/history", &query).await?;
         Ok(old.list.into_iter().next())
     }
 
     /// Waits until the order is done (market orders finish at once; Bybit may take a
     /// moment to report it).
-    async fn done_order(&self, order_id: &str) -> Result<OrderRecord, VenueError> {
+    async fn done_order(&self, symbol: &str, order_id: &str) -> Result<OrderRecord, VenueError> {
         let deadline = tokio::time::Instant::now() + self.config.fill_wait;
         loop {
             let found = self
-                .find_order(Some(order_id), "")
+                .find_order(symbol, Some(order_id), "")
                 .await
                 .map_err(|e| self.error(e))?;
             match found {
@@ -467,10 +469,11 @@ impl Shared {
                     let Some(id) = item.get("orderId").and_then(Value::as_str) else {
                         continue;
                     };
+                    let symbol = item.get("symbol").and_then(Value::as_str).unwrap_or("");
                     if tracker.seen.contains(id) {
                         continue;
                     }
-                    if let Ok(Some(order)) = self.find_order(Some(id), "").await {
+                    if let Ok(Some(order)) = self.find_order(symbol, Some(id), "").await {
                         self.on_order(&mut tracker, order).await;
                     }
                 }
@@ -559,6 +562,87 @@ impl Shared {
         record.to_wallet().map_err(|e| self.error(e))
     }
 
+    /// The fill of an acknowledged order once it is done: `Ok(Err(_))` when Bybit says it
+    /// did not execute (a real rejection), `Err(_)` when its outcome could not be read.
+    async fn fill_of_done(
+        &self,
+        symbol: &str,
+        order_id: &str,
+    ) -> Result<Result<Fill, VenueError>, VenueError> {
+        let done = self.done_order(symbol, order_id).await?;
+        self.fill_of_finished(&done).await
+    }
+
+    async fn fill_of_finished(
+        &self,
+        done: &OrderRecord,
+    ) -> Result<Result<Fill, VenueError>, VenueError> {
+        let qty = done.executed_qty().map_err(|e| self.error(e))?;
+        if qty.is_zero() {
+            return Ok(Err(VenueError::Exchange {
+                code: -1,
+                message: format!(
+                    "Bybit did not execute the order ({}: {})",
+                    done.order_status, done.reject_reason
+                ),
+            }));
+        }
+        let realized = if done.reduce_only {
+            let row = self.closed_row_of(done).await?;
+            dec("closedPnl", &row.closed_pnl).map_err(|e| self.error(e))?
+        } else {
+            Decimal::ZERO
+        };
+        Ok(Ok(self
+            .fill_of(done, realized)
+            .map_err(|e| self.error(e))?))
+    }
+
+    /// Settles an order Bybit acknowledged but whose outcome could not be read (`error`):
+    /// by its orderLinkId, from the stream's fill and then over REST, until `fill_wait`.
+    /// Still unknown then, the error is a retryable one, never a rejection: the caller keeps
+    /// the order pending and reconciliation settles it by its orderLinkId.
+    async fn settle(
+        &self,
+        order: &OrderRequest,
+        events: &mut broadcast::Receiver<VenueEvent>,
+        error: VenueError,
+    ) -> Result<Fill, VenueError> {
+        tracing::warn!(
+            client_order_id = %order.client_order_id, error = %error,
+            "bybit acknowledged the order but its outcome could not be read; settling it by orderLinkId"
+        );
+        let deadline = tokio::time::Instant::now() + self.config.fill_wait;
+        loop {
+            loop {
+                match events.try_recv() {
+                    Ok(VenueEvent::Fill(fill)) if fill.client_order_id == order.client_order_id => {
+                        return Ok(fill)
+                    }
+                    Ok(_) | Err(broadcast::error::TryRecvError::Lagged(_)) => {}
+                    Err(_) => break,
+                }
+            }
+            if let Ok(Some(found)) = self
+                .find_order(&order.symbol, None, &order.client_order_id)
+                .await
+            {
+                if found.is_done() {
+                    if let Ok(outcome) = self.fill_of_finished(&found).await {
+                        return outcome;
+                    }
+                }
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(VenueError::Network(format!(
+                    "Bybit accepted order {} but its outcome could not be read yet ({error}): it stays pending and is settled by its orderLinkId",
+                    order.client_order_id
+                )));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
     /// Sends the order, resolving an unknown outcome by its orderLinkId; its order id.
     async fn place(&self, order: &OrderRequest, body: &Value) -> Result<String, VenueError> {
         let mut backoff = self.config.backoff;
@@ -581,7 +665,10 @@ impl Shared {
                 error = %error,
                 "bybit order submit outcome unknown; looking it up by orderLinkId"
             );
-            match self.find_order(None, &order.client_order_id).await {
+            match self
+                .find_order(&order.symbol, None, &order.client_order_id)
+                .await
+            {
                 Ok(Some(found)) => return Ok(found.order_id),
                 Ok(None) if duplicate => {
                     return Err(VenueError::InvalidRequest(format!(
@@ -673,31 +760,19 @@ impl Venue for BybitVenue {
             "reduceOnly": order.reduce_only,
             "positionIdx": 0,
         });
+        // Subscribed before the order goes out: its fill may come through the stream only.
+        let mut events = self.shared.events.subscribe();
         let order_id = match self.shared.place(&order, &body).await {
             Err(VenueError::Exchange { code: 110094, .. }) => return Err(below(order.qty)),
             other => other?,
         };
-        let done = self.shared.done_order(&order_id).await?;
-        let qty = done.executed_qty().map_err(|e| self.shared.error(e))?;
-        if qty.is_zero() {
-            return Err(VenueError::Exchange {
-                code: -1,
-                message: format!(
-                    "Bybit did not execute the order ({}: {})",
-                    done.order_status, done.reject_reason
-                ),
-            });
-        }
-        let realized = if done.reduce_only {
-            let row = self.shared.closed_row_of(&done).await?;
-            dec("closedPnl", &row.closed_pnl).map_err(|e| self.shared.error(e))?
-        } else {
-            Decimal::ZERO
+        // Bybit has acknowledged the order: from here on nothing is a rejection unless Bybit
+        // says the order did not execute. Whatever else fails is settled by the orderLinkId.
+        let fill = match self.shared.fill_of_done(&order.symbol, &order_id).await {
+            Ok(Ok(fill)) => fill,
+            Ok(Err(not_executed)) => return Err(not_executed),
+            Err(error) => self.shared.settle(&order, &mut events, error).await?,
         };
-        let fill = self
-            .shared
-            .fill_of(&done, realized)
-            .map_err(|e| self.shared.error(e))?;
         tracing::info!(
             symbol = %fill.symbol, side = ?fill.side, qty = %fill.qty, price = %fill.price,
             reduce_only = fill.reduce_only, "bybit order filled"
@@ -776,7 +851,7 @@ impl Venue for BybitVenue {
     ) -> Result<Vec<PositionClose>, VenueError> {
         let shared = &self.shared;
         let Some(opening) = shared
-            .find_order(None, position_id)
+            .find_order(symbol, None, position_id)
             .await
             .map_err(|e| shared.error(e))?
         else {
@@ -813,7 +888,7 @@ impl Venue for BybitVenue {
                 break;
             }
             let order = shared
-                .find_order(Some(&row.order_id), "")
+                .find_order(symbol, Some(&row.order_id), "")
                 .await
                 .map_err(|e| shared.error(e))?
                 .ok_or_else(|| VenueError::Exchange {
