@@ -148,6 +148,8 @@ pub struct Account {
     pub snapshot: AccountSnapshot,
     pub orders: Vec<OrderRecord>,
     pub closed: Vec<ClosedPnlRow>,
+    /// When a position was first created on each symbol: Bybit's position `createdTime`.
+    pub first_position_ms: HashMap<String, i64>,
 }
 
 /// A private-stream push: the topic and its `data` array.
@@ -256,6 +258,7 @@ impl Exchange {
                 snapshot: AccountSnapshot::new(balance, now_ms),
                 orders: Vec::new(),
                 closed: Vec::new(),
+                first_position_ms: HashMap::new(),
             })
     }
 
@@ -387,6 +390,12 @@ impl Exchange {
             });
         }
         account.orders.push(record);
+        if account.snapshot.positions.contains_key(&symbol) {
+            account
+                .first_position_ms
+                .entry(symbol.clone())
+                .or_insert(now_ms);
+        }
         pushes.push(Push {
             topic: "position",
             data: json!([self.position_json(key, &symbol)]),
@@ -542,7 +551,12 @@ impl Exchange {
             "trailingStop": or_zero(view.stops.trailing.as_ref().map(|t| t.distance)),
             "tpslMode": "Full",
             "positionStatus": "Normal",
-            "createdTime": view.opened_at_ms.to_string(),
+            // position/position.mdx: the first time a position was created on the symbol.
+            "createdTime": account
+                .and_then(|a| a.first_position_ms.get(symbol))
+                .copied()
+                .unwrap_or(view.opened_at_ms)
+                .to_string(),
             "updatedTime": view.updated_at_ms.to_string(),
         })
     }

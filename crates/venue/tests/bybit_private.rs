@@ -737,3 +737,29 @@ async fn an_acknowledged_order_that_cannot_be_settled_is_a_retryable_error_not_a
     assert_eq!(fill.qty, dec!(0.01));
     assert_eq!(fake.order_count(KEY), 1);
 }
+
+// ---------------------------------------------------------------- positions
+
+// position/position.mdx: createdTime is the first time a position was ever created on the
+// symbol, so a position opened later must take its open time from its opening order.
+#[tokio::test]
+async fn a_positions_open_time_is_its_opening_orders_not_the_symbols_first_position() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    v.submit_market_order(order("sd-first", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    v.submit_market_order(order("sd-first-x", "BTCUSDT", Side::Sell, dec!(0.01), true))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let second = v
+        .submit_market_order(order("sd-second", "BTCUSDT", Side::Sell, dec!(0.02), false))
+        .await
+        .unwrap();
+    let positions = v.positions().await.unwrap();
+    assert_eq!(positions.len(), 1);
+    assert_eq!(positions[0].side, PositionSide::Short);
+    assert_eq!(positions[0].opened_at_ms, second.ts_ms);
+    assert_eq!(positions[0].position_id, "sd-second");
+}

@@ -197,6 +197,9 @@ impl PositionRecord {
                 }),
             },
             trailing_stop_price: None,
+            // createdTime is "the first time a position was created on this symbol"
+            // (position/position.mdx), not when this one opened: a lower bound only, which
+            // the venue replaces with its opening order's time where it finds that order.
             opened_at_ms: self.created_time.parse().unwrap_or(0),
             updated_at_ms: self.updated_time.parse().unwrap_or(0),
         }))

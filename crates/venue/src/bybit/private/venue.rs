@@ -643,6 +643,42 @@ impl Shared {
         }
     }
 
+    /// The order that opened `position` from flat, if the order history (its default last
+    /// 7 days) still holds it: walking the symbol's executed orders from the newest back,
+    /// the one that takes the position's size to zero. Bybit's position list does not say
+    /// when the current position opened (its createdTime is the symbol's first position
+    /// ever), so this is where its open time and id come from.
+    async fn opening_order(
+        &self,
+        position: &Position,
+    ) -> Result<Option<OrderRecord>, BybitHttpError> {
+        let query = vec![
+            ("category", "linear".to_string()),
+            ("symbol", position.symbol.clone()),
+            ("limit", "50".to_string()),
+        ];
+        let mut orders: Vec<OrderRecord> = self.all_pages("/v5/order/history", query).await?;
+        orders.sort_by_key(|o| std::cmp::Reverse(o.ts_ms()));
+        let mut left = match position.side {
+            signaldesk_core::market::PositionSide::Long => position.qty,
+            signaldesk_core::market::PositionSide::Short => -position.qty,
+        };
+        for order in orders {
+            let qty = order.executed_qty()?;
+            if !order.is_done() || qty.is_zero() {
+                continue;
+            }
+            left -= match order.side()? {
+                signaldesk_core::market::Side::Buy => qty,
+                signaldesk_core::market::Side::Sell => -qty,
+            };
+            if left.is_zero() {
+                return Ok(Some(order));
+            }
+        }
+        Ok(None)
+    }
+
     /// Sends the order, resolving an unknown outcome by its orderLinkId; its order id.
     async fn place(&self, order: &OrderRequest, body: &Value) -> Result<String, VenueError> {
         let mut backoff = self.config.backoff;
@@ -826,7 +862,16 @@ impl Venue for BybitVenue {
             .map_err(|e| self.shared.error(e))?;
         let mut out = Vec::new();
         for r in &records {
-            if let Some(p) = r.to_position().map_err(|e| self.shared.error(e))? {
+            if let Some(mut p) = r.to_position().map_err(|e| self.shared.error(e))? {
+                let opening = self
+                    .shared
+                    .opening_order(&p)
+                    .await
+                    .map_err(|e| self.shared.error(e))?;
+                if let Some(o) = opening {
+                    p.opened_at_ms = o.ts_ms();
+                    p.position_id = o.order_link_id;
+                }
                 out.push(p);
             }
         }
