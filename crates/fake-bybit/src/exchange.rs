@@ -72,7 +72,9 @@ impl OrderRecord {
             "leavesValue": "0",
             "cumExecQty": self.qty.to_string(),
             "cumExecValue": (self.avg_price * self.qty).to_string(),
-            "cumExecFee": self.fee.to_string(),
+            // Deprecated for linear (order/open-order): the fee is in the executions' execFee
+            // and the closed pnl's openFee / closeFee.
+            "cumExecFee": "0",
             "closedPnl": self.closed_pnl.to_string(),
             "timeInForce": "IOC",
             "orderType": "Market",
@@ -87,7 +89,7 @@ impl OrderRecord {
         })
     }
 
-    fn execution_json(&self, closed_size: Decimal) -> Value {
+    pub fn execution_json(&self, closed_size: Decimal) -> Value {
         json!({
             "category": "linear",
             "symbol": self.symbol,
@@ -119,6 +121,17 @@ pub struct ClosedPnlRow {
 }
 
 impl ClosedPnlRow {
+    /// The closed quantity's share of the opening fee: closedPnl is the price pnl net of
+    /// both fees.
+    fn open_fee(&self) -> Decimal {
+        let c = &self.close;
+        let price_pnl = match c.side {
+            PositionSide::Long => (c.exit_price - c.entry_price) * c.qty,
+            PositionSide::Short => (c.entry_price - c.exit_price) * c.qty,
+        };
+        price_pnl - c.fee - c.realized_pnl
+    }
+
     pub fn to_json(&self) -> Value {
         let c = &self.close;
         json!({
@@ -135,6 +148,8 @@ impl ClosedPnlRow {
             "cumExitValue": (c.exit_price * c.qty).to_string(),
             "avgExitPrice": c.exit_price.to_string(),
             "closedPnl": c.realized_pnl.to_string(),
+            "openFee": self.open_fee().to_string(),
+            "closeFee": c.fee.to_string(),
             "fillCount": "1",
             "leverage": self.leverage.to_string(),
             "createdTime": c.ts_ms.to_string(),
@@ -147,6 +162,10 @@ impl ClosedPnlRow {
 pub struct Account {
     pub snapshot: AccountSnapshot,
     pub orders: Vec<OrderRecord>,
+    /// The closed size of each order's execution, by order id.
+    pub closed_sizes: HashMap<String, Decimal>,
+    /// Orders Bybit no longer reports by id (past its order history).
+    pub forgotten: Vec<String>,
     pub closed: Vec<ClosedPnlRow>,
     /// When a position was first created on each symbol: Bybit's position `createdTime`.
     pub first_position_ms: HashMap<String, i64>,
@@ -257,6 +276,8 @@ impl Exchange {
             .or_insert_with(|| Account {
                 snapshot: AccountSnapshot::new(balance, now_ms),
                 orders: Vec::new(),
+                closed_sizes: HashMap::new(),
+                forgotten: Vec::new(),
                 closed: Vec::new(),
                 first_position_ms: HashMap::new(),
             })
@@ -389,6 +410,9 @@ impl Exchange {
                 leverage,
             });
         }
+        account
+            .closed_sizes
+            .insert(record.order_id.clone(), closed_size);
         account.orders.push(record);
         if account.snapshot.positions.contains_key(&symbol) {
             account

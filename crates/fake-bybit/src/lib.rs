@@ -246,6 +246,14 @@ impl FakeBybit {
         self.read_position(key, symbol, |p| p.stop_loss).flatten()
     }
 
+    /// Bybit no longer reports order `order_id` of `key` by id (as an order past its order
+    /// history); its closed pnl stays.
+    pub fn forget_order(&self, key: &str, order_id: &str) {
+        if let Some(a) = self.shared.lock().exchange.accounts.get_mut(key) {
+            a.forgotten.push(order_id.to_string());
+        }
+    }
+
     /// Requests per second allowed on `path` from now on.
     pub fn set_rate_limit(&self, path: &str, per_second: u32) {
         self.shared

@@ -198,6 +198,7 @@ fn private(
         }
         (Method::GET, "/v5/order/realtime") => (orders(shared, &key, query, true, now), Vec::new()),
         (Method::GET, "/v5/order/history") => (orders(shared, &key, query, false, now), Vec::new()),
+        (Method::GET, "/v5/execution/list") => (executions(shared, &key, query, now), Vec::new()),
         (Method::POST, "/v5/position/set-leverage") => {
             (set_leverage(shared, &key, &body, now), Vec::new())
         }
@@ -412,8 +413,38 @@ fn orders(
                 })
                 .filter(|o| query.get("symbol").is_none_or(|s| *s == o.symbol))
                 .filter(|_| !realtime || by_id)
-                .filter(|o| range.is_none_or(|(s, e)| by_id || (o.ts_ms >= s && o.ts_ms <= e)))
+                .filter(|o| !a.forgotten.contains(&o.order_id))
+                // order/order-list: without startTime/endTime the last 7 days, by id too.
+                .filter(|o| range.is_none_or(|(s, e)| o.ts_ms >= s && o.ts_ms <= e))
                 .map(|o| o.to_json())
+                .collect()
+        })
+        .unwrap_or_default();
+    rows.reverse();
+    let (list, next) = paged(rows, limit, offset);
+    Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
+}
+
+/// /v5/execution/list: the executions (one per order here) of the last 7 days by default.
+fn executions(shared: &Arc<Shared>, key: &str, query: &Query, now: i64) -> Result<Value, Reject> {
+    category(query)?;
+    let (start, end) = time_range(query, now)?;
+    let (limit, offset) = page(shared, query, 50, 100);
+    let state = shared.lock();
+    let mut rows: Vec<Value> = state
+        .exchange
+        .accounts
+        .get(key)
+        .map(|a| {
+            a.orders
+                .iter()
+                .filter(|o| query.get("orderId").is_none_or(|id| *id == o.order_id))
+                .filter(|o| query.get("symbol").is_none_or(|s| *s == o.symbol))
+                .filter(|o| o.ts_ms >= start && o.ts_ms <= end)
+                .map(|o| {
+                    let closed = a.closed_sizes.get(&o.order_id).copied();
+                    o.execution_json(closed.unwrap_or(Decimal::ZERO))
+                })
                 .collect()
         })
         .unwrap_or_default();

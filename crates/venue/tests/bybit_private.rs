@@ -763,3 +763,87 @@ async fn a_positions_open_time_is_its_opening_orders_not_the_symbols_first_posit
     assert_eq!(positions[0].opened_at_ms, second.ts_ms);
     assert_eq!(positions[0].position_id, "sd-second");
 }
+
+// ---------------------------------------------------------------- closes past the order history
+
+#[tokio::test]
+async fn a_close_whose_order_bybit_no_longer_reports_is_booked_from_its_closed_pnl_row() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    let mut rx = v.subscribe();
+    v.submit_market_order(order("sd-old-open", "ETHUSDT", Side::Sell, dec!(1), false))
+        .await
+        .unwrap();
+    v.set_stops(
+        "ETHUSDT",
+        Stops {
+            stop_loss: Some(dec!(3100)),
+            ..Stops::default()
+        },
+    )
+    .await
+    .unwrap();
+    fake.set_price("ETHUSDT", dec!(3150));
+    let live = next_close(&mut rx, Duration::from_secs(3)).await.unwrap();
+    assert_eq!(
+        live.fee,
+        dec!(1.7325),
+        "closeFee, not the deprecated cumExecFee"
+    );
+    // The stop's order is past Bybit's order history; its closed pnl row is not.
+    fake.forget_order(KEY, &live.close_id);
+    let closed = v.position_closes("ETHUSDT", "sd-old-open").await.unwrap();
+    assert_eq!(closed.len(), 1);
+    let c = &closed[0];
+    assert_eq!(c.close_id, live.close_id);
+    assert_eq!(c.position_id, "sd-old-open");
+    // Without its order the row cannot tell a stop from a close by hand.
+    assert_eq!(c.reason, CloseReason::Manual);
+    assert_eq!(c.client_order_id, None);
+    assert_eq!((c.qty, c.remaining_qty), (dec!(1), Decimal::ZERO));
+    assert_eq!((c.entry_price, c.exit_price), (dec!(3000), dec!(3150)));
+    assert_eq!(c.realized_pnl, dec!(-153.3825));
+    assert_eq!(c.fee, dec!(1.7325));
+}
+
+#[tokio::test]
+async fn the_fake_keeps_bybits_7_day_limits_on_closed_pnl_and_order_history() {
+    use signaldesk_venue::bybit::http::BybitHttpError;
+    use signaldesk_venue::bybit::private::rest::PrivateRest;
+    let fake = fake().await;
+    let v = venue(&fake);
+    let fill = v
+        .submit_market_order(order("sd-7d", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    let rest = PrivateRest::new(&config_for(&fake, KEY, SECRET)).unwrap();
+    let day = 24 * 3600 * 1000;
+    let now = fake.now_ms();
+    let span = [
+        ("category", "linear".to_string()),
+        ("startTime", (now - 8 * day).to_string()),
+        ("endTime", now.to_string()),
+    ];
+    match rest
+        .get::<serde_json::Value>("/v5/position/closed-pnl", &span)
+        .await
+    {
+        Err(BybitHttpError::Api { code, .. }) => assert_eq!(code, 10001),
+        other => panic!("expected 10001, got {other:?}"),
+    }
+    // Eight days on, the order history without a time range no longer holds the order.
+    fake.set_clock_offset_ms(8 * day);
+    let by_id = [
+        ("category", "linear".to_string()),
+        ("symbol", "BTCUSDT".to_string()),
+        ("orderId", fill.order_id.clone()),
+    ];
+    let page: serde_json::Value = rest.get("/v5/order/history", &by_id).await.unwrap();
+    assert_eq!(page["list"].as_array().map(Vec::len), Some(0));
+    let mut windowed = by_id.to_vec();
+    windowed.push(("startTime", (fill.ts_ms - 1).to_string()));
+    windowed.push(("endTime", (fill.ts_ms + 1).to_string()));
+    let page: serde_json::Value = rest.get("/v5/order/history", &windowed).await.unwrap();
+    assert_eq!(page["list"].as_array().map(Vec::len), Some(1));
+}

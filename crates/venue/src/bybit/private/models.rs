@@ -51,8 +51,6 @@ pub struct OrderRecord {
     #[serde(default)]
     pub cum_exec_qty: String,
     #[serde(default)]
-    pub cum_exec_fee: String,
-    #[serde(default)]
     pub reduce_only: bool,
     #[serde(default)]
     pub create_type: String,
@@ -84,10 +82,6 @@ impl OrderRecord {
 
     pub fn avg_price(&self) -> Result<Decimal, BybitHttpError> {
         opt_dec("avgPrice", &self.avg_price)
-    }
-
-    pub fn fee(&self) -> Result<Decimal, BybitHttpError> {
-        opt_dec("cumExecFee", &self.cum_exec_fee)
     }
 
     pub fn ts_ms(&self) -> i64 {
@@ -122,6 +116,12 @@ pub struct ClosedPnlRow {
     pub closed_pnl: String,
     #[serde(default)]
     pub exec_type: String,
+    /// The opening fee of the closed quantity ("" where Bybit does not send it).
+    #[serde(default)]
+    pub open_fee: String,
+    /// The closing fee ("" where Bybit does not send it).
+    #[serde(default)]
+    pub close_fee: String,
     pub updated_time: String,
 }
 
@@ -134,6 +134,16 @@ impl ClosedPnlRow {
     pub fn ts_ms(&self) -> i64 {
         self.updated_time.parse().unwrap_or(0)
     }
+}
+
+/// One execution of GET /v5/execution/list (and the `execution` topic). Its execFee is
+/// where a linear order's fee is read: the order's cumExecFee is deprecated for linear.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecutionRecord {
+    pub order_id: String,
+    #[serde(default)]
+    pub exec_fee: String,
 }
 
 /// One entry of GET /v5/position/list (and the `position` topic).

@@ -24,8 +24,8 @@ use super::errors::{
     is_transient, venue_error, DUPLICATE_ORDER_LINK_ID, LEVERAGE_NOT_MODIFIED, STOPS_NOT_MODIFIED,
 };
 use super::models::{
-    side_name, ApiKeyInfo, ClosedPnlRow, CreatedOrder, OrderRecord, Page, PositionRecord,
-    WalletRecord,
+    opt_dec, side_name, ApiKeyInfo, ClosedPnlRow, CreatedOrder, ExecutionRecord, OrderRecord, Page,
+    PositionRecord, WalletRecord,
 };
 use super::rest::{PrivateRest, Retry};
 use super::stream::{spawn_private_stream, StreamEvent};
@@ -338,7 +338,28 @@ impl Shared {
         Ok(qty)
     }
 
-    fn fill_of(&self, order: &OrderRecord, realized_pnl: Decimal) -> Result<Fill, BybitHttpError> {
+    /// The trading fee of an order: the sum of its executions' execFee
+    /// (/v5/execution/list). An order's cumExecFee is deprecated for linear and not read.
+    async fn order_fee(&self, order: &OrderRecord) -> Result<Decimal, BybitHttpError> {
+        let query = vec![
+            ("category", "linear".to_string()),
+            ("symbol", order.symbol.clone()),
+            ("orderId", order.order_id.clone()),
+            ("limit", "100".to_string()),
+        ];
+        let executions: Vec<ExecutionRecord> = self.all_pages("/v5/execution/list", query).await?;
+        let mut fee = Decimal::ZERO;
+        for e in executions.iter().filter(|e| e.order_id == order.order_id) {
+            fee += opt_dec("execFee", &e.exec_fee)?;
+        }
+        Ok(fee)
+    }
+
+    async fn fill_of(
+        &self,
+        order: &OrderRecord,
+        realized_pnl: Decimal,
+    ) -> Result<Fill, BybitHttpError> {
         Ok(Fill {
             order_id: order.order_id.clone(),
             client_order_id: order.order_link_id.clone(),
@@ -346,23 +367,36 @@ impl Shared {
             side: order.side()?,
             qty: order.executed_qty()?,
             price: order.avg_price()?,
-            fee: order.fee()?,
+            fee: self.order_fee(order).await?,
             realized_pnl,
             reduce_only: order.reduce_only,
             ts_ms: order.ts_ms(),
         })
     }
 
-    fn close_of(
+    /// A close from a closed-pnl row's own fields. The closing order, where Bybit still
+    /// knows it, gives the reason (its stopOrderType / createType); without it (older than
+    /// the order history) the reason comes from the row: execType BustTrade is a
+    /// liquidation, anything else is booked as `Manual` without a client order id, a close
+    /// the bot cannot attribute (Bybit's row does not say whether a stop triggered it).
+    /// The fee is the row's closeFee, or, for a row without it, the order's executions.
+    async fn close_of(
         &self,
-        order: &OrderRecord,
+        order: Option<&OrderRecord>,
         row: &ClosedPnlRow,
         remaining_qty: Decimal,
     ) -> Result<PositionClose, BybitHttpError> {
-        let reason = match order.close_reason() {
-            CloseReason::Manual if row.exec_type == "BustTrade" => CloseReason::Liquidation,
-            r => r,
+        let reason = match order.map(OrderRecord::close_reason) {
+            _ if row.exec_type == "BustTrade" => CloseReason::Liquidation,
+            Some(r) => r,
+            None => CloseReason::Manual,
         };
+        let fee = match (row.close_fee.is_empty(), order) {
+            (false, _) => dec("closeFee", &row.close_fee)?,
+            (true, Some(o)) => self.order_fee(o).await?,
+            (true, None) => Decimal::ZERO,
+        };
+        let link = order.map(|o| o.order_link_id.clone()).unwrap_or_default();
         Ok(PositionClose {
             position_id: String::new(),
             close_id: row.order_id.clone(),
@@ -373,10 +407,9 @@ impl Shared {
             entry_price: dec("avgEntryPrice", &row.avg_entry_price)?,
             exit_price: dec("avgExitPrice", &row.avg_exit_price)?,
             realized_pnl: dec("closedPnl", &row.closed_pnl)?,
-            fee: order.fee()?,
+            fee,
             remaining_qty,
-            client_order_id: (reason == CloseReason::Manual && !order.order_link_id.is_empty())
-                .then(|| order.order_link_id.clone()),
+            client_order_id: (reason == CloseReason::Manual && !link.is_empty()).then_some(link),
             ts_ms: row.ts_ms(),
         })
     }
@@ -398,12 +431,16 @@ impl Shared {
             None => Decimal::ZERO,
         };
         if own {
-            let fill = self.fill_of(order, realized).map_err(|e| self.error(e))?;
+            let fill = self
+                .fill_of(order, realized)
+                .await
+                .map_err(|e| self.error(e))?;
             events.push(VenueEvent::Fill(fill));
         }
         if let Some(row) = &row {
             let close = self
-                .close_of(order, row, remaining)
+                .close_of(Some(order), row, remaining)
+                .await
                 .map_err(|e| self.error(e))?;
             events.push(VenueEvent::PositionClosed(close));
         }
@@ -595,6 +632,7 @@ impl Shared {
         };
         Ok(Ok(self
             .fill_of(done, realized)
+            .await
             .map_err(|e| self.error(e))?))
     }
 
@@ -932,19 +970,15 @@ impl Venue for BybitVenue {
             if remaining <= Decimal::ZERO {
                 break;
             }
+            // The closing order only adds the reason: past Bybit's order history it is gone,
+            // and the row alone still books the close.
             let order = shared
                 .find_order(symbol, Some(&row.order_id), "")
                 .await
-                .map_err(|e| shared.error(e))?
-                .ok_or_else(|| VenueError::Exchange {
-                    code: -1,
-                    message: format!(
-                        "Bybit does not know the order {} of a closed pnl",
-                        row.order_id
-                    ),
-                })?;
+                .map_err(|e| shared.error(e))?;
             let mut close = shared
-                .close_of(&order, row, Decimal::ZERO)
+                .close_of(order.as_ref(), row, Decimal::ZERO)
+                .await
                 .map_err(|e| shared.error(e))?;
             remaining -= close.qty;
             close.remaining_qty = remaining.max(Decimal::ZERO);
