@@ -63,6 +63,9 @@ pub struct KeySpec {
     pub read_only: bool,
     /// False: every call answers 10010 (the caller's IP is not bound to the key).
     pub ip_allowed: bool,
+    /// The account's USDT perpetuals are in hedge mode (both sides): the position list
+    /// answers positionIdx 1 and 2, and positionIdx 0 is refused.
+    pub hedge_mode: bool,
 }
 
 impl KeySpec {
@@ -72,6 +75,7 @@ impl KeySpec {
             secret: secret.into(),
             read_only: false,
             ip_allowed: true,
+            hedge_mode: false,
         }
     }
 }

@@ -315,11 +315,49 @@ fn wallet(shared: &Arc<Shared>, key: &str, query: &Query) -> Result<Value, Rejec
     Ok(json!({"list": [shared.lock().exchange.wallet_json(key)]}))
 }
 
+fn hedge_mode(shared: &Shared, key: &str) -> bool {
+    shared.lock().keys.get(key).is_some_and(|k| k.hedge_mode)
+}
+
+/// positionIdx as Bybit checks it: 0 in one-way mode, 1 (buy side) or 2 (sell side) in hedge
+/// mode. The fake trades one-way positions only.
+fn position_idx(shared: &Shared, key: &str, body: &Value, required: bool) -> Result<(), Reject> {
+    let idx = match body.get("positionIdx") {
+        None if required => return Err(Reject::new(10001, "params error: positionIdx")),
+        None => 0,
+        Some(v) => v
+            .as_i64()
+            .ok_or_else(|| Reject::new(10001, "params error: positionIdx"))?,
+    };
+    let hedge = hedge_mode(shared, key);
+    match (hedge, idx) {
+        (false, 0) => Ok(()),
+        (true, 1 | 2) => Err(Reject::new(10001, "the fake trades one-way mode only")),
+        _ => Err(Reject::new(10001, "position idx not match position mode")),
+    }
+}
+
 fn positions(shared: &Arc<Shared>, key: &str, query: &Query) -> Result<Value, Reject> {
     category(query)?;
     let symbol = query.get("symbol").map(String::as_str);
     if symbol.is_none() && query.get("settleCoin").is_none() {
         return Err(Reject::new(10001, "symbol or settleCoin is required"));
+    }
+    if hedge_mode(shared, key) {
+        // Hedge mode: one entry per side, both empty (the fake opens no hedge positions).
+        let rows: Vec<Value> = symbol
+            .map(|s| {
+                [1, 2]
+                    .iter()
+                    .map(|idx| {
+                        let mut row = shared.lock().exchange.position_json(key, s);
+                        row["positionIdx"] = json!(idx);
+                        row
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        return Ok(json!({"category": "linear", "list": rows, "nextPageCursor": ""}));
     }
     let rows = shared.lock().exchange.positions_json(key, symbol);
     let (limit, offset) = page(shared, query, 20, 200);
@@ -454,6 +492,10 @@ fn executions(shared: &Arc<Shared>, key: &str, query: &Query, now: i64) -> Resul
 }
 
 fn set_leverage(shared: &Arc<Shared>, key: &str, body: &Value, now: i64) -> Result<Value, Reject> {
+    // position/leverage: category is required.
+    if str_field(body, "category")? != "linear" {
+        return Err(Reject::new(10001, "params error: category"));
+    }
     let symbol = str_field(body, "symbol")?;
     let buy = dec_field(body, "buyLeverage")?;
     let sell = dec_field(body, "sellLeverage")?;
@@ -485,6 +527,7 @@ fn create_order(
     if str_field(body, "category")? != "linear" {
         return Err(Reject::new(10001, "params error: category"));
     }
+    position_idx(shared, key, body, false)?;
     if str_field(body, "orderType")? != "Market" {
         return Err(Reject::new(10001, "the fake trades market orders only"));
     }
@@ -521,6 +564,11 @@ fn trading_stop(
     body: &Value,
     now: i64,
 ) -> Result<(Value, Vec<Push>), Reject> {
+    if str_field(body, "category")? != "linear" {
+        return Err(Reject::new(10001, "params error: category"));
+    }
+    // position/trading-stop: positionIdx is required.
+    position_idx(shared, key, body, true)?;
     if str_field(body, "tpslMode")? != "Full" {
         return Err(Reject::new(10001, "the fake supports tpslMode=Full only"));
     }

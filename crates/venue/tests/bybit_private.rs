@@ -847,3 +847,76 @@ async fn the_fake_keeps_bybits_7_day_limits_on_closed_pnl_and_order_history() {
     let page: serde_json::Value = rest.get("/v5/order/history", &windowed).await.unwrap();
     assert_eq!(page["list"].as_array().map(Vec::len), Some(1));
 }
+
+// ---------------------------------------------------------------- position mode
+
+#[tokio::test]
+async fn a_hedge_mode_account_is_refused_with_how_to_switch_to_one_way() {
+    let fake = fake().await;
+    let mut hedge = KeySpec::new("hedgekey", "hedge-secret");
+    hedge.hedge_mode = true;
+    fake.add_key(hedge);
+    let config = config_for(&fake, "hedgekey", "hedge-secret");
+    let e = BybitVenue::check_key(&config)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("hedge mode") && e.contains("One-Way Mode"),
+        "{e}"
+    );
+
+    // Trading anyway: Bybit refuses positionIdx 0 in hedge mode, in the same words.
+    let v = BybitVenue::new(config).unwrap();
+    let e = v
+        .submit_market_order(order("sd-hedge", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap_err();
+    assert!(!e.is_retryable(), "{e:?}");
+    assert!(e.to_string().contains("One-Way Mode"), "{e}");
+    assert_eq!(fake.order_count("hedgekey"), 0);
+}
+
+#[tokio::test]
+async fn the_fake_requires_category_and_position_idx_where_bybit_does() {
+    use signaldesk_venue::bybit::http::BybitHttpError;
+    use signaldesk_venue::bybit::private::rest::{PrivateRest, Retry};
+    let fake = fake().await;
+    let v = venue(&fake);
+    v.submit_market_order(order("sd-idx", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    let rest = PrivateRest::new(&config_for(&fake, KEY, SECRET)).unwrap();
+    let refused = |r: Result<serde_json::Value, BybitHttpError>| match r {
+        Err(BybitHttpError::Api { code, message }) => (code, message),
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    let (code, message) = refused(
+        rest.post(
+            "/v5/position/trading-stop",
+            &serde_json::json!({"category": "linear", "symbol": "BTCUSDT", "tpslMode": "Full", "stopLoss": "40000"}),
+            Retry::Transient,
+        )
+        .await,
+    );
+    assert_eq!(code, 10001);
+    assert!(message.contains("positionIdx"), "{message}");
+    let (code, _) = refused(
+        rest.post(
+            "/v5/position/trading-stop",
+            &serde_json::json!({"symbol": "BTCUSDT", "tpslMode": "Full", "positionIdx": 0, "stopLoss": "40000"}),
+            Retry::Transient,
+        )
+        .await,
+    );
+    assert_eq!(code, 10001);
+    let (code, _) = refused(
+        rest.post(
+            "/v5/position/set-leverage",
+            &serde_json::json!({"symbol": "BTCUSDT", "buyLeverage": "5", "sellLeverage": "5"}),
+            Retry::Transient,
+        )
+        .await,
+    );
+    assert_eq!(code, 10001);
+}

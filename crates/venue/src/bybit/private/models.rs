@@ -150,6 +150,9 @@ pub struct ExecutionRecord {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PositionRecord {
+    /// 0 in one-way mode; 1 (buy side) or 2 (sell side) in hedge mode.
+    #[serde(default)]
+    pub position_idx: i64,
     pub symbol: String,
     pub side: String,
     pub size: String,

@@ -21,7 +21,8 @@ use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 
 use super::errors::{
-    is_transient, venue_error, DUPLICATE_ORDER_LINK_ID, LEVERAGE_NOT_MODIFIED, STOPS_NOT_MODIFIED,
+    is_transient, venue_error, DUPLICATE_ORDER_LINK_ID, HEDGE_MODE, LEVERAGE_NOT_MODIFIED,
+    STOPS_NOT_MODIFIED,
 };
 use super::models::{
     opt_dec, side_name, ApiKeyInfo, ClosedPnlRow, CreatedOrder, ExecutionRecord, OrderRecord, Page,
@@ -152,14 +153,39 @@ impl BybitVenue {
             .get("/v5/user/query-api", &[])
             .await
             .map_err(|e| venue_error(e, env))?;
-        if info.can_trade_contracts() {
-            Ok(())
-        } else {
-            Err(VenueError::Exchange {
+        if !info.can_trade_contracts() {
+            return Err(VenueError::Exchange {
                 code: 10005,
                 message: "the API key is read-only or lacks Contract Orders and Positions permissions: give it read-write Contract permissions on Bybit".into(),
-            })
+            });
         }
+        // The position mode (position/position.mdx: positionIdx 0 is one-way, 1 and 2 the
+        // sides of hedge mode). Bybit sets it per symbol or per coin; a symbol queried
+        // answers its entries with or without a position, the open positions show the rest.
+        let mut records: Vec<PositionRecord> = Vec::new();
+        for query in [
+            [
+                ("category", "linear".to_string()),
+                ("symbol", "BTCUSDT".to_string()),
+            ],
+            [
+                ("category", "linear".to_string()),
+                ("settleCoin", "USDT".to_string()),
+            ],
+        ] {
+            let page: Page<PositionRecord> = rest
+                .get("/v5/position/list", &query)
+                .await
+                .map_err(|e| venue_error(e, env))?;
+            records.extend(page.list);
+        }
+        if records.iter().any(|r| r.position_idx != 0) {
+            return Err(VenueError::Exchange {
+                code: 10001,
+                message: HEDGE_MODE.into(),
+            });
+        }
+        Ok(())
     }
 }
 
