@@ -90,6 +90,9 @@ pub enum Fault {
     Status(u16),
     /// Answers HTTP 200 with this retCode without doing anything.
     RetCode(i64, String),
+    /// Answers this HTTP status with Bybit's envelope carrying this retCode (Bybit sends
+    /// 10002 as HTTP 401, for one), without doing anything.
+    StatusRetCode(u16, i64, String),
 }
 
 /// Counters a test can read.

@@ -96,6 +96,12 @@ async fn handle(
         Some(Fault::RetCode(code, message)) => {
             return answer(now, Err(Reject::new(code, message)), None);
         }
+        Some(Fault::StatusRetCode(status, code, message)) => {
+            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::UNAUTHORIZED);
+            let mut response = answer(now, Err(Reject::new(code, message)), None);
+            *response.status_mut() = status;
+            return response;
+        }
         Some(Fault::SlowAnswer(d)) => Some(d),
         None => None,
     };

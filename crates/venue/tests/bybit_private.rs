@@ -920,3 +920,72 @@ async fn the_fake_requires_category_and_position_idx_where_bybit_does() {
     );
     assert_eq!(code, 10001);
 }
+
+// ---------------------------------------------------------------- errors
+
+#[tokio::test]
+async fn a_10002_sent_as_http_401_still_resyncs_the_clock() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    v.wallet().await.unwrap();
+    let synced = fake.requests("/v5/market/time");
+    fake.fault_next(
+        "/v5/account/wallet-balance",
+        Fault::StatusRetCode(
+            401,
+            10002,
+            "invalid request, please check your server timestamp or recv_window param".into(),
+        ),
+    );
+    v.wallet().await.unwrap();
+    assert_eq!(fake.requests("/v5/market/time"), synced + 1);
+
+    // A 401 with another retCode reads as that code's sentence.
+    fake.fault_next(
+        "/v5/account/wallet-balance",
+        Fault::StatusRetCode(401, 10003, "API key is invalid.".into()),
+    );
+    let e = v.wallet().await.unwrap_err().to_string();
+    assert!(e.contains("invalid API key"), "{e}");
+}
+
+#[tokio::test]
+async fn forced_liquidation_position_mode_and_tpsl_mode_refusals_say_what_they_are() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    fake.fault_next(
+        "/v5/order/create",
+        Fault::RetCode(
+            110040,
+            "Order will trigger forced liquidation, please resubmit the order".into(),
+        ),
+    );
+    let e = v
+        .submit_market_order(order("sd-liq", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("forced liquidation"), "{e}");
+    assert!(!matches!(e, VenueError::QtyBelowMinimum { .. }), "{e}");
+
+    fake.fault_next(
+        "/v5/position/set-leverage",
+        Fault::RetCode(
+            110028,
+            "Open orders exist, so you cannot change position mode".into(),
+        ),
+    );
+    let e = v.set_leverage("BTCUSDT", 5).await.unwrap_err();
+    assert!(!matches!(e, VenueError::LeverageNotAllowed { .. }), "{e}");
+    assert!(e.to_string().contains("position mode"), "{e}");
+
+    fake.fault_next(
+        "/v5/position/set-leverage",
+        Fault::RetCode(
+            110055,
+            "This position has at least one stop loss link order, so the take profit and stop loss mode cannot be switched".into(),
+        ),
+    );
+    let e = v.set_leverage("BTCUSDT", 5).await.unwrap_err();
+    assert!(!matches!(e, VenueError::LeverageNotAllowed { .. }), "{e}");
+    assert!(e.to_string().contains("TP/SL mode"), "{e}");
+}

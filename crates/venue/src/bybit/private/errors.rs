@@ -93,13 +93,25 @@ pub fn venue_error(e: BybitHttpError, environment: Environment) -> VenueError {
                 code,
                 format!("insufficient balance on Bybit {env}: the available balance does not cover this order's margin and fee"),
             ),
-            110094 | 110040 => exchange(
+            110094 => exchange(
                 code,
                 format!("quantity below the minimum order on Bybit: {message}"),
             ),
-            110013 | 110028 | 110055 => exchange(
+            110040 => exchange(
                 code,
-                format!("leverage not allowed by Bybit: {message}"),
+                "Bybit refused the order because it would trigger the position's forced liquidation: the margin left would not carry it".into(),
+            ),
+            110013 => exchange(
+                code,
+                format!("leverage not allowed by Bybit's risk limit: {message}"),
+            ),
+            110028 => exchange(
+                code,
+                "open orders exist on Bybit, so the position mode cannot be changed: cancel them first".into(),
+            ),
+            110054..=110056 => exchange(
+                code,
+                "the position has take-profit, stop-loss or trailing-stop orders on Bybit, so its TP/SL mode cannot be switched: cancel them first".into(),
             ),
             _ => exchange(code, format!("Bybit error {code}: {message}")),
         },

@@ -821,7 +821,7 @@ impl Venue for BybitVenue {
             Ok(_) => Ok(()),
             Err(BybitHttpError::Api { code, .. }) if code == LEVERAGE_NOT_MODIFIED => Ok(()),
             Err(BybitHttpError::Api {
-                code: 110013 | 110028 | 110055,
+                code: 110013,
                 message,
             }) => Err(VenueError::LeverageNotAllowed {
                 symbol: symbol.to_string(),
