@@ -261,6 +261,25 @@ impl FakeBybit {
         }
     }
 
+    /// Market orders on `symbol` above `qty` are refused (lotSizeFilter.maxMktOrderQty).
+    pub fn set_max_market_qty(&self, symbol: &str, qty: Decimal) {
+        self.shared
+            .lock()
+            .exchange
+            .max_market_qty
+            .insert(symbol.to_string(), qty);
+    }
+
+    /// The next market order on `symbol` executes at most `qty` and ends
+    /// `PartiallyFilledCanceled`, as one stopped by its price limit.
+    pub fn fill_at_most_next(&self, symbol: &str, qty: Decimal) {
+        self.shared
+            .lock()
+            .exchange
+            .fill_at_most
+            .insert(symbol.to_string(), qty);
+    }
+
     /// Requests per second allowed on `path` from now on.
     pub fn set_rate_limit(&self, path: &str, per_second: u32) {
         self.shared

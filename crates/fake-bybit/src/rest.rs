@@ -34,8 +34,52 @@ type Query = HashMap<String, String>;
 fn parse_query(raw: &str) -> Query {
     raw.split('&')
         .filter_map(|pair| pair.split_once('='))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .map(|(k, v)| (k.to_string(), percent_decode(v)))
         .collect()
+}
+
+/// One round of URL percent-decoding.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
+            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
+                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
+                i += 3;
+            }
+            (b'+', _, _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Bybit's cursors are opaque and come percent-encoded (`page_token%3D39380%26`, as in
+/// order/order-list): sent back as given (so encoded once more on the wire) they are read
+/// here; a cursor the fake never gave is refused.
+fn cursor_offset(cursor: &str) -> Result<usize, Reject> {
+    let mut decoded = cursor.to_string();
+    for _ in 0..3 {
+        if let Some(n) = decoded
+            .strip_prefix("page_token=")
+            .and_then(|r| r.strip_suffix('&'))
+        {
+            return n
+                .parse()
+                .map_err(|_| Reject::new(10001, "params error: cursor"));
+        }
+        decoded = percent_decode(&decoded);
+    }
+    Err(Reject::new(10001, "params error: cursor"))
 }
 
 fn envelope(now_ms: i64, result: Result<Value, Reject>) -> Value {
@@ -247,7 +291,12 @@ fn dec_field(body: &Value, name: &str) -> Result<Decimal, Reject> {
 }
 
 /// `limit` and `cursor` (an offset) of a paged list.
-fn page(shared: &Shared, query: &Query, default: usize, max: usize) -> (usize, usize) {
+fn page(
+    shared: &Shared,
+    query: &Query,
+    default: usize,
+    max: usize,
+) -> Result<(usize, usize), Reject> {
     let max = max.min(shared.lock().max_page);
     let default = default.min(max);
     let limit = query
@@ -255,18 +304,18 @@ fn page(shared: &Shared, query: &Query, default: usize, max: usize) -> (usize, u
         .and_then(|l| l.parse().ok())
         .unwrap_or(default)
         .clamp(1, max);
-    let offset = query
-        .get("cursor")
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (limit, offset)
+    let offset = match query.get("cursor").filter(|c| !c.is_empty()) {
+        Some(c) => cursor_offset(c)?,
+        None => 0,
+    };
+    Ok((limit, offset))
 }
 
 fn paged(rows: Vec<Value>, limit: usize, offset: usize) -> (Vec<Value>, String) {
     let total = rows.len();
     let list: Vec<Value> = rows.into_iter().skip(offset).take(limit).collect();
     let next = if offset + list.len() < total {
-        (offset + list.len()).to_string()
+        format!("page_token%3D{}%26", offset + list.len())
     } else {
         String::new()
     };
@@ -275,7 +324,7 @@ fn paged(rows: Vec<Value>, limit: usize, offset: usize) -> (Vec<Value>, String) 
 
 fn instruments(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
     category(query)?;
-    let (limit, offset) = page(shared, query, 500, 1000);
+    let (limit, offset) = page(shared, query, 500, 1000)?;
     let state = shared.lock();
     let rows: Vec<Value> = state
         .exchange
@@ -291,6 +340,7 @@ fn instruments(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
                 "priceFilter": {"minPrice": i.tick_size.to_string(), "maxPrice": "1999999", "tickSize": i.tick_size.to_string()},
                 "lotSizeFilter": {
                     "maxOrderQty": "1000000", "minOrderQty": i.min_qty.to_string(),
+                    "maxMktOrderQty": state.exchange.max_market_qty(&i.symbol).to_string(),
                     "qtyStep": i.qty_step.to_string(), "minNotionalValue": i.min_notional.to_string(),
                 },
             })
@@ -366,7 +416,7 @@ fn positions(shared: &Arc<Shared>, key: &str, query: &Query) -> Result<Value, Re
         return Ok(json!({"category": "linear", "list": rows, "nextPageCursor": ""}));
     }
     let rows = shared.lock().exchange.positions_json(key, symbol);
-    let (limit, offset) = page(shared, query, 20, 200);
+    let (limit, offset) = page(shared, query, 20, 200)?;
     let (list, next) = paged(rows, limit, offset);
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }
@@ -393,7 +443,7 @@ fn time_range(query: &Query, now: i64) -> Result<(i64, i64), Reject> {
 fn closed_pnl(shared: &Arc<Shared>, key: &str, query: &Query, now: i64) -> Result<Value, Reject> {
     category(query)?;
     let (start, end) = time_range(query, now)?;
-    let (limit, offset) = page(shared, query, 50, 100);
+    let (limit, offset) = page(shared, query, 50, 100)?;
     let state = shared.lock();
     let mut rows: Vec<Value> = state
         .exchange
@@ -440,7 +490,7 @@ fn orders(
     } else {
         Some(time_range(query, now)?)
     };
-    let (limit, offset) = page(shared, query, 20, 50);
+    let (limit, offset) = page(shared, query, 20, 50)?;
     let state = shared.lock();
     let mut rows: Vec<Value> = state
         .exchange
@@ -473,7 +523,7 @@ fn orders(
 fn executions(shared: &Arc<Shared>, key: &str, query: &Query, now: i64) -> Result<Value, Reject> {
     category(query)?;
     let (start, end) = time_range(query, now)?;
-    let (limit, offset) = page(shared, query, 50, 100);
+    let (limit, offset) = page(shared, query, 50, 100)?;
     let state = shared.lock();
     let mut rows: Vec<Value> = state
         .exchange

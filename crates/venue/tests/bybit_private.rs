@@ -989,3 +989,82 @@ async fn forced_liquidation_position_mode_and_tpsl_mode_refusals_say_what_they_a
     assert!(!matches!(e, VenueError::LeverageNotAllowed { .. }), "{e}");
     assert!(e.to_string().contains("TP/SL mode"), "{e}");
 }
+
+// ---------------------------------------------------------------- the fake, as strict as Bybit
+
+#[tokio::test]
+async fn cursors_are_opaque_percent_encoded_tokens_sent_back_as_given() {
+    use signaldesk_venue::bybit::private::rest::PrivateRest;
+    let fake = fake().await;
+    let v = venue(&fake);
+    for (id, symbol, qty) in [
+        ("sd-c1", "BTCUSDT", dec!(0.01)),
+        ("sd-c2", "ETHUSDT", dec!(0.1)),
+    ] {
+        v.submit_market_order(order(id, symbol, Side::Buy, qty, false))
+            .await
+            .unwrap();
+    }
+    let rest = PrivateRest::new(&config_for(&fake, KEY, SECRET)).unwrap();
+    let first = [
+        ("category", "linear".to_string()),
+        ("limit", "1".to_string()),
+    ];
+    let page: serde_json::Value = rest.get("/v5/order/history", &first).await.unwrap();
+    let cursor = page["nextPageCursor"].as_str().unwrap().to_string();
+    assert_eq!(cursor, "page_token%3D1%26");
+    let mut next = first.to_vec();
+    next.push(("cursor", cursor));
+    let page: serde_json::Value = rest.get("/v5/order/history", &next).await.unwrap();
+    assert_eq!(page["list"][0]["orderLinkId"], "sd-c1");
+    assert_eq!(page["nextPageCursor"], "");
+    let mut forged = first.to_vec();
+    forged.push(("cursor", "1".to_string()));
+    assert!(rest
+        .get::<serde_json::Value>("/v5/order/history", &forged)
+        .await
+        .is_err());
+    // Every list the client reads follows such cursors (one row a page here).
+    assert_eq!(v.positions().await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn a_market_order_cut_short_at_its_price_limit_fills_what_it_executed_once() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    let mut rx = v.subscribe();
+    fake.fill_at_most_next("BTCUSDT", dec!(0.004));
+    let fill = v
+        .submit_market_order(order("sd-pfc", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    assert_eq!(fill.qty, dec!(0.004));
+    assert_eq!(fake.position_qty(KEY, "BTCUSDT"), dec!(0.004));
+    // Bybit pushes the order when accepted and again when done: one fill event all the same.
+    let mut fills = 0;
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(800);
+    while let Ok(Ok(event)) = tokio::time::timeout_at(deadline, rx.recv()).await {
+        if matches!(&event, VenueEvent::Fill(f) if f.client_order_id == "sd-pfc") {
+            fills += 1;
+        }
+    }
+    assert_eq!(fills, 1);
+}
+
+#[tokio::test]
+async fn a_market_order_above_max_mkt_order_qty_is_refused() {
+    let fake = fake().await;
+    fake.set_max_market_qty("BTCUSDT", dec!(0.05));
+    let v = venue(&fake);
+    let e = v
+        .submit_market_order(order("sd-max", "BTCUSDT", Side::Buy, dec!(0.06), false))
+        .await
+        .unwrap_err();
+    assert!(!e.is_retryable(), "{e:?}");
+    assert!(e.to_string().contains("maximum"), "{e}");
+    assert_eq!(fake.order_count(KEY), 0);
+    v.submit_market_order(order("sd-max2", "BTCUSDT", Side::Buy, dec!(0.05), false))
+        .await
+        .unwrap();
+}
