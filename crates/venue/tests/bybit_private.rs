@@ -474,6 +474,10 @@ async fn a_403_bans_the_address_and_nothing_is_sent_until_the_wait_is_over() {
         e.to_string().contains("banned this server's IP address"),
         "{e}"
     );
+    assert!(
+        e.to_string().contains("lifts by itself") && e.to_string().contains("region"),
+        "{e}"
+    );
     assert!(!e.is_retryable(), "a ban is not retried");
     // Not retried, and no other call goes out while the ban lasts.
     let sent = fake.requests("/v5/position/list");
