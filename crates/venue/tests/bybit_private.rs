@@ -1116,3 +1116,24 @@ async fn a_market_order_above_max_mkt_order_qty_is_refused() {
         .await
         .unwrap();
 }
+
+#[tokio::test]
+async fn a_liquidation_whose_order_is_gone_is_still_a_liquidation_by_its_exec_type() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    let mut rx = v.subscribe();
+    v.set_leverage("BTCUSDT", 10).await.unwrap();
+    v.submit_market_order(order("sd-liq-open", "BTCUSDT", Side::Buy, dec!(0.1), false))
+        .await
+        .unwrap();
+    fake.set_price("BTCUSDT", dec!(40000));
+    let live = next_close(&mut rx, Duration::from_secs(3)).await.unwrap();
+    assert_eq!(live.reason, CloseReason::Liquidation);
+    fake.forget_order(KEY, &live.close_id);
+    let closed = v.position_closes("BTCUSDT", "sd-liq-open").await.unwrap();
+    assert_eq!(closed.len(), 1);
+    assert_eq!(closed[0].reason, CloseReason::Liquidation);
+    assert_eq!(closed[0].close_id, live.close_id);
+    assert_eq!(closed[0].realized_pnl, live.realized_pnl);
+}
