@@ -3,7 +3,9 @@
 //! * Orders are market orders whose `orderLinkId` is the client order id. When a submit
 //!   fails in a way that leaves its fate unknown (timeout, 5xx), the order is looked up by
 //!   its `orderLinkId` before it is sent again, and a "duplicate orderLinkId" answer is
-//!   resolved the same way, so a retried submit never opens twice.
+//!   resolved the same way, so a retried submit never opens twice. An order Bybit has
+//!   acknowledged is never reported as rejected unless Bybit says it executed nothing: an
+//!   outcome that cannot be read is settled by the orderLinkId, else reported as retryable.
 //! * Events come from the private stream's `order` pushes and, after every (re)connect and
 //!   every `resync_interval`, from the order history over REST. Both go through one path
 //!   that remembers the orders it has turned into events, so each fill or close becomes
