@@ -16,7 +16,7 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::trading::TradingWorker;
-use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec};
+use signaldesk_fake_bybit::{FakeBybit, FakeConfig, Fault, KeySpec};
 use signaldesk_store::{Store, TradeStatus};
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::paper::PaperConfig;
@@ -128,4 +128,45 @@ async fn a_stop_that_fires_while_the_bot_is_away_is_booked_at_the_next_start() {
     assert_eq!(all[0].status, TradeStatus::Closed);
     assert_eq!(all[0].close_reason.as_deref(), Some("stop_loss"));
     assert_eq!(all[0].exit_price, Some(dec!(28000)));
+}
+
+#[tokio::test]
+async fn an_entry_bybit_acknowledged_but_could_not_be_read_stays_pending_and_is_protected_at_the_next_start(
+) {
+    let (_db, store, user) = store_with_trader(&classic()).await;
+    let (fake, market) = exchange().await;
+    let now = Utc::now();
+    // Bybit takes the order, then every look-up of it fails and its pushes are lost.
+    let refused = || Fault::RetCode(10001, "params error".into());
+    fake.hold_order_pushes(true);
+    fake.fault_always("/v5/order/realtime", refused());
+    fake.fault_always("/v5/order/history", refused());
+    {
+        let venue: Arc<dyn Venue> = Arc::new(bybit_venue(&fake, KEY));
+        worker_long(&store, user, &venue, &market, now).await;
+    }
+    let all = trades(&store, user).await;
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0].status, TradeStatus::Pending, "not a rejection");
+    assert_eq!(fake.position_qty(KEY, "BTCUSDT"), dec!(0.033));
+
+    fake.clear_fault("/v5/order/realtime");
+    fake.clear_fault("/v5/order/history");
+    fake.hold_order_pushes(false);
+    let venue: Arc<dyn Venue> = Arc::new(bybit_venue(&fake, KEY));
+    let _worker = worker(
+        &store,
+        user,
+        &venue,
+        &market,
+        Notifier::disabled(),
+        &["BTCUSDT"],
+        now + Duration::minutes(1),
+    )
+    .await;
+    let all = trades(&store, user).await;
+    assert_eq!(all[0].status, TradeStatus::Open);
+    assert_eq!(all[0].qty, dec!(0.033));
+    let stop = all[0].stop_loss.expect("the trade has its stop loss");
+    assert_eq!(fake.stop_loss(KEY, "BTCUSDT"), Some(stop));
 }

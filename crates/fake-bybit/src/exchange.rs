@@ -37,7 +37,13 @@ pub struct OrderRecord {
     pub order_link_id: String,
     pub symbol: String,
     pub side: Side,
+    /// The quantity ordered.
+    pub order_qty: Decimal,
+    /// The quantity executed.
     pub qty: Decimal,
+    /// `Filled`, or `PartiallyFilledCanceled` for a market order that stopped at its price
+    /// limit.
+    pub status: &'static str,
     pub avg_price: Decimal,
     pub fee: Decimal,
     pub closed_pnl: Decimal,
@@ -59,11 +65,11 @@ impl OrderRecord {
             "blockTradeId": "",
             "symbol": self.symbol,
             "price": "0",
-            "qty": self.qty.to_string(),
+            "qty": self.order_qty.to_string(),
             "side": side_name(self.side),
             "isLeverage": "",
             "positionIdx": 0,
-            "orderStatus": "Filled",
+            "orderStatus": self.status,
             "createType": self.create_type,
             "cancelType": "UNKNOWN",
             "rejectReason": "EC_NoError",
@@ -72,7 +78,9 @@ impl OrderRecord {
             "leavesValue": "0",
             "cumExecQty": self.qty.to_string(),
             "cumExecValue": (self.avg_price * self.qty).to_string(),
-            "cumExecFee": self.fee.to_string(),
+            // Deprecated for linear (order/open-order): the fee is in the executions' execFee
+            // and the closed pnl's openFee / closeFee.
+            "cumExecFee": "0",
             "closedPnl": self.closed_pnl.to_string(),
             "timeInForce": "IOC",
             "orderType": "Market",
@@ -87,7 +95,23 @@ impl OrderRecord {
         })
     }
 
-    fn execution_json(&self, closed_size: Decimal) -> Value {
+    /// The `order` push Bybit sends first, when the order is accepted and nothing executed.
+    fn new_json(&self) -> Value {
+        let mut v = self.to_json();
+        for (k, val) in [
+            ("orderStatus", "New"),
+            ("avgPrice", ""),
+            ("cumExecQty", "0"),
+            ("cumExecValue", "0"),
+            ("closedPnl", "0"),
+        ] {
+            v[k] = json!(val);
+        }
+        v["leavesQty"] = json!(self.order_qty.to_string());
+        v
+    }
+
+    pub fn execution_json(&self, closed_size: Decimal) -> Value {
         json!({
             "category": "linear",
             "symbol": self.symbol,
@@ -119,6 +143,17 @@ pub struct ClosedPnlRow {
 }
 
 impl ClosedPnlRow {
+    /// The closed quantity's share of the opening fee: closedPnl is the price pnl net of
+    /// both fees.
+    fn open_fee(&self) -> Decimal {
+        let c = &self.close;
+        let price_pnl = match c.side {
+            PositionSide::Long => (c.exit_price - c.entry_price) * c.qty,
+            PositionSide::Short => (c.entry_price - c.exit_price) * c.qty,
+        };
+        price_pnl - c.fee - c.realized_pnl
+    }
+
     pub fn to_json(&self) -> Value {
         let c = &self.close;
         json!({
@@ -135,6 +170,8 @@ impl ClosedPnlRow {
             "cumExitValue": (c.exit_price * c.qty).to_string(),
             "avgExitPrice": c.exit_price.to_string(),
             "closedPnl": c.realized_pnl.to_string(),
+            "openFee": self.open_fee().to_string(),
+            "closeFee": c.fee.to_string(),
             "fillCount": "1",
             "leverage": self.leverage.to_string(),
             "createdTime": c.ts_ms.to_string(),
@@ -147,7 +184,13 @@ impl ClosedPnlRow {
 pub struct Account {
     pub snapshot: AccountSnapshot,
     pub orders: Vec<OrderRecord>,
+    /// The closed size of each order's execution, by order id.
+    pub closed_sizes: HashMap<String, Decimal>,
+    /// Orders Bybit no longer reports by id (past its order history).
+    pub forgotten: Vec<String>,
     pub closed: Vec<ClosedPnlRow>,
+    /// When a position was first created on each symbol: Bybit's position `createdTime`.
+    pub first_position_ms: HashMap<String, i64>,
 }
 
 /// A private-stream push: the topic and its `data` array.
@@ -163,6 +206,11 @@ pub struct Exchange {
     pub instruments: Vec<Instrument>,
     pub accounts: HashMap<String, Account>,
     pub prices: HashMap<String, Decimal>,
+    /// lotSizeFilter.maxMktOrderQty by symbol (1,000,000 where not set).
+    pub max_market_qty: HashMap<String, Decimal>,
+    /// The next market order on a symbol executes at most this much, then ends
+    /// `PartiallyFilledCanceled` (as one stopped by its price limit).
+    pub fill_at_most: HashMap<String, Decimal>,
     order_seq: u64,
 }
 
@@ -237,8 +285,17 @@ impl Exchange {
             instruments,
             accounts: HashMap::new(),
             prices: HashMap::new(),
+            max_market_qty: HashMap::new(),
+            fill_at_most: HashMap::new(),
             order_seq: 0,
         }
+    }
+
+    pub fn max_market_qty(&self, symbol: &str) -> Decimal {
+        self.max_market_qty
+            .get(symbol)
+            .copied()
+            .unwrap_or(Decimal::new(1_000_000, 0))
     }
 
     pub fn instrument(&self, symbol: &str) -> Result<&Instrument, Reject> {
@@ -255,7 +312,10 @@ impl Exchange {
             .or_insert_with(|| Account {
                 snapshot: AccountSnapshot::new(balance, now_ms),
                 orders: Vec::new(),
+                closed_sizes: HashMap::new(),
+                forgotten: Vec::new(),
                 closed: Vec::new(),
+                first_position_ms: HashMap::new(),
             })
     }
 
@@ -304,6 +364,13 @@ impl Exchange {
     ) -> Result<(String, Vec<Push>), Reject> {
         let instrument = self.instrument(&order.symbol)?.clone();
         let price = self.price(&order.symbol)?;
+        if order.qty > self.max_market_qty(&order.symbol) {
+            return Err(Reject::new(
+                10001,
+                "The number of contracts exceeds maximum limit allowed: too large",
+            ));
+        }
+        let cap = self.fill_at_most.remove(&order.symbol);
         let config = self.config.clone();
         let order_id = self.next_order_id();
         let account = self.account(key, now_ms);
@@ -331,6 +398,10 @@ impl Exchange {
         if keyed.client_order_id.is_empty() {
             keyed.client_order_id = order_id.clone();
         }
+        let partial = cap.filter(|c| *c < order.qty);
+        if let Some(c) = partial {
+            keyed.qty = c;
+        }
         let submitted = account
             .snapshot
             .submit(&keyed, quote, &config)
@@ -343,7 +414,13 @@ impl Exchange {
             order_link_id: order.client_order_id.clone(),
             symbol: order.symbol.clone(),
             side: order.side,
+            order_qty: order.qty,
             qty: fill.qty,
+            status: if partial.is_some() {
+                "PartiallyFilledCanceled"
+            } else {
+                "Filled"
+            },
             avg_price: fill.price,
             fee: fill.fee,
             closed_pnl: fill.realized_pnl,
@@ -365,7 +442,12 @@ impl Exchange {
         now_ms: i64,
     ) -> Vec<Push> {
         let closed_size = close.as_ref().map_or(Decimal::ZERO, |c| c.qty);
+        // Bybit pushes an order once per change: accepted, then executed.
         let mut pushes = vec![
+            Push {
+                topic: "order",
+                data: json!([record.new_json()]),
+            },
             Push {
                 topic: "execution",
                 data: json!([record.execution_json(closed_size)]),
@@ -386,7 +468,16 @@ impl Exchange {
                 leverage,
             });
         }
+        account
+            .closed_sizes
+            .insert(record.order_id.clone(), closed_size);
         account.orders.push(record);
+        if account.snapshot.positions.contains_key(&symbol) {
+            account
+                .first_position_ms
+                .entry(symbol.clone())
+                .or_insert(now_ms);
+        }
         pushes.push(Push {
             topic: "position",
             data: json!([self.position_json(key, &symbol)]),
@@ -492,7 +583,9 @@ impl Exchange {
                 order_link_id: String::new(),
                 symbol: symbol.to_string(),
                 side: side.exit_side(),
+                order_qty: close.qty,
                 qty: close.qty,
+                status: "Filled",
                 avg_price: close.exit_price,
                 fee: close.fee,
                 closed_pnl: close.realized_pnl,
@@ -542,7 +635,12 @@ impl Exchange {
             "trailingStop": or_zero(view.stops.trailing.as_ref().map(|t| t.distance)),
             "tpslMode": "Full",
             "positionStatus": "Normal",
-            "createdTime": view.opened_at_ms.to_string(),
+            // position/position.mdx: the first time a position was created on the symbol.
+            "createdTime": account
+                .and_then(|a| a.first_position_ms.get(symbol))
+                .copied()
+                .unwrap_or(view.opened_at_ms)
+                .to_string(),
             "updatedTime": view.updated_at_ms.to_string(),
         })
     }

@@ -63,6 +63,9 @@ pub struct KeySpec {
     pub read_only: bool,
     /// False: every call answers 10010 (the caller's IP is not bound to the key).
     pub ip_allowed: bool,
+    /// The account's USDT perpetuals are in hedge mode (both sides): the position list
+    /// answers positionIdx 1 and 2, and positionIdx 0 is refused.
+    pub hedge_mode: bool,
 }
 
 impl KeySpec {
@@ -72,6 +75,7 @@ impl KeySpec {
             secret: secret.into(),
             read_only: false,
             ip_allowed: true,
+            hedge_mode: false,
         }
     }
 }
@@ -86,6 +90,9 @@ pub enum Fault {
     Status(u16),
     /// Answers HTTP 200 with this retCode without doing anything.
     RetCode(i64, String),
+    /// Answers this HTTP status with Bybit's envelope carrying this retCode (Bybit sends
+    /// 10002 as HTTP 401, for one), without doing anything.
+    StatusRetCode(u16, i64, String),
 }
 
 /// Counters a test can read.
@@ -104,6 +111,8 @@ struct State {
     keys: HashMap<String, KeySpec>,
     clock_offset_ms: i64,
     faults: Vec<(String, Fault)>,
+    /// Faults every request on the path meets until cleared.
+    lasting_faults: HashMap<String, Fault>,
     limiter: Limiter,
     hold_order_pushes: bool,
     max_page: usize,
@@ -163,6 +172,7 @@ impl FakeBybit {
                 keys: HashMap::new(),
                 clock_offset_ms: 0,
                 faults: Vec::new(),
+                lasting_faults: HashMap::new(),
                 limiter: Limiter::new(config.rate_limit_per_second),
                 hold_order_pushes: false,
                 max_page: config.max_page.max(1),
@@ -222,6 +232,52 @@ impl FakeBybit {
     /// The next request on `path` meets `fault` (faults queue up in order).
     pub fn fault_next(&self, path: &str, fault: Fault) {
         self.shared.lock().faults.push((path.to_string(), fault));
+    }
+
+    /// Every request on `path` meets `fault` until [`FakeBybit::clear_fault`] (after the
+    /// queued one-off faults of [`FakeBybit::fault_next`]).
+    pub fn fault_always(&self, path: &str, fault: Fault) {
+        self.shared
+            .lock()
+            .lasting_faults
+            .insert(path.to_string(), fault);
+    }
+
+    /// Ends the lasting fault on `path`.
+    pub fn clear_fault(&self, path: &str) {
+        self.shared.lock().lasting_faults.remove(path);
+    }
+
+    /// The stop loss of `key`'s open position on `symbol`, if it has one.
+    pub fn stop_loss(&self, key: &str, symbol: &str) -> Option<Decimal> {
+        self.read_position(key, symbol, |p| p.stop_loss).flatten()
+    }
+
+    /// Bybit no longer reports order `order_id` of `key` by id (as an order past its order
+    /// history); its closed pnl stays.
+    pub fn forget_order(&self, key: &str, order_id: &str) {
+        if let Some(a) = self.shared.lock().exchange.accounts.get_mut(key) {
+            a.forgotten.push(order_id.to_string());
+        }
+    }
+
+    /// Market orders on `symbol` above `qty` are refused (lotSizeFilter.maxMktOrderQty).
+    pub fn set_max_market_qty(&self, symbol: &str, qty: Decimal) {
+        self.shared
+            .lock()
+            .exchange
+            .max_market_qty
+            .insert(symbol.to_string(), qty);
+    }
+
+    /// The next market order on `symbol` executes at most `qty` and ends
+    /// `PartiallyFilledCanceled`, as one stopped by its price limit.
+    pub fn fill_at_most_next(&self, symbol: &str, qty: Decimal) {
+        self.shared
+            .lock()
+            .exchange
+            .fill_at_most
+            .insert(symbol.to_string(), qty);
     }
 
     /// Requests per second allowed on `path` from now on.

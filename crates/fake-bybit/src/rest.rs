@@ -34,8 +34,52 @@ type Query = HashMap<String, String>;
 fn parse_query(raw: &str) -> Query {
     raw.split('&')
         .filter_map(|pair| pair.split_once('='))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .map(|(k, v)| (k.to_string(), percent_decode(v)))
         .collect()
+}
+
+/// One round of URL percent-decoding.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
+            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
+                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
+                i += 3;
+            }
+            (b'+', _, _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Bybit's cursors are opaque and come percent-encoded (`page_token%3D39380%26`, as in
+/// order/order-list): sent back as given (so encoded once more on the wire) they are read
+/// here; a cursor the fake never gave is refused.
+fn cursor_offset(cursor: &str) -> Result<usize, Reject> {
+    let mut decoded = cursor.to_string();
+    for _ in 0..3 {
+        if let Some(n) = decoded
+            .strip_prefix("page_token=")
+            .and_then(|r| r.strip_suffix('&'))
+        {
+            return n
+                .parse()
+                .map_err(|_| Reject::new(10001, "params error: cursor"));
+        }
+        decoded = percent_decode(&decoded);
+    }
+    Err(Reject::new(10001, "params error: cursor"))
 }
 
 fn envelope(now_ms: i64, result: Result<Value, Reject>) -> Value {
@@ -85,6 +129,7 @@ async fn handle(
             .iter()
             .position(|(p, _)| *p == path)
             .map(|i| state.faults.remove(i).1)
+            .or_else(|| state.lasting_faults.get(&path).cloned())
     };
     let now = shared.now_ms();
     let delay = match fault {
@@ -94,6 +139,12 @@ async fn handle(
         }
         Some(Fault::RetCode(code, message)) => {
             return answer(now, Err(Reject::new(code, message)), None);
+        }
+        Some(Fault::StatusRetCode(status, code, message)) => {
+            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::UNAUTHORIZED);
+            let mut response = answer(now, Err(Reject::new(code, message)), None);
+            *response.status_mut() = status;
+            return response;
         }
         Some(Fault::SlowAnswer(d)) => Some(d),
         None => None,
@@ -197,6 +248,7 @@ fn private(
         }
         (Method::GET, "/v5/order/realtime") => (orders(shared, &key, query, true, now), Vec::new()),
         (Method::GET, "/v5/order/history") => (orders(shared, &key, query, false, now), Vec::new()),
+        (Method::GET, "/v5/execution/list") => (executions(shared, &key, query, now), Vec::new()),
         (Method::POST, "/v5/position/set-leverage") => {
             (set_leverage(shared, &key, &body, now), Vec::new())
         }
@@ -239,7 +291,12 @@ fn dec_field(body: &Value, name: &str) -> Result<Decimal, Reject> {
 }
 
 /// `limit` and `cursor` (an offset) of a paged list.
-fn page(shared: &Shared, query: &Query, default: usize, max: usize) -> (usize, usize) {
+fn page(
+    shared: &Shared,
+    query: &Query,
+    default: usize,
+    max: usize,
+) -> Result<(usize, usize), Reject> {
     let max = max.min(shared.lock().max_page);
     let default = default.min(max);
     let limit = query
@@ -247,18 +304,18 @@ fn page(shared: &Shared, query: &Query, default: usize, max: usize) -> (usize, u
         .and_then(|l| l.parse().ok())
         .unwrap_or(default)
         .clamp(1, max);
-    let offset = query
-        .get("cursor")
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (limit, offset)
+    let offset = match query.get("cursor").filter(|c| !c.is_empty()) {
+        Some(c) => cursor_offset(c)?,
+        None => 0,
+    };
+    Ok((limit, offset))
 }
 
 fn paged(rows: Vec<Value>, limit: usize, offset: usize) -> (Vec<Value>, String) {
     let total = rows.len();
     let list: Vec<Value> = rows.into_iter().skip(offset).take(limit).collect();
     let next = if offset + list.len() < total {
-        (offset + list.len()).to_string()
+        format!("page_token%3D{}%26", offset + list.len())
     } else {
         String::new()
     };
@@ -267,7 +324,7 @@ fn paged(rows: Vec<Value>, limit: usize, offset: usize) -> (Vec<Value>, String) 
 
 fn instruments(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
     category(query)?;
-    let (limit, offset) = page(shared, query, 500, 1000);
+    let (limit, offset) = page(shared, query, 500, 1000)?;
     let state = shared.lock();
     let rows: Vec<Value> = state
         .exchange
@@ -283,6 +340,7 @@ fn instruments(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
                 "priceFilter": {"minPrice": i.tick_size.to_string(), "maxPrice": "1999999", "tickSize": i.tick_size.to_string()},
                 "lotSizeFilter": {
                     "maxOrderQty": "1000000", "minOrderQty": i.min_qty.to_string(),
+                    "maxMktOrderQty": state.exchange.max_market_qty(&i.symbol).to_string(),
                     "qtyStep": i.qty_step.to_string(), "minNotionalValue": i.min_notional.to_string(),
                 },
             })
@@ -313,14 +371,52 @@ fn wallet(shared: &Arc<Shared>, key: &str, query: &Query) -> Result<Value, Rejec
     Ok(json!({"list": [shared.lock().exchange.wallet_json(key)]}))
 }
 
+fn hedge_mode(shared: &Shared, key: &str) -> bool {
+    shared.lock().keys.get(key).is_some_and(|k| k.hedge_mode)
+}
+
+/// positionIdx as Bybit checks it: 0 in one-way mode, 1 (buy side) or 2 (sell side) in hedge
+/// mode. The fake trades one-way positions only.
+fn position_idx(shared: &Shared, key: &str, body: &Value, required: bool) -> Result<(), Reject> {
+    let idx = match body.get("positionIdx") {
+        None if required => return Err(Reject::new(10001, "params error: positionIdx")),
+        None => 0,
+        Some(v) => v
+            .as_i64()
+            .ok_or_else(|| Reject::new(10001, "params error: positionIdx"))?,
+    };
+    let hedge = hedge_mode(shared, key);
+    match (hedge, idx) {
+        (false, 0) => Ok(()),
+        (true, 1 | 2) => Err(Reject::new(10001, "the fake trades one-way mode only")),
+        _ => Err(Reject::new(10001, "position idx not match position mode")),
+    }
+}
+
 fn positions(shared: &Arc<Shared>, key: &str, query: &Query) -> Result<Value, Reject> {
     category(query)?;
     let symbol = query.get("symbol").map(String::as_str);
     if symbol.is_none() && query.get("settleCoin").is_none() {
         return Err(Reject::new(10001, "symbol or settleCoin is required"));
     }
+    if hedge_mode(shared, key) {
+        // Hedge mode: one entry per side, both empty (the fake opens no hedge positions).
+        let rows: Vec<Value> = symbol
+            .map(|s| {
+                [1, 2]
+                    .iter()
+                    .map(|idx| {
+                        let mut row = shared.lock().exchange.position_json(key, s);
+                        row["positionIdx"] = json!(idx);
+                        row
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        return Ok(json!({"category": "linear", "list": rows, "nextPageCursor": ""}));
+    }
     let rows = shared.lock().exchange.positions_json(key, symbol);
-    let (limit, offset) = page(shared, query, 20, 200);
+    let (limit, offset) = page(shared, query, 20, 200)?;
     let (list, next) = paged(rows, limit, offset);
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }
@@ -347,7 +443,7 @@ fn time_range(query: &Query, now: i64) -> Result<(i64, i64), Reject> {
 fn closed_pnl(shared: &Arc<Shared>, key: &str, query: &Query, now: i64) -> Result<Value, Reject> {
     category(query)?;
     let (start, end) = time_range(query, now)?;
-    let (limit, offset) = page(shared, query, 50, 100);
+    let (limit, offset) = page(shared, query, 50, 100)?;
     let state = shared.lock();
     let mut rows: Vec<Value> = state
         .exchange
@@ -377,13 +473,24 @@ fn orders(
     now: i64,
 ) -> Result<Value, Reject> {
     category(query)?;
+    // order/open-order: for linear, symbol, baseCoin or settleCoin is required.
+    if realtime
+        && ["symbol", "baseCoin", "settleCoin"]
+            .iter()
+            .all(|k| !query.contains_key(*k))
+    {
+        return Err(Reject::new(
+            10001,
+            "Missing some parameters that must be filled in: symbol or settleCoin or baseCoin",
+        ));
+    }
     let by_id = query.get("orderId").or(query.get("orderLinkId")).is_some();
     let range = if realtime {
         None
     } else {
         Some(time_range(query, now)?)
     };
-    let (limit, offset) = page(shared, query, 20, 50);
+    let (limit, offset) = page(shared, query, 20, 50)?;
     let state = shared.lock();
     let mut rows: Vec<Value> = state
         .exchange
@@ -400,7 +507,9 @@ fn orders(
                 })
                 .filter(|o| query.get("symbol").is_none_or(|s| *s == o.symbol))
                 .filter(|_| !realtime || by_id)
-                .filter(|o| range.is_none_or(|(s, e)| by_id || (o.ts_ms >= s && o.ts_ms <= e)))
+                .filter(|o| !a.forgotten.contains(&o.order_id))
+                // order/order-list: without startTime/endTime the last 7 days, by id too.
+                .filter(|o| range.is_none_or(|(s, e)| o.ts_ms >= s && o.ts_ms <= e))
                 .map(|o| o.to_json())
                 .collect()
         })
@@ -410,7 +519,39 @@ fn orders(
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }
 
+/// /v5/execution/list: the executions (one per order here) of the last 7 days by default.
+fn executions(shared: &Arc<Shared>, key: &str, query: &Query, now: i64) -> Result<Value, Reject> {
+    category(query)?;
+    let (start, end) = time_range(query, now)?;
+    let (limit, offset) = page(shared, query, 50, 100)?;
+    let state = shared.lock();
+    let mut rows: Vec<Value> = state
+        .exchange
+        .accounts
+        .get(key)
+        .map(|a| {
+            a.orders
+                .iter()
+                .filter(|o| query.get("orderId").is_none_or(|id| *id == o.order_id))
+                .filter(|o| query.get("symbol").is_none_or(|s| *s == o.symbol))
+                .filter(|o| o.ts_ms >= start && o.ts_ms <= end)
+                .map(|o| {
+                    let closed = a.closed_sizes.get(&o.order_id).copied();
+                    o.execution_json(closed.unwrap_or(Decimal::ZERO))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    rows.reverse();
+    let (list, next) = paged(rows, limit, offset);
+    Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
+}
+
 fn set_leverage(shared: &Arc<Shared>, key: &str, body: &Value, now: i64) -> Result<Value, Reject> {
+    // position/leverage: category is required.
+    if str_field(body, "category")? != "linear" {
+        return Err(Reject::new(10001, "params error: category"));
+    }
     let symbol = str_field(body, "symbol")?;
     let buy = dec_field(body, "buyLeverage")?;
     let sell = dec_field(body, "sellLeverage")?;
@@ -442,6 +583,7 @@ fn create_order(
     if str_field(body, "category")? != "linear" {
         return Err(Reject::new(10001, "params error: category"));
     }
+    position_idx(shared, key, body, false)?;
     if str_field(body, "orderType")? != "Market" {
         return Err(Reject::new(10001, "the fake trades market orders only"));
     }
@@ -478,6 +620,11 @@ fn trading_stop(
     body: &Value,
     now: i64,
 ) -> Result<(Value, Vec<Push>), Reject> {
+    if str_field(body, "category")? != "linear" {
+        return Err(Reject::new(10001, "params error: category"));
+    }
+    // position/trading-stop: positionIdx is required.
+    position_idx(shared, key, body, true)?;
     if str_field(body, "tpslMode")? != "Full" {
         return Err(Reject::new(10001, "the fake supports tpslMode=Full only"));
     }

@@ -8,7 +8,7 @@
 //! | `set_leverage`          | POST /v5/position/set-leverage (buy = sell leverage)         |
 //! | `submit_market_order`   | POST /v5/order/create, orderType=Market, orderLinkId = client_order_id, reduceOnly |
 //! | `set_stops`             | POST /v5/position/trading-stop, tpslMode=Full (stopLoss, takeProfit, trailingStop, activePrice; "0" cancels) |
-//! | `positions`             | GET /v5/position/list                                        |
+//! | `positions`             | GET /v5/position/list (+ /v5/order/history: the opening order gives the open time and id) |
 //! | `wallet`                | GET /v5/account/wallet-balance                               |
 //! | `position_closes`       | GET /v5/order/history (the opening order) + GET /v5/position/closed-pnl |
 //! | `subscribe`             | private websocket: order, execution, position, wallet; REST order history after each reconnect |

@@ -185,6 +185,50 @@ fn signatures_match_independently_computed_vectors() {
     );
 }
 
+// Vectors computed by Bybit's official Python SDK (pybit 5.17) with its own signing code:
+// tools/bybit_sign_vectors.py wrote tests/data/pybit_sign_vectors.json.
+#[test]
+fn signatures_match_bybits_official_sdk() {
+    use signaldesk_venue::bybit::private::rest::query_string;
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("data/pybit_sign_vectors.json")).unwrap();
+    let creds = Credentials::new(
+        data["api_key"].as_str().unwrap(),
+        data["secret"].as_str().unwrap(),
+    );
+    let rest = data["rest"].as_array().unwrap();
+    assert_eq!(rest.len(), 4);
+    for v in rest {
+        let payload = v["payload"].as_str().unwrap();
+        if v["method"] == "GET" {
+            // The query string this client sends (and signs) for the same parameters.
+            let pairs: Vec<(&str, String)> = payload
+                .split('&')
+                .map(|p| p.split_once('=').unwrap())
+                .map(|(k, v)| (k, v.to_string()))
+                .collect();
+            assert_eq!(query_string(&pairs), payload);
+        }
+        assert_eq!(
+            creds.sign_rest(
+                v["timestamp"].as_i64().unwrap(),
+                v["recv_window"].as_u64().unwrap(),
+                payload
+            ),
+            v["sign"].as_str().unwrap(),
+            "{payload}"
+        );
+    }
+    let ws = data["ws_auth"].as_array().unwrap();
+    assert_eq!(ws.len(), 2);
+    for v in ws {
+        assert_eq!(
+            creds.sign_ws_auth(v["expires"].as_i64().unwrap()),
+            v["sign"].as_str().unwrap()
+        );
+    }
+}
+
 #[test]
 fn the_secret_never_shows_in_debug_output() {
     let creds = Credentials::new("visible-key", "very-secret-value");
@@ -474,6 +518,10 @@ async fn a_403_bans_the_address_and_nothing_is_sent_until_the_wait_is_over() {
         e.to_string().contains("banned this server's IP address"),
         "{e}"
     );
+    assert!(
+        e.to_string().contains("lifts by itself") && e.to_string().contains("region"),
+        "{e}"
+    );
     assert!(!e.is_retryable(), "a ban is not retried");
     // Not retried, and no other call goes out while the ban lasts.
     let sent = fake.requests("/v5/position/list");
@@ -641,4 +689,451 @@ async fn wait_until(done: impl Fn() -> bool) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     panic!("the condition never came true");
+}
+
+// ---------------------------------------------------------------- acknowledged orders
+
+#[tokio::test]
+async fn the_fake_refuses_an_open_order_look_up_without_symbol() {
+    use signaldesk_venue::bybit::private::rest::PrivateRest;
+    let fake = fake().await;
+    let rest = PrivateRest::new(&config_for(&fake, KEY, SECRET)).unwrap();
+    let bare = [
+        ("category", "linear".to_string()),
+        ("orderLinkId", "sd-x".to_string()),
+    ];
+    match rest
+        .get::<serde_json::Value>("/v5/order/realtime", &bare)
+        .await
+    {
+        Err(signaldesk_venue::bybit::http::BybitHttpError::Api { code, .. }) => {
+            assert_eq!(code, 10001)
+        }
+        other => panic!("expected 10001, got {other:?}"),
+    }
+    let with_symbol = [
+        ("category", "linear".to_string()),
+        ("symbol", "BTCUSDT".to_string()),
+        ("orderLinkId", "sd-x".to_string()),
+    ];
+    rest.get::<serde_json::Value>("/v5/order/realtime", &with_symbol)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn an_acknowledged_order_whose_look_up_fails_is_settled_by_its_order_link_id() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    // The look-up after the acknowledgement is refused once: the order link id settles it.
+    fake.fault_next(
+        "/v5/order/realtime",
+        Fault::RetCode(10001, "params error".into()),
+    );
+    let fill = v
+        .submit_market_order(order("sd-ack-1", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    assert_eq!(fill.qty, dec!(0.01));
+    assert_eq!(fill.client_order_id, "sd-ack-1");
+
+    // Every REST look-up fails: the fill comes from the private stream.
+    fake.fault_always(
+        "/v5/order/realtime",
+        Fault::RetCode(10016, "Service error".into()),
+    );
+    fake.fault_always("/v5/order/history", Fault::Status(401));
+    let fill = v
+        .submit_market_order(order("sd-ack-2", "ETHUSDT", Side::Buy, dec!(0.1), false))
+        .await
+        .unwrap();
+    assert_eq!(fill.qty, dec!(0.1));
+    assert_eq!(fill.client_order_id, "sd-ack-2");
+    fake.clear_fault("/v5/order/realtime");
+    fake.clear_fault("/v5/order/history");
+}
+
+#[tokio::test]
+async fn an_acknowledged_order_that_cannot_be_settled_is_a_retryable_error_not_a_rejection() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    fake.hold_order_pushes(true);
+    fake.fault_always(
+        "/v5/order/realtime",
+        Fault::RetCode(10001, "params error".into()),
+    );
+    fake.fault_always(
+        "/v5/order/history",
+        Fault::RetCode(10001, "params error".into()),
+    );
+    let err = v
+        .submit_market_order(order("sd-ack-3", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap_err();
+    assert!(err.is_retryable(), "{err:?}");
+    assert_eq!(fake.position_qty(KEY, "BTCUSDT"), dec!(0.01));
+
+    // Once Bybit answers again, the same client order id gets that fill, not a second one.
+    fake.clear_fault("/v5/order/realtime");
+    fake.clear_fault("/v5/order/history");
+    let fill = v
+        .submit_market_order(order("sd-ack-3", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    assert_eq!(fill.qty, dec!(0.01));
+    assert_eq!(fake.order_count(KEY), 1);
+}
+
+// ---------------------------------------------------------------- positions
+
+// position/position.mdx: createdTime is the first time a position was ever created on the
+// symbol, so a position opened later must take its open time from its opening order.
+#[tokio::test]
+async fn a_positions_open_time_is_its_opening_orders_not_the_symbols_first_position() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    v.submit_market_order(order("sd-first", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    v.submit_market_order(order("sd-first-x", "BTCUSDT", Side::Sell, dec!(0.01), true))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let second = v
+        .submit_market_order(order("sd-second", "BTCUSDT", Side::Sell, dec!(0.02), false))
+        .await
+        .unwrap();
+    let positions = v.positions().await.unwrap();
+    assert_eq!(positions.len(), 1);
+    assert_eq!(positions[0].side, PositionSide::Short);
+    assert_eq!(positions[0].opened_at_ms, second.ts_ms);
+    assert_eq!(positions[0].position_id, "sd-second");
+}
+
+// ---------------------------------------------------------------- closes past the order history
+
+#[tokio::test]
+async fn a_close_whose_order_bybit_no_longer_reports_is_booked_from_its_closed_pnl_row() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    let mut rx = v.subscribe();
+    v.submit_market_order(order("sd-old-open", "ETHUSDT", Side::Sell, dec!(1), false))
+        .await
+        .unwrap();
+    v.set_stops(
+        "ETHUSDT",
+        Stops {
+            stop_loss: Some(dec!(3100)),
+            ..Stops::default()
+        },
+    )
+    .await
+    .unwrap();
+    fake.set_price("ETHUSDT", dec!(3150));
+    let live = next_close(&mut rx, Duration::from_secs(3)).await.unwrap();
+    assert_eq!(
+        live.fee,
+        dec!(1.7325),
+        "closeFee, not the deprecated cumExecFee"
+    );
+    // The stop's order is past Bybit's order history; its closed pnl row is not.
+    fake.forget_order(KEY, &live.close_id);
+    let closed = v.position_closes("ETHUSDT", "sd-old-open").await.unwrap();
+    assert_eq!(closed.len(), 1);
+    let c = &closed[0];
+    assert_eq!(c.close_id, live.close_id);
+    assert_eq!(c.position_id, "sd-old-open");
+    // Without its order the row cannot tell a stop from a close by hand.
+    assert_eq!(c.reason, CloseReason::Manual);
+    assert_eq!(c.client_order_id, None);
+    assert_eq!((c.qty, c.remaining_qty), (dec!(1), Decimal::ZERO));
+    assert_eq!((c.entry_price, c.exit_price), (dec!(3000), dec!(3150)));
+    assert_eq!(c.realized_pnl, dec!(-153.3825));
+    assert_eq!(c.fee, dec!(1.7325));
+}
+
+#[tokio::test]
+async fn the_fake_keeps_bybits_7_day_limits_on_closed_pnl_and_order_history() {
+    use signaldesk_venue::bybit::http::BybitHttpError;
+    use signaldesk_venue::bybit::private::rest::PrivateRest;
+    let fake = fake().await;
+    let v = venue(&fake);
+    let fill = v
+        .submit_market_order(order("sd-7d", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    let rest = PrivateRest::new(&config_for(&fake, KEY, SECRET)).unwrap();
+    let day = 24 * 3600 * 1000;
+    let now = fake.now_ms();
+    let span = [
+        ("category", "linear".to_string()),
+        ("startTime", (now - 8 * day).to_string()),
+        ("endTime", now.to_string()),
+    ];
+    match rest
+        .get::<serde_json::Value>("/v5/position/closed-pnl", &span)
+        .await
+    {
+        Err(BybitHttpError::Api { code, .. }) => assert_eq!(code, 10001),
+        other => panic!("expected 10001, got {other:?}"),
+    }
+    // Eight days on, the order history without a time range no longer holds the order.
+    fake.set_clock_offset_ms(8 * day);
+    let by_id = [
+        ("category", "linear".to_string()),
+        ("symbol", "BTCUSDT".to_string()),
+        ("orderId", fill.order_id.clone()),
+    ];
+    let page: serde_json::Value = rest.get("/v5/order/history", &by_id).await.unwrap();
+    assert_eq!(page["list"].as_array().map(Vec::len), Some(0));
+    let mut windowed = by_id.to_vec();
+    windowed.push(("startTime", (fill.ts_ms - 1).to_string()));
+    windowed.push(("endTime", (fill.ts_ms + 1).to_string()));
+    let page: serde_json::Value = rest.get("/v5/order/history", &windowed).await.unwrap();
+    assert_eq!(page["list"].as_array().map(Vec::len), Some(1));
+}
+
+// ---------------------------------------------------------------- position mode
+
+#[tokio::test]
+async fn a_hedge_mode_account_is_refused_with_how_to_switch_to_one_way() {
+    let fake = fake().await;
+    let mut hedge = KeySpec::new("hedgekey", "hedge-secret");
+    hedge.hedge_mode = true;
+    fake.add_key(hedge);
+    let config = config_for(&fake, "hedgekey", "hedge-secret");
+    let e = BybitVenue::check_key(&config)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("hedge mode") && e.contains("One-Way Mode"),
+        "{e}"
+    );
+
+    // Trading anyway: Bybit refuses positionIdx 0 in hedge mode, in the same words.
+    let v = BybitVenue::new(config).unwrap();
+    let e = v
+        .submit_market_order(order("sd-hedge", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap_err();
+    assert!(!e.is_retryable(), "{e:?}");
+    assert!(e.to_string().contains("One-Way Mode"), "{e}");
+    assert_eq!(fake.order_count("hedgekey"), 0);
+}
+
+#[tokio::test]
+async fn the_fake_requires_category_and_position_idx_where_bybit_does() {
+    use signaldesk_venue::bybit::http::BybitHttpError;
+    use signaldesk_venue::bybit::private::rest::{PrivateRest, Retry};
+    let fake = fake().await;
+    let v = venue(&fake);
+    v.submit_market_order(order("sd-idx", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    let rest = PrivateRest::new(&config_for(&fake, KEY, SECRET)).unwrap();
+    let refused = |r: Result<serde_json::Value, BybitHttpError>| match r {
+        Err(BybitHttpError::Api { code, message }) => (code, message),
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    let (code, message) = refused(
+        rest.post(
+            "/v5/position/trading-stop",
+            &serde_json::json!({"category": "linear", "symbol": "BTCUSDT", "tpslMode": "Full", "stopLoss": "40000"}),
+            Retry::Transient,
+        )
+        .await,
+    );
+    assert_eq!(code, 10001);
+    assert!(message.contains("positionIdx"), "{message}");
+    let (code, _) = refused(
+        rest.post(
+            "/v5/position/trading-stop",
+            &serde_json::json!({"symbol": "BTCUSDT", "tpslMode": "Full", "positionIdx": 0, "stopLoss": "40000"}),
+            Retry::Transient,
+        )
+        .await,
+    );
+    assert_eq!(code, 10001);
+    let (code, _) = refused(
+        rest.post(
+            "/v5/position/set-leverage",
+            &serde_json::json!({"symbol": "BTCUSDT", "buyLeverage": "5", "sellLeverage": "5"}),
+            Retry::Transient,
+        )
+        .await,
+    );
+    assert_eq!(code, 10001);
+}
+
+// ---------------------------------------------------------------- errors
+
+#[tokio::test]
+async fn a_10002_sent_as_http_401_still_resyncs_the_clock() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    v.wallet().await.unwrap();
+    let synced = fake.requests("/v5/market/time");
+    fake.fault_next(
+        "/v5/account/wallet-balance",
+        Fault::StatusRetCode(
+            401,
+            10002,
+            "invalid request, please check your server timestamp or recv_window param".into(),
+        ),
+    );
+    v.wallet().await.unwrap();
+    assert_eq!(fake.requests("/v5/market/time"), synced + 1);
+
+    // A 401 with another retCode reads as that code's sentence.
+    fake.fault_next(
+        "/v5/account/wallet-balance",
+        Fault::StatusRetCode(401, 10003, "API key is invalid.".into()),
+    );
+    let e = v.wallet().await.unwrap_err().to_string();
+    assert!(e.contains("invalid API key"), "{e}");
+}
+
+#[tokio::test]
+async fn forced_liquidation_position_mode_and_tpsl_mode_refusals_say_what_they_are() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    fake.fault_next(
+        "/v5/order/create",
+        Fault::RetCode(
+            110040,
+            "Order will trigger forced liquidation, please resubmit the order".into(),
+        ),
+    );
+    let e = v
+        .submit_market_order(order("sd-liq", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("forced liquidation"), "{e}");
+    assert!(!matches!(e, VenueError::QtyBelowMinimum { .. }), "{e}");
+
+    fake.fault_next(
+        "/v5/position/set-leverage",
+        Fault::RetCode(
+            110028,
+            "Open orders exist, so you cannot change position mode".into(),
+        ),
+    );
+    let e = v.set_leverage("BTCUSDT", 5).await.unwrap_err();
+    assert!(!matches!(e, VenueError::LeverageNotAllowed { .. }), "{e}");
+    assert!(e.to_string().contains("position mode"), "{e}");
+
+    fake.fault_next(
+        "/v5/position/set-leverage",
+        Fault::RetCode(
+            110055,
+            "This position has at least one stop loss link order, so the take profit and stop loss mode cannot be switched".into(),
+        ),
+    );
+    let e = v.set_leverage("BTCUSDT", 5).await.unwrap_err();
+    assert!(!matches!(e, VenueError::LeverageNotAllowed { .. }), "{e}");
+    assert!(e.to_string().contains("TP/SL mode"), "{e}");
+}
+
+// ---------------------------------------------------------------- the fake, as strict as Bybit
+
+#[tokio::test]
+async fn cursors_are_opaque_percent_encoded_tokens_sent_back_as_given() {
+    use signaldesk_venue::bybit::private::rest::PrivateRest;
+    let fake = fake().await;
+    let v = venue(&fake);
+    for (id, symbol, qty) in [
+        ("sd-c1", "BTCUSDT", dec!(0.01)),
+        ("sd-c2", "ETHUSDT", dec!(0.1)),
+    ] {
+        v.submit_market_order(order(id, symbol, Side::Buy, qty, false))
+            .await
+            .unwrap();
+    }
+    let rest = PrivateRest::new(&config_for(&fake, KEY, SECRET)).unwrap();
+    let first = [
+        ("category", "linear".to_string()),
+        ("limit", "1".to_string()),
+    ];
+    let page: serde_json::Value = rest.get("/v5/order/history", &first).await.unwrap();
+    let cursor = page["nextPageCursor"].as_str().unwrap().to_string();
+    assert_eq!(cursor, "page_token%3D1%26");
+    let mut next = first.to_vec();
+    next.push(("cursor", cursor));
+    let page: serde_json::Value = rest.get("/v5/order/history", &next).await.unwrap();
+    assert_eq!(page["list"][0]["orderLinkId"], "sd-c1");
+    assert_eq!(page["nextPageCursor"], "");
+    let mut forged = first.to_vec();
+    forged.push(("cursor", "1".to_string()));
+    assert!(rest
+        .get::<serde_json::Value>("/v5/order/history", &forged)
+        .await
+        .is_err());
+    // Every list the client reads follows such cursors (one row a page here).
+    assert_eq!(v.positions().await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn a_market_order_cut_short_at_its_price_limit_fills_what_it_executed_once() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    let mut rx = v.subscribe();
+    fake.fill_at_most_next("BTCUSDT", dec!(0.004));
+    let fill = v
+        .submit_market_order(order("sd-pfc", "BTCUSDT", Side::Buy, dec!(0.01), false))
+        .await
+        .unwrap();
+    assert_eq!(fill.qty, dec!(0.004));
+    assert_eq!(fake.position_qty(KEY, "BTCUSDT"), dec!(0.004));
+    // Bybit pushes the order when accepted and again when done: one fill event all the same.
+    let mut fills = 0;
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(800);
+    while let Ok(Ok(event)) = tokio::time::timeout_at(deadline, rx.recv()).await {
+        if matches!(&event, VenueEvent::Fill(f) if f.client_order_id == "sd-pfc") {
+            fills += 1;
+        }
+    }
+    assert_eq!(fills, 1);
+}
+
+#[tokio::test]
+async fn a_market_order_above_max_mkt_order_qty_is_refused() {
+    let fake = fake().await;
+    fake.set_max_market_qty("BTCUSDT", dec!(0.05));
+    let v = venue(&fake);
+    let e = v
+        .submit_market_order(order("sd-max", "BTCUSDT", Side::Buy, dec!(0.06), false))
+        .await
+        .unwrap_err();
+    assert!(!e.is_retryable(), "{e:?}");
+    assert!(e.to_string().contains("maximum"), "{e}");
+    assert_eq!(fake.order_count(KEY), 0);
+    v.submit_market_order(order("sd-max2", "BTCUSDT", Side::Buy, dec!(0.05), false))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_liquidation_whose_order_is_gone_is_still_a_liquidation_by_its_exec_type() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    let mut rx = v.subscribe();
+    v.set_leverage("BTCUSDT", 10).await.unwrap();
+    v.submit_market_order(order("sd-liq-open", "BTCUSDT", Side::Buy, dec!(0.1), false))
+        .await
+        .unwrap();
+    fake.set_price("BTCUSDT", dec!(40000));
+    let live = next_close(&mut rx, Duration::from_secs(3)).await.unwrap();
+    assert_eq!(live.reason, CloseReason::Liquidation);
+    fake.forget_order(KEY, &live.close_id);
+    let closed = v.position_closes("BTCUSDT", "sd-liq-open").await.unwrap();
+    assert_eq!(closed.len(), 1);
+    assert_eq!(closed[0].reason, CloseReason::Liquidation);
+    assert_eq!(closed[0].close_id, live.close_id);
+    assert_eq!(closed[0].realized_pnl, live.realized_pnl);
 }

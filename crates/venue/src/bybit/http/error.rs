@@ -15,7 +15,7 @@ pub enum BybitHttpError {
     Decode(String),
     /// Bybit answered HTTP 403 (too many requests from this IP address): nothing is sent
     /// until `retry_in` has passed.
-    #[error("Bybit has banned this server's IP address for too many requests (HTTP 403): Signal Desk sends Bybit nothing for {} more minute(s); a ban that lasts over 30 minutes may be permanent, ask Bybit support", minutes_up(*retry_in))]
+    #[error("Bybit has banned this server's IP address for too many requests (HTTP 403): Signal Desk sends Bybit nothing for {} more minute(s); it lifts by itself after about 10 minutes. A 403 that persists means Bybit does not serve this server's region: run it elsewhere", minutes_up(*retry_in))]
     IpBanned { retry_in: std::time::Duration },
 }
 

@@ -15,6 +15,9 @@ pub const STOPS_NOT_MODIFIED: i64 = 34040;
 /// The request's timestamp is outside the recv window (the clock is off).
 pub const TIMESTAMP_OUTSIDE_WINDOW: i64 = 10002;
 
+/// What a hedge-mode account is told: the bot trades one-way positions (positionIdx 0).
+pub const HEDGE_MODE: &str = "the Bybit account's USDT perpetuals are in hedge mode (both sides); the bot trades in one-way mode only. Switch to one-way: close the USDT perpetual positions and cancel their orders, then on Bybit open a USDT perpetual's trading page, Settings (the gear) > Position Mode > One-Way Mode for all USDT contracts";
+
 /// Whether Bybit asks us to slow down (retCode 10006 / 10018, HTTP 429). HTTP 403 is
 /// more: a ban of the IP address ([`crate::bybit::http::ip_ban`]), never retried.
 pub fn is_rate_limit(e: &BybitHttpError) -> bool {
@@ -59,6 +62,9 @@ pub fn venue_error(e: BybitHttpError, environment: Environment) -> VenueError {
             retry_after_ms: None,
         },
         BybitHttpError::Api { code, message } => match code {
+            10001 if message.contains("position idx not match position mode") => {
+                exchange(code, HEDGE_MODE.into())
+            }
             10001 => VenueError::InvalidRequest(format!("Bybit rejected the request: {message}")),
             10002 => exchange(
                 code,
@@ -87,13 +93,25 @@ pub fn venue_error(e: BybitHttpError, environment: Environment) -> VenueError {
                 code,
                 format!("insufficient balance on Bybit {env}: the available balance does not cover this order's margin and fee"),
             ),
-            110094 | 110040 => exchange(
+            110094 => exchange(
                 code,
                 format!("quantity below the minimum order on Bybit: {message}"),
             ),
-            110013 | 110028 | 110055 => exchange(
+            110040 => exchange(
                 code,
-                format!("leverage not allowed by Bybit: {message}"),
+                "Bybit refused the order because it would trigger the position's forced liquidation: the margin left would not carry it".into(),
+            ),
+            110013 => exchange(
+                code,
+                format!("leverage not allowed by Bybit's risk limit: {message}"),
+            ),
+            110028 => exchange(
+                code,
+                "open orders exist on Bybit, so the position mode cannot be changed: cancel them first".into(),
+            ),
+            110054..=110056 => exchange(
+                code,
+                "the position has take-profit, stop-loss or trailing-stop orders on Bybit, so its TP/SL mode cannot be switched: cancel them first".into(),
             ),
             _ => exchange(code, format!("Bybit error {code}: {message}")),
         },

@@ -51,8 +51,6 @@ pub struct OrderRecord {
     #[serde(default)]
     pub cum_exec_qty: String,
     #[serde(default)]
-    pub cum_exec_fee: String,
-    #[serde(default)]
     pub reduce_only: bool,
     #[serde(default)]
     pub create_type: String,
@@ -84,10 +82,6 @@ impl OrderRecord {
 
     pub fn avg_price(&self) -> Result<Decimal, BybitHttpError> {
         opt_dec("avgPrice", &self.avg_price)
-    }
-
-    pub fn fee(&self) -> Result<Decimal, BybitHttpError> {
-        opt_dec("cumExecFee", &self.cum_exec_fee)
     }
 
     pub fn ts_ms(&self) -> i64 {
@@ -122,6 +116,12 @@ pub struct ClosedPnlRow {
     pub closed_pnl: String,
     #[serde(default)]
     pub exec_type: String,
+    /// The opening fee of the closed quantity ("" where Bybit does not send it).
+    #[serde(default)]
+    pub open_fee: String,
+    /// The closing fee ("" where Bybit does not send it).
+    #[serde(default)]
+    pub close_fee: String,
     pub updated_time: String,
 }
 
@@ -136,10 +136,23 @@ impl ClosedPnlRow {
     }
 }
 
+/// One execution of GET /v5/execution/list (and the `execution` topic). Its execFee is
+/// where a linear order's fee is read: the order's cumExecFee is deprecated for linear.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecutionRecord {
+    pub order_id: String,
+    #[serde(default)]
+    pub exec_fee: String,
+}
+
 /// One entry of GET /v5/position/list (and the `position` topic).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PositionRecord {
+    /// 0 in one-way mode; 1 (buy side) or 2 (sell side) in hedge mode.
+    #[serde(default)]
+    pub position_idx: i64,
     pub symbol: String,
     pub side: String,
     pub size: String,
@@ -197,6 +210,9 @@ impl PositionRecord {
                 }),
             },
             trailing_stop_price: None,
+            // createdTime is "the first time a position was created on this symbol"
+            // (position/position.mdx), not when this one opened: a lower bound only, which
+            // the venue replaces with its opening order's time where it finds that order.
             opened_at_ms: self.created_time.parse().unwrap_or(0),
             updated_at_ms: self.updated_time.parse().unwrap_or(0),
         }))

@@ -229,6 +229,18 @@ async fn read_answer<T: DeserializeOwned>(
     let status = response.status();
     let body = response.text().await?;
     if !status.is_success() {
+        // A 4xx may still carry Bybit's envelope (10002 answered as HTTP 401, 10006 as
+        // 429): its retCode says more than the status. A 5xx stays a server failure.
+        if status.is_client_error() {
+            if let Ok(envelope) = serde_json::from_str::<Envelope>(&body) {
+                if envelope.ret_code != 0 {
+                    return Err(BybitHttpError::Api {
+                        code: envelope.ret_code,
+                        message: envelope.ret_msg,
+                    });
+                }
+            }
+        }
         let mut body = body;
         body.truncate(300);
         return Err(BybitHttpError::Status {

@@ -3,7 +3,9 @@
 //! * Orders are market orders whose `orderLinkId` is the client order id. When a submit
 //!   fails in a way that leaves its fate unknown (timeout, 5xx), the order is looked up by
 //!   its `orderLinkId` before it is sent again, and a "duplicate orderLinkId" answer is
-//!   resolved the same way, so a retried submit never opens twice.
+//!   resolved the same way, so a retried submit never opens twice. An order Bybit has
+//!   acknowledged is never reported as rejected unless Bybit says it executed nothing: an
+//!   outcome that cannot be read is settled by the orderLinkId, else reported as retryable.
 //! * Events come from the private stream's `order` pushes and, after every (re)connect and
 //!   every `resync_interval`, from the order history over REST. Both go through one path
 //!   that remembers the orders it has turned into events, so each fill or close becomes
@@ -21,11 +23,12 @@ use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 
 use super::errors::{
-    is_transient, venue_error, DUPLICATE_ORDER_LINK_ID, LEVERAGE_NOT_MODIFIED, STOPS_NOT_MODIFIED,
+    is_transient, venue_error, DUPLICATE_ORDER_LINK_ID, HEDGE_MODE, LEVERAGE_NOT_MODIFIED,
+    STOPS_NOT_MODIFIED,
 };
 use super::models::{
-    side_name, ApiKeyInfo, ClosedPnlRow, CreatedOrder, OrderRecord, Page, PositionRecord,
-    WalletRecord,
+    opt_dec, side_name, ApiKeyInfo, ClosedPnlRow, CreatedOrder, ExecutionRecord, OrderRecord, Page,
+    PositionRecord, WalletRecord,
 };
 use super::rest::{PrivateRest, Retry};
 use super::stream::{spawn_private_stream, StreamEvent};
@@ -152,14 +155,39 @@ impl BybitVenue {
             .get("/v5/user/query-api", &[])
             .await
             .map_err(|e| venue_error(e, env))?;
-        if info.can_trade_contracts() {
-            Ok(())
-        } else {
-            Err(VenueError::Exchange {
+        if !info.can_trade_contracts() {
+            return Err(VenueError::Exchange {
                 code: 10005,
                 message: "the API key is read-only or lacks Contract Orders and Positions permissions: give it read-write Contract permissions on Bybit".into(),
-            })
+            });
         }
+        // The position mode (position/position.mdx: positionIdx 0 is one-way, 1 and 2 the
+        // sides of hedge mode). Bybit sets it per symbol or per coin; a symbol queried
+        // answers its entries with or without a position, the open positions show the rest.
+        let mut records: Vec<PositionRecord> = Vec::new();
+        for query in [
+            [
+                ("category", "linear".to_string()),
+                ("symbol", "BTCUSDT".to_string()),
+            ],
+            [
+                ("category", "linear".to_string()),
+                ("settleCoin", "USDT".to_string()),
+            ],
+        ] {
+            let page: Page<PositionRecord> = rest
+                .get("/v5/position/list", &query)
+                .await
+                .map_err(|e| venue_error(e, env))?;
+            records.extend(page.list);
+        }
+        if records.iter().any(|r| r.position_idx != 0) {
+            return Err(VenueError::Exchange {
+                code: 10001,
+                message: HEDGE_MODE.into(),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -235,37 +263,39 @@ impl Shared {
         }
     }
 
-    /// The order `order_id` (or, without it, the one with `link_id`): /v5/order/realtime
-    /// knows recent orders of any status, /v5/order/history the older ones.
+    /// The order `order_id` (or, without it, the one with `link_id`) on `symbol`:
+    /// /v5/order/realtime knows recent orders of any status, /v5/order/history the older
+    /// ones. Both get the symbol: for linear, realtime requires symbol, baseCoin or
+    /// settleCoin (order/open-order).
     async fn find_order(
         &self,
+        symbol: &str,
         order_id: Option<&str>,
         link_id: &str,
     ) -> Result<Option<OrderRecord>, BybitHttpError> {
-        let query = |extra: Vec<(&'static str, String)>| {
-            let mut q = vec![("category", "linear".to_string())];
-            match order_id {
-                Some(id) => q.push(("orderId", id.to_string())),
-                None => q.push(("orderLinkId", link_id.to_string())),
-            }
-            q.extend(extra);
-            q
-        };
-        let live: Page<OrderRecord> = self.rest.get("/v5/order/realtime", &query(vec![])).await?;
+        let mut query = vec![
+            ("category", "linear".to_string()),
+            ("symbol", symbol.to_string()),
+        ];
+        match order_id {
+            Some(id) => query.push(("orderId", id.to_string())),
+            None => query.push(("orderLinkId", link_id.to_string())),
+        }
+        let live: Page<OrderRecord> = self.rest.get("/v5/order/realtime", &query).await?;
         if let Some(o) = live.list.into_iter().next() {
             return Ok(Some(o));
         }
-        let old: Page<OrderRecord> = self.rest.get("/v5/order/history", &query(vec![])).await?;
+        let old: Page<OrderRecord> = self.rest.get("/v5/order/history", &query).await?;
         Ok(old.list.into_iter().next())
     }
 
     /// Waits until the order is done (market orders finish at once; Bybit may take a
     /// moment to report it).
-    async fn done_order(&self, order_id: &str) -> Result<OrderRecord, VenueError> {
+    async fn done_order(&self, symbol: &str, order_id: &str) -> Result<OrderRecord, VenueError> {
         let deadline = tokio::time::Instant::now() + self.config.fill_wait;
         loop {
             let found = self
-                .find_order(Some(order_id), "")
+                .find_order(symbol, Some(order_id), "")
                 .await
                 .map_err(|e| self.error(e))?;
             match found {
@@ -336,7 +366,28 @@ impl Shared {
         Ok(qty)
     }
 
-    fn fill_of(&self, order: &OrderRecord, realized_pnl: Decimal) -> Result<Fill, BybitHttpError> {
+    /// The trading fee of an order: the sum of its executions' execFee
+    /// (/v5/execution/list). An order's cumExecFee is deprecated for linear and not read.
+    async fn order_fee(&self, order: &OrderRecord) -> Result<Decimal, BybitHttpError> {
+        let query = vec![
+            ("category", "linear".to_string()),
+            ("symbol", order.symbol.clone()),
+            ("orderId", order.order_id.clone()),
+            ("limit", "100".to_string()),
+        ];
+        let executions: Vec<ExecutionRecord> = self.all_pages("/v5/execution/list", query).await?;
+        let mut fee = Decimal::ZERO;
+        for e in executions.iter().filter(|e| e.order_id == order.order_id) {
+            fee += opt_dec("execFee", &e.exec_fee)?;
+        }
+        Ok(fee)
+    }
+
+    async fn fill_of(
+        &self,
+        order: &OrderRecord,
+        realized_pnl: Decimal,
+    ) -> Result<Fill, BybitHttpError> {
         Ok(Fill {
             order_id: order.order_id.clone(),
             client_order_id: order.order_link_id.clone(),
@@ -344,23 +395,36 @@ impl Shared {
             side: order.side()?,
             qty: order.executed_qty()?,
             price: order.avg_price()?,
-            fee: order.fee()?,
+            fee: self.order_fee(order).await?,
             realized_pnl,
             reduce_only: order.reduce_only,
             ts_ms: order.ts_ms(),
         })
     }
 
-    fn close_of(
+    /// A close from a closed-pnl row's own fields. The closing order, where Bybit still
+    /// knows it, gives the reason (its stopOrderType / createType); without it (older than
+    /// the order history) the reason comes from the row: execType BustTrade is a
+    /// liquidation, anything else is booked as `Manual` without a client order id, a close
+    /// the bot cannot attribute (Bybit's row does not say whether a stop triggered it).
+    /// The fee is the row's closeFee, or, for a row without it, the order's executions.
+    async fn close_of(
         &self,
-        order: &OrderRecord,
+        order: Option<&OrderRecord>,
         row: &ClosedPnlRow,
         remaining_qty: Decimal,
     ) -> Result<PositionClose, BybitHttpError> {
-        let reason = match order.close_reason() {
-            CloseReason::Manual if row.exec_type == "BustTrade" => CloseReason::Liquidation,
-            r => r,
+        let reason = match order.map(OrderRecord::close_reason) {
+            _ if row.exec_type == "BustTrade" => CloseReason::Liquidation,
+            Some(r) => r,
+            None => CloseReason::Manual,
         };
+        let fee = match (row.close_fee.is_empty(), order) {
+            (false, _) => dec("closeFee", &row.close_fee)?,
+            (true, Some(o)) => self.order_fee(o).await?,
+            (true, None) => Decimal::ZERO,
+        };
+        let link = order.map(|o| o.order_link_id.clone()).unwrap_or_default();
         Ok(PositionClose {
             position_id: String::new(),
             close_id: row.order_id.clone(),
@@ -371,10 +435,9 @@ impl Shared {
             entry_price: dec("avgEntryPrice", &row.avg_entry_price)?,
             exit_price: dec("avgExitPrice", &row.avg_exit_price)?,
             realized_pnl: dec("closedPnl", &row.closed_pnl)?,
-            fee: order.fee()?,
+            fee,
             remaining_qty,
-            client_order_id: (reason == CloseReason::Manual && !order.order_link_id.is_empty())
-                .then(|| order.order_link_id.clone()),
+            client_order_id: (reason == CloseReason::Manual && !link.is_empty()).then_some(link),
             ts_ms: row.ts_ms(),
         })
     }
@@ -396,12 +459,16 @@ impl Shared {
             None => Decimal::ZERO,
         };
         if own {
-            let fill = self.fill_of(order, realized).map_err(|e| self.error(e))?;
+            let fill = self
+                .fill_of(order, realized)
+                .await
+                .map_err(|e| self.error(e))?;
             events.push(VenueEvent::Fill(fill));
         }
         if let Some(row) = &row {
             let close = self
-                .close_of(order, row, remaining)
+                .close_of(Some(order), row, remaining)
+                .await
                 .map_err(|e| self.error(e))?;
             events.push(VenueEvent::PositionClosed(close));
         }
@@ -467,10 +534,11 @@ impl Shared {
                     let Some(id) = item.get("orderId").and_then(Value::as_str) else {
                         continue;
                     };
+                    let symbol = item.get("symbol").and_then(Value::as_str).unwrap_or("");
                     if tracker.seen.contains(id) {
                         continue;
                     }
-                    if let Ok(Some(order)) = self.find_order(Some(id), "").await {
+                    if let Ok(Some(order)) = self.find_order(symbol, Some(id), "").await {
                         self.on_order(&mut tracker, order).await;
                     }
                 }
@@ -559,6 +627,124 @@ impl Shared {
         record.to_wallet().map_err(|e| self.error(e))
     }
 
+    /// The fill of an acknowledged order once it is done: `Ok(Err(_))` when Bybit says it
+    /// did not execute (a real rejection), `Err(_)` when its outcome could not be read.
+    async fn fill_of_done(
+        &self,
+        symbol: &str,
+        order_id: &str,
+    ) -> Result<Result<Fill, VenueError>, VenueError> {
+        let done = self.done_order(symbol, order_id).await?;
+        self.fill_of_finished(&done).await
+    }
+
+    async fn fill_of_finished(
+        &self,
+        done: &OrderRecord,
+    ) -> Result<Result<Fill, VenueError>, VenueError> {
+        let qty = done.executed_qty().map_err(|e| self.error(e))?;
+        if qty.is_zero() {
+            return Ok(Err(VenueError::Exchange {
+                code: -1,
+                message: format!(
+                    "Bybit did not execute the order ({}: {})",
+                    done.order_status, done.reject_reason
+                ),
+            }));
+        }
+        let realized = if done.reduce_only {
+            let row = self.closed_row_of(done).await?;
+            dec("closedPnl", &row.closed_pnl).map_err(|e| self.error(e))?
+        } else {
+            Decimal::ZERO
+        };
+        Ok(Ok(self
+            .fill_of(done, realized)
+            .await
+            .map_err(|e| self.error(e))?))
+    }
+
+    /// Settles an order Bybit acknowledged but whose outcome could not be read (`error`):
+    /// by its orderLinkId, from the stream's fill and then over REST, until `fill_wait`.
+    /// Still unknown then, the error is a retryable one, never a rejection: the caller keeps
+    /// the order pending and reconciliation settles it by its orderLinkId.
+    async fn settle(
+        &self,
+        order: &OrderRequest,
+        events: &mut broadcast::Receiver<VenueEvent>,
+        error: VenueError,
+    ) -> Result<Fill, VenueError> {
+        tracing::warn!(
+            client_order_id = %order.client_order_id, error = %error,
+            "bybit acknowledged the order but its outcome could not be read; settling it by orderLinkId"
+        );
+        let deadline = tokio::time::Instant::now() + self.config.fill_wait;
+        loop {
+            loop {
+                match events.try_recv() {
+                    Ok(VenueEvent::Fill(fill)) if fill.client_order_id == order.client_order_id => {
+                        return Ok(fill)
+                    }
+                    Ok(_) | Err(broadcast::error::TryRecvError::Lagged(_)) => {}
+                    Err(_) => break,
+                }
+            }
+            if let Ok(Some(found)) = self
+                .find_order(&order.symbol, None, &order.client_order_id)
+                .await
+            {
+                if found.is_done() {
+                    if let Ok(outcome) = self.fill_of_finished(&found).await {
+                        return outcome;
+                    }
+                }
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(VenueError::Network(format!(
+                    "Bybit accepted order {} but its outcome could not be read yet ({error}): it stays pending and is settled by its orderLinkId",
+                    order.client_order_id
+                )));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// The order that opened `position` from flat, if the order history (its default last
+    /// 7 days) still holds it: walking the symbol's executed orders from the newest back,
+    /// the one that takes the position's size to zero. Bybit's position list does not say
+    /// when the current position opened (its createdTime is the symbol's first position
+    /// ever), so this is where its open time and id come from.
+    async fn opening_order(
+        &self,
+        position: &Position,
+    ) -> Result<Option<OrderRecord>, BybitHttpError> {
+        let query = vec![
+            ("category", "linear".to_string()),
+            ("symbol", position.symbol.clone()),
+            ("limit", "50".to_string()),
+        ];
+        let mut orders: Vec<OrderRecord> = self.all_pages("/v5/order/history", query).await?;
+        orders.sort_by_key(|o| std::cmp::Reverse(o.ts_ms()));
+        let mut left = match position.side {
+            signaldesk_core::market::PositionSide::Long => position.qty,
+            signaldesk_core::market::PositionSide::Short => -position.qty,
+        };
+        for order in orders {
+            let qty = order.executed_qty()?;
+            if !order.is_done() || qty.is_zero() {
+                continue;
+            }
+            left -= match order.side()? {
+                signaldesk_core::market::Side::Buy => qty,
+                signaldesk_core::market::Side::Sell => -qty,
+            };
+            if left.is_zero() {
+                return Ok(Some(order));
+            }
+        }
+        Ok(None)
+    }
+
     /// Sends the order, resolving an unknown outcome by its orderLinkId; its order id.
     async fn place(&self, order: &OrderRequest, body: &Value) -> Result<String, VenueError> {
         let mut backoff = self.config.backoff;
@@ -581,7 +767,10 @@ impl Shared {
                 error = %error,
                 "bybit order submit outcome unknown; looking it up by orderLinkId"
             );
-            match self.find_order(None, &order.client_order_id).await {
+            match self
+                .find_order(&order.symbol, None, &order.client_order_id)
+                .await
+            {
                 Ok(Some(found)) => return Ok(found.order_id),
                 Ok(None) if duplicate => {
                     return Err(VenueError::InvalidRequest(format!(
@@ -634,7 +823,7 @@ impl Venue for BybitVenue {
             Ok(_) => Ok(()),
             Err(BybitHttpError::Api { code, .. }) if code == LEVERAGE_NOT_MODIFIED => Ok(()),
             Err(BybitHttpError::Api {
-                code: 110013 | 110028 | 110055,
+                code: 110013,
                 message,
             }) => Err(VenueError::LeverageNotAllowed {
                 symbol: symbol.to_string(),
@@ -673,31 +862,19 @@ impl Venue for BybitVenue {
             "reduceOnly": order.reduce_only,
             "positionIdx": 0,
         });
+        // Subscribed before the order goes out: its fill may come through the stream only.
+        let mut events = self.shared.events.subscribe();
         let order_id = match self.shared.place(&order, &body).await {
             Err(VenueError::Exchange { code: 110094, .. }) => return Err(below(order.qty)),
             other => other?,
         };
-        let done = self.shared.done_order(&order_id).await?;
-        let qty = done.executed_qty().map_err(|e| self.shared.error(e))?;
-        if qty.is_zero() {
-            return Err(VenueError::Exchange {
-                code: -1,
-                message: format!(
-                    "Bybit did not execute the order ({}: {})",
-                    done.order_status, done.reject_reason
-                ),
-            });
-        }
-        let realized = if done.reduce_only {
-            let row = self.shared.closed_row_of(&done).await?;
-            dec("closedPnl", &row.closed_pnl).map_err(|e| self.shared.error(e))?
-        } else {
-            Decimal::ZERO
+        // Bybit has acknowledged the order: from here on nothing is a rejection unless Bybit
+        // says the order did not execute. Whatever else fails is settled by the orderLinkId.
+        let fill = match self.shared.fill_of_done(&order.symbol, &order_id).await {
+            Ok(Ok(fill)) => fill,
+            Ok(Err(not_executed)) => return Err(not_executed),
+            Err(error) => self.shared.settle(&order, &mut events, error).await?,
         };
-        let fill = self
-            .shared
-            .fill_of(&done, realized)
-            .map_err(|e| self.shared.error(e))?;
         tracing::info!(
             symbol = %fill.symbol, side = ?fill.side, qty = %fill.qty, price = %fill.price,
             reduce_only = fill.reduce_only, "bybit order filled"
@@ -751,7 +928,16 @@ impl Venue for BybitVenue {
             .map_err(|e| self.shared.error(e))?;
         let mut out = Vec::new();
         for r in &records {
-            if let Some(p) = r.to_position().map_err(|e| self.shared.error(e))? {
+            if let Some(mut p) = r.to_position().map_err(|e| self.shared.error(e))? {
+                let opening = self
+                    .shared
+                    .opening_order(&p)
+                    .await
+                    .map_err(|e| self.shared.error(e))?;
+                if let Some(o) = opening {
+                    p.opened_at_ms = o.ts_ms();
+                    p.position_id = o.order_link_id;
+                }
                 out.push(p);
             }
         }
@@ -776,7 +962,7 @@ impl Venue for BybitVenue {
     ) -> Result<Vec<PositionClose>, VenueError> {
         let shared = &self.shared;
         let Some(opening) = shared
-            .find_order(None, position_id)
+            .find_order(symbol, None, position_id)
             .await
             .map_err(|e| shared.error(e))?
         else {
@@ -812,19 +998,15 @@ impl Venue for BybitVenue {
             if remaining <= Decimal::ZERO {
                 break;
             }
+            // The closing order only adds the reason: past Bybit's order history it is gone,
+            // and the row alone still books the close.
             let order = shared
-                .find_order(Some(&row.order_id), "")
+                .find_order(symbol, Some(&row.order_id), "")
                 .await
-                .map_err(|e| shared.error(e))?
-                .ok_or_else(|| VenueError::Exchange {
-                    code: -1,
-                    message: format!(
-                        "Bybit does not know the order {} of a closed pnl",
-                        row.order_id
-                    ),
-                })?;
+                .map_err(|e| shared.error(e))?;
             let mut close = shared
-                .close_of(&order, row, Decimal::ZERO)
+                .close_of(order.as_ref(), row, Decimal::ZERO)
+                .await
                 .map_err(|e| shared.error(e))?;
             remaining -= close.qty;
             close.remaining_qty = remaining.max(Decimal::ZERO);
