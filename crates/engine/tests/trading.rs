@@ -86,7 +86,7 @@ const KEY: &str = "KEY";
 
 /// A trading desk for one user: the worker, its venue and the means to move the world.
 struct Desk {
-    _db: TestDatabase,
+    db: TestDatabase,
     store: Store,
     user: i64,
     market: Arc<ManualMarket>,
@@ -104,7 +104,16 @@ impl Desk {
     }
 
     async fn with_telegram(on: On, settings: BotSettings, telegram: Notifier) -> Desk {
-        let (db, store, user) = store_with_trader(&settings).await;
+        let trader = store_with_trader(&settings).await;
+        Desk::on_store(on, telegram, trader).await
+    }
+
+    /// A desk whose books are in `trader` (a database with the user and their settings).
+    async fn on_store(
+        on: On,
+        telegram: Notifier,
+        (db, store, user): (TestDatabase, Store, i64),
+    ) -> Desk {
         let now = Utc.with_ymd_and_hms(2026, 11, 23, 12, 0, 0).unwrap();
         let instruments = vec![instrument("BTCUSDT"), instrument("ETHUSDT")];
         let market = Arc::new(ManualMarket::new(
@@ -148,7 +157,7 @@ impl Desk {
         )
         .await;
         Desk {
-            _db: db,
+            db,
             store,
             user,
             market,
@@ -946,6 +955,39 @@ async fn two_trades_on_one_symbol_closed_while_away_are_each_booked_with_their_o
     let before = desk.trades().await;
     assert!(desk.worker.reconcile(desk.now).await);
     assert_eq!(desk.trades().await, before);
+}
+
+/// The same on PostgreSQL (when `TEST_DATABASE_URL` is set), its database refusing
+/// connections as an administrator would cut it off, on paper.
+#[tokio::test]
+async fn a_close_during_a_postgres_outage_is_booked_after_it() {
+    let Some(db) = TestDatabase::postgres_database().await else {
+        return;
+    };
+    let trader = desk_support::trader_on(db, &classic()).await;
+    let mut desk = Desk::on_store(On::Paper, Notifier::disabled(), trader).await;
+    desk.signal("BTCUSDT", "STRONG_BUY").await;
+    let opened = desk.only_trade().await;
+    desk.db.allow_connections(false).await;
+    desk.price("BTCUSDT", dec!(28000)).await;
+    assert!(desk.worker.is_out_of_sync());
+    desk.worker.resync(desk.now).await;
+    assert!(
+        desk.worker.is_out_of_sync(),
+        "the database is still refusing"
+    );
+    desk.db.allow_connections(true).await;
+    desk.worker.resync(desk.now).await;
+    assert!(!desk.worker.is_out_of_sync());
+    let closes = desk
+        .venue
+        .position_closes("BTCUSDT", &opened.client_order_id)
+        .await
+        .unwrap();
+    let trade = desk.only_trade().await;
+    assert_eq!(trade.status, TradeStatus::Closed);
+    assert_eq!(trade.pnl, closes[0].realized_pnl);
+    assert_eq!(trade.close_reason.as_deref(), Some("stop_loss"));
 }
 
 async fn a_close_during_a_store_outage_is_booked_after_it_and_no_entry_happens_meanwhile(on: On) {

@@ -43,7 +43,11 @@ pub fn classic() -> BotSettings {
 
 /// A SQLite store with one user, "trader", trading with `settings`.
 pub async fn store_with_trader(settings: &BotSettings) -> (TestDatabase, Store, i64) {
-    let db = TestDatabase::sqlite();
+    trader_on(TestDatabase::sqlite(), settings).await
+}
+
+/// `db` with one user, "trader", trading with `settings`.
+pub async fn trader_on(db: TestDatabase, settings: &BotSettings) -> (TestDatabase, Store, i64) {
     let store = Store::connect(&db.url).await.unwrap();
     let user = store.create_user("trader", "h", 0).await.unwrap().id;
     let record = store.settings_or_default(user, 0).await.unwrap();
