@@ -126,13 +126,13 @@ impl Instrument {
         if price <= Decimal::ZERO {
             return Decimal::ZERO;
         }
-        self.round_qty_down(notional / price)
+        self.round_qty_down(notional.checked_div(price).unwrap_or(Decimal::MAX))
     }
 
     /// Whether an order of `qty` at `price` meets both the minimum quantity and the
     /// minimum order value.
     pub fn meets_minimums(&self, qty: Decimal, price: Decimal) -> bool {
-        qty > Decimal::ZERO && qty >= self.min_qty && qty * price >= self.min_notional
+        qty > Decimal::ZERO && qty >= self.min_qty && qty.saturating_mul(price) >= self.min_notional
     }
 }
 
@@ -140,8 +140,12 @@ fn round_to_step(value: Decimal, step: Decimal, strategy: RoundingStrategy) -> D
     if step <= Decimal::ZERO {
         return value;
     }
-    let steps = (value / step).round_dp_with_strategy(0, strategy);
-    (steps * step).normalize()
+    // Saturating: a value too large for the step's precision stays as it is.
+    let Some(steps) = value.checked_div(step) else {
+        return value;
+    };
+    let steps = steps.round_dp_with_strategy(0, strategy);
+    steps.checked_mul(step).unwrap_or(value).normalize()
 }
 
 /// One closed OHLCV candle. `open_time_ms` is the start of the candle in Unix milliseconds

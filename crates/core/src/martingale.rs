@@ -9,10 +9,12 @@ use serde::Serialize;
 use crate::settings::BotSettings;
 
 /// Margin of `step` (1 is the chain's first trade): initial x step_multiplier^(step - 1).
+/// Saturates at `Decimal::MAX` rather than overflowing (a margin that large is refused by
+/// every check after it anyway).
 pub fn step_margin(settings: &BotSettings, step: u32) -> Decimal {
     let mut margin = settings.martingale_initial_margin;
     for _ in 1..step {
-        margin *= settings.martingale_step;
+        margin = margin.saturating_mul(settings.martingale_step);
     }
     margin
 }
@@ -83,11 +85,11 @@ pub fn risk_preview(
     let steps: Vec<RiskStep> = (1..=settings.martingale_max_depth)
         .map(|step| {
             let margin = step_margin(settings, step);
-            cumulative += margin;
+            cumulative = cumulative.saturating_add(margin);
             RiskStep {
                 step,
                 margin,
-                notional: margin * leverage,
+                notional: margin.saturating_mul(leverage),
                 cumulative_margin: cumulative,
                 liquidation_distance_pct,
                 stop_before_liquidation,
@@ -97,7 +99,7 @@ pub fn risk_preview(
     let mut warnings = Vec::new();
     let largest = steps.last().map(|s| s.margin).unwrap_or_default();
     let chains = Decimal::from(settings.martingale_max_active_chains.max(1));
-    if largest * chains > settings.max_total_usdt {
+    if largest.saturating_mul(chains) > settings.max_total_usdt {
         warnings.push(format!(
             "The last step's margin ({largest} USDT) across {chains} active chain(s) exceeds \
              max_total_usdt ({} USDT): that step would be skipped and the chain end in a loss.",
@@ -105,7 +107,7 @@ pub fn risk_preview(
         ));
     }
     if let Some(wallet) = wallet_balance {
-        if cumulative * chains > wallet {
+        if cumulative.saturating_mul(chains) > wallet {
             warnings.push(format!(
                 "A chain lost to its last step costs {cumulative} USDT per chain, more than the \
                  wallet's {wallet} USDT."
@@ -188,5 +190,24 @@ mod tests {
         assert!(p.warnings[0].contains("max_total_usdt"));
         assert!(p.warnings[1].contains("wallet"));
         assert!(p.warnings[2].contains("liquidated before the stop"));
+    }
+
+    #[test]
+    fn extreme_settings_saturate_instead_of_panicking() {
+        let s = BotSettings {
+            martingale_initial_margin: dec!(1_000_000_000),
+            martingale_step: dec!(1_000_000_000),
+            martingale_max_depth: crate::settings::MAX_MARTINGALE_DEPTH,
+            martingale_max_active_chains: 1_000_000,
+            leverage: crate::settings::MAX_LEVERAGE as u32,
+            ..martingale()
+        };
+        let p = risk_preview(&s, Some(Decimal::MAX), dec!(0.005));
+        assert_eq!(p.steps.len(), 20);
+        assert_eq!(p.steps[19].margin, Decimal::MAX);
+        assert_eq!(p.steps[19].cumulative_margin, Decimal::MAX);
+        assert!(!p.warnings.is_empty());
+        // Far past the depth a trader may choose: still no overflow.
+        assert_eq!(step_margin(&s, 1000), Decimal::MAX);
     }
 }

@@ -81,6 +81,13 @@ pub const DEFAULT_TRAIL_ACTIVATION_PCT: Decimal = dec!(1.0);
 pub const DEFAULT_TIMEZONE: &str = "Europe/Moscow";
 pub const MIN_LEVERAGE: i64 = 1;
 pub const MAX_LEVERAGE: i64 = 100;
+/// The deepest martingale chain a trader may configure: step 20 already stakes
+/// `martingale_step^19` times the first margin (524,288 x at the usual x2), see docs/rules.md.
+pub const MAX_MARTINGALE_DEPTH: u32 = 20;
+/// The stop loss must be below 100 % (a 100 % stop is no stop: the price would have to reach 0).
+pub const MAX_STOP_LOSS_PCT_EXCLUSIVE: Decimal = dec!(100);
+/// At most this many forbidden-hour intervals, counted after duplicates are removed.
+pub const MAX_FORBIDDEN_HOURS: usize = 24;
 const TELEGRAM_ID_MAX_CHARS: usize = 64;
 /// A guard against typos of many digits, far above any real account.
 const MAX_AMOUNT: Decimal = dec!(1_000_000_000);
@@ -138,17 +145,23 @@ impl BotSettings {
                 None => r.error("bot_mode", "Must be \"classic\" or \"martingale\"."),
             }
         }
-        let counts: [(&str, &mut u32, i64); 3] = [
-            ("max_trades", &mut s.max_trades, 1),
-            ("martingale_max_depth", &mut s.martingale_max_depth, 1),
+        let counts: [(&str, &mut u32, i64, i64); 3] = [
+            ("max_trades", &mut s.max_trades, 1, MAX_COUNT),
+            (
+                "martingale_max_depth",
+                &mut s.martingale_max_depth,
+                1,
+                MAX_MARTINGALE_DEPTH as i64,
+            ),
             (
                 "martingale_max_active_chains",
                 &mut s.martingale_max_active_chains,
                 1,
+                MAX_COUNT,
             ),
         ];
-        for (field, slot, min) in counts {
-            if let Some(n) = r.integer(field, min, MAX_COUNT) {
+        for (field, slot, min, max) in counts {
+            if let Some(n) = r.integer(field, min, max) {
                 *slot = n as u32;
             }
         }
@@ -187,9 +200,19 @@ impl BotSettings {
                 *slot = d;
             }
         }
+        if payload.contains_key("initial_stop_loss_pct")
+            && s.initial_stop_loss_pct >= MAX_STOP_LOSS_PCT_EXCLUSIVE
+            && !r.errors.contains_key("initial_stop_loss_pct")
+        {
+            r.error(
+                "initial_stop_loss_pct",
+                format!("Ensure this value is less than {MAX_STOP_LOSS_PCT_EXCLUSIVE}."),
+            );
+        }
         // The spec's form steps the stop loss by 0.01.
         if payload.contains_key("initial_stop_loss_pct")
             && s.initial_stop_loss_pct.normalize().scale() > 2
+            && !r.errors.contains_key("initial_stop_loss_pct")
         {
             r.error(
                 "initial_stop_loss_pct",
@@ -242,9 +265,10 @@ impl BotSettings {
     }
 }
 
+/// The intervals in the order given, duplicates removed; at most [`MAX_FORBIDDEN_HOURS`].
 fn parse_hour_ranges(items: &[Value]) -> Result<Vec<HourRange>, String> {
     let bad = || "Each interval must be a pair [start, end] of whole hours 0 to 23.".to_string();
-    items
+    let parsed: Vec<HourRange> = items
         .iter()
         .map(|item| {
             let pair = item.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
@@ -262,7 +286,20 @@ fn parse_hour_ranges(items: &[Value]) -> Result<Vec<HourRange>, String> {
             }
             Ok([start, end])
         })
-        .collect()
+        .collect::<Result<_, String>>()?;
+    let mut ranges: Vec<HourRange> = Vec::with_capacity(parsed.len());
+    for range in parsed {
+        if !ranges.contains(&range) {
+            ranges.push(range);
+        }
+    }
+    if ranges.len() > MAX_FORBIDDEN_HOURS {
+        return Err(format!(
+            "Ensure there are no more than {MAX_FORBIDDEN_HOURS} intervals (there are {}).",
+            ranges.len()
+        ));
+    }
+    Ok(ranges)
 }
 
 fn parse_weekdays(items: &[Value]) -> Result<Vec<u8>, String> {
@@ -370,6 +407,49 @@ mod tests {
                 "{field}"
             );
         }
+    }
+
+    #[test]
+    fn trader_bounds_depth_stop_loss_and_hour_intervals() {
+        assert!(apply(json!({"martingale_max_depth": 20})).is_ok());
+        assert_eq!(
+            error_fields(json!({"martingale_max_depth": 21})),
+            ["martingale_max_depth"]
+        );
+        assert_eq!(
+            error_fields(json!({"martingale_max_depth": 1_000_000})),
+            ["martingale_max_depth"]
+        );
+        assert!(apply(json!({"initial_stop_loss_pct": 99.99})).is_ok());
+        for bad in [json!(100), json!("100.00"), json!(150)] {
+            assert_eq!(
+                error_fields(json!({ "initial_stop_loss_pct": bad })),
+                ["initial_stop_loss_pct"]
+            );
+        }
+        // Duplicates are removed before counting, and on save.
+        let dupes: Vec<Value> = (0..100).map(|_| json!([22, 6])).collect();
+        let s = apply(json!({"forbidden_hours": [[1, 2], dupes[0], [1, 2]]})).unwrap();
+        assert_eq!(s.forbidden_hours, vec![[1, 2], [22, 6]]);
+        assert_eq!(
+            apply(json!({ "forbidden_hours": dupes }))
+                .unwrap()
+                .forbidden_hours,
+            vec![[22, 6]]
+        );
+        let distinct = |n: u8| -> Vec<Value> { (0..n).map(|h| json!([h, (h + 1) % 24])).collect() };
+        assert_eq!(
+            apply(json!({"forbidden_hours": distinct(24)}))
+                .unwrap()
+                .forbidden_hours
+                .len(),
+            24
+        );
+        let too_many: Vec<Value> = distinct(24).into_iter().chain([json!([0, 2])]).collect();
+        assert_eq!(
+            error_fields(json!({ "forbidden_hours": too_many })),
+            ["forbidden_hours"]
+        );
     }
 
     #[test]

@@ -151,7 +151,7 @@ pub fn plan_entry(
             max: settings.max_trades,
         });
     }
-    if account.margin_in_use + margin > settings.max_total_usdt {
+    if account.margin_in_use.saturating_add(margin) > settings.max_total_usdt {
         return Err(Skip::MaxTotal {
             in_use: account.margin_in_use,
             margin,
@@ -170,9 +170,10 @@ pub fn plan_entry(
     let leverage = Decimal::from(settings.leverage);
     // Sized at the worst fill the venue allows, so the margin the fill takes (fill price x
     // quantity / leverage) never exceeds `margin`, whichever way the price slips.
-    let worst_fill = price * (Decimal::ONE + account.max_slippage.max(Decimal::ZERO));
-    let qty = instrument.qty_for_notional(margin * leverage, worst_fill);
-    let notional = qty * price;
+    let worst_fill =
+        price.saturating_mul(Decimal::ONE.saturating_add(account.max_slippage.max(Decimal::ZERO)));
+    let qty = instrument.qty_for_notional(margin.saturating_mul(leverage), worst_fill);
+    let notional = qty.saturating_mul(price);
     if !instrument.meets_minimums(qty, price) {
         return Err(Skip::BelowMinimum {
             qty,
@@ -198,7 +199,8 @@ pub fn plan_entry(
 
 /// `pct` percent of a price move from `entry`, in the direction `sign` (+1 or -1).
 fn moved(entry: Decimal, pct: Decimal, sign: Decimal) -> Decimal {
-    entry * (Decimal::ONE + sign * pct / HUNDRED)
+    let factor = Decimal::ONE.saturating_add(sign.saturating_mul(pct) / HUNDRED);
+    entry.saturating_mul(factor)
 }
 
 /// The stop loss: `initial_stop_loss_pct` against the position, rounded to the tick on the
@@ -226,7 +228,11 @@ pub fn take_profit_price(
     step: u32,
     instrument: &Instrument,
 ) -> Decimal {
-    let pct = settings.take_profit_first_pct + settings.take_profit_next_pct * Decimal::from(step);
+    let pct = settings.take_profit_first_pct.saturating_add(
+        settings
+            .take_profit_next_pct
+            .saturating_mul(Decimal::from(step)),
+    );
     let raw = moved(entry, pct, side.sign());
     match side {
         PositionSide::Long => instrument.round_price_up(raw),
@@ -278,7 +284,7 @@ pub fn trailing_plan(
         PositionSide::Short => instrument.round_price_down(activation),
     };
     let distance = instrument
-        .round_price(entry * settings.trail_step_pct / HUNDRED)
+        .round_price(entry.saturating_mul(settings.trail_step_pct) / HUNDRED)
         .max(instrument.tick_size);
     Some(TrailingPlan {
         activation_price,
@@ -346,6 +352,47 @@ mod tests {
             symbol_has_position: false,
             available_balance: dec!(10000),
             max_slippage: dec!(0),
+        }
+    }
+
+    #[test]
+    fn extreme_user_numbers_never_overflow() {
+        let big = dec!(1_000_000_000);
+        let settings = BotSettings {
+            leverage: crate::settings::MAX_LEVERAGE as u32,
+            max_total_usdt: Decimal::MAX,
+            martingale_initial_margin: big,
+            martingale_step: big,
+            martingale_max_depth: crate::settings::MAX_MARTINGALE_DEPTH,
+            take_profit_first_pct: big,
+            take_profit_next_pct: big,
+            trail_activation_pct: big,
+            trail_step_pct: big,
+            initial_stop_loss_pct: dec!(99.99),
+            use_trailing_stop: true,
+            ..BotSettings::default()
+        };
+        let margin = crate::martingale::step_margin(&settings, settings.martingale_max_depth);
+        assert_eq!(margin, Decimal::MAX);
+        let account = AccountView {
+            margin_in_use: Decimal::MAX,
+            available_balance: Decimal::MAX,
+            max_slippage: big,
+            ..idle()
+        };
+        let tiny = Instrument {
+            tick_size: dec!(0.0000000001),
+            qty_step: dec!(0.0000000001),
+            ..btc()
+        };
+        for (price, inst) in [(big, btc()), (dec!(0.0000000001), tiny.clone())] {
+            for side in [PositionSide::Long, PositionSide::Short] {
+                let _ = plan_entry(&settings, &inst, &idle(), side, margin, price);
+                let _ = plan_entry(&settings, &inst, &account, side, margin, price);
+                let _ = stop_loss_price(side, price, settings.initial_stop_loss_pct, &inst);
+                let _ = take_profit_price(side, Decimal::MAX, &settings, 1000, &inst);
+                let _ = trailing_plan(side, Decimal::MAX, &settings, &inst);
+            }
         }
     }
 

@@ -275,3 +275,93 @@ async fn another_users_record_is_404_for_every_method() {
         assert_json_error(garbage, StatusCode::NOT_FOUND).await;
     }
 }
+
+/// Issue 16 point 3: the risk preview panicked ("Multiplication overflowed") from depth 93
+/// and a PUT saved depths up to 1,000,000. Now the bounds a trader can mean are enforced
+/// by both (a 400 naming the field, nothing saved) and extreme values in range never panic.
+#[tokio::test]
+async fn trader_bounds_are_enforced_and_extreme_values_never_panic() {
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("alice").await;
+    let before = app
+        .call_ok(
+            Method::GET,
+            "/api/bot-settings/",
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    let path = format!("/api/bot-settings/{}/", before[0]["id"]);
+    let mut distinct_25: Vec<Value> = (0..24).map(|h| json!([h, (h + 1) % 24])).collect();
+    distinct_25.push(json!([0, 2]));
+    for (field, value) in [
+        ("martingale_max_depth", json!(21)),
+        ("martingale_max_depth", json!(93)),
+        ("martingale_max_depth", json!(1_000_000)),
+        ("initial_stop_loss_pct", json!(100)),
+        ("initial_stop_loss_pct", json!(250.5)),
+        ("forbidden_hours", json!(distinct_25)),
+    ] {
+        for (method, p) in [
+            (Method::PUT, path.as_str()),
+            (Method::POST, "/api/bot-settings/risk-preview/"),
+        ] {
+            let res = app
+                .call(method.clone(), p, &token, Some(json!({ field: value })))
+                .await;
+            let body = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+            assert!(
+                body["fields"][field].is_array() || body["fields"][field].is_string(),
+                "{method} {field}: {body}"
+            );
+        }
+    }
+    let after = app
+        .call_ok(
+            Method::GET,
+            "/api/bot-settings/",
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(before, after, "nothing saved");
+
+    // The extremes a trader may still choose: previewed, not a 500.
+    let extreme = json!({
+        "martingale_max_depth": 20, "martingale_step": 1_000_000_000,
+        "martingale_initial_margin": 1_000_000_000, "leverage": 100,
+        "martingale_max_active_chains": 1_000_000, "max_total_usdt": 1_000_000_000,
+        "initial_stop_loss_pct": 99.99,
+    });
+    let preview = app
+        .call_ok(
+            Method::POST,
+            "/api/bot-settings/risk-preview/",
+            &token,
+            Some(extreme.clone()),
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(preview["steps"].as_array().unwrap().len(), 20);
+    assert!(!preview["warnings"].as_array().unwrap().is_empty());
+    app.call_ok(Method::PUT, &path, &token, Some(extreme), StatusCode::OK)
+        .await;
+
+    // Duplicate intervals are removed on save (and do not count towards the 24).
+    let dupes: Vec<Value> = (0..30)
+        .map(|_| json!([22, 6]))
+        .chain([json!([1, 2])])
+        .collect();
+    let saved = app
+        .call_ok(
+            Method::PUT,
+            &path,
+            &token,
+            Some(json!({"forbidden_hours": dupes})),
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(saved["forbidden_hours"], json!([[22, 6], [1, 2]]));
+}

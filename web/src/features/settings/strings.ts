@@ -94,6 +94,8 @@ export const settingsStrings = {
     integer: 'Введите целое число',
     min: (min: number) => `Не меньше ${min}`,
     max: (max: number) => `Не больше ${max}`,
+    below: (max: number) => `Меньше ${max}`,
+    tooManyIntervals: (max: number) => `Не больше ${max} интервалов`,
     decimals: (places: number) => `Не больше ${places} знаков после запятой`,
     tooLong: (chars: number) => `Не длиннее ${chars} символов`,
   },

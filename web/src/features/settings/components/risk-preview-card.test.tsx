@@ -195,13 +195,14 @@ describe('martingale risk preview', () => {
 
   it("shows the server's field errors as a note and keeps the last result", async () => {
     const { previews } = previewServer(settingsRecord({ bot_mode: 'martingale' }), {
+      // A rule only this (mocked) server applies: the form itself accepts depths up to 20.
       onPreview: (payload) =>
-        payload.martingale_max_depth === 40
+        payload.martingale_max_depth === 12
           ? {
               status: 400,
               body: {
                 error: 'Invalid settings.',
-                fields: { martingale_max_depth: ['must be 20 or less'] },
+                fields: { martingale_max_depth: ['must be 10 or less'] },
               },
             }
           : undefined,
@@ -211,16 +212,16 @@ describe('martingale risk preview', () => {
     await card.findByRole('table')
 
     await userEvent.clear(screen.getByLabelText('Макс. глубина цепочки'))
-    await userEvent.type(screen.getByLabelText('Макс. глубина цепочки'), '40')
+    await userEvent.type(screen.getByLabelText('Макс. глубина цепочки'), '12')
     expect(
       await card.findByText('The preview is not updated until these values are fixed:'),
     ).toBeInTheDocument()
-    expect(card.getByRole('listitem')).toHaveTextContent('Макс. глубина цепочки: must be 20 or less')
+    expect(card.getByRole('listitem')).toHaveTextContent('Макс. глубина цепочки: must be 10 or less')
     expect(card.getByText('The table shows the last values that could be checked.')).toBeInTheDocument()
     expect(column(0)).toEqual(['1', '2', '3', '4'])
-    expect(previews.at(-1)).toMatchObject({ martingale_max_depth: 40 })
+    expect(previews.at(-1)).toMatchObject({ martingale_max_depth: 12 })
     // The form itself is untouched: no error under the field, the save button works as before.
-    expect(screen.getByLabelText('Макс. глубина цепочки')).not.toHaveAccessibleDescription(/must be 20/)
+    expect(screen.getByLabelText('Макс. глубина цепочки')).not.toHaveAccessibleDescription(/must be 10/)
 
     // Fixed: the note goes and the new steps show.
     await userEvent.clear(screen.getByLabelText('Макс. глубина цепочки'))

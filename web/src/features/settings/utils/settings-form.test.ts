@@ -23,6 +23,21 @@ function accepts(values: SettingsFormValues) {
 }
 
 describe('settings form schema', () => {
+  it('keeps the trader bounds the server keeps (depth 20, stop loss below 100, 24 intervals)', () => {
+    expect(accepts({ ...martingale, martingale_max_depth: '20' }).martingale_max_depth).toBe(20)
+    expect(errorsOf({ ...martingale, martingale_max_depth: '21' })).toHaveProperty('martingale_max_depth')
+    expect(accepts({ ...classic, initial_stop_loss_pct: '99.99' }).initial_stop_loss_pct).toBe(99.99)
+    expect(errorsOf({ ...classic, initial_stop_loss_pct: '100' })).toHaveProperty('initial_stop_loss_pct')
+    const hours = (n: number) => Array.from({ length: n }, (_, h) => `${h % 24}-${(h + 1) % 24}`)
+    // Duplicates are dropped before counting.
+    expect(
+      accepts({ ...classic, forbidden_hours: [...hours(24), ...hours(24)].join(', ') }).forbidden_hours,
+    ).toHaveLength(24)
+    expect(errorsOf({ ...classic, forbidden_hours: [...hours(24), '0-2'].join(', ') })).toHaveProperty(
+      'forbidden_hours',
+    )
+  })
+
   it('turns the defaults into the payload (numbers, empty trail activation as null)', () => {
     expect(accepts(classic)).toEqual({
       bot_mode: 'classic',

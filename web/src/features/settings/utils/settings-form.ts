@@ -19,6 +19,14 @@ export const MAX_LEVERAGE = 100
 export const TELEGRAM_ID_MAX_CHARS = 64
 /** The stop loss steps by 0.01 (spec section 5). */
 export const STOP_LOSS_DECIMALS = 2
+/**
+ * Bounds a trader can mean, the same as the server's (crates/core/src/settings.rs): a chain of at
+ * most 20 steps (docs/rules.md), a stop loss strictly below 100 %, at most 24 distinct
+ * forbidden-hour intervals. The form's inputs and messages read them from here.
+ */
+export const MAX_MARTINGALE_DEPTH = 20
+export const STOP_LOSS_PCT_BELOW = 100
+export const MAX_FORBIDDEN_HOURS = 24
 
 /** Digits after the decimal point once trailing zeros are dropped: "1.50" -> 1, "1e-3" -> 3. */
 export function decimalPlaces(text: string): number {
@@ -33,6 +41,8 @@ type NumberRule = {
   max: number
   integer?: boolean
   decimals?: number
+  /** The value must be strictly below this. */
+  below?: number
 }
 
 /** The number typed, or the message saying what is wrong with it. */
@@ -43,6 +53,7 @@ export function checkNumber(text: string, rule: NumberRule): { value: number } |
   if (rule.integer && !Number.isInteger(value)) return { error: v.integer }
   if (value < rule.min) return { error: v.min(rule.min) }
   if (value > rule.max) return { error: v.max(rule.max) }
+  if (rule.below !== undefined && value >= rule.below) return { error: v.below(rule.below) }
   if (rule.decimals !== undefined && decimalPlaces(text) > rule.decimals)
     return { error: v.decimals(rule.decimals) }
   return { value }
@@ -75,7 +86,12 @@ const common = z.object({
   max_trades: count(),
   max_total_usdt: usdt(),
   max_trade_usdt: usdt(),
-  initial_stop_loss_pct: numberField({ min: 0.01, max: MAX_AMOUNT, decimals: STOP_LOSS_DECIMALS }),
+  initial_stop_loss_pct: numberField({
+    min: 0.01,
+    max: MAX_AMOUNT,
+    below: STOP_LOSS_PCT_BELOW,
+    decimals: STOP_LOSS_DECIMALS,
+  }),
   take_profit_first_pct: pct(),
   take_profit_next_pct: pct(),
   use_trailing_stop: z.boolean(),
@@ -88,7 +104,10 @@ const common = z.object({
   telegram_notify_stats: z.boolean(),
   user_timezone: z.string().trim().min(1, v.required),
   forbidden_hours_enabled: z.boolean(),
-  forbidden_hours: z.string().transform(parseForbiddenHours),
+  forbidden_hours: z
+    .string()
+    .transform(parseForbiddenHours)
+    .refine((ranges) => ranges.length <= MAX_FORBIDDEN_HOURS, v.tooManyIntervals(MAX_FORBIDDEN_HOURS)),
   forbidden_days_enabled: z.boolean(),
   forbidden_days: z
     .array(z.number().int().min(0).max(6))
@@ -97,7 +116,7 @@ const common = z.object({
 
 /** Martingale fields are checked and sent only in martingale mode (they are hidden otherwise). */
 const martingaleFields = {
-  martingale_max_depth: count(),
+  martingale_max_depth: numberField({ min: 1, max: MAX_MARTINGALE_DEPTH, integer: true }),
   martingale_max_active_chains: count(),
   martingale_step: pct(),
   martingale_initial_margin: pct(),
