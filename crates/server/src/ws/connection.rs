@@ -18,6 +18,7 @@ use crate::auth::extractor::resolve_credential;
 use crate::auth::secrets;
 use crate::http::metrics::Metrics;
 use crate::ws::protocol::{ClientMessage, ServerMessage};
+use crate::ws::MAX_CLIENT_MESSAGE;
 
 /// A socket that has not authenticated by then is closed.
 pub const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
@@ -25,6 +26,8 @@ pub const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 pub const CLOSE_UNAUTHORIZED: u16 = 4001;
+/// RFC 6455 "message too big": a client message above [`MAX_CLIENT_MESSAGE`].
+pub const CLOSE_TOO_BIG: u16 = 1009;
 pub const CLOSE_AUTH_TIMEOUT: u16 = 4008;
 pub const CLOSE_TOO_SLOW: u16 = 4009;
 const CLOSE_SERVER_ERROR: u16 = 1011;
@@ -74,8 +77,17 @@ impl Outbox {
 /// How the wait for `authenticate` ended, when it did not end with a user.
 enum NotAuthenticated {
     Refused(crate::error::ApiError),
+    TooBig,
     Left,
 }
+
+/// Whether a read error is the library refusing a message above its own limit.
+fn is_too_big(error: &axum::Error) -> bool {
+    let text = error.to_string();
+    text.contains("Space limit exceeded") || text.contains("too long")
+}
+
+const TOO_BIG_REASON: &str = "message too big (the limit is 16384 bytes)";
 
 pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User>) {
     let _counted = Counted::new(state.metrics.clone());
@@ -87,6 +99,9 @@ pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User
         {
             Ok(Ok(user)) => user,
             Ok(Err(NotAuthenticated::Refused(e))) => return refuse(out, e).await,
+            Ok(Err(NotAuthenticated::TooBig)) => {
+                return out.close(CLOSE_TOO_BIG, TOO_BIG_REASON).await
+            }
             Ok(Err(NotAuthenticated::Left)) => return,
             Err(_) => {
                 return out
@@ -116,13 +131,31 @@ pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User
                 None => return out.close(CLOSE_TOO_SLOW, "too slow").await,
             },
             frame = stream.next() => match frame {
+                Some(Ok(Message::Text(text))) if text.len() > MAX_CLIENT_MESSAGE => {
+                    return out.close(CLOSE_TOO_BIG, TOO_BIG_REASON).await;
+                }
                 Some(Ok(Message::Text(text))) => {
-                    if answer(&mut out, &state, &user, text.as_str()).await.is_err() {
+                    match answer(&mut out, &state, &user, text.as_str()).await {
+                        Ok(()) => {}
+                        Err(Answered::Gone) => return,
+                        Err(Answered::Refused) => {
+                            return out.close(CLOSE_UNAUTHORIZED, "not authenticated").await
+                        }
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => {
+                    let reply = ServerMessage::error(
+                        "Binary frames are not supported: send JSON text frames.",
+                    );
+                    if out.send(&reply).await.is_err() {
                         return;
                     }
                 }
+                Some(Err(e)) if is_too_big(&e) => {
+                    return out.close(CLOSE_TOO_BIG, TOO_BIG_REASON).await;
+                }
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
-                // Binary frames mean nothing here; pings are answered by the library.
+                // Pings and pongs are answered by the library.
                 Some(Ok(_)) => {}
             },
         }
@@ -136,7 +169,11 @@ async fn wait_for_token(
 ) -> Result<User, NotAuthenticated> {
     while let Some(frame) = stream.next().await {
         let text = match frame {
+            Ok(Message::Text(text)) if text.len() > MAX_CLIENT_MESSAGE => {
+                return Err(NotAuthenticated::TooBig)
+            }
             Ok(Message::Text(text)) => text,
+            Err(e) if is_too_big(&e) => return Err(NotAuthenticated::TooBig),
             Ok(Message::Close(_)) | Err(_) => break,
             Ok(_) => continue,
         };
@@ -203,41 +240,61 @@ async fn send_signals(out: &mut Outbox, state: &AppState, user_id: i64) -> Resul
     }
 }
 
+/// Why an answer ended the socket.
+enum Answered {
+    Gone,
+    /// A further `authenticate` with a token not valid for this socket's user: close 4001.
+    Refused,
+}
+
+impl From<Gone> for Answered {
+    fn from(_: Gone) -> Answered {
+        Answered::Gone
+    }
+}
+
 /// Answers one client message on an authenticated socket.
-async fn answer(out: &mut Outbox, state: &AppState, user: &User, text: &str) -> Result<(), Gone> {
+async fn answer(
+    out: &mut Outbox,
+    state: &AppState,
+    user: &User,
+    text: &str,
+) -> Result<(), Answered> {
     let Ok(message) = serde_json::from_str::<ClientMessage>(text) else {
-        return out
-            .send(&ServerMessage::error(
-                "Unknown message: expected an action of authenticate, get_signals, get_trades or ping.",
-            ))
-            .await;
+        out.send(&ServerMessage::error(
+            "Unknown message: expected an action of authenticate, get_signals, get_trades or ping.",
+        ))
+        .await?;
+        return Ok(());
     };
     match message {
-        ClientMessage::Ping => out.send(&ServerMessage::Pong).await,
-        ClientMessage::GetSignals => send_signals(out, state, user.id).await,
+        ClientMessage::Ping => out.send(&ServerMessage::Pong).await?,
+        ClientMessage::GetSignals => send_signals(out, state, user.id).await?,
         ClientMessage::GetTrades => match state.supervisor.positions(user.id).await {
-            Ok(positions) => send_event(out, UserEvent::Orders(positions)).await,
+            Ok(positions) => send_event(out, UserEvent::Orders(positions)).await?,
             Err(e) => {
                 out.send(&ServerMessage::error(format!(
                     "Could not read the positions: {e}"
                 )))
-                .await
+                .await?
             }
         },
+        // Any token not valid for this socket's user (another user's, a logged-out one, junk)
+        // is refused and the socket closed with 4001.
         ClientMessage::Authenticate { token } => match user_for_token(state, &token).await {
-            Ok(same) if same.id == user.id => out.send(&ServerMessage::authenticated(user)).await,
+            Ok(same) if same.id == user.id => out.send(&ServerMessage::authenticated(user)).await?,
             Ok(_) => {
-                let _ = out
-                    .send(&ServerMessage::error(
-                        "This socket belongs to another user.",
-                    ))
-                    .await;
-                Err(Gone)
+                out.send(&ServerMessage::error(
+                    "This socket belongs to another user.",
+                ))
+                .await?;
+                return Err(Answered::Refused);
             }
             Err(e) => {
-                let _ = out.send(&ServerMessage::error(e.message)).await;
-                Err(Gone)
+                out.send(&ServerMessage::error(e.message)).await?;
+                return Err(Answered::Refused);
             }
         },
     }
+    Ok(())
 }

@@ -11,8 +11,12 @@ use crate::app::AppState;
 use crate::auth::extractor::AuthVia;
 use crate::auth::AuthUser;
 
-/// Largest message a client may send (its actions are a few dozen bytes).
-const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
+/// The documented largest message a client may send (its actions are a few dozen bytes): a
+/// larger one is answered with close code 1009 (docs/websocket.md).
+pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
+/// What the websocket library buffers at most before the size check above can see a message;
+/// beyond it the library refuses to read the frame and the socket is closed with 1009 too.
+const LIBRARY_MESSAGE_LIMIT: usize = 1024 * 1024;
 
 /// Upgrades to a websocket. A token header, or a session cookie sent from this server's own
 /// pages, authenticates at once; otherwise the first message must be `authenticate`.
@@ -26,7 +30,8 @@ pub async fn dashboard(
         .filter(|c| c.via == AuthVia::Token || same_origin(&headers))
         .map(|c| c.user);
     upgrade
-        .max_message_size(MAX_CLIENT_MESSAGE)
+        .max_message_size(LIBRARY_MESSAGE_LIMIT)
+        .max_frame_size(LIBRARY_MESSAGE_LIMIT)
         .on_upgrade(move |socket| connection::serve(socket, state, upgrade_user))
 }
 

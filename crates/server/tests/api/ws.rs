@@ -443,3 +443,116 @@ async fn a_client_that_stops_reading_is_dropped_and_the_others_keep_receiving() 
     assert!(metrics.contains("signaldesk_websocket_dropped_slow_total 1"));
     reader.abort();
 }
+
+/// Issue 16 point 6: a text frame above the documented 16 KiB is answered with close code 1009
+/// (it dropped the TCP connection, 1006), before and after authentication, and also far above
+/// what the library buffers.
+#[tokio::test]
+async fn a_message_above_16_kib_is_closed_with_1009() {
+    use futures::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("alice").await;
+    for (authenticate, size) in [
+        (false, 32 * 1024),
+        (true, 32 * 1024),
+        (true, 16 * 1024 + 1),
+        (true, 2 * 1024 * 1024),
+    ] {
+        let mut client = if authenticate {
+            LiveClient::authenticated(&app, &token).await.0
+        } else {
+            LiveClient::connect(&app).await
+        };
+        let padding = "x".repeat(size - 29);
+        let text = format!(r#"{{"action": "ping", "pad": "{padding}"}}"#);
+        assert_eq!(text.len(), size);
+        let _ = client.socket.send(Message::Text(text.into())).await;
+        match client.next_frame(5 * SECOND).await {
+            Some(Frame::Closed(code)) => assert_eq!(code, Some(1009), "{size} bytes"),
+            other => panic!("expected the close 1009 for {size} bytes, got {other:?}"),
+        }
+    }
+    // 16 KiB exactly is still a message.
+    let (mut client, _) = LiveClient::authenticated(&app, &token).await;
+    let padding = "x".repeat(16 * 1024 - 40);
+    let mut text = format!(r#"{{"action": "ping", "pad": "{padding}""#);
+    text.push_str(&" ".repeat(16 * 1024 - 1 - text.len()));
+    text.push('}');
+    assert_eq!(text.len(), 16 * 1024);
+    client
+        .socket
+        .send(Message::Text(text.into()))
+        .await
+        .unwrap();
+    assert_eq!(
+        client.next_of_type("pong", 5 * SECOND).await["type"],
+        "pong"
+    );
+}
+
+/// Issue 16 point 6: on an authenticated socket, a further `authenticate` with a token that
+/// is not valid for its session (another user's logged-out one, another user's live one,
+/// junk) closes with 4001 (it dropped the connection, 1006).
+#[tokio::test]
+async fn a_further_invalid_token_closes_with_4001() {
+    let app = TestApp::spawn().await;
+    let alice = app.user_with_token("alice").await;
+    let bob = app.user_with_token("bob").await;
+    let bob_old = app.login("bob").await;
+    app.call_ok(
+        Method::POST,
+        "/api/auth/logout/",
+        &bob_old,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    for token in [bob_old.as_str(), bob.as_str(), "junk"] {
+        let (mut client, _) = LiveClient::authenticated(&app, &alice).await;
+        client
+            .send(json!({"action": "authenticate", "token": token}))
+            .await;
+        match client.next_frame(5 * SECOND).await {
+            Some(Frame::Json(v)) => assert_eq!(v["type"], "error", "{v}"),
+            other => panic!("expected an error, got {other:?}"),
+        }
+        match client.next_frame(5 * SECOND).await {
+            Some(Frame::Closed(code)) => assert_eq!(code, Some(4001), "{token}"),
+            other => panic!("expected the close 4001, got {other:?}"),
+        }
+    }
+    // And a logged-out token as the first message: error then 4001.
+    let mut client = LiveClient::connect(&app).await;
+    client
+        .send(json!({"action": "authenticate", "token": bob_old}))
+        .await;
+    assert_eq!(client.next_json().await["type"], "error");
+    match client.next_frame(5 * SECOND).await {
+        Some(Frame::Closed(code)) => assert_eq!(code, Some(4001)),
+        other => panic!("expected the close 4001, got {other:?}"),
+    }
+}
+
+/// Issue 16 point 6: a binary frame is answered with an `error` (it was ignored silently)
+/// and the socket stays open.
+#[tokio::test]
+async fn a_binary_frame_is_answered_with_an_error() {
+    use futures::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("alice").await;
+    let (mut client, _) = LiveClient::authenticated(&app, &token).await;
+    client
+        .socket
+        .send(Message::Binary(b"{\"action\": \"ping\"}".to_vec().into()))
+        .await
+        .unwrap();
+    let reply = client.next_of_type("error", 5 * SECOND).await;
+    assert!(
+        reply["error"].as_str().unwrap().contains("Binary"),
+        "{reply}"
+    );
+    client.send(json!({"action": "ping"})).await;
+    client.next_of_type("pong", 5 * SECOND).await;
+}
