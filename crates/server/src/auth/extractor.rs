@@ -1,6 +1,7 @@
 //! [`AuthUser`]: the authenticated caller, from `Authorization: Token <t>` or the session
 //! cookie. Cookie-authenticated unsafe requests must echo the `csrftoken` cookie in
-//! `X-CSRFToken`; token-authenticated ones need no CSRF header.
+//! `X-CSRFToken`, whose value is bound to the session (an HMAC of the session cookie);
+//! token-authenticated ones need no CSRF header.
 
 use axum::extract::{FromRequestParts, OptionalFromRequestParts};
 use axum::http::request::Parts;
@@ -53,14 +54,17 @@ fn is_safe(method: &Method) -> bool {
     matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
-fn check_csrf(parts: &Parts) -> Result<(), ApiError> {
-    let cookie = cookies::get(&parts.headers, cookies::CSRF_COOKIE);
+/// `X-CSRFToken` must be this session's CSRF value (derived from the session cookie, see
+/// [`secrets::csrf_for_session`]); the `csrftoken` cookie itself proves nothing, since a
+/// sibling site can plant it.
+fn check_csrf(parts: &Parts, session_cookie: &str) -> Result<(), ApiError> {
+    let expected = secrets::csrf_for_session(session_cookie);
     let header = parts
         .headers
         .get(cookies::CSRF_HEADER)
         .and_then(|v| v.to_str().ok());
-    match (cookie, header) {
-        (Some(c), Some(h)) if secrets::constant_time_eq(c.as_bytes(), h.as_bytes()) => Ok(()),
+    match header {
+        Some(h) if secrets::constant_time_eq(expected.as_bytes(), h.trim().as_bytes()) => Ok(()),
         _ => Err(ApiError::forbidden("CSRF token missing or incorrect")),
     }
 }
@@ -113,7 +117,8 @@ async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<AuthUser
     };
     let (session_id, user) = resolve_credential(state, credential).await?;
     if via == AuthVia::Cookie && !is_safe(&parts.method) {
-        check_csrf(parts)?;
+        let session_cookie = cookies::get(&parts.headers, cookies::SESSION_COOKIE).unwrap_or("");
+        check_csrf(parts, session_cookie)?;
     }
     Ok(Some(AuthUser {
         user,

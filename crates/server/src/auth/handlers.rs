@@ -126,7 +126,7 @@ async fn start_session(state: &AppState, user: &User) -> ApiResult<Response> {
         cookies::set(cookies::SESSION_COOKIE, &cookie, true, secure, max_age),
         cookies::set(
             cookies::CSRF_COOKIE,
-            &secrets::new_secret(),
+            &secrets::csrf_for_session(&cookie),
             false,
             secure,
             max_age,

@@ -16,6 +16,18 @@ pub fn digest(secret: &str) -> String {
     hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
+/// The CSRF value of a browser session: HMAC-SHA256 of a fixed label keyed with the session
+/// cookie (which is random, secret and HttpOnly). The value sits in the readable `csrftoken`
+/// cookie and must come back in `X-CSRFToken`; one made up, or one of another session, does
+/// not match this session's, and it does not reveal the session cookie.
+pub fn csrf_for_session(session_cookie: &str) -> String {
+    use hmac::{Hmac, Mac};
+    let mut mac = Hmac::<Sha256>::new_from_slice(session_cookie.as_bytes())
+        .expect("HMAC takes keys of any length");
+    mac.update(b"signaldesk csrf v1");
+    hex::encode(mac.finalize().into_bytes())
+}
+
 /// Compares without stopping at the first differing byte.
 pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
@@ -43,6 +55,15 @@ mod tests {
             digest("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+    }
+
+    #[test]
+    fn the_csrf_value_is_bound_to_its_session() {
+        let a = csrf_for_session("session-a");
+        assert_eq!(a, csrf_for_session("session-a"));
+        assert_ne!(a, csrf_for_session("session-b"));
+        assert_eq!(a.len(), 64);
+        assert!(!a.contains("session-a"));
     }
 
     #[test]

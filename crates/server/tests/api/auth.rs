@@ -124,6 +124,58 @@ async fn cookie_session_needs_csrf_header_for_writes() {
     assert_eq!(me(browser.cookie.clone()).await, StatusCode::UNAUTHORIZED);
 }
 
+/// Issue 16 point 5: the CSRF value is bound to the session. A planted `csrftoken=attacker`
+/// cookie echoed in `X-CSRFToken` was accepted; so was another session's pair.
+#[tokio::test]
+async fn a_csrf_value_not_of_this_session_is_refused() {
+    let app = TestApp::spawn().await;
+    app.create_user("alice").await;
+    app.create_user("mallory").await;
+    let alice = app.browser_login("alice").await;
+    let alice_again = app.browser_login("alice").await;
+    let mallory = app.browser_login("mallory").await;
+    assert_ne!(alice.csrf, alice_again.csrf);
+    let session_only = alice
+        .cookie
+        .split("; ")
+        .filter(|c| !c.starts_with("csrftoken="))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let plain = reqwest::Client::new();
+    let me = || {
+        let req = plain
+            .get(app.url("/api/auth/me/"))
+            .header("Cookie", &alice.cookie);
+        async move { req.send().await.unwrap().status() }
+    };
+    for (cookie_csrf, header) in [
+        ("attacker", "attacker"),
+        (mallory.csrf.as_str(), mallory.csrf.as_str()),
+        (alice_again.csrf.as_str(), alice_again.csrf.as_str()),
+    ] {
+        let res = plain
+            .post(app.url("/api/auth/logout/"))
+            .header("Cookie", format!("{session_only}; csrftoken={cookie_csrf}"))
+            .header("X-CSRFToken", header)
+            .send()
+            .await
+            .unwrap();
+        let body = assert_json_error(res, StatusCode::FORBIDDEN).await;
+        assert_eq!(body["error"], "CSRF token missing or incorrect");
+        assert_eq!(me().await, StatusCode::OK, "refused write logged out");
+    }
+    // This session's own value goes through, whatever the csrftoken cookie says.
+    let ok = plain
+        .post(app.url("/api/auth/logout/"))
+        .header("Cookie", format!("{session_only}; csrftoken=attacker"))
+        .header("X-CSRFToken", &alice.csrf)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok.status(), StatusCode::OK);
+    assert_eq!(me().await, StatusCode::UNAUTHORIZED);
+}
+
 #[tokio::test]
 async fn token_requests_need_no_csrf_and_logout_revokes_the_token() {
     let app = TestApp::spawn().await;
