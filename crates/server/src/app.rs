@@ -16,7 +16,12 @@ use crate::rate_limit::WindowLimiter;
 pub struct AppState {
     pub store: Store,
     pub config: Arc<Config>,
+    /// Failed logins per (username, client address): nobody can lock a user out from
+    /// another address.
     pub login_limiter: Arc<WindowLimiter>,
+    /// Failed logins per client address, whatever the username (a few times the pair limit,
+    /// so one address cannot spray many usernames quickly).
+    pub login_address_limiter: Arc<WindowLimiter>,
     /// Webhook alerts per user, and unknown webhook secrets per client address.
     pub webhook_limiter: Arc<WindowLimiter>,
     pub metrics: Arc<Metrics>,
@@ -44,6 +49,11 @@ impl AppState {
             cipher,
             supervisor,
             login_limiter: Arc::new(WindowLimiter::new(config.login_failures_per_minute)),
+            login_address_limiter: Arc::new(WindowLimiter::new(
+                config
+                    .login_failures_per_minute
+                    .saturating_mul(crate::rate_limit::ADDRESS_LOGIN_FACTOR),
+            )),
             webhook_limiter: Arc::new(WindowLimiter::new(config.webhook_alerts_per_minute)),
             metrics: Arc::new(Metrics::default()),
             web: Arc::new(WebAssets::new(config.static_dir.clone())),

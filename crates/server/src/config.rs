@@ -44,6 +44,10 @@ pub struct Config {
     /// TradingView alerts accepted per user in a minute (and unknown webhook URLs per client
     /// address); beyond that, 429.
     pub webhook_alerts_per_minute: u32,
+    /// Reverse proxies whose `X-Forwarded-For` is believed: when the peer is one of them, the
+    /// client address (for the login and webhook limits) is the last address of that header
+    /// that is not itself a trusted proxy. Empty (the default): the peer address is the client.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// `[market]`: where prices and candles come from (simulated by default).
     pub market: MarketConfig,
     /// `[paper]`: the paper exchange's wallet and fills.
@@ -68,6 +72,7 @@ impl Default for Config {
             secure_cookies: false,
             max_body_bytes: 64 * 1024,
             webhook_alerts_per_minute: 60,
+            trusted_proxies: Vec::new(),
             market: MarketConfig::default(),
             paper: PaperSettings::default(),
             telegram: TelegramConfig::default(),

@@ -1,13 +1,49 @@
-//! Sliding one-minute windows of events per key: failed logins per username and per client
-//! address (DESIGN.md: e.g. 5 a minute), webhook alerts per user.
+//! Sliding one-minute windows of events per key: failed logins per (username, client
+//! address) and per address (DESIGN.md: e.g. 5 a minute), webhook alerts per user and unknown
+//! webhook URLs per address. Also the client address itself, behind trusted proxies.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+
+use axum::http::HeaderMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const WINDOW: Duration = Duration::from_secs(60);
 /// Above this many tracked keys, expired ones are swept so memory stays bounded.
 const SWEEP_ABOVE: usize = 10_000;
+/// Failed logins allowed per address in a minute, as a multiple of the per-(username,
+/// address) limit.
+pub const ADDRESS_LOGIN_FACTOR: u32 = 4;
+
+/// The client's address: the peer's, or, when the peer is a trusted proxy, the rightmost
+/// `X-Forwarded-For` address that is not itself a trusted proxy (the ones left of it are
+/// whatever the client claimed). A malformed header falls back to the peer.
+pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let forwarded: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    let mut client = peer;
+    for hop in forwarded.iter().rev() {
+        match hop.parse::<IpAddr>() {
+            Ok(ip) => {
+                client = ip;
+                if !trusted.contains(&ip) {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    client
+}
 
 pub struct WindowLimiter {
     limit: usize,
@@ -92,6 +128,26 @@ mod tests {
             .is_err());
         assert!(limiter.check(&["user:b".into(), "ip:2".into()], t0).is_ok());
         assert!(limiter.check(&keys, t0 + WINDOW).is_ok());
+    }
+
+    #[test]
+    fn the_client_address_is_forwarded_only_by_trusted_proxies() {
+        let proxy: IpAddr = "10.0.0.1".parse().unwrap();
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "x-forwarded-for",
+            "1.1.1.1, 203.0.113.7, 10.0.0.1".parse().unwrap(),
+        );
+        let stranger: IpAddr = "198.51.100.9".parse().unwrap();
+        assert_eq!(client_ip(stranger, &headers, &[proxy]), stranger);
+        assert_eq!(client_ip(proxy, &headers, &[]), proxy);
+        assert_eq!(
+            client_ip(proxy, &headers, &[proxy]),
+            "203.0.113.7".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(client_ip(proxy, &HeaderMap::new(), &[proxy]), proxy);
+        headers.insert("x-forwarded-for", "junk".parse().unwrap());
+        assert_eq!(client_ip(proxy, &headers, &[proxy]), proxy);
     }
 
     #[test]

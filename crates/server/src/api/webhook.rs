@@ -19,6 +19,7 @@ use crate::api::rfc3339;
 use crate::app::{now_ms, AppState};
 use crate::auth::{secrets, AuthUser};
 use crate::error::{ApiError, ApiPath, ApiResult, ErrorBody, FieldErrors};
+use crate::rate_limit::client_ip;
 
 /// The longest symbol accepted (Bybit's are far shorter).
 const MAX_SYMBOL_LEN: usize = 30;
@@ -109,18 +110,23 @@ pub struct AlertAccepted {
               (status = 429, body = ErrorBody)))]
 pub async fn receive(
     State(state): State<AppState>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     ApiPath(secret): ApiPath<String>,
     body: Bytes,
 ) -> ApiResult<(StatusCode, Json<AlertAccepted>)> {
     let now = Instant::now();
-    let client_key = [format!("webhook-ip:{}", client.ip())];
-    state
-        .webhook_limiter
-        .check(&client_key, now)
-        .map_err(ApiError::too_many_requests)?;
     let Some(user_id) = state.store.webhook_user(&secrets::digest(&secret)).await? else {
-        // Unknown URLs count against the caller's address, so guessing is slow as well as hopeless.
+        // Unknown URLs count against the caller's address, so guessing is slow as well as
+        // hopeless. Only unknown URLs are slowed this way: a valid secret is limited by its
+        // user's alert rate alone, so nobody can block a user's alerts by failing from the
+        // same address (TradingView's senders are shared by every user).
+        let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
+        let client_key = [format!("webhook-ip:{client}")];
+        state
+            .webhook_limiter
+            .check(&client_key, now)
+            .map_err(ApiError::too_many_requests)?;
         state.webhook_limiter.record(&client_key, now);
         return Err(ApiError::new(StatusCode::NOT_FOUND, "Unknown webhook URL."));
     };

@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 use crate::app::{now_ms, AppState};
 use crate::auth::{cookies, password, secrets, AuthUser};
 use crate::error::{ApiError, ApiJson, ApiResult, ErrorBody, FieldErrors};
+use crate::rate_limit::client_ip;
 
 #[derive(Deserialize, ToSchema)]
 pub struct Credentials {
@@ -84,18 +85,24 @@ async fn verify_credentials(
 ) -> ApiResult<User> {
     require_fields(credentials)?;
     let username = credentials.username.trim();
-    let keys = [format!("user:{username}"), format!("ip:{client}")];
+    // Per (username, address): failures elsewhere never lock this user out here.
+    let pair = [format!("user:{username}|ip:{client}")];
+    let address = [format!("ip:{client}")];
+    let now = Instant::now();
     state
         .login_limiter
-        .check(&keys, Instant::now())
+        .check(&pair, now)
+        .and_then(|()| state.login_address_limiter.check(&address, now))
         .map_err(ApiError::too_many_requests)?;
     let user = state.store.user_by_username(username).await?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     if password::verify(credentials.password.clone(), stored).await {
-        state.login_limiter.clear(&keys[0]);
+        state.login_limiter.clear(&pair[0]);
         user.ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))
     } else {
-        state.login_limiter.record(&keys, Instant::now());
+        let now = Instant::now();
+        state.login_limiter.record(&pair, now);
+        state.login_address_limiter.record(&address, now);
         tracing::info!(%client, "failed login");
         Err(ApiError::unauthorized(BAD_CREDENTIALS))
     }
@@ -144,10 +151,12 @@ async fn start_session(state: &AppState, user: &User) -> ApiResult<Response> {
               (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
-    ConnectInfo(client): ConnectInfo<std::net::SocketAddr>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    headers: axum::http::HeaderMap,
     ApiJson(credentials): ApiJson<Credentials>,
 ) -> ApiResult<Response> {
-    let user = verify_credentials(&state, &credentials, client.ip()).await?;
+    let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
+    let user = verify_credentials(&state, &credentials, client).await?;
     tracing::info!(user_id = user.id, "login");
     start_session(&state, &user).await
 }
@@ -235,10 +244,12 @@ pub async fn check(auth: Option<AuthUser>) -> Json<CheckResponse> {
               (status = 429, body = ErrorBody)))]
 pub async fn token(
     State(state): State<AppState>,
-    ConnectInfo(client): ConnectInfo<std::net::SocketAddr>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    headers: axum::http::HeaderMap,
     ApiJson(credentials): ApiJson<Credentials>,
 ) -> ApiResult<Json<TokenResponse>> {
-    let user = verify_credentials(&state, &credentials, client.ip()).await?;
+    let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
+    let user = verify_credentials(&state, &credentials, client).await?;
     let token = secrets::new_secret();
     state
         .store

@@ -250,6 +250,62 @@ async fn failed_logins_are_rate_limited_with_retry_after() {
     assert_json_error(res, StatusCode::TOO_MANY_REQUESTS).await;
 }
 
+async fn login_from(app: &TestApp, address: &str, password: &str) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(app.url("/api/auth/login/"))
+        .header("X-Forwarded-For", address)
+        .json(&json!({"username": "alice", "password": password}))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Issue 16 point 4: 5 wrong passwords locked the username from every address. Failures are
+/// now limited per (username, client address); the client address comes from
+/// X-Forwarded-For only when the peer is a trusted proxy.
+#[tokio::test]
+async fn failed_logins_lock_the_user_out_only_from_that_address() {
+    let app = TestApp::spawn_with(TestDatabase::sqlite(), |c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    app.create_user("alice").await;
+    for _ in 0..5 {
+        let res = login_from(&app, "203.0.113.66", "wrong-wrong").await;
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    }
+    let res = login_from(&app, "203.0.113.66", PASSWORD).await;
+    assert!(res.headers().get("retry-after").is_some());
+    assert_json_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+    // Alice elsewhere is not locked out by the attacker's failures.
+    let res = login_from(&app, "198.51.100.7", PASSWORD).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // An address spraying usernames is slowed too (4 x the pair limit).
+    for i in 0..20 {
+        let res = reqwest::Client::new()
+            .post(app.url("/api/auth/login/"))
+            .header("X-Forwarded-For", "192.0.2.1")
+            .json(&json!({"username": format!("guess{i}"), "password": "wrong-wrong"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{i}");
+    }
+    let res = login_from(&app, "192.0.2.1", PASSWORD).await;
+    assert_json_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+
+    // Without trusted proxies the header is ignored: a client cannot escape its limit by
+    // claiming other addresses.
+    let direct = TestApp::spawn().await;
+    direct.create_user("alice").await;
+    for i in 0..5 {
+        let res = login_from(&direct, &format!("203.0.113.{i}"), "wrong-wrong").await;
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    }
+    let res = login_from(&direct, "198.51.100.7", PASSWORD).await;
+    assert_json_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+}
+
 #[tokio::test]
 async fn register_is_403_when_off_and_works_when_on() {
     let off = TestApp::spawn().await;

@@ -228,3 +228,37 @@ async fn webhook_management_needs_a_login() {
         assert_json_error(res, StatusCode::UNAUTHORIZED).await;
     }
 }
+
+/// Issue 16 point 4: 60 POSTs to unknown webhook URLs from one address made the real URL
+/// answer 429 from that address for a minute. Unknown URLs are still slowed per address, but
+/// a valid secret is limited only by its user's alert rate.
+#[tokio::test]
+async fn failures_from_an_address_never_block_a_valid_webhook() {
+    let app = TestApp::spawn_with(
+        signaldesk_store::test_support::TestDatabase::sqlite(),
+        |c| {
+            c.webhook_alerts_per_minute = 5;
+        },
+    )
+    .await;
+    let token = app.user_with_token("alice").await;
+    let path = new_webhook(&app, &token).await;
+    start_signals(&app, &token).await;
+    let good = r#"{"symbol": "BTCUSDT", "signal": "STRONG_BUY"}"#;
+    for _ in 0..5 {
+        let res = post_alert(&app, "/api/webhook/not-a-secret/", good).await;
+        assert_json_error(res, StatusCode::NOT_FOUND).await;
+    }
+    let slowed = post_alert(&app, "/api/webhook/not-a-secret/", good).await;
+    assert!(slowed.headers().contains_key("retry-after"));
+    assert_json_error(slowed, StatusCode::TOO_MANY_REQUESTS).await;
+    // The same address, the real URL: accepted, up to the user's own limit.
+    for _ in 0..5 {
+        assert_eq!(
+            post_alert(&app, &path, good).await.status(),
+            StatusCode::ACCEPTED
+        );
+    }
+    let limited = post_alert(&app, &path, good).await;
+    assert_json_error(limited, StatusCode::TOO_MANY_REQUESTS).await;
+}
