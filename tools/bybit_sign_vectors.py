@@ -17,6 +17,8 @@ from pybit import _websocket_stream
 from pybit._websocket_stream import _WebSocketManager
 from pybit.unified_trading import HTTP
 
+# The placeholder key and secret of Bybit's own integration guide, kept on purpose: the
+# inputs are public test data, never a real credential.
 API_KEY = "XXXXXXXXXX"
 SECRET = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"
 RECV_WINDOW = 5000

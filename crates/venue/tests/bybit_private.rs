@@ -14,7 +14,9 @@ use signaldesk_fake_bybit::{FakeBybit, FakeConfig, Fault, KeySpec};
 use signaldesk_venue::bybit::private::sign::{hmac_hex, rest_sign_text};
 use signaldesk_venue::bybit::private::{BybitConfig, BybitVenue, Credentials, Environment};
 use signaldesk_venue::paper::PaperConfig;
-use signaldesk_venue::{CloseReason, OrderRequest, Stops, Trailing, Venue, VenueError, VenueEvent};
+use signaldesk_venue::{
+    CloseReason, OrderRequest, PositionClose, Stops, Trailing, Venue, VenueError, VenueEvent,
+};
 use tokio::sync::broadcast;
 
 const KEY: &str = "fakekey123";
@@ -96,6 +98,41 @@ fn order(id: &str, symbol: &str, side: Side, qty: Decimal, reduce_only: bool) ->
         qty,
         reduce_only,
     }
+}
+
+/// The venue's event stream.
+type Events = tokio::sync::broadcast::Receiver<VenueEvent>;
+
+/// A short of 1 ETH opened with `client_order_id`, its stop loss at 3,100 and the price gapping
+/// through it to 3,150: the fake, the venue, its events and the close it pushed.
+async fn eth_short_stopped_out(
+    client_order_id: &str,
+) -> (FakeBybit, BybitVenue, Events, PositionClose) {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    let mut rx = v.subscribe();
+    v.submit_market_order(order(
+        client_order_id,
+        "ETHUSDT",
+        Side::Sell,
+        dec!(1),
+        false,
+    ))
+    .await
+    .unwrap();
+    v.set_stops(
+        "ETHUSDT",
+        Stops {
+            stop_loss: Some(dec!(3100)),
+            ..Stops::default()
+        },
+    )
+    .await
+    .unwrap();
+    fake.set_price("ETHUSDT", dec!(3150));
+    let close = next_close(&mut rx, Duration::from_secs(3)).await.unwrap();
+    (fake, v, rx, close)
 }
 
 /// The next close event within `wait`, skipping fills and wallets.
@@ -374,24 +411,7 @@ async fn an_order_opens_a_position_with_stops_and_a_partial_close_books_its_pnl(
 
 #[tokio::test]
 async fn a_stop_loss_on_the_exchange_becomes_one_close_event() {
-    let fake = fake().await;
-    let v = venue(&fake);
-    subscribed(&fake, 1).await;
-    let mut rx = v.subscribe();
-    v.submit_market_order(order("sd-2-open", "ETHUSDT", Side::Sell, dec!(1), false))
-        .await
-        .unwrap();
-    v.set_stops(
-        "ETHUSDT",
-        Stops {
-            stop_loss: Some(dec!(3100)),
-            ..Stops::default()
-        },
-    )
-    .await
-    .unwrap();
-    fake.set_price("ETHUSDT", dec!(3150));
-    let close = next_close(&mut rx, Duration::from_secs(3)).await.unwrap();
+    let (_fake, v, mut rx, close) = eth_short_stopped_out("sd-2-open").await;
     assert_eq!(close.reason, CloseReason::StopLoss);
     assert_eq!(close.side, PositionSide::Short);
     // A gap through the stop fills at the worse price: 3150.
@@ -816,24 +836,7 @@ async fn a_positions_open_time_is_its_opening_orders_not_the_symbols_first_posit
 
 #[tokio::test]
 async fn a_close_whose_order_bybit_no_longer_reports_is_booked_from_its_closed_pnl_row() {
-    let fake = fake().await;
-    let v = venue(&fake);
-    subscribed(&fake, 1).await;
-    let mut rx = v.subscribe();
-    v.submit_market_order(order("sd-old-open", "ETHUSDT", Side::Sell, dec!(1), false))
-        .await
-        .unwrap();
-    v.set_stops(
-        "ETHUSDT",
-        Stops {
-            stop_loss: Some(dec!(3100)),
-            ..Stops::default()
-        },
-    )
-    .await
-    .unwrap();
-    fake.set_price("ETHUSDT", dec!(3150));
-    let live = next_close(&mut rx, Duration::from_secs(3)).await.unwrap();
+    let (fake, v, _rx, live) = eth_short_stopped_out("sd-old-open").await;
     assert_eq!(
         live.fee,
         dec!(1.7325),

@@ -87,7 +87,7 @@ impl TradingWorker {
         .await;
         let mut after = trade;
         after.tp_step = step;
-        let booked = self
+        let (booked, _) = self
             .settle(after, &execution_of(&fill, now), "take_profit", false, now)
             .await;
         if booked != Booked::New || step != 1 {
@@ -103,6 +103,8 @@ impl TradingWorker {
     /// Books `execution` on `trade` (whose other fields may already carry what the
     /// execution changed) and, once written, holds it open or finishes it with `reason`.
     /// `finished` says the venue has nothing left of the position whatever the quantities.
+    /// Answers how the store took it, and the trade as booked (as the store holds it when
+    /// the answer is [`Booked::New`]).
     pub(super) async fn settle(
         &mut self,
         mut trade: Trade,
@@ -110,7 +112,7 @@ impl TradingWorker {
         reason: &str,
         finished: bool,
         now: DateTime<Utc>,
-    ) -> Booked {
+    ) -> (Booked, Trade) {
         apply_close(&mut trade, execution, reason, now);
         if finished && trade.status != TradeStatus::Closed {
             trade.open_qty = Decimal::ZERO;
@@ -122,15 +124,15 @@ impl TradingWorker {
             .await;
         if booked == Booked::New {
             if trade.status == TradeStatus::Closed {
-                self.after_finished(trade, reason, now).await;
+                self.after_finished(trade.clone(), reason, now).await;
             } else {
                 if self.holds_trade(&trade) {
-                    self.open.insert(trade.symbol.clone(), trade);
+                    self.open.insert(trade.symbol.clone(), trade.clone());
                 }
                 self.publish_account().await;
             }
         }
-        booked
+        (booked, trade)
     }
 
     /// After the first take profit the stop goes to the entry price; the trailing stop stays.
@@ -203,7 +205,9 @@ impl TradingWorker {
         .await;
         let execution = Execution::of_close(&close, now);
         let finished = close.remaining_qty.is_zero();
-        self.settle(trade, &execution, reason, finished, now).await
+        self.settle(trade, &execution, reason, finished, now)
+            .await
+            .0
     }
 
     /// Whether `trade` is the one held open on its symbol.
@@ -304,8 +308,9 @@ impl TradingWorker {
         let fill = self.deps.venue.submit_market_order(order).await?;
         let execution = execution_of(&fill, now);
         match self.settle(trade, &execution, "manual", true, now).await {
-            Booked::Failed => Err(EngineError::NotBooked),
-            _ => self
+            (Booked::New, closed) => Ok(closed),
+            (Booked::Failed, _) => Err(EngineError::NotBooked),
+            (Booked::Already, _) => self
                 .deps
                 .store
                 .trade(self.user_id, trade_id)

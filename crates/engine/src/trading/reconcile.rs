@@ -227,27 +227,31 @@ impl TradingWorker {
         let execution = Execution::of_close(close, now);
         let reason = reason_name(close.reason);
         let finished = close.remaining_qty.is_zero();
-        if self
+        match self
             .settle(trade.clone(), &execution, reason, finished, now)
             .await
-            == Booked::Failed
         {
-            return false;
-        }
-        match self.deps.store.trade(self.user_id, trade.id).await {
-            Ok(Some(stored)) => {
-                *trade = stored;
+            (Booked::New, booked) => {
+                *trade = booked;
                 true
             }
-            Ok(None) => false,
-            Err(e) => {
-                self.fall_out_of_sync(&format!(
-                    "Reconciliation: trade #{} could not be read back: {e}",
-                    trade.id
-                ))
-                .await;
-                false
-            }
+            (Booked::Failed, _) => false,
+            // Booked meanwhile by another path: the store has the trade as it stands.
+            (Booked::Already, _) => match self.deps.store.trade(self.user_id, trade.id).await {
+                Ok(Some(stored)) => {
+                    *trade = stored;
+                    true
+                }
+                Ok(None) => false,
+                Err(e) => {
+                    self.fall_out_of_sync(&format!(
+                        "Reconciliation: trade #{} could not be read back: {e}",
+                        trade.id
+                    ))
+                    .await;
+                    false
+                }
+            },
         }
     }
 
