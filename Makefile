@@ -8,7 +8,7 @@ WEB := web
 # Where cargo puts the debug binaries (CARGO_TARGET_DIR when set).
 DEBUG_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/debug
 
-.PHONY: run web web-deps build test test-rust test-web test-e2e faults lint fmt bench clean
+.PHONY: run web web-deps build test test-rust test-web test-e2e faults fuzz fuzz-api openapi lint fmt bench clean
 
 run: web
 	$(CARGO) build --release -p signaldesk-server
@@ -23,12 +23,19 @@ web: web-deps
 build: web
 	$(CARGO) build --release -p signaldesk-server
 
-test: lint test-rust test-web test-e2e faults
+test: lint test-rust test-web test-e2e faults fuzz
 
 lint: web-deps
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	cd $(WEB) && $(NPM) run typecheck && $(NPM) run lint
+	python3 -m openapi_spec_validator $(WEB)/openapi.json
+	cd $(WEB) && $(NPM) run api:check && $(NPM) run typecheck && $(NPM) run lint
+
+# The API contract: web/openapi.json from the server's routes, then the web app's types from
+# it. Run after changing a route or a view; the server's tests and `make lint` fail when stale.
+openapi:
+	$(CARGO) run -q -p signaldesk-server -- openapi > $(WEB)/openapi.json
+	cd $(WEB) && $(NPM) run api:types
 
 test-rust:
 	$(CARGO) test --workspace
@@ -47,6 +54,14 @@ test-e2e: web-deps
 faults:
 	$(CARGO) build -p signaldesk-server -p signaldesk-faults
 	$(DEBUG_DIR)/signaldesk-faults --bin $(DEBUG_DIR)/signaldesk
+
+# Hostile input, bounded in time: schemathesis with every check against the live debug binary
+# (tools/fuzz-api.sh, FUZZ_API_SECONDS, default 120) and the cargo-fuzz targets (fuzz-targets).
+fuzz: fuzz-api
+
+fuzz-api:
+	$(CARGO) build -p signaldesk-server
+	tools/fuzz-api.sh $(DEBUG_DIR)/signaldesk
 
 fmt:
 	$(CARGO) fmt --all

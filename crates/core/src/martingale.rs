@@ -41,25 +41,29 @@ pub fn after_close(settings: &BotSettings, step: u32, pnl: Decimal) -> ChainOutc
 }
 
 /// One step of the preview.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct RiskStep {
     pub step: u32,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub margin: Decimal,
     /// margin x leverage.
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub notional: Decimal,
     /// Margin of this step and every one before it: what a chain lost to here has cost.
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub cumulative_margin: Decimal,
     /// How far the price may move against the position before liquidation, in percent.
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub liquidation_distance_pct: Decimal,
     /// Whether the stop loss fires before liquidation.
     pub stop_before_liquidation: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct RiskPreview {
     pub steps: Vec<RiskStep>,
     /// Sentences a trader should read before starting.

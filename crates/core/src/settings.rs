@@ -8,9 +8,9 @@ use rust_decimal_macros::dec;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::validation::{FieldErrors, FieldReader};
+use crate::validation::{whole_number, FieldErrors, FieldReader};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum BotMode {
     Classic,
@@ -38,24 +38,31 @@ impl BotMode {
 pub type HourRange = [u8; 2];
 
 /// Every tunable of a user's bot. Percentages are price moves from the entry price.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct BotSettings {
     pub bot_mode: BotMode,
     pub max_trades: u32,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub max_total_usdt: Decimal,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub max_trade_usdt: Decimal,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub initial_stop_loss_pct: Decimal,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub take_profit_first_pct: Decimal,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub take_profit_next_pct: Decimal,
     pub use_trailing_stop: bool,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub trail_activation_pct: Decimal,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub trail_step_pct: Decimal,
     pub leverage: u32,
     pub reverse_mode: bool,
@@ -66,10 +73,13 @@ pub struct BotSettings {
     pub martingale_max_depth: u32,
     pub martingale_max_active_chains: u32,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub martingale_step: Decimal,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub martingale_initial_margin: Decimal,
     pub forbidden_hours_enabled: bool,
+    #[schema(value_type = Vec<Vec<u8>>)]
     pub forbidden_hours: Vec<HourRange>,
     pub forbidden_days_enabled: bool,
     /// Weekdays 0 (Monday) to 6 (Sunday).
@@ -86,12 +96,133 @@ pub const MAX_LEVERAGE: i64 = 100;
 pub const MAX_MARTINGALE_DEPTH: u32 = 20;
 /// The stop loss must be below 100 % (a 100 % stop is no stop: the price would have to reach 0).
 pub const MAX_STOP_LOSS_PCT_EXCLUSIVE: Decimal = dec!(100);
-/// At most this many forbidden-hour intervals, counted after duplicates are removed.
+/// At most this many forbidden-hour intervals, as sent and after duplicates are removed.
 pub const MAX_FORBIDDEN_HOURS: usize = 24;
 const TELEGRAM_ID_MAX_CHARS: usize = 64;
+const TIMEZONE_MAX_CHARS: usize = 64;
 /// A guard against typos of many digits, far above any real account.
 const MAX_AMOUNT: Decimal = dec!(1_000_000_000);
 const MAX_COUNT: i64 = 1_000_000;
+const MIN_PCT: Decimal = dec!(0.01);
+
+/// What [`BotSettings::apply`] accepts for one field. The OpenAPI document, and through it the
+/// web form, read the bounds from here, so the server and the form cannot disagree.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bound {
+    /// A whole number in `min..=max`.
+    Count { min: i64, max: i64 },
+    /// A decimal number `>= min` and `<= max`, or `< max` when `max_exclusive`; a whole
+    /// multiple of `step` when there is one.
+    Amount {
+        min: Decimal,
+        max: Decimal,
+        max_exclusive: bool,
+        step: Option<Decimal>,
+    },
+    /// Text of at most `max_chars` characters.
+    Text { max_chars: usize },
+    /// A list of at most `max_items` entries.
+    List { max_items: usize },
+}
+
+const fn amount(min: Decimal) -> Bound {
+    Bound::Amount {
+        min,
+        max: MAX_AMOUNT,
+        max_exclusive: false,
+        step: None,
+    }
+}
+
+/// Every bounded field of [`BotSettings`], with its bound.
+pub const SETTINGS_BOUNDS: [(&str, Bound); 18] = [
+    ("bot_mode", Bound::Text { max_chars: 32 }),
+    (
+        "max_trades",
+        Bound::Count {
+            min: 1,
+            max: MAX_COUNT,
+        },
+    ),
+    ("max_total_usdt", amount(Decimal::ONE)),
+    ("max_trade_usdt", amount(Decimal::ONE)),
+    (
+        "initial_stop_loss_pct",
+        // The spec's form steps the stop loss by 0.01.
+        Bound::Amount {
+            min: MIN_PCT,
+            max: MAX_STOP_LOSS_PCT_EXCLUSIVE,
+            max_exclusive: true,
+            step: Some(MIN_PCT),
+        },
+    ),
+    ("take_profit_first_pct", amount(MIN_PCT)),
+    ("take_profit_next_pct", amount(MIN_PCT)),
+    ("trail_activation_pct", amount(MIN_PCT)),
+    ("trail_step_pct", amount(MIN_PCT)),
+    (
+        "leverage",
+        Bound::Count {
+            min: MIN_LEVERAGE,
+            max: MAX_LEVERAGE,
+        },
+    ),
+    (
+        "telegram_id",
+        Bound::Text {
+            max_chars: TELEGRAM_ID_MAX_CHARS,
+        },
+    ),
+    (
+        "user_timezone",
+        Bound::Text {
+            max_chars: TIMEZONE_MAX_CHARS,
+        },
+    ),
+    (
+        "martingale_max_depth",
+        Bound::Count {
+            min: 1,
+            max: MAX_MARTINGALE_DEPTH as i64,
+        },
+    ),
+    (
+        "martingale_max_active_chains",
+        Bound::Count {
+            min: 1,
+            max: MAX_COUNT,
+        },
+    ),
+    ("martingale_step", amount(MIN_PCT)),
+    ("martingale_initial_margin", amount(MIN_PCT)),
+    (
+        "forbidden_hours",
+        Bound::List {
+            max_items: MAX_FORBIDDEN_HOURS,
+        },
+    ),
+    ("forbidden_days", Bound::List { max_items: 7 }),
+];
+
+/// The bound of a field listed in [`SETTINGS_BOUNDS`].
+pub fn bound(field: &str) -> Option<Bound> {
+    SETTINGS_BOUNDS
+        .iter()
+        .find(|(name, _)| *name == field)
+        .map(|(_, bound)| *bound)
+}
+
+/// Every IANA time zone name `user_timezone` accepts.
+pub fn time_zone_names() -> impl Iterator<Item = &'static str> {
+    chrono_tz::TZ_VARIANTS.iter().map(|tz| tz.name())
+}
+
+fn text_limit(field: &str) -> usize {
+    match bound(field) {
+        Some(Bound::Text { max_chars }) => max_chars,
+        _ => 0,
+    }
+}
 
 impl Default for BotSettings {
     /// The spec's defaults (section 3).
@@ -137,87 +268,75 @@ impl BotSettings {
     pub fn apply(&self, payload: &Map<String, Value>) -> Result<BotSettings, FieldErrors> {
         let mut r = FieldReader::new(payload);
         let mut s = self.clone();
-        let pct_min = dec!(0.01);
 
-        if let Some(mode) = r.string("bot_mode", 32) {
+        if let Some(mode) = r.string("bot_mode", text_limit("bot_mode")) {
             match BotMode::parse(&mode) {
                 Some(m) => s.bot_mode = m,
                 None => r.error("bot_mode", "Must be \"classic\" or \"martingale\"."),
             }
         }
-        let counts: [(&str, &mut u32, i64, i64); 3] = [
-            ("max_trades", &mut s.max_trades, 1, MAX_COUNT),
-            (
-                "martingale_max_depth",
-                &mut s.martingale_max_depth,
-                1,
-                MAX_MARTINGALE_DEPTH as i64,
-            ),
+        let counts: [(&str, &mut u32); 4] = [
+            ("max_trades", &mut s.max_trades),
+            ("martingale_max_depth", &mut s.martingale_max_depth),
             (
                 "martingale_max_active_chains",
                 &mut s.martingale_max_active_chains,
-                1,
-                MAX_COUNT,
             ),
+            ("leverage", &mut s.leverage),
         ];
-        for (field, slot, min, max) in counts {
-            if let Some(n) = r.integer(field, min, max) {
-                *slot = n as u32;
+        for (field, slot) in counts {
+            let Some(Bound::Count { min, max }) = bound(field) else {
+                continue;
+            };
+            if let Some(n) = r
+                .integer(field, min, max)
+                .and_then(|n| u32::try_from(n).ok())
+            {
+                *slot = n;
             }
         }
-        if let Some(n) = r.integer("leverage", MIN_LEVERAGE, MAX_LEVERAGE) {
-            s.leverage = n as u32;
-        }
-        let amounts: [(&str, &mut Decimal, Decimal); 9] = [
-            ("max_total_usdt", &mut s.max_total_usdt, dec!(1)),
-            ("max_trade_usdt", &mut s.max_trade_usdt, dec!(1)),
-            (
-                "initial_stop_loss_pct",
-                &mut s.initial_stop_loss_pct,
-                pct_min,
-            ),
-            (
-                "take_profit_first_pct",
-                &mut s.take_profit_first_pct,
-                pct_min,
-            ),
-            ("take_profit_next_pct", &mut s.take_profit_next_pct, pct_min),
-            ("trail_activation_pct", &mut s.trail_activation_pct, pct_min),
-            ("trail_step_pct", &mut s.trail_step_pct, pct_min),
-            ("martingale_step", &mut s.martingale_step, pct_min),
+        let amounts: [(&str, &mut Decimal); 9] = [
+            ("max_total_usdt", &mut s.max_total_usdt),
+            ("max_trade_usdt", &mut s.max_trade_usdt),
+            ("initial_stop_loss_pct", &mut s.initial_stop_loss_pct),
+            ("take_profit_first_pct", &mut s.take_profit_first_pct),
+            ("take_profit_next_pct", &mut s.take_profit_next_pct),
+            ("trail_activation_pct", &mut s.trail_activation_pct),
+            ("trail_step_pct", &mut s.trail_step_pct),
+            ("martingale_step", &mut s.martingale_step),
             (
                 "martingale_initial_margin",
                 &mut s.martingale_initial_margin,
-                pct_min,
             ),
         ];
-        for (field, slot, min) in amounts {
+        for (field, slot) in amounts {
             if field == "trail_activation_pct" && r.is_null(field) {
                 *slot = DEFAULT_TRAIL_ACTIVATION_PCT;
                 continue;
             }
-            if let Some(d) = r.decimal(field, min, Some(MAX_AMOUNT)) {
-                *slot = d;
+            let Some(Bound::Amount {
+                min,
+                max,
+                max_exclusive,
+                step,
+            }) = bound(field)
+            else {
+                continue;
+            };
+            match r.decimal(field, min, Some(max)) {
+                Some(d) if max_exclusive && d >= max => {
+                    r.error(field, format!("Ensure this value is less than {max}."));
+                }
+                Some(d) if step.is_some_and(|step| !(d % step).is_zero()) => {
+                    let places = step.map(|s| s.normalize().scale()).unwrap_or_default();
+                    r.error(
+                        field,
+                        format!("Ensure that there are no more than {places} decimal places."),
+                    );
+                }
+                Some(d) => *slot = d,
+                None => {}
             }
-        }
-        if payload.contains_key("initial_stop_loss_pct")
-            && s.initial_stop_loss_pct >= MAX_STOP_LOSS_PCT_EXCLUSIVE
-            && !r.errors.contains_key("initial_stop_loss_pct")
-        {
-            r.error(
-                "initial_stop_loss_pct",
-                format!("Ensure this value is less than {MAX_STOP_LOSS_PCT_EXCLUSIVE}."),
-            );
-        }
-        // The spec's form steps the stop loss by 0.01.
-        if payload.contains_key("initial_stop_loss_pct")
-            && s.initial_stop_loss_pct.normalize().scale() > 2
-            && !r.errors.contains_key("initial_stop_loss_pct")
-        {
-            r.error(
-                "initial_stop_loss_pct",
-                "Ensure that there are no more than 2 decimal places.",
-            );
         }
         let flags: [(&str, &mut bool); 6] = [
             ("use_trailing_stop", &mut s.use_trailing_stop),
@@ -236,10 +355,10 @@ impl BotSettings {
             // An empty messaging id is allowed: it just means no notifications.
             r.errors.remove("telegram_id");
             s.telegram_id.clear();
-        } else if let Some(id) = r.string("telegram_id", TELEGRAM_ID_MAX_CHARS) {
+        } else if let Some(id) = r.string("telegram_id", text_limit("telegram_id")) {
             s.telegram_id = id;
         }
-        if let Some(zone) = r.string("user_timezone", 64) {
+        if let Some(zone) = r.string("user_timezone", text_limit("user_timezone")) {
             if chrono_tz::Tz::from_str(&zone).is_ok() {
                 s.user_timezone = zone;
             } else {
@@ -265,16 +384,23 @@ impl BotSettings {
     }
 }
 
-/// The intervals in the order given, duplicates removed; at most [`MAX_FORBIDDEN_HOURS`].
-fn parse_hour_ranges(items: &[Value]) -> Result<Vec<HourRange>, String> {
+/// The intervals in the order given, duplicates removed; at most [`MAX_FORBIDDEN_HOURS`] as
+/// sent (so at most that many after duplicates are removed too).
+pub fn parse_hour_ranges(items: &[Value]) -> Result<Vec<HourRange>, String> {
+    let too_many = |n: usize| {
+        format!("Ensure there are no more than {MAX_FORBIDDEN_HOURS} intervals (there are {n}).")
+    };
+    if items.len() > MAX_FORBIDDEN_HOURS {
+        return Err(too_many(items.len()));
+    }
     let bad = || "Each interval must be a pair [start, end] of whole hours 0 to 23.".to_string();
     let parsed: Vec<HourRange> = items
         .iter()
         .map(|item| {
             let pair = item.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
             let hour = |v: &Value| {
-                v.as_u64()
-                    .filter(|h| *h <= 23)
+                whole_number(v)
+                    .filter(|h| (0..=23).contains(h))
                     .map(|h| h as u8)
                     .ok_or_else(bad)
             };
@@ -293,21 +419,14 @@ fn parse_hour_ranges(items: &[Value]) -> Result<Vec<HourRange>, String> {
             ranges.push(range);
         }
     }
-    if ranges.len() > MAX_FORBIDDEN_HOURS {
-        return Err(format!(
-            "Ensure there are no more than {MAX_FORBIDDEN_HOURS} intervals (there are {}).",
-            ranges.len()
-        ));
-    }
     Ok(ranges)
 }
 
 fn parse_weekdays(items: &[Value]) -> Result<Vec<u8>, String> {
     let mut days = Vec::with_capacity(items.len());
     for item in items {
-        let day = item
-            .as_u64()
-            .filter(|d| *d <= 6)
+        let day = whole_number(item)
+            .filter(|d| (0..=6).contains(d))
             .ok_or("Weekdays must be whole numbers 0 (Monday) to 6 (Sunday).")?
             as u8;
         if days.contains(&day) {
@@ -427,15 +546,13 @@ mod tests {
                 ["initial_stop_loss_pct"]
             );
         }
-        // Duplicates are removed before counting, and on save.
-        let dupes: Vec<Value> = (0..100).map(|_| json!([22, 6])).collect();
-        let s = apply(json!({"forbidden_hours": [[1, 2], dupes[0], [1, 2]]})).unwrap();
+        // Duplicates are removed on save; a list longer than 24 is refused as sent.
+        let s = apply(json!({"forbidden_hours": [[1, 2], [22, 6], [1, 2]]})).unwrap();
         assert_eq!(s.forbidden_hours, vec![[1, 2], [22, 6]]);
+        let dupes: Vec<Value> = (0..10_000).map(|_| json!([22, 6])).collect();
         assert_eq!(
-            apply(json!({ "forbidden_hours": dupes }))
-                .unwrap()
-                .forbidden_hours,
-            vec![[22, 6]]
+            error_fields(json!({ "forbidden_hours": dupes })),
+            ["forbidden_hours"]
         );
         let distinct = |n: u8| -> Vec<Value> { (0..n).map(|h| json!([h, (h + 1) % 24])).collect() };
         assert_eq!(

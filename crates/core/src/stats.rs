@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 /// The live statistics card and the `statistics` websocket message (spec section 3).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct LiveStatistics {
     pub total_trades: u64,
     /// Trades closed with pnl > 0.
@@ -88,10 +88,11 @@ pub enum Period {
     ThirtyDays,
     /// From the first day of this calendar month, 00:00 local, to now.
     Month,
-    /// `from` 00:00 to the end of `to`, both local and inclusive.
+    /// `from` 00:00 to the end of `to`, both local and inclusive; a side left out is open
+    /// (no dates at all is the whole history).
     Custom {
-        from: NaiveDate,
-        to: NaiveDate,
+        from: Option<NaiveDate>,
+        to: Option<NaiveDate>,
     },
 }
 
@@ -102,8 +103,6 @@ pub enum PeriodError {
     UnknownPeriod,
     #[error("period must be 24h, 7d, 30d or all.")]
     UnknownLivePeriod,
-    #[error("A custom period needs both date_from and date_to.")]
-    CustomNeedsDates,
     #[error("{0} must be a date written YYYY-MM-DD.")]
     BadDate(&'static str),
     #[error("date_from must not be after date_to.")]
@@ -127,6 +126,9 @@ impl Period {
         date_from: Option<&str>,
         date_to: Option<&str>,
     ) -> Result<Period, PeriodError> {
+        // A date given is checked whatever the period, so a typo never passes unseen.
+        let from = date_from.map(|v| parse_date("date_from", v)).transpose()?;
+        let to = date_to.map(|v| parse_date("date_to", v)).transpose()?;
         Ok(match blank(period).unwrap_or("month") {
             "all" => Period::All,
             "24h" => Period::Day,
@@ -134,13 +136,10 @@ impl Period {
             "7d" => Period::Week,
             "month" => Period::Month,
             "custom" => {
-                let (Some(from), Some(to)) = (blank(date_from), blank(date_to)) else {
-                    return Err(PeriodError::CustomNeedsDates);
-                };
-                let from = parse_date("date_from", from)?;
-                let to = parse_date("date_to", to)?;
-                if from > to {
-                    return Err(PeriodError::Reversed);
+                if let (Some(from), Some(to)) = (from, to) {
+                    if from > to {
+                        return Err(PeriodError::Reversed);
+                    }
                 }
                 Period::Custom { from, to }
             }
@@ -172,7 +171,10 @@ impl Period {
             Period::Week => (days_back(7), end),
             Period::ThirtyDays => (days_back(30), end),
             Period::Month => (local_day_start(today.with_day(1).unwrap_or(today), tz), end),
-            Period::Custom { from, to } => local_dates_range(from, to, tz),
+            Period::Custom { from, to } => (
+                from.map_or(i64::MIN, |from| local_day_start(from, tz)),
+                to.map_or(end, |to| local_day_start(to.succ_opt().unwrap_or(to), tz)),
+            ),
         }
     }
 }
@@ -630,9 +632,26 @@ mod tests {
             Period::parse(Some("year"), None, None),
             Err(PeriodError::UnknownPeriod)
         );
+        // Custom without dates is the whole history; one date leaves the other side open.
+        assert_eq!(
+            Period::parse(Some("custom"), None, None),
+            Ok(Period::Custom {
+                from: None,
+                to: None
+            })
+        );
+        let nov1 = NaiveDate::from_ymd_opt(2026, 11, 1);
         assert_eq!(
             Period::parse(Some("custom"), Some("2026-11-01"), None),
-            Err(PeriodError::CustomNeedsDates)
+            Ok(Period::Custom {
+                from: nov1,
+                to: None
+            })
+        );
+        // A malformed date is refused whatever the period.
+        assert_eq!(
+            Period::parse(Some("month"), None, Some("soon")),
+            Err(PeriodError::BadDate("date_to"))
         );
         assert_eq!(
             Period::parse(Some("custom"), Some("2026-11-31"), Some("2026-12-01")),
@@ -661,8 +680,8 @@ mod tests {
         assert_eq!(Period::Week.range(now, tz).0, ms("2026-11-15T15:00:00Z"));
         assert_eq!(Period::Month.range(now, tz).0, ms("2026-10-31T15:00:00Z"));
         let custom = Period::Custom {
-            from: NaiveDate::from_ymd_opt(2026, 11, 2).unwrap(),
-            to: NaiveDate::from_ymd_opt(2026, 11, 3).unwrap(),
+            from: NaiveDate::from_ymd_opt(2026, 11, 2),
+            to: NaiveDate::from_ymd_opt(2026, 11, 3),
         };
         assert_eq!(
             custom.range(now, tz),

@@ -12,6 +12,18 @@ pub type FieldErrors = BTreeMap<String, Vec<String>>;
 
 pub const REQUIRED: &str = "This field is required.";
 
+/// A JSON number with no fractional part, `2.0` included (JSON Schema counts it as an
+/// integer too), within the range an `f64` holds exactly.
+pub fn whole_number(value: &Value) -> Option<i64> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    let n = value.as_number()?;
+    n.as_i64().or_else(|| {
+        n.as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() <= EXACT)
+            .map(|f| f as i64)
+    })
+}
+
 /// Reads typed fields out of a JSON object, recording an error per bad field.
 pub struct FieldReader<'a> {
     payload: &'a Map<String, Value>,
@@ -57,9 +69,8 @@ impl<'a> FieldReader<'a> {
     pub fn integer(&mut self, field: &str, min: i64, max: i64) -> Option<i64> {
         let value = self.present(field)?;
         let parsed = match value {
-            Value::Number(n) => n.as_i64(),
             Value::String(s) => s.trim().parse::<i64>().ok(),
-            _ => None,
+            other => whole_number(other),
         };
         let Some(n) = parsed else {
             self.error(field, "A valid integer is required.");

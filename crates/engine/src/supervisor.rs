@@ -23,14 +23,14 @@ use crate::venues::Venues;
 use crate::workers::{run, WorkerContext, WorkerJob, WorkerKind};
 use crate::EngineError;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum VenueName {
     Paper,
     Bybit,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum WorkerState {
     Running,
@@ -38,10 +38,11 @@ pub enum WorkerState {
 }
 
 /// What `/api/bot/status/` answers (DESIGN.md section 5, Bot control).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct BotStatus {
     pub is_bot_running: bool,
     pub is_signals_fetching_active: bool,
+    #[schema(value_type = signaldesk_core::settings::BotMode)]
     pub bot_mode: String,
     pub open_trades: i64,
     pub active_chains: i64,

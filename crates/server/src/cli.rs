@@ -49,6 +49,8 @@ enum Command {
         #[arg(long, value_enum)]
         venue: Option<VenueArg>,
     },
+    /// Print the OpenAPI document of the HTTP API (what `GET /api/openapi.json` serves).
+    Openapi,
     /// Print the technical rating of the last candle of a CSV file as JSON
     /// (header `time,open,high,low,close,volume`, oldest first).
     Ratings {
@@ -162,6 +164,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     let file = cli.config.as_deref();
     match cli.command {
         Command::Ratings { candles } => print_ratings(&candles),
+        Command::Openapi => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&crate::router::document())?
+            );
+            Ok(())
+        }
         Command::Audit {
             username,
             storage,

@@ -32,7 +32,7 @@ pub struct ApiError {
 pub struct ErrorBody {
     pub error: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<HashMap<String, Vec<String>>>)]
     pub fields: Option<FieldErrors>,
 }
 

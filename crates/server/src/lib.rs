@@ -11,6 +11,7 @@ pub mod config;
 pub mod error;
 pub mod history;
 pub mod http;
+pub mod openapi;
 pub mod rate_limit;
 pub mod router;
 pub mod serve;

@@ -32,7 +32,17 @@ use crate::ws;
         description = "The API of the Signal Desk trading dashboard."
     ),
     paths(openapi_document),
-    components(schemas(crate::error::ErrorBody))
+    // The websocket's messages carry these too (docs/websocket.md); the web app reads their
+    // types from this document like every other.
+    components(schemas(
+        crate::error::ErrorBody,
+        crate::ws::protocol::PositionView,
+        crate::ws::protocol::BotStatusView,
+        crate::api::balance::BalanceView,
+        crate::api::logs::LogView,
+        crate::api::signals::SignalView,
+        signaldesk_core::stats::LiveStatistics
+    ))
 )]
 struct ApiDoc;
 
@@ -89,9 +99,14 @@ pub fn api() -> OpenApiRouter<AppState> {
 #[allow(dead_code)]
 fn openapi_document() {}
 
+/// The OpenAPI document of every `/api/` route (`GET /api/openapi.json`, `signaldesk openapi`).
+pub fn document() -> serde_json::Value {
+    crate::openapi::finish(api().split_for_parts().1)
+}
+
 pub fn build(state: AppState) -> Router {
     let (api, document) = api().split_for_parts();
-    let document = Arc::new(document);
+    let document = Arc::new(crate::openapi::finish(document));
     let metrics_state = state.metrics.clone();
     let body_limit = state.config.max_body_bytes;
     Router::new()

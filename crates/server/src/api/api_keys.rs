@@ -43,10 +43,13 @@ impl From<ApiKeyRecord> for ApiKeyView {
 
 /// The create payload. Debug is written by hand so the pair can never reach a log line.
 #[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct NewApiKey {
     #[serde(default)]
+    #[schema(required = true, pattern = r"\S", max_length = 256)]
     pub key: String,
     #[serde(default)]
+    #[schema(required = true, pattern = r"\S", max_length = 256)]
     pub secret: String,
     #[serde(default = "default_demo")]
     pub is_demo: bool,

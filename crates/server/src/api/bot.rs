@@ -15,7 +15,6 @@ use crate::error::{ApiError, ApiPath, ApiResult, ErrorBody};
 #[derive(Serialize, ToSchema)]
 pub struct ControlResponse {
     pub message: &'static str,
-    #[schema(value_type = Object)]
     pub status: BotStatus,
 }
 
@@ -96,7 +95,7 @@ control_routes! {
 }
 
 #[utoipa::path(get, path = "/api/bot/status/", tag = "bot",
-    responses((status = 200, body = Object), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = BotStatus), (status = 401, body = ErrorBody)))]
 pub async fn status(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<BotStatus>> {
     Ok(Json(state.supervisor.status(auth.id()).await?))
 }

@@ -15,16 +15,18 @@ use crate::auth::AuthUser;
 use crate::error::{ApiQuery, ApiResult, ErrorBody};
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LiveStatisticsQuery {
     /// `24h`, `7d`, `30d` (whole days back to local midnight in the user's zone, as on
     /// /stats) or `all` (the default).
+    #[param(pattern = r"^\s*(24h|7d|30d|all)?\s*$")]
     pub period: Option<String>,
 }
 
 /// total_trades, winning_trades, losing_trades, win_rate, total_profit, average_profit and
 /// max_drawdown (percent) over the user's trades closed in the period.
 #[utoipa::path(get, path = "/api/statistics/", tag = "stats", params(LiveStatisticsQuery),
-    responses((status = 200, body = Object), (status = 400, body = ErrorBody),
+    responses((status = 200, body = LiveStatistics), (status = 400, body = ErrorBody),
               (status = 401, body = ErrorBody)))]
 pub async fn read(
     State(state): State<AppState>,

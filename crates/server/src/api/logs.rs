@@ -16,10 +16,13 @@ const DEFAULT_LIMIT: i64 = 100;
 const MAX_LIMIT: i64 = 1000;
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LogQuery {
     /// `info`, `warning` or `error`; empty or `all` for every level.
+    #[param(pattern = r"^\s*(info|warning|error|all)?\s*$")]
     pub level: Option<String>,
     /// How many entries, 1 to 1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
 }
 

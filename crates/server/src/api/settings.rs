@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 use crate::app::{now_ms, AppState};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody};
+use crate::openapi::SettingsInput;
 
 /// The record as the web app reads it: id, the run flags and every setting.
 #[derive(Serialize, ToSchema)]
@@ -20,7 +21,6 @@ pub struct SettingsView {
     pub is_bot_running: bool,
     pub is_signals_fetching_active: bool,
     #[serde(flatten)]
-    #[schema(value_type = Object)]
     pub settings: BotSettings,
 }
 
@@ -53,7 +53,7 @@ pub async fn list(
 }
 
 /// Creates the user's record from a payload (defaults for what it leaves out).
-#[utoipa::path(post, path = "/api/bot-settings/", tag = "settings", request_body = Object,
+#[utoipa::path(post, path = "/api/bot-settings/", tag = "settings", request_body = SettingsInput,
     responses((status = 201, body = SettingsView), (status = 400, body = ErrorBody),
               (status = 409, body = ErrorBody)))]
 pub async fn create(
@@ -95,7 +95,7 @@ pub async fn read(
 
 /// Updates with the whole form or with some fields (e.g. `bot_mode` alone). A running bot
 /// picks the change up at its next decision.
-#[utoipa::path(put, path = "/api/bot-settings/{id}/", tag = "settings", request_body = Object,
+#[utoipa::path(put, path = "/api/bot-settings/{id}/", tag = "settings", request_body = SettingsInput,
     params(("id" = i64, Path)),
     responses((status = 200, body = SettingsView), (status = 400, body = ErrorBody),
               (status = 404, body = ErrorBody)))]
@@ -130,7 +130,6 @@ const MAINTENANCE_MARGIN_RATE: rust_decimal::Decimal =
 #[derive(Serialize, ToSchema)]
 pub struct RiskPreviewView {
     #[serde(flatten)]
-    #[schema(value_type = Object)]
     pub preview: signaldesk_core::martingale::RiskPreview,
     /// The wallet the warnings were checked against, when the venue answered.
     pub wallet_balance: Option<f64>,
@@ -140,7 +139,7 @@ pub struct RiskPreviewView {
 /// same rules, saved nowhere): each step's margin, notional, cumulative margin and the price
 /// distance to liquidation, with warnings.
 #[utoipa::path(post, path = "/api/bot-settings/risk-preview/", tag = "settings",
-    request_body = Object,
+    request_body = SettingsInput,
     responses((status = 200, body = RiskPreviewView), (status = 400, body = ErrorBody),
               (status = 401, body = ErrorBody)))]
 pub async fn risk_preview(

@@ -39,12 +39,16 @@ pub(crate) async fn user_zone(state: &AppState, user_id: i64) -> ApiResult<Tz> {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct StatsQuery {
     /// `all`, `24h`, `3d`, `7d`, `month` (default) or `custom`.
+    #[param(pattern = r"^\s*(all|24h|3d|7d|month|custom)?\s*$")]
     pub period: Option<String>,
     /// First day (`YYYY-MM-DD`, the user's zone) of a custom period.
+    #[param(format = Date)]
     pub date_from: Option<String>,
     /// Last day, inclusive, of a custom period.
+    #[param(format = Date)]
     pub date_to: Option<String>,
 }
 
@@ -214,18 +218,24 @@ pub async fn summary(
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RangeQuery {
     /// First day (`YYYY-MM-DD`, the user's zone); default: 30 days, 12 weeks or 12 months back.
+    #[param(format = Date)]
     pub date_from: Option<String>,
     /// Last day, inclusive; default today.
+    #[param(format = Date)]
     pub date_to: Option<String>,
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CustomQuery {
     /// First day (`YYYY-MM-DD`, the user's zone).
+    #[param(required = true, format = Date)]
     pub start: Option<String>,
     /// Last day, inclusive.
+    #[param(required = true, format = Date)]
     pub end: Option<String>,
 }
 
@@ -252,11 +262,7 @@ impl From<PeriodRow> for PeriodRowView {
 }
 
 fn optional_date(field: &'static str, value: Option<&str>) -> ApiResult<Option<NaiveDate>> {
-    Ok(value
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(|v| parse_date(field, v))
-        .transpose()?)
+    Ok(value.map(|v| parse_date(field, v)).transpose()?)
 }
 
 async fn grouped(

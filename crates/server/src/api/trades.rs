@@ -17,17 +17,25 @@ const DEFAULT_PAGE_SIZE: i64 = 50;
 const MAX_PAGE_SIZE: i64 = 500;
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TradeFilter {
     /// `pending`, `open`, `closed` or `cancelled`.
+    #[param(
+        pattern = r"^\s*([Pp][Ee][Nn][Dd][Ii][Nn][Gg]|[Oo][Pp][Ee][Nn]|[Cc][Ll][Oo][Ss][Ee][Dd]|[Cc][Aa][Nn][Cc][Ee][Ll][Ll][Ee][Dd]|all)?\s*$"
+    )]
     pub status: Option<String>,
     pub symbol: Option<String>,
     /// Created at or after: RFC 3339, or a date (`YYYY-MM-DD`, from its start in UTC).
+    #[param(format = Date)]
     pub from: Option<String>,
     /// Created before: RFC 3339, or a date (`YYYY-MM-DD`, up to its end in UTC).
+    #[param(format = Date)]
     pub to: Option<String>,
     /// From 1 (default 1).
+    #[param(minimum = 1)]
     pub page: Option<i64>,
     /// 1 to 500 (default 50).
+    #[param(minimum = 1, maximum = 500)]
     pub page_size: Option<i64>,
 }
 

@@ -18,8 +18,10 @@ use crate::rate_limit::client_ip;
 #[derive(Deserialize, ToSchema)]
 pub struct Credentials {
     #[serde(default)]
+    #[schema(required = true, pattern = r"\S")]
     pub username: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     pub password: String,
 }
 

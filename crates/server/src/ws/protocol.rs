@@ -8,6 +8,7 @@ use signaldesk_core::stats::LiveStatistics;
 use signaldesk_engine::{BotStatus, UserEvent, WorkerState};
 use signaldesk_store::User;
 use signaldesk_venue::Position;
+use utoipa::ToSchema;
 
 use crate::api::balance::BalanceView;
 use crate::api::logs::LogView;
@@ -31,29 +32,38 @@ pub struct UserView {
 }
 
 /// An open position as the `orders` message lists it.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct PositionView {
     pub symbol: String,
     /// `long` or `short`.
     pub side: &'static str,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub qty: Decimal,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub entry_price: Decimal,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub mark_price: Decimal,
     pub leverage: u32,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub margin: Decimal,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub unrealized_pnl: Decimal,
     #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
     pub liquidation_price: Decimal,
     #[serde(with = "rust_decimal::serde::float_option")]
+    #[schema(value_type = Option<f64>)]
     pub stop_loss: Option<Decimal>,
     #[serde(with = "rust_decimal::serde::float_option")]
+    #[schema(value_type = Option<f64>)]
     pub take_profit: Option<Decimal>,
     #[serde(with = "rust_decimal::serde::float_option")]
+    #[schema(value_type = Option<f64>)]
     pub trailing_stop_price: Option<Decimal>,
     pub opened_at: String,
 }
@@ -81,9 +91,11 @@ impl From<&Position> for PositionView {
     }
 }
 
-#[derive(Serialize)]
+/// The `bot_status` message's data.
+#[derive(Serialize, ToSchema)]
 pub struct BotStatusView<'a> {
     /// `running` while the trading worker runs, else `stopped`.
+    #[schema(value_type = WorkerState)]
     pub status: &'static str,
     #[serde(flatten)]
     pub detail: &'a BotStatus,

@@ -143,3 +143,22 @@ async fn web_app_serves_client_routes_but_never_under_api_or_ws() {
             .starts_with("application/json"));
     }
 }
+
+/// web/openapi.json is the contract the web app's types are generated from; it must be what
+/// the server serves (`make openapi` rewrites it).
+#[tokio::test]
+async fn the_committed_openapi_document_is_the_served_one() {
+    let app = TestApp::spawn().await;
+    let served: Value = reqwest::get(app.url("/api/openapi.json"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/openapi.json");
+    let committed: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(
+        served == committed,
+        "web/openapi.json is stale: run `make openapi` and commit it"
+    );
+}

@@ -62,8 +62,10 @@ const botStatusSchema = z.object({
   bot_mode: z.enum(['classic', 'martingale']),
   open_trades: z.number(),
   active_chains: z.number(),
-  venue: z.string(),
+  venue: z.enum(['paper', 'bybit']),
   started_at: z.string().nullable(),
+  signal_worker: z.enum(['running', 'stopped']),
+  trading_worker: z.enum(['running', 'stopped']),
 }) satisfies z.ZodType<LiveBotStatus>
 
 const statisticsSchema = z.object({

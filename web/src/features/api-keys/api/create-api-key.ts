@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { ApiKey } from '@/types/api'
+import type { ApiKey, NewApiKey } from '@/types/api'
 import { invalidateApiKeys } from '@/features/api-keys/api/get-api-keys'
 
-export type CreateApiKeyInput = { key: string; secret: string; is_demo: boolean }
+export type CreateApiKeyInput = NewApiKey
 
 /** POST /api/api-keys/: 201 with the stored key, masked; 400 with `fields` when key or secret is empty. */
 export function createApiKey(input: CreateApiKeyInput): Promise<ApiKey> {

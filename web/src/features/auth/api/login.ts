@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { setSession } from '@/lib/session'
-import type { User } from '@/types/api'
+import type { AuthResponse, Credentials } from '@/types/api'
 import { meQueryKey } from '@/features/auth/api/get-me'
 
-export type Credentials = { username: string; password: string }
-export type AuthResponse = { token: string; user: User }
+export type { AuthResponse, Credentials }
 
 /** POST /api/auth/login/. */
 export function login(credentials: Credentials): Promise<AuthResponse> {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { BotStatus } from '@/types/api'
+import type { BotControlResponse } from '@/types/api'
 import { invalidateBotSettings, patchBotSettingsData } from '@/features/settings/api/get-bot-settings'
 
 /**
@@ -10,7 +10,7 @@ import { invalidateBotSettings, patchBotSettingsData } from '@/features/settings
  */
 export type BotControlAction = 'start_trading_worker' | 'stop_bot' | 'start_signals' | 'stop_signals'
 
-export type BotControlResponse = { message: string; status: BotStatus }
+export type { BotControlResponse }
 
 export type BotControlInput = { id: number; action: BotControlAction }
 

@@ -1,22 +1,8 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { Balance } from '@/types/api'
+import type { Balance, DashboardResponse } from '@/types/api'
 
-/** GET /api/dashboard/ (spec section 3, Dashboard response). Money in USDT. */
-export type DashboardResponse = {
-  balance: { totalEquity: number; availableBalance: number; marginBalance: number }
-  /** Equity 24 hours ago (5-minute snapshots); null when the account has no snapshot that old. */
-  balance_24h_ago: number | null
-  /** Notional of the fills in the last 24 hours, and in the 24 hours before that. */
-  volume24h: number
-  volume24h_ago: number
-  summary: {
-    open_trades: number
-    total_trades: number
-    open_trades_24h_ago: number
-    total_trades_24h_ago: number
-  }
-}
+export type { DashboardResponse }
 
 /**
  * This file owns the dashboard's cache entry. The live feed's `balance` messages are written into

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { BotSettings } from '@/types/api'
+import type { BotSettings, BotSettingsPayload, TimeZone } from '@/types/api'
 import { admin, settingsRecord, storeSession } from '@/testing/fixtures'
 import { renderApp, stubServer } from '@/testing/render-app'
 
@@ -17,8 +17,11 @@ function settingsServer(record: BotSettings, onPut?: (body: unknown) => Reply | 
     [`PUT /api/bot-settings/${record.id}/`]: ({ body }) => {
       puts.push(body)
       if (onPut) return onPut(body)
-      stored = { ...stored, ...(body as Partial<BotSettings>) }
-      stored.trail_activation_pct ??= 1
+      const sent = body as BotSettingsPayload
+      // The server stores an emptied trail activation as its default.
+      const trail =
+        sent.trail_activation_pct === null ? 1 : (sent.trail_activation_pct ?? stored.trail_activation_pct)
+      stored = { ...stored, ...(body as Partial<BotSettings>), trail_activation_pct: trail }
       return { status: 200, body: stored }
     },
   })
@@ -267,7 +270,7 @@ describe('settings page', () => {
   })
 
   it('keeps a stored time zone the browser does not list selectable', async () => {
-    settingsServer(settingsRecord({ user_timezone: 'Mars/Olympus_Mons' }))
+    settingsServer(settingsRecord({ user_timezone: 'Mars/Olympus_Mons' as TimeZone }))
     await openSettings()
     const zone = screen.getByLabelText('Часовой пояс')
     expect(zone).toHaveValue('Mars/Olympus_Mons')

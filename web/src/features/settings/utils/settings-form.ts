@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { BotMode, BotSettings, BotSettingsPayload } from '@/types/api'
+import type { BotMode, BotSettings, BotSettingsPayload, TimeZone } from '@/types/api'
 import { settingsStrings } from '@/features/settings/strings'
 import { formatForbiddenHours, parseForbiddenHours } from '@/features/settings/utils/forbidden-hours'
 
@@ -102,7 +102,12 @@ const common = z.object({
   telegram_id: z.string().trim().max(TELEGRAM_ID_MAX_CHARS, v.tooLong(TELEGRAM_ID_MAX_CHARS)),
   telegram_notify_deals: z.boolean(),
   telegram_notify_stats: z.boolean(),
-  user_timezone: z.string().trim().min(1, v.required),
+  // Any name the server knows (it refuses the rest with a field error).
+  user_timezone: z
+    .string()
+    .trim()
+    .min(1, v.required)
+    .transform((zone) => zone as TimeZone),
   forbidden_hours_enabled: z.boolean(),
   forbidden_hours: z
     .string()
@@ -152,7 +157,7 @@ export const DEFAULT_SETTINGS: Omit<BotSettings, 'id' | 'is_bot_running' | 'is_s
   take_profit_first_pct: 10,
   take_profit_next_pct: 10,
   use_trailing_stop: true,
-  trail_activation_pct: null,
+  trail_activation_pct: 1,
   trail_step_pct: 0.5,
   leverage: 10,
   reverse_mode: false,

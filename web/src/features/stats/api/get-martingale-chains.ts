@@ -1,19 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { customDates, type StatsFilter } from '@/features/stats/api/get-stats'
 import { api } from '@/lib/api-client'
+import type { Chain, ChainsResponse, ChainTrade } from '@/types/api'
 
-export type ChainTrade = { id: number; pnl: number | null; created_at: string }
-
-/** One martingale chain (spec section 3, Chain). */
-export type Chain = {
-  chain_id: number
-  status: string
-  trades_count: number
-  total_pnl: number
-  trades: ChainTrade[]
-}
-
-export type ChainsResponse = { chains: Chain[] }
+export type { Chain, ChainsResponse, ChainTrade }
 
 /** A local date as YYYY-MM-DD. */
 export function localDate(date: Date): string {

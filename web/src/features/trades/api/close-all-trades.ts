@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import type { CloseAllTradesAnswer } from '@/types/api'
 import { invalidateOpenTrades } from '@/features/trades/api/get-open-trades'
 
-export type CloseAllTradesAnswer = { closed: number }
+export type { CloseAllTradesAnswer }
 
 /** POST /api/trades/close-all/ with no body: closes every open trade at market; answers how many. */
 export function closeAllTrades(): Promise<CloseAllTradesAnswer> {
