@@ -70,7 +70,7 @@ const numberInputs: Record<
   initial_stop_loss_pct: { min: 0.01, max: STOP_LOSS_PCT_BELOW - 0.01, step: '0.01' },
   take_profit_first_pct: { min: 0.01, step: 'any' },
   take_profit_next_pct: { min: 0.01, step: 'any' },
-  trail_activation_pct: { min: 0.01, step: 'any', placeholder: '1' },
+  trail_activation_pct: { min: 0.01, step: 'any' },
   trail_step_pct: { min: 0.01, step: 'any' },
   leverage: { min: MIN_LEVERAGE, max: MAX_LEVERAGE, step: '1' },
   martingale_max_depth: { min: 1, max: MAX_MARTINGALE_DEPTH, step: '1' },
@@ -153,7 +153,8 @@ export function SettingsForm({ record }: SettingsFormProps) {
             min={attrs.min}
             max={attrs.max}
             step={attrs.step}
-            placeholder={attrs.placeholder}
+            // Left empty, the field saves as its default (spec section 5): the placeholder shows it.
+            placeholder={attrs.placeholder ?? String(DEFAULT_SETTINGS[name])}
             className="font-mono tabular-nums"
             {...register(name)}
           />
