@@ -93,6 +93,10 @@ pub enum Period {
         from: NaiveDate,
         to: NaiveDate,
     },
+    /// A custom period with only `date_from`: from that day's 00:00 (local) to now.
+    Since(NaiveDate),
+    /// A custom period with only `date_to`: everything up to the end of that day (local).
+    Until(NaiveDate),
 }
 
 /// Why a period query was refused; each reads as a sentence for a 400 answer.
@@ -102,8 +106,6 @@ pub enum PeriodError {
     UnknownPeriod,
     #[error("period must be 24h, 7d, 30d or all.")]
     UnknownLivePeriod,
-    #[error("A custom period needs both date_from and date_to.")]
-    CustomNeedsDates,
     #[error("{0} must be a date written YYYY-MM-DD.")]
     BadDate(&'static str),
     #[error("date_from must not be after date_to.")]
@@ -121,7 +123,9 @@ pub fn parse_date(field: &'static str, value: &str) -> Result<NaiveDate, PeriodE
 
 impl Period {
     /// The `period` query value (default `month`) with its dates; the dates only count
-    /// for `custom`, which needs both.
+    /// for `custom`. The page sends them only when both are filled, so `custom` without
+    /// dates is the whole history (like `all`); one date alone bounds that side only.
+    /// Refused: a malformed date, or a range that ends before it starts.
     pub fn parse(
         period: Option<&str>,
         date_from: Option<&str>,
@@ -134,15 +138,19 @@ impl Period {
             "7d" => Period::Week,
             "month" => Period::Month,
             "custom" => {
-                let (Some(from), Some(to)) = (blank(date_from), blank(date_to)) else {
-                    return Err(PeriodError::CustomNeedsDates);
-                };
-                let from = parse_date("date_from", from)?;
-                let to = parse_date("date_to", to)?;
-                if from > to {
-                    return Err(PeriodError::Reversed);
+                let from = blank(date_from)
+                    .map(|v| parse_date("date_from", v))
+                    .transpose()?;
+                let to = blank(date_to)
+                    .map(|v| parse_date("date_to", v))
+                    .transpose()?;
+                match (from, to) {
+                    (Some(from), Some(to)) if from > to => return Err(PeriodError::Reversed),
+                    (Some(from), Some(to)) => Period::Custom { from, to },
+                    (Some(from), None) => Period::Since(from),
+                    (None, Some(to)) => Period::Until(to),
+                    (None, None) => Period::All,
                 }
-                Period::Custom { from, to }
             }
             _ => return Err(PeriodError::UnknownPeriod),
         })
@@ -173,6 +181,8 @@ impl Period {
             Period::ThirtyDays => (days_back(30), end),
             Period::Month => (local_day_start(today.with_day(1).unwrap_or(today), tz), end),
             Period::Custom { from, to } => local_dates_range(from, to, tz),
+            Period::Since(from) => (local_day_start(from, tz), end),
+            Period::Until(to) => (i64::MIN, local_dates_range(to, to, tz).1),
         }
     }
 }
@@ -623,16 +633,31 @@ mod tests {
     }
 
     #[test]
-    fn periods_parse_with_month_by_default_and_custom_needing_both_dates() {
+    fn periods_parse_with_month_by_default_and_custom_refusing_only_bad_dates() {
         assert_eq!(Period::parse(None, None, None), Ok(Period::Month));
         assert_eq!(Period::parse(Some("24h"), None, None), Ok(Period::Day));
         assert_eq!(
             Period::parse(Some("year"), None, None),
             Err(PeriodError::UnknownPeriod)
         );
+        // Custom without dates is the whole history; one date bounds one side.
+        assert_eq!(Period::parse(Some("custom"), None, None), Ok(Period::All));
+        assert_eq!(
+            Period::parse(Some("custom"), Some(""), Some(" ")),
+            Ok(Period::All)
+        );
+        let nov = |d| NaiveDate::from_ymd_opt(2026, 11, d).unwrap();
         assert_eq!(
             Period::parse(Some("custom"), Some("2026-11-01"), None),
-            Err(PeriodError::CustomNeedsDates)
+            Ok(Period::Since(nov(1)))
+        );
+        assert_eq!(
+            Period::parse(Some("custom"), None, Some("2026-11-05")),
+            Ok(Period::Until(nov(5)))
+        );
+        assert_eq!(
+            Period::parse(Some("custom"), None, Some("05.11.2026")),
+            Err(PeriodError::BadDate("date_to"))
         );
         assert_eq!(
             Period::parse(Some("custom"), Some("2026-11-31"), Some("2026-12-01")),
@@ -667,6 +692,15 @@ mod tests {
         assert_eq!(
             custom.range(now, tz),
             (ms("2026-11-01T15:00:00Z"), ms("2026-11-03T15:00:00Z"))
+        );
+        let nov2 = NaiveDate::from_ymd_opt(2026, 11, 2).unwrap();
+        assert_eq!(
+            Period::Since(nov2).range(now, tz),
+            (ms("2026-11-01T15:00:00Z"), end)
+        );
+        assert_eq!(
+            Period::Until(nov2).range(now, tz),
+            (i64::MIN, ms("2026-11-02T15:00:00Z"))
         );
     }
 

@@ -42,7 +42,8 @@ pub(crate) async fn user_zone(state: &AppState, user_id: i64) -> ApiResult<Tz> {
 pub struct StatsQuery {
     /// `all`, `24h`, `3d`, `7d`, `month` (default) or `custom`.
     pub period: Option<String>,
-    /// First day (`YYYY-MM-DD`, the user's zone) of a custom period.
+    /// First day (`YYYY-MM-DD`, the user's zone) of a custom period. `custom` without
+    /// dates is the whole history; one date alone bounds that side only.
     pub date_from: Option<String>,
     /// Last day, inclusive, of a custom period.
     pub date_to: Option<String>,
