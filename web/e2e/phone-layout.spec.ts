@@ -38,7 +38,9 @@ const PAGES: Check[] = [
     heading: 'Statistics',
     ready: async (page) => {
       await page.getByRole('combobox', { name: 'Period' }).selectOption({ label: 'All' })
-      await expect(page.getByRole('table', { name: 'Martingale chains' }).getByRole('row').nth(1)).toBeVisible()
+      await expect(
+        page.getByRole('table', { name: 'Martingale chains' }).getByRole('row').nth(1),
+      ).toBeVisible()
     },
   },
 ]
@@ -80,9 +82,9 @@ async function expectNoSidewaysScroll(page: Page, width: number, path: string) {
       .toEqual({ document: width, body: width, viewport: width })
   } catch (error) {
     const culprits = await offenders(page)
-    throw new Error(
-      `${path} at ${String(width)} px scrolls sideways; sticking out: ${culprits.join(', ')}\n${String(error)}`,
-    )
+    throw new Error(`${path} at ${String(width)} px scrolls sideways; sticking out: ${culprits.join(', ')}`, {
+      cause: error,
+    })
   }
 }
 
@@ -118,7 +120,11 @@ test.describe('phone and tablet widths', () => {
     await pageApi(page, 'POST', '/api/command/bot/start/')
     const { path } = await pageApi<{ path: string }>(page, 'POST', '/api/webhook/')
     const btcSignal = async () => {
-      const signals = await pageApi<{ symbol: string; recommendation: string }[]>(page, 'GET', '/api/signals/')
+      const signals = await pageApi<{ symbol: string; recommendation: string }[]>(
+        page,
+        'GET',
+        '/api/signals/',
+      )
       return signals.find((signal) => signal.symbol === 'BTCUSDT')?.recommendation
     }
     await expect.poll(btcSignal, { timeout: 30_000 }).toBeTruthy()
@@ -138,7 +144,10 @@ test.describe('phone and tablet widths', () => {
       await expect.poll(openBtc, { timeout: 15_000 }).toBe(true)
     }).toPass({ timeout: 60_000 })
     // No new entries from here on: the position stays while the pages are checked.
-    await pageApi(page, 'PUT', settingsPath, { forbidden_days_enabled: true, forbidden_days: [0, 1, 2, 3, 4, 5, 6] })
+    await pageApi(page, 'PUT', settingsPath, {
+      forbidden_days_enabled: true,
+      forbidden_days: [0, 1, 2, 3, 4, 5, 6],
+    })
 
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 })

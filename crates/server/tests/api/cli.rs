@@ -217,7 +217,9 @@ async fn first_start_prints_admin_password_once_and_sigterm_stops_cleanly() {
 /// `SIGNALDESK_LOG_FORMAT=json`) writes one JSON object a line.
 #[tokio::test]
 async fn piped_logs_have_no_colour_codes_and_json_lines_parse() {
-    let cases: [(&[(&str, &str)], &[&str], bool); 3] = [
+    // (environment, extra arguments, json expected)
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str], bool);
+    let cases: [Case; 3] = [
         (&[], &[], false),
         (&[("SIGNALDESK_LOG_FORMAT", "json")], &[], true),
         (&[], &["--log-format", "json"], true),

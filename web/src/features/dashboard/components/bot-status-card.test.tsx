@@ -64,6 +64,13 @@ function botServer(record: BotSettings | null, override: Record<string, () => Re
   return { fetchMock, calls }
 }
 
+/** "METHOD /path" of every call on the record /api/bot-settings/7/…, in order. */
+function recordCalls(fetchMock: ReturnType<typeof botServer>['fetchMock']) {
+  return fetchMock.mock.calls
+    .map(([url, init]) => `${init?.method ?? 'GET'} ${typeof url === 'string' ? url : ''}`)
+    .filter((call) => call.includes('/api/bot-settings/7/'))
+}
+
 async function openCard() {
   storeSession()
   const view = renderApp('/dashboard')
@@ -128,9 +135,7 @@ describe('bot status card', () => {
     const { card } = await openCard()
     await userEvent.click(await card.findByRole('button', { name: 'Start Bot' }))
     expect(await screen.findByText('Bot started')).toBeInTheDocument()
-    const sequence = fetchMock.mock.calls
-      .map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`)
-      .filter((call) => /\/api\/bot-settings\/7\//.test(call))
+    const sequence = recordCalls(fetchMock)
     expect(sequence).toEqual([
       'GET /api/bot-settings/7/',
       'POST /api/bot-settings/7/start_signals/',
@@ -143,9 +148,7 @@ describe('bot status card', () => {
     const { card } = await openCard()
     await userEvent.click(await card.findByRole('button', { name: 'Start Bot' }))
     expect(await screen.findByText('Bot started')).toBeInTheDocument()
-    const sequence = fetchMock.mock.calls
-      .map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`)
-      .filter((call) => /\/api\/bot-settings\/7\//.test(call))
+    const sequence = recordCalls(fetchMock)
     expect(sequence).toEqual(['GET /api/bot-settings/7/', 'POST /api/bot-settings/7/start_trading_worker/'])
   })
 

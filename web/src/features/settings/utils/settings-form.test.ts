@@ -126,7 +126,7 @@ describe('settings form schema', () => {
     expect(accepts({ ...martingale, [field]: '' })).toMatchObject({ [field]: fallback })
   })
 
-  it('the defaults are the server\'s: trail activation 1.0', () => {
+  it("the defaults are the server's: trail activation 1.0", () => {
     expect(DEFAULT_SETTINGS.trail_activation_pct).toBe(1)
   })
 
@@ -197,7 +197,9 @@ describe('settings form schema', () => {
 
   it('reports every bad field at once', () => {
     expect(
-      Object.keys(errorsOf({ ...martingale, max_trades: '0', leverage: '500', martingale_step: '-1' })).sort(),
+      Object.keys(
+        errorsOf({ ...martingale, max_trades: '0', leverage: '500', martingale_step: '-1' }),
+      ).sort(),
     ).toEqual(['leverage', 'martingale_step', 'max_trades'])
   })
 })

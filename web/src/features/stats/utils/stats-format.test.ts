@@ -56,7 +56,7 @@ describe('stats formats', () => {
     expect(sorted.map((c) => c.chain_id)).toEqual([2, 1])
   })
 
-  it('dates the chains: custom with both dates, whole days back in the user\'s zone, none for all and month', () => {
+  it("dates the chains: custom with both dates, whole days back in the user's zone, none for all and month", () => {
     // 01:30 UTC on the 23rd: 10:30 on the 23rd in Tokyo, still the 22nd (17:30) in Los Angeles.
     const now = new Date('2026-11-23T01:30:00Z')
     const empty = { dateFrom: '', dateTo: '' }
@@ -79,13 +79,17 @@ describe('stats formats', () => {
       date_to: '2026-11-22',
     })
     // 21:30 UTC on the 22nd: already the 23rd in Moscow (UTC+3).
-    expect(chainDates({ period: '24h', ...empty }, 'Europe/Moscow', new Date('2026-11-22T21:30:00Z'))).toEqual({
+    expect(
+      chainDates({ period: '24h', ...empty }, 'Europe/Moscow', new Date('2026-11-22T21:30:00Z')),
+    ).toEqual({
       date_from: '2026-11-22',
       date_to: '2026-11-23',
     })
     expect(chainDates({ period: 'all', ...empty }, 'Asia/Tokyo', now)).toEqual({})
     expect(chainDates({ period: 'month', ...empty }, 'Asia/Tokyo', now)).toEqual({})
-    expect(chainDates({ period: 'custom', dateFrom: '2026-11-01', dateTo: '' }, 'Asia/Tokyo', now)).toEqual({})
+    expect(chainDates({ period: 'custom', dateFrom: '2026-11-01', dateTo: '' }, 'Asia/Tokyo', now)).toEqual(
+      {},
+    )
     expect(
       chainDates({ period: 'custom', dateFrom: '2026-11-01', dateTo: '2026-11-05' }, 'Asia/Tokyo', now),
     ).toEqual({
