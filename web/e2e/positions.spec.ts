@@ -110,7 +110,17 @@ test.describe('open positions', () => {
     await expect(btcRow).toHaveCount(0)
 
     await page.goto('/logs')
-    await expect(page.getByRole('row').filter({ hasText: 'BTCUSDT: opened' }).first()).toBeVisible()
+    // The log renders only the rows in view: page down through it until the entry is there.
+    const opened = page.getByRole('row').filter({ hasText: 'BTCUSDT: opened' }).first()
+    const scroller = page.getByTestId('logs-scroller')
+    await expect(async () => {
+      if ((await opened.count()) === 0) {
+        await scroller.evaluate((element) => {
+          element.scrollTop += element.clientHeight
+        })
+      }
+      await expect(opened).toBeVisible({ timeout: 1_000 })
+    }).toPass({ timeout: 30_000 })
 
     await api(page, 'POST', '/api/command/bot/stop/')
   })

@@ -95,6 +95,40 @@ test.describe('statistics with period filter', () => {
     await expect(friday.getByText('0.00', { exact: true })).not.toHaveClass(/text-(success|destructive)/)
   })
 
+  test('Custom without dates is the whole history; the dates go only when both are set', async ({
+    page,
+    login,
+    account,
+    server,
+  }) => {
+    await server.importHistory(account.username, statsHistory())
+    await login(page, account)
+    const statsAnswers: number[] = []
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/stats/') statsAnswers.push(response.status())
+    })
+    const customAlone = page.waitForResponse(
+      (response) => new URL(response.url()).search === '?period=custom',
+    )
+    await openStats(page, 'Custom')
+    expect((await customAlone).status()).toBe(200)
+    await expect(tile(page, 'Total trades')).toHaveText('Total trades6')
+    await expect(tile(page, 'Total PnL')).toHaveText('Total PnL10.25')
+    await expect(page.getByText('Failed to load statistics')).toHaveCount(0)
+
+    // One date alone sends nothing new: the figures stay the whole history's.
+    await page.getByLabel('From', { exact: true }).fill('2000-01-01')
+    await expect(tile(page, 'Total trades')).toHaveText('Total trades6')
+    const bounded = page.waitForResponse((response) => {
+      const url = new URL(response.url())
+      return url.pathname === '/api/stats/' && url.searchParams.get('date_to') === '2000-01-02'
+    })
+    await page.getByLabel('To', { exact: true }).fill('2000-01-02')
+    expect((await bounded).status()).toBe(200)
+    await expect(page.getByText('No statistics available for this period.')).toBeVisible()
+    expect(statsAnswers.every((status) => status === 200)).toBe(true)
+  })
+
   test('the chains table: Russian headings, by first trade, PnL with 4 decimals, green and red', async ({
     page,
     login,

@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 /// The live statistics card and the `statistics` websocket message (spec section 3).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct LiveStatistics {
     pub total_trades: u64,
     /// Trades closed with pnl > 0.
@@ -88,12 +88,15 @@ pub enum Period {
     ThirtyDays,
     /// From the first day of this calendar month, 00:00 local, to now.
     Month,
-    /// `from` 00:00 to the end of `to`, both local and inclusive; a side left out is open
-    /// (no dates at all is the whole history).
+    /// `from` 00:00 to the end of `to`, both local and inclusive.
     Custom {
-        from: Option<NaiveDate>,
-        to: Option<NaiveDate>,
+        from: NaiveDate,
+        to: NaiveDate,
     },
+    /// A custom period with only `date_from`: from that day's 00:00 (local) to now.
+    Since(NaiveDate),
+    /// A custom period with only `date_to`: everything up to the end of that day (local).
+    Until(NaiveDate),
 }
 
 /// Why a period query was refused; each reads as a sentence for a 400 answer.
@@ -120,13 +123,16 @@ pub fn parse_date(field: &'static str, value: &str) -> Result<NaiveDate, PeriodE
 
 impl Period {
     /// The `period` query value (default `month`) with its dates; the dates only count
-    /// for `custom`, which needs both.
+    /// for `custom`. The page sends them only when both are filled, so `custom` without
+    /// dates is the whole history (like `all`); one date alone bounds that side only.
+    /// Refused: a malformed date, or a range that ends before it starts.
     pub fn parse(
         period: Option<&str>,
         date_from: Option<&str>,
         date_to: Option<&str>,
     ) -> Result<Period, PeriodError> {
-        // A date given is checked whatever the period, so a typo never passes unseen.
+        // A date given is checked whatever the period, so a typo never passes unseen (the
+        // app sends the dates only with Custom, and only when both are filled).
         let from = date_from.map(|v| parse_date("date_from", v)).transpose()?;
         let to = date_to.map(|v| parse_date("date_to", v)).transpose()?;
         Ok(match blank(period).unwrap_or("month") {
@@ -136,12 +142,13 @@ impl Period {
             "7d" => Period::Week,
             "month" => Period::Month,
             "custom" => {
-                if let (Some(from), Some(to)) = (from, to) {
-                    if from > to {
-                        return Err(PeriodError::Reversed);
-                    }
+                match (from, to) {
+                    (Some(from), Some(to)) if from > to => return Err(PeriodError::Reversed),
+                    (Some(from), Some(to)) => Period::Custom { from, to },
+                    (Some(from), None) => Period::Since(from),
+                    (None, Some(to)) => Period::Until(to),
+                    (None, None) => Period::All,
                 }
-                Period::Custom { from, to }
             }
             _ => return Err(PeriodError::UnknownPeriod),
         })
@@ -171,10 +178,9 @@ impl Period {
             Period::Week => (days_back(7), end),
             Period::ThirtyDays => (days_back(30), end),
             Period::Month => (local_day_start(today.with_day(1).unwrap_or(today), tz), end),
-            Period::Custom { from, to } => (
-                from.map_or(i64::MIN, |from| local_day_start(from, tz)),
-                to.map_or(end, |to| local_day_start(to.succ_opt().unwrap_or(to), tz)),
-            ),
+            Period::Custom { from, to } => local_dates_range(from, to, tz),
+            Period::Since(from) => (local_day_start(from, tz), end),
+            Period::Until(to) => (i64::MIN, local_dates_range(to, to, tz).1),
         }
     }
 }
@@ -625,32 +631,34 @@ mod tests {
     }
 
     #[test]
-    fn periods_parse_with_month_by_default_and_custom_needing_both_dates() {
+    fn periods_parse_with_month_by_default_and_custom_refusing_only_bad_dates() {
         assert_eq!(Period::parse(None, None, None), Ok(Period::Month));
         assert_eq!(Period::parse(Some("24h"), None, None), Ok(Period::Day));
         assert_eq!(
             Period::parse(Some("year"), None, None),
             Err(PeriodError::UnknownPeriod)
         );
-        // Custom without dates is the whole history; one date leaves the other side open.
+        // Custom without dates is the whole history; one date bounds one side.
+        assert_eq!(Period::parse(Some("custom"), None, None), Ok(Period::All));
         assert_eq!(
-            Period::parse(Some("custom"), None, None),
-            Ok(Period::Custom {
-                from: None,
-                to: None
-            })
+            Period::parse(Some("custom"), Some(""), None),
+            Err(PeriodError::BadDate("date_from"))
         );
-        let nov1 = NaiveDate::from_ymd_opt(2026, 11, 1);
-        assert_eq!(
-            Period::parse(Some("custom"), Some("2026-11-01"), None),
-            Ok(Period::Custom {
-                from: nov1,
-                to: None
-            })
-        );
-        // A malformed date is refused whatever the period.
         assert_eq!(
             Period::parse(Some("month"), None, Some("soon")),
+            Err(PeriodError::BadDate("date_to"))
+        );
+        let nov = |d| NaiveDate::from_ymd_opt(2026, 11, d).unwrap();
+        assert_eq!(
+            Period::parse(Some("custom"), Some("2026-11-01"), None),
+            Ok(Period::Since(nov(1)))
+        );
+        assert_eq!(
+            Period::parse(Some("custom"), None, Some("2026-11-05")),
+            Ok(Period::Until(nov(5)))
+        );
+        assert_eq!(
+            Period::parse(Some("custom"), None, Some("05.11.2026")),
             Err(PeriodError::BadDate("date_to"))
         );
         assert_eq!(
@@ -680,12 +688,21 @@ mod tests {
         assert_eq!(Period::Week.range(now, tz).0, ms("2026-11-15T15:00:00Z"));
         assert_eq!(Period::Month.range(now, tz).0, ms("2026-10-31T15:00:00Z"));
         let custom = Period::Custom {
-            from: NaiveDate::from_ymd_opt(2026, 11, 2),
-            to: NaiveDate::from_ymd_opt(2026, 11, 3),
+            from: NaiveDate::from_ymd_opt(2026, 11, 2).unwrap(),
+            to: NaiveDate::from_ymd_opt(2026, 11, 3).unwrap(),
         };
         assert_eq!(
             custom.range(now, tz),
             (ms("2026-11-01T15:00:00Z"), ms("2026-11-03T15:00:00Z"))
+        );
+        let nov2 = NaiveDate::from_ymd_opt(2026, 11, 2).unwrap();
+        assert_eq!(
+            Period::Since(nov2).range(now, tz),
+            (ms("2026-11-01T15:00:00Z"), end)
+        );
+        assert_eq!(
+            Period::Until(nov2).range(now, tz),
+            (i64::MIN, ms("2026-11-02T15:00:00Z"))
         );
     }
 

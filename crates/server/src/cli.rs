@@ -23,6 +23,16 @@ struct Cli {
     /// TOML configuration file (defaults < file < SIGNALDESK_* env < flags).
     #[arg(long, global = true, env = "SIGNALDESK_CONFIG")]
     config: Option<PathBuf>,
+    /// Log lines on standard error: text (coloured only when stderr is a terminal) or json
+    /// (one JSON object a line, for log collectors).
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        env = "SIGNALDESK_LOG_FORMAT",
+        default_value = "text"
+    )]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Command,
 }
@@ -86,6 +96,12 @@ struct ServeArgs {
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
 enum VenueArg {
     Paper,
     Bybit,
@@ -126,7 +142,7 @@ struct UserArgs {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_tracing();
+    init_tracing(cli.log_format);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
@@ -143,13 +159,21 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn init_tracing() {
+/// Logs go to standard error. Colours only when it is a terminal: a log written to a file or
+/// a pipe carries no ANSI escape codes.
+fn init_tracing(format: LogFormat) {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into());
-    let _ = tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder
+            .with_ansi(std::io::stderr().is_terminal())
+            .try_init(),
+        LogFormat::Json => builder.json().with_ansi(false).try_init(),
+    };
 }
 
 fn storage_overrides(storage: StorageArgs) -> Overrides {

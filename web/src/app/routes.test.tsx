@@ -79,12 +79,46 @@ describe('routes and access rules', () => {
     expect(localStorage.getItem('user')).toBeNull()
   })
 
-  it('drops the stored token when the session check fails for any reason', async () => {
+  it('drops the stored token when the session check fails for any reason, after one retry', async () => {
     storeSession()
-    stubServer({ 'GET /api/auth/me/': () => ({ status: 500, body: { error: 'Internal error' } }) })
+    const fetchMock = stubServer({
+      'GET /api/auth/me/': () => ({ status: 500, body: { error: 'Internal error' } }),
+    })
+    renderApp('/dashboard')
+    await screen.findByRole('heading', { name: 'Вход' }, { timeout: 5000 })
+    expect(localStorage.getItem('token')).toBeNull()
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/auth/me/')).toHaveLength(2)
+  })
+
+  it('keeps the session through one network blip on load: the check retries once', async () => {
+    storeSession()
+    let calls = 0
+    const fetchMock = stubServer({
+      'GET /api/auth/me/': () => {
+        calls += 1
+        if (calls === 1) throw new TypeError('Failed to fetch')
+        return { status: 200, body: admin }
+      },
+    })
+    renderApp('/dashboard')
+    expect(await screen.findByText('Загрузка...')).toBeInTheDocument()
+    expect(localStorage.getItem('token')).toBe('stored-token')
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, { timeout: 5000 }),
+    ).toBeInTheDocument()
+    expect(localStorage.getItem('token')).toBe('stored-token')
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/auth/me/')).toHaveLength(2)
+  })
+
+  it('does not retry a 403 of the session check: the token is dropped at once', async () => {
+    storeSession()
+    const fetchMock = stubServer({
+      'GET /api/auth/me/': () => ({ status: 403, body: { error: 'Forbidden' } }),
+    })
     renderApp('/dashboard')
     await screen.findByRole('heading', { name: 'Вход' })
     expect(localStorage.getItem('token')).toBeNull()
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/auth/me/')).toHaveLength(1)
   })
 
   it('lists the sidebar links to a logged-in user', async () => {

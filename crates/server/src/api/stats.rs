@@ -44,7 +44,8 @@ pub struct StatsQuery {
     /// `all`, `24h`, `3d`, `7d`, `month` (default) or `custom`.
     #[param(pattern = r"^\s*(all|24h|3d|7d|month|custom)?\s*$")]
     pub period: Option<String>,
-    /// First day (`YYYY-MM-DD`, the user's zone) of a custom period.
+    /// First day (`YYYY-MM-DD`, the user's zone) of a custom period. `custom` without
+    /// dates is the whole history; one date alone bounds that side only.
     #[param(format = Date)]
     pub date_from: Option<String>,
     /// Last day, inclusive, of a custom period.

@@ -93,10 +93,20 @@ pub fn start_serve_with(
     dir: &std::path::Path,
     env: &[(&str, &str)],
 ) -> (std::process::Child, String, Vec<String>, Lines) {
+    start_serve_args(dir, env, &[])
+}
+
+/// `start_serve_with` and extra command-line arguments.
+pub fn start_serve_args(
+    dir: &std::path::Path,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> (std::process::Child, String, Vec<String>, Lines) {
     let mut child = signaldesk(dir)
         .envs(env.iter().copied())
         .env("RUST_LOG", "trace")
         .args(["serve", "--addr", "127.0.0.1:0"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -108,7 +118,12 @@ pub fn start_serve_with(
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             if let Some(rest) = line.split("serving on http://").nth(1) {
-                let _ = tx.send(rest.split_whitespace().next().unwrap_or("").to_string());
+                // The address ends the text line; in a JSON line a quote follows it.
+                let addr: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || ".:[]".contains(*c))
+                    .collect();
+                let _ = tx.send(addr);
             }
             log_writer.lock().unwrap().push(line);
         }
@@ -196,4 +211,69 @@ async fn first_start_prints_admin_password_once_and_sigterm_stops_cleanly() {
         "the password is printed only on the first start"
     );
     assert!(sigterm_and_wait(child).success());
+}
+
+/// A log written to a file or a pipe: no ANSI colour codes; `--log-format json` (or
+/// `SIGNALDESK_LOG_FORMAT=json`) writes one JSON object a line.
+#[tokio::test]
+async fn piped_logs_have_no_colour_codes_and_json_lines_parse() {
+    // (environment, extra arguments, json expected)
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str], bool);
+    let cases: [Case; 3] = [
+        (&[], &[], false),
+        (&[("SIGNALDESK_LOG_FORMAT", "json")], &[], true),
+        (&[], &["--log-format", "json"], true),
+    ];
+    for (env, args, json) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let (child, addr, _, log) = start_serve_args(dir.path(), env, args);
+        let health = reqwest::get(format!("http://{addr}/healthz"))
+            .await
+            .unwrap();
+        assert_eq!(health.status(), reqwest::StatusCode::OK);
+        assert!(sigterm_and_wait(child).success());
+        let log = log.lock().unwrap().clone();
+        assert!(log.len() > 3, "the trace log was captured: {log:?}");
+        for line in &log {
+            assert!(
+                !line.contains("\u{1b}["),
+                "a colour code in a piped log: {line:?}"
+            );
+        }
+        if json {
+            let mut serving = false;
+            for line in &log {
+                let value: serde_json::Value = serde_json::from_str(line)
+                    .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+                assert!(value["level"].is_string(), "{line}");
+                assert!(value["timestamp"].is_string(), "{line}");
+                assert!(value["fields"].is_object(), "{line}");
+                let message = value["fields"]["message"].as_str().unwrap_or("");
+                serving |= message.starts_with("Signal Desk is serving on http://");
+            }
+            assert!(serving, "the start line is among the JSON lines");
+        } else {
+            assert!(
+                serde_json::from_str::<serde_json::Value>(&log[0]).is_err(),
+                "text by default: {}",
+                log[0]
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unknown_log_format_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = signaldesk(dir.path())
+        .args(["--log-format", "xml", "serve"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--log-format"), "{stderr}");
+    assert!(
+        stderr.contains("text") && stderr.contains("json"),
+        "{stderr}"
+    );
 }

@@ -432,15 +432,51 @@ async fn chains_filter_by_local_creation_date_and_sort_by_first_trade() {
 }
 
 #[tokio::test]
+async fn custom_period_without_dates_is_the_whole_history() {
+    // The page sends `?period=custom` alone until both dates are filled (spec section 5).
+    for app in TestApp::on_every_backend().await {
+        let (token, user) = tokyo_user(&app, "casey").await;
+        let seeded = [
+            (tokyo(day(2025, 6, 9), 12, 0, 0), 10),
+            (tokyo(day(2025, 6, 11), 12, 0, 0), -4),
+            (tokyo(day(2025, 6, 15), 12, 0, 0), 7),
+        ];
+        for (n, &(at, pnl)) in seeded.iter().enumerate() {
+            closed(&app, user, n, at, pnl).await;
+        }
+        let all = get(&app, &token, "/api/stats/?period=all").await;
+        assert_eq!(all["total_trades"], 3, "{}", app.db_url());
+        for path in [
+            "/api/stats/?period=custom",
+            "/api/stats/?period=custom&date_from=&date_to=",
+        ] {
+            let custom = get(&app, &token, path).await;
+            assert_eq!(custom, all, "{path}");
+        }
+        // One date alone bounds that side only.
+        let since = get(
+            &app,
+            &token,
+            "/api/stats/?period=custom&date_from=2025-06-11",
+        )
+        .await;
+        assert_eq!(since["total_trades"], 2);
+        assert_eq!(since["total_pnl"], 3.0);
+        let until = get(&app, &token, "/api/stats/?period=custom&date_to=2025-06-11").await;
+        assert_eq!(until["total_trades"], 2);
+        assert_eq!(until["total_pnl"], 6.0);
+    }
+}
+
+#[tokio::test]
 async fn bad_statistics_queries_answer_400_with_a_sentence() {
     for app in TestApp::on_every_backend().await {
         let token = app.user_with_token("erin").await;
         for path in [
             "/api/stats/?period=year",
-            "/api/stats/?period=custom",
-            "/api/stats/?period=custom&date_from=2025-06-10",
             "/api/stats/?period=custom&date_from=2025-13-01&date_to=2025-12-01",
             "/api/stats/?period=custom&date_from=2025-06-11&date_to=2025-06-10",
+            "/api/stats/?period=custom&date_to=June",
             "/api/stats/daily/?date_from=yesterday",
             "/api/stats/weekly/?date_from=2025-06-11&date_to=2025-06-10",
             "/api/stats/monthly/?date_to=2025-02-30",

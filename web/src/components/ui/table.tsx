@@ -33,7 +33,7 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
     <th
       data-slot="table-head"
       className={cn(
-        'h-10 px-3 text-left align-middle text-xs font-medium tracking-wide whitespace-nowrap text-muted-foreground uppercase',
+        'h-10 px-2 text-left align-middle text-xs font-medium tracking-wide whitespace-nowrap text-muted-foreground uppercase sm:px-3',
         className,
       )}
       {...props}
@@ -42,5 +42,7 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
 }
 
 export function TableCell({ className, ...props }: ComponentProps<'td'>) {
-  return <td data-slot="table-cell" className={cn('px-3 py-2.5 align-middle', className)} {...props} />
+  return (
+    <td data-slot="table-cell" className={cn('px-2 py-2.5 align-middle sm:px-3', className)} {...props} />
+  )
 }

@@ -65,6 +65,30 @@ describe('live socket', () => {
     expect(FakeWebSocket.latest().sentJson()).toEqual([{ action: 'authenticate', token: 'second' }])
   })
 
+  it('sends get_signals once after authentication, on every (re)connect', () => {
+    const { socket } = setup('abc123')
+    socket.start()
+    FakeWebSocket.latest().open()
+    const user = { id: 1, username: 'trader' }
+    FakeWebSocket.latest().receive({ type: 'authenticated', user })
+    // A second `authenticated` (the cookie at upgrade, then the token) asks nothing more.
+    FakeWebSocket.latest().receive({ type: 'authenticated', user })
+    expect(FakeWebSocket.latest().sentJson()).toEqual([
+      { action: 'authenticate', token: 'abc123' },
+      { action: 'get_signals' },
+    ])
+
+    FakeWebSocket.latest().drop()
+    vi.advanceTimersByTime(LIVE_RECONNECT_BASE_DELAY_MS)
+    FakeWebSocket.latest().open()
+    expect(FakeWebSocket.latest().sentJson()).toEqual([{ action: 'authenticate', token: 'abc123' }])
+    FakeWebSocket.latest().receive({ type: 'authenticated', user })
+    expect(FakeWebSocket.latest().sentJson()).toEqual([
+      { action: 'authenticate', token: 'abc123' },
+      { action: 'get_signals' },
+    ])
+  })
+
   it('goes disconnected on close', () => {
     const { socket, statuses } = setup()
     socket.start()

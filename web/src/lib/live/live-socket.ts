@@ -57,6 +57,8 @@ export type LiveSocketOptions = {
  *
  * - on open: `{"action":"authenticate","token":…}`, status connected, reconnect count reset, and
  *   `{"action":"ping"}` every 30 s while open;
+ * - on the first `authenticated` answer of each connection (spec section 7): `{"action":"get_signals"}`,
+ *   so every (re)connect asks for the whole signals list;
  * - on close: status disconnected and, unless `stop()` was called, a new connection after
  *   1 s, 2 s, 4 s, 8 s, 16 s (5 attempts at most; then it stays disconnected);
  * - every frame is parsed (an invalid one is only logged) and handed to `onMessage`.
@@ -129,6 +131,8 @@ export class LiveSocket {
       return
     }
     this.transport = transport
+    // Set until this connection's first `authenticated` answer (cookie or token).
+    let awaitingAuth = true
 
     transport.onopen = () => {
       this.attempts = 0
@@ -140,7 +144,12 @@ export class LiveSocket {
     }
     transport.onmessage = (event) => {
       const message = parseServerMessage(event.data)
-      if (message) this.options.onMessage(message)
+      if (!message) return
+      if (message.type === 'authenticated' && awaitingAuth) {
+        awaitingAuth = false
+        this.send({ action: 'get_signals' })
+      }
+      this.options.onMessage(message)
     }
     // An error is always followed by a close, which does the work.
     transport.onerror = () => undefined

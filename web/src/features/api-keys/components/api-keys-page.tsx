@@ -8,7 +8,7 @@ export function ApiKeysPage() {
   return (
     <div className="space-y-6">
       <PageHeader title={apiKeysStrings.title} description={apiKeysStrings.description} />
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
         <AddApiKeyForm />
         <ApiKeysList />
       </div>

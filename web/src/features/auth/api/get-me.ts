@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSyncExternalStore } from 'react'
+import { useEffect, useSyncExternalStore } from 'react'
 import { api } from '@/lib/api-client'
+import { shouldRetryQuery } from '@/lib/query-client'
 import { clearSession, getToken, subscribeSession } from '@/lib/session'
 import type { User } from '@/types/api'
 
@@ -12,21 +13,16 @@ export function getMe({ signal }: { signal?: AbortSignal } = {}): Promise<User> 
 export const meQueryKey = ['auth', 'me'] as const
 
 /**
- * The session check of spec section 4: with a stored token the current user is fetched; on any
- * failure the token is removed and the user is logged out.
+ * The session check of spec section 4: with a stored token the current user is fetched; on
+ * failure the token is removed and the user is logged out. Like every query (spec section 8) it
+ * retries once first, so one network blip on load does not log the trader out; a 4xx is not
+ * retried (a 401 has already cleared the session in the API client, spec section 6).
  */
 export function meQueryOptions() {
   return queryOptions({
     queryKey: meQueryKey,
-    queryFn: async ({ signal }) => {
-      try {
-        return await getMe({ signal })
-      } catch (error) {
-        if (!signal.aborted) clearSession()
-        throw error
-      }
-    },
-    retry: false,
+    queryFn: ({ signal }) => getMe({ signal }),
+    retry: shouldRetryQuery,
     staleTime: Infinity,
   })
 }
@@ -43,6 +39,11 @@ function useStoredToken() {
 export function useSession(): Session {
   const token = useStoredToken()
   const me = useQuery({ ...meQueryOptions(), enabled: token !== null })
+  // The check failed for good (after its retry): drop the stored token, i.e. log out.
+  const failed = token !== null && me.isError
+  useEffect(() => {
+    if (failed) clearSession()
+  }, [failed])
   if (token === null || me.isError) return { status: 'unauthenticated', user: null, isAuthenticated: false }
   if (me.data) return { status: 'authenticated', user: me.data, isAuthenticated: true }
   return { status: 'loading', user: null, isAuthenticated: false }

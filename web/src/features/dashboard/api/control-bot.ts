@@ -1,12 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { BotControlResponse } from '@/types/api'
+import type { BotControlResponse, BotSettings } from '@/types/api'
 import { invalidateBotSettings, patchBotSettingsData } from '@/features/settings/api/get-bot-settings'
 
 /**
  * POST /api/bot-settings/{id}/{action}/ with an empty body: one endpoint per action, all of the same
- * shape, so one file. `start_trading_worker` starts signal fetching first when it is off (the server
- * does it) and answers 400 "No active API key" without an active key.
+ * shape, so one file. `start_trading_worker` answers 400 "No active API key" without an active key.
+ *
+ * Start Bot follows spec section 4 in the client: the settings record is read first
+ * (GET /api/bot-settings/{id}/); if signal fetching is inactive, start_signals is posted and only
+ * then start_trading_worker. (The server would start the signals itself too; DESIGN.md section 5.)
  */
 export type BotControlAction = 'start_trading_worker' | 'stop_bot' | 'start_signals' | 'stop_signals'
 
@@ -14,8 +17,16 @@ export type { BotControlResponse }
 
 export type BotControlInput = { id: number; action: BotControlAction }
 
-export function controlBot({ id, action }: BotControlInput): Promise<BotControlResponse> {
-  return api.post<BotControlResponse>(`bot-settings/${id}/${action}/`)
+function postAction({ id, action }: BotControlInput): Promise<BotControlResponse> {
+  return api.post<BotControlResponse>(`bot-settings/${String(id)}/${action}/`)
+}
+
+export async function controlBot({ id, action }: BotControlInput): Promise<BotControlResponse> {
+  if (action === 'start_trading_worker') {
+    const record = await api.get<BotSettings>(`bot-settings/${String(id)}/`)
+    if (!record.is_signals_fetching_active) await postAction({ id, action: 'start_signals' })
+  }
+  return postAction({ id, action })
 }
 
 export function useControlBot() {

@@ -44,6 +44,8 @@ function botServer(record: BotSettings | null, override: Record<string, () => Re
   const fetchMock = stubServer({
     'GET /api/auth/me/': () => ({ status: 200, body: admin }),
     'GET /api/bot-settings/': () => ({ status: 200, body: stored ? [stored] : [] }),
+    [`GET /api/bot-settings/${id}/`]: () =>
+      stored ? { status: 200, body: stored } : { status: 404, body: { error: 'Not found' } },
     [`PUT /api/bot-settings/${id}/`]: ({ body }) => {
       if (!stored) return { status: 404, body: { error: 'Not found' } }
       stored = { ...stored, ...(body as Partial<BotSettings>) }
@@ -60,6 +62,13 @@ function botServer(record: BotSettings | null, override: Record<string, () => Re
   const calls = (method: string, url: string) =>
     fetchMock.mock.calls.filter(([u, init]) => u === url && (init?.method ?? 'GET') === method)
   return { fetchMock, calls }
+}
+
+/** "METHOD /path" of every call on the record /api/bot-settings/7/…, in order. */
+function recordCalls(fetchMock: ReturnType<typeof botServer>['fetchMock']) {
+  return fetchMock.mock.calls
+    .map(([url, init]) => `${init?.method ?? 'GET'} ${typeof url === 'string' ? url : ''}`)
+    .filter((call) => call.includes('/api/bot-settings/7/'))
 }
 
 async function openCard() {
@@ -119,6 +128,28 @@ describe('bot status card', () => {
     await userEvent.click(card.getByRole('button', { name: 'Stop Bot' }))
     expect(await screen.findByText('Bot stopped')).toBeInTheDocument()
     expect(await card.findByText('Stopped')).toBeInTheDocument()
+  })
+
+  it('Start Bot reads the record, starts the signals first when they are inactive, then the worker', async () => {
+    const { fetchMock } = botServer(settingsRecord())
+    const { card } = await openCard()
+    await userEvent.click(await card.findByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByText('Bot started')).toBeInTheDocument()
+    const sequence = recordCalls(fetchMock)
+    expect(sequence).toEqual([
+      'GET /api/bot-settings/7/',
+      'POST /api/bot-settings/7/start_signals/',
+      'POST /api/bot-settings/7/start_trading_worker/',
+    ])
+  })
+
+  it('Start Bot with signals already active starts only the worker', async () => {
+    const { fetchMock } = botServer(settingsRecord({ is_signals_fetching_active: true }))
+    const { card } = await openCard()
+    await userEvent.click(await card.findByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByText('Bot started')).toBeInTheDocument()
+    const sequence = recordCalls(fetchMock)
+    expect(sequence).toEqual(['GET /api/bot-settings/7/', 'POST /api/bot-settings/7/start_trading_worker/'])
   })
 
   it('disables both buttons while a control request runs', async () => {

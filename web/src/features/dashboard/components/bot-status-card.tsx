@@ -121,12 +121,12 @@ export function BotStatusCard() {
           </div>
         ) : (
           <>
-            <div className="grid gap-3 sm:grid-cols-2" aria-live="polite">
+            <div className="grid grid-cols-1 gap-3 sm:grid-cols-2" aria-live="polite">
               <StatusTile on={running} label={running ? s.running : s.stopped} />
               <StatusTile on={signals} label={signals ? s.signalsActive : s.signalsInactive} />
             </div>
 
-            <div className="grid gap-3 sm:grid-cols-2">
+            <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
               <Button
                 size="lg"
                 variant={running ? 'destructive' : 'default'}
@@ -173,7 +173,7 @@ export function BotStatusCard() {
                 value={mode ?? ''}
                 onValueChange={changeMode}
                 disabled={updateMode.isPending || !record}
-                className="grid gap-2 sm:grid-cols-2"
+                className="grid grid-cols-1 gap-2 sm:grid-cols-2"
               >
                 {(['classic', 'martingale'] as const).map((value) => (
                   <Label

@@ -43,7 +43,7 @@ export function DashboardPage({ signals }: DashboardPageProps) {
       ) : (
         <SummaryCards dashboard={dashboard.data} />
       )}
-      <div className="grid items-start gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
         {signals}
         <div className="space-y-6">
           <BotStatusCard />

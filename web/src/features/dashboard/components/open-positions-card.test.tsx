@@ -92,10 +92,11 @@ describe('Open Positions card', () => {
     expect(row(cardElement, 'ETHUSDT').getByText('Short')).toHaveClass('text-destructive')
     expect(row(cardElement, 'ETHUSDT').getByText('20x')).toBeInTheDocument()
     // Size is what is still open; no live data yet: no mark price or PnL.
-    expect(columnTexts(cardElement, 2)).toEqual(['0.015', '0.25'])
-    expect(columnTexts(cardElement, 3)).toEqual(['65,000.00', '3,000.50'])
-    expect(columnTexts(cardElement, 4)).toEqual(['—', '—'])
+    // Columns: symbol, side, PnL, size, entry, mark, stop, Close (the key ones first, for phones).
+    expect(columnTexts(cardElement, 3)).toEqual(['0.015', '0.25'])
+    expect(columnTexts(cardElement, 4)).toEqual(['65,000.00', '3,000.50'])
     expect(columnTexts(cardElement, 5)).toEqual(['—', '—'])
+    expect(columnTexts(cardElement, 2)).toEqual(['—', '—'])
     expect(columnTexts(cardElement, 6)).toEqual(['61,750.00', '3,150.00'])
   })
 
@@ -124,7 +125,7 @@ describe('Open Positions card', () => {
       ],
     })
     await waitFor(() => {
-      expect(columnTexts(cardElement, 4)).toEqual(['65,850.50', '3,010.25'])
+      expect(columnTexts(cardElement, 5)).toEqual(['65,850.50', '3,010.25'])
     })
     expect(columnTexts(cardElement, 0)).toEqual(['BTCUSDT', 'ETHUSDT'])
     // PnL with 2 decimals, green above zero and red below.

@@ -111,7 +111,7 @@ export function OpenPositionsCard({ className }: { className?: string }) {
           />
         ) : null}
       </CardHeader>
-      <CardContent>
+      <CardContent className="px-3 sm:px-6">
         {trades.isPending ? (
           <div role="status" className="flex items-center justify-center gap-3 py-10 text-muted-foreground">
             <Spinner className="text-primary" />
@@ -146,6 +146,9 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                 <TableHead scope="col">{s.columns.symbol}</TableHead>
                 <TableHead scope="col">{s.columns.side}</TableHead>
                 <TableHead scope="col" className="text-right">
+                  {s.columns.pnl}
+                </TableHead>
+                <TableHead scope="col" className="text-right">
                   {s.columns.size}
                 </TableHead>
                 <TableHead scope="col" className="text-right">
@@ -155,12 +158,9 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                   {s.columns.mark}
                 </TableHead>
                 <TableHead scope="col" className="text-right">
-                  {s.columns.pnl}
-                </TableHead>
-                <TableHead scope="col" className="text-right">
                   {s.columns.stop}
                 </TableHead>
-                <TableHead scope="col" className="text-right">
+                <TableHead scope="col" className="sticky right-0 bg-card text-right">
                   <span className="sr-only">{s.columns.actions}</span>
                 </TableHead>
               </TableRow>
@@ -173,21 +173,16 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                   <TableRow key={trade.id}>
                     <TableCell className="font-medium">{trade.symbol}</TableCell>
                     <TableCell>
-                      <span className="inline-flex items-center gap-2">
+                      {/* Under 640 px the leverage goes under the side: the key columns fit a phone. */}
+                      <span className="inline-flex flex-col items-start gap-0.5 sm:flex-row sm:items-center sm:gap-2">
                         <Badge variant={trade.side === 'long' ? 'success' : 'destructive'}>
                           {s.sides[trade.side]}
                         </Badge>
                         <span className="text-xs text-muted-foreground tabular-nums">{trade.leverage}x</span>
                       </span>
                     </TableCell>
-                    <TableCell className="text-right font-mono tabular-nums">
-                      {quantityFormat.format(trade.open_quantity)}
-                    </TableCell>
-                    <TableCell className="text-right font-mono tabular-nums">
-                      {price(trade.entry_price)}
-                    </TableCell>
-                    <TableCell className="text-right font-mono tabular-nums">{price(markPrice)}</TableCell>
                     <TableCell
+                      data-column="pnl"
                       className={cn(
                         'text-right font-mono font-medium tabular-nums',
                         unrealizedPnl !== null && unrealizedPnl > 0 && 'text-success',
@@ -197,8 +192,15 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                     >
                       {unrealizedPnl === null ? s.none : pnlFormat.format(unrealizedPnl)}
                     </TableCell>
+                    <TableCell className="text-right font-mono tabular-nums">
+                      {quantityFormat.format(trade.open_quantity)}
+                    </TableCell>
+                    <TableCell className="text-right font-mono tabular-nums">
+                      {price(trade.entry_price)}
+                    </TableCell>
+                    <TableCell className="text-right font-mono tabular-nums">{price(markPrice)}</TableCell>
                     <TableCell className="text-right font-mono tabular-nums">{price(stopLoss)}</TableCell>
-                    <TableCell className="text-right">
+                    <TableCell className="sticky right-0 bg-card text-right">
                       <ConfirmButton
                         trigger={
                           <Button

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { LogEntry, LogLevel } from '@/types/api'
@@ -35,9 +35,23 @@ async function openLogs() {
   await screen.findByRole('heading', { level: 1, name: 'Trading Logs' })
 }
 
-/** The Message cells, top to bottom. */
+/** The Message cells of the rendered rows, top to bottom (the windowing spacers have none). */
 function messages() {
-  return columnTexts(screen.getByRole('table', { name: 'Trading Logs' }), 2)
+  return columnTexts(screen.getByRole('table', { name: 'Trading Logs' }), 2).filter(
+    (text) => text !== undefined,
+  )
+}
+
+/** The entry rows in the DOM (the window), not the spacers. */
+function renderedRows() {
+  return screen.getAllByRole('row', { hidden: true }).filter((row) => row.hasAttribute('data-row-key'))
+}
+
+/** Scrolls the log's own scroll container (jsdom does no layout: the position is set by hand). */
+function scrollLogTo(scrollTop: number) {
+  const scroller = screen.getByTestId('logs-scroller')
+  Object.defineProperty(scroller, 'scrollTop', { configurable: true, value: scrollTop })
+  fireEvent.scroll(scroller)
 }
 
 const serverLog = [
@@ -143,20 +157,52 @@ describe('logs page', () => {
     })
   })
 
-  it('keeps at most 1000 entries, dropping the oldest', async () => {
+  it('keeps at most 1000 entries, dropping the oldest, and renders only a window of them', async () => {
     const thousand = Array.from({ length: 1000 }, (_, i) => logEntry(1000 - i))
     logsServer(thousand)
     await openLogs()
     await screen.findByText('entry 1000')
+    // The whole buffer is the table's (aria-rowcount counts the header row), a window is in the DOM.
+    const table = screen.getByRole('table', { name: 'Trading Logs' })
+    expect(table).toHaveAttribute('aria-rowcount', '1001')
+    expect(renderedRows().length).toBeGreaterThan(5)
+    expect(renderedRows().length).toBeLessThan(60)
+
     openLive()
     liveSend({ type: 'new_log', data: logEntry(1001, 'error', 'newest') })
     await screen.findByText('newest')
-    const list = messages()
-    expect(list).toHaveLength(1000)
-    expect(list[0]).toBe('newest')
-    expect(list[1]).toBe('entry 1000')
-    expect(list.at(-1)).toBe('entry 2')
+    expect(table).toHaveAttribute('aria-rowcount', '1001')
+    const top = messages()
+    expect(top[0]).toBe('newest')
+    expect(top[1]).toBe('entry 1000')
+    expect(renderedRows().length).toBeLessThan(60)
+
+    // At the bottom of the list: the oldest kept entry, and the dropped one nowhere.
+    scrollLogTo(1000 * 45)
+    await waitFor(() => {
+      expect(messages().at(-1)).toBe('entry 2')
+    })
+    expect(renderedRows().length).toBeLessThan(60)
+    expect(screen.queryByText('newest')).not.toBeInTheDocument()
     expect(screen.queryByText('entry 1')).not.toBeInTheDocument()
+    expect(renderedRows()[0]).toHaveAttribute('aria-rowindex')
+  }, 15_000)
+
+  it('filters a long log by level and still renders only a window', async () => {
+    // Every tenth entry is a warning: 100 of 1000.
+    const thousand = Array.from({ length: 1000 }, (_, i) =>
+      logEntry(1000 - i, (1000 - i) % 10 === 0 ? 'warning' : 'info'),
+    )
+    logsServer(thousand)
+    await openLogs()
+    await screen.findByText('entry 1000')
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Level' }), 'Warning')
+    await waitFor(() => {
+      expect(screen.getByRole('table', { name: 'Trading Logs' })).toHaveAttribute('aria-rowcount', '101')
+    })
+    expect(messages().slice(0, 3)).toEqual(['entry 1000', 'entry 990', 'entry 980'])
+    expect(renderedRows().length).toBeLessThan(60)
+    expect(screen.queryByText('entry 999')).not.toBeInTheDocument()
   }, 15_000)
 
   it('says so when there are no entries', async () => {

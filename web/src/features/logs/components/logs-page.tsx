@@ -13,7 +13,8 @@ function isLevelFilter(value: string): value is LogLevelFilter {
 
 /**
  * /logs (spec section 2): the level filter (All Levels, Info, Warning, Error) and the table of
- * Time, Level and Message. New entries arrive over the live feed and are prepended (1000 at most).
+ * Time, Level and Message. New entries arrive over the live feed and are prepended (1000 at most);
+ * only the rows in view are rendered (lib/use-windowed-rows.ts).
  */
 export function LogsPage() {
   const id = useId()
@@ -48,7 +49,8 @@ export function LogsPage() {
       />
       <Card>
         <CardContent className="p-2 sm:p-4">
-          <LogsTable level={level} label={s.title} />
+          {/* A new level starts at the top of its list. */}
+          <LogsTable key={level} level={level} label={s.title} />
         </CardContent>
       </Card>
     </div>

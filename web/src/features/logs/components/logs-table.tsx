@@ -2,7 +2,9 @@ import { RotateCw, ScrollText } from 'lucide-react'
 import { ErrorAlert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { useWindowedRows } from '@/lib/use-windowed-rows'
+import type { LogEntry } from '@/types/api'
 import { useLogs, type LogLevelFilter } from '@/features/logs/api/get-logs'
 import { LogLevelBadge } from '@/features/logs/components/log-level-badge'
 import { logsStrings as s } from '@/features/logs/strings'
@@ -12,6 +14,9 @@ function formatTime(timestamp: string): string {
   const date = new Date(timestamp)
   return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString()
 }
+
+/** A one-line entry's height (px); longer messages wrap and are measured once rendered. */
+const ROW_ESTIMATE_PX = 45
 
 /** The bot log of one level filter: Time, Level, Message, newest first. */
 export function LogsTable({ level, label }: { level: LogLevelFilter; label: string }) {
@@ -56,36 +61,62 @@ export function LogsTable({ level, label }: { level: LogLevelFilter; label: stri
     )
   }
 
+  return <LogRows entries={logs.data} label={label} />
+}
+
+/**
+ * The entries as a table that renders only the rows in view (the buffer holds up to 1,000): it
+ * scrolls inside its card, with the header kept on top; the rows above and below the window are
+ * spacers of their height, so the scroll bar is the whole list's.
+ */
+function LogRows({ entries, label }: { entries: LogEntry[]; label: string }) {
+  const keys = entries.map((entry) => String(entry.id))
+  const { scrollRef, onScroll, first, last, before, after } = useWindowedRows({
+    keys,
+    estimate: ROW_ESTIMATE_PX,
+  })
+
   return (
-    <Table aria-label={label}>
-      <TableHeader>
-        <TableRow className="hover:bg-transparent">
-          <TableHead scope="col" className="w-28 sm:w-48">
-            {s.time}
-          </TableHead>
-          <TableHead scope="col" className="w-24 sm:w-28">
-            {s.level}
-          </TableHead>
-          <TableHead scope="col" className="min-w-48">
-            {s.message}
-          </TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {logs.data.map((entry) => (
-          <TableRow key={entry.id}>
-            <TableCell className="pt-[13px] align-top text-xs text-muted-foreground tabular-nums sm:whitespace-nowrap">
-              <time dateTime={entry.timestamp}>{formatTime(entry.timestamp)}</time>
-            </TableCell>
-            <TableCell className="align-top">
-              <LogLevelBadge level={entry.level} />
-            </TableCell>
-            <TableCell className="font-mono text-xs break-words whitespace-pre-wrap">
-              {entry.message}
-            </TableCell>
+    <div
+      ref={scrollRef}
+      onScroll={onScroll}
+      data-testid="logs-scroller"
+      className="relative max-h-[calc(100svh-14rem)] min-h-72 w-full overflow-auto"
+    >
+      <table
+        aria-label={label}
+        aria-rowcount={entries.length + 1}
+        className="w-full min-w-[28rem] table-fixed caption-bottom text-sm"
+      >
+        <TableHeader className="sticky top-0 z-10 bg-card">
+          <TableRow className="hover:bg-transparent" aria-rowindex={1}>
+            <TableHead scope="col" className="w-28 sm:w-48">
+              {s.time}
+            </TableHead>
+            <TableHead scope="col" className="w-24 sm:w-28">
+              {s.level}
+            </TableHead>
+            <TableHead scope="col">{s.message}</TableHead>
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHeader>
+        <TableBody>
+          {before > 0 ? <tr aria-hidden="true" style={{ height: before }} /> : null}
+          {entries.slice(first, last).map((entry, offset) => (
+            <TableRow key={entry.id} data-row-key={String(entry.id)} aria-rowindex={first + offset + 2}>
+              <TableCell className="pt-[13px] align-top text-xs text-muted-foreground tabular-nums sm:whitespace-nowrap">
+                <time dateTime={entry.timestamp}>{formatTime(entry.timestamp)}</time>
+              </TableCell>
+              <TableCell className="align-top">
+                <LogLevelBadge level={entry.level} />
+              </TableCell>
+              <TableCell className="font-mono text-xs break-words whitespace-pre-wrap">
+                {entry.message}
+              </TableCell>
+            </TableRow>
+          ))}
+          {after > 0 ? <tr aria-hidden="true" style={{ height: after }} /> : null}
+        </TableBody>
+      </table>
+    </div>
   )
 }

@@ -70,7 +70,7 @@ const numberInputs: Record<
   initial_stop_loss_pct: { min: 0.01, max: STOP_LOSS_PCT_BELOW - 0.01, step: '0.01' },
   take_profit_first_pct: { min: 0.01, step: 'any' },
   take_profit_next_pct: { min: 0.01, step: 'any' },
-  trail_activation_pct: { min: 0.01, step: 'any', placeholder: '1' },
+  trail_activation_pct: { min: 0.01, step: 'any' },
   trail_step_pct: { min: 0.01, step: 'any' },
   leverage: { min: MIN_LEVERAGE, max: MAX_LEVERAGE, step: '1' },
   martingale_max_depth: { min: 1, max: MAX_MARTINGALE_DEPTH, step: '1' },
@@ -153,7 +153,8 @@ export function SettingsForm({ record }: SettingsFormProps) {
             min={attrs.min}
             max={attrs.max}
             step={attrs.step}
-            placeholder={attrs.placeholder}
+            // Left empty, the field saves as its default (spec section 5): the placeholder shows it.
+            placeholder={attrs.placeholder ?? String(DEFAULT_SETTINGS[name])}
             className="font-mono tabular-nums"
             {...register(name)}
           />
@@ -168,9 +169,9 @@ export function SettingsForm({ record }: SettingsFormProps) {
 
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-6">
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Section icon={Gauge} title={s.sections.mode.title} description={s.sections.mode.description}>
-          <div className="grid gap-5 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             <FormField
               id={`${id}-bot_mode`}
               label={s.fields.bot_mode}
@@ -194,7 +195,7 @@ export function SettingsForm({ record }: SettingsFormProps) {
           title={s.sections.limits.title}
           description={s.sections.limits.description}
         >
-          <div className="grid gap-5 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             {numberField('max_trades')}
             {numberField('initial_stop_loss_pct')}
             {numberField('max_total_usdt')}
@@ -203,12 +204,12 @@ export function SettingsForm({ record }: SettingsFormProps) {
         </Section>
 
         <Section icon={Target} title={s.sections.exits.title} description={s.sections.exits.description}>
-          <div className="grid gap-5 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             {numberField('take_profit_first_pct')}
             {numberField('take_profit_next_pct')}
           </div>
           {checkboxField('use_trailing_stop', s.hints.use_trailing_stop)}
-          <div className="grid gap-5 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             {numberField('trail_activation_pct')}
             {numberField('trail_step_pct')}
           </div>
@@ -221,7 +222,7 @@ export function SettingsForm({ record }: SettingsFormProps) {
             description={s.sections.martingale.description}
             testId="martingale-settings"
           >
-            <div className="grid gap-5 sm:grid-cols-2">
+            <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
               {numberField('martingale_max_depth')}
               {numberField('martingale_max_active_chains')}
               {numberField('martingale_step')}

@@ -142,13 +142,18 @@ describe('settings page', () => {
     expect(screen.queryByRole('group', { name: 'Дни недели' })).not.toBeInTheDocument()
   })
 
-  it('saves the whole form: numbers, parsed hours, sorted days, empty trail activation as null', async () => {
-    const { puts } = settingsServer(settingsRecord())
+  it('saves the whole form: numbers, parsed hours, sorted days, emptied fields as their defaults', async () => {
+    const { puts } = settingsServer(
+      settingsRecord({ leverage: 20, trail_step_pct: 0.8, trail_activation_pct: 2.5 }),
+    )
     await openSettings()
     const maxTrades = screen.getByLabelText('Макс. открытых сделок')
     await userEvent.clear(maxTrades)
     await userEvent.type(maxTrades, '5')
     await userEvent.clear(screen.getByLabelText('Активация трейлинга, %'))
+    // An emptied number does not block the save: it is replaced by its default (spec section 5).
+    await userEvent.clear(screen.getByLabelText('Шаг трейлинга, %'))
+    await userEvent.clear(screen.getByLabelText('Кредитное плечо'))
     await userEvent.click(screen.getByRole('checkbox', { name: 'Запретные часы' }))
     const hours = screen.getByLabelText('Интервалы часов')
     await userEvent.clear(hours)
@@ -172,7 +177,7 @@ describe('settings page', () => {
         take_profit_first_pct: 10,
         take_profit_next_pct: 10,
         use_trailing_stop: true,
-        trail_activation_pct: null,
+        trail_activation_pct: 1,
         trail_step_pct: 0.5,
         leverage: 10,
         reverse_mode: false,
@@ -234,14 +239,12 @@ describe('settings page', () => {
     const stopLoss = screen.getByLabelText('Начальный стоп-лосс, %')
     await userEvent.clear(stopLoss)
     await userEvent.type(stopLoss, '0.005')
-    await userEvent.clear(screen.getByLabelText('Шаг трейлинга, %'))
     await userEvent.click(screen.getByRole('button', { name: 'Сохранить настройки' }))
 
     expect(await screen.findByText('Не меньше 1')).toBeInTheDocument()
     expect(screen.getByLabelText('Макс. открытых сделок')).toHaveAccessibleDescription('Не меньше 1')
     expect(screen.getByLabelText('Кредитное плечо')).toHaveAccessibleDescription(/Не больше 100/)
     expect(screen.getByLabelText('Начальный стоп-лосс, %')).toHaveAccessibleDescription(/Не меньше 0.01/)
-    expect(screen.getByLabelText('Шаг трейлинга, %')).toHaveAccessibleDescription('Обязательное поле')
     expect(screen.getByLabelText('Макс. открытых сделок')).toHaveAttribute('aria-invalid', 'true')
     expect(puts).toEqual([])
   })

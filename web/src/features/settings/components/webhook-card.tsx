@@ -86,7 +86,7 @@ export function WebhookCard() {
           <CardDescription>{s.description}</CardDescription>
         </div>
       </CardHeader>
-      <CardContent className="grid gap-6 lg:grid-cols-2">
+      <CardContent className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <div className="min-w-0 space-y-4">
           {status.isPending ? (
             <div role="status" className="flex items-center gap-3 py-2 text-sm text-muted-foreground">

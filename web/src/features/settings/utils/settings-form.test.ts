@@ -38,7 +38,7 @@ describe('settings form schema', () => {
     )
   })
 
-  it('turns the defaults into the payload (numbers, empty trail activation as null)', () => {
+  it('turns the defaults into the payload (numbers; trail activation 1, as on the server)', () => {
     expect(accepts(classic)).toEqual({
       bot_mode: 'classic',
       max_trades: 3,
@@ -48,7 +48,7 @@ describe('settings form schema', () => {
       take_profit_first_pct: 10,
       take_profit_next_pct: 10,
       use_trailing_stop: true,
-      trail_activation_pct: null,
+      trail_activation_pct: 1,
       trail_step_pct: 0.5,
       leverage: 10,
       reverse_mode: false,
@@ -103,26 +103,31 @@ describe('settings form schema', () => {
   })
 
   it.each([
-    'max_trades',
-    'max_total_usdt',
-    'max_trade_usdt',
-    'initial_stop_loss_pct',
-    'take_profit_first_pct',
-    'take_profit_next_pct',
-    'trail_step_pct',
-    'leverage',
-  ] as const)('%s is required', (field) => {
-    expect(errorsOf({ ...classic, [field]: '' })).toEqual({ [field]: 'Обязательное поле' })
-    expect(errorsOf({ ...classic, [field]: '   ' })).toEqual({ [field]: 'Обязательное поле' })
+    ['max_trades', 3],
+    ['max_total_usdt', 1000],
+    ['max_trade_usdt', 100],
+    ['initial_stop_loss_pct', 5],
+    ['take_profit_first_pct', 10],
+    ['take_profit_next_pct', 10],
+    ['trail_activation_pct', 1],
+    ['trail_step_pct', 0.5],
+    ['leverage', 10],
+  ] as const)('an emptied %s is replaced by its default %s (spec section 5)', (field, fallback) => {
+    expect(accepts({ ...classic, [field]: '' })).toMatchObject({ [field]: fallback })
+    expect(accepts({ ...classic, [field]: '   ' })).toMatchObject({ [field]: fallback })
   })
 
   it.each([
-    'martingale_max_depth',
-    'martingale_max_active_chains',
-    'martingale_step',
-    'martingale_initial_margin',
-  ] as const)('%s is required in martingale mode', (field) => {
-    expect(errorsOf({ ...martingale, [field]: '' })).toEqual({ [field]: 'Обязательное поле' })
+    ['martingale_max_depth', 4],
+    ['martingale_max_active_chains', 1],
+    ['martingale_step', 2],
+    ['martingale_initial_margin', 2],
+  ] as const)('an emptied %s is replaced by its default %s in martingale mode', (field, fallback) => {
+    expect(accepts({ ...martingale, [field]: '' })).toMatchObject({ [field]: fallback })
+  })
+
+  it("the defaults are the server's: trail activation 1.0", () => {
+    expect(DEFAULT_SETTINGS.trail_activation_pct).toBe(1)
   })
 
   it('leverage is a whole number from 1 to 100', () => {
@@ -192,7 +197,9 @@ describe('settings form schema', () => {
 
   it('reports every bad field at once', () => {
     expect(
-      Object.keys(errorsOf({ ...martingale, max_trades: '0', leverage: '500', martingale_step: '' })).sort(),
+      Object.keys(
+        errorsOf({ ...martingale, max_trades: '0', leverage: '500', martingale_step: '-1' }),
+      ).sort(),
     ).toEqual(['leverage', 'martingale_step', 'max_trades'])
   })
 })

@@ -36,6 +36,38 @@ export function decimalPlaces(text: string): number {
   return Math.max(0, fraction.length - Number(match[2] ?? 0))
 }
 
+/**
+ * The spec's defaults (section 3), for a user with no record yet, and what an emptied number field
+ * is replaced by on save ("empty values replaced by defaults", spec section 5). The spec gives
+ * trail_activation_pct no default; the server's is 1.0 (DESIGN.md section 5), so the form's is too.
+ */
+export const DEFAULT_SETTINGS: Omit<BotSettings, 'id' | 'is_bot_running' | 'is_signals_fetching_active'> = {
+  bot_mode: 'classic',
+  max_trades: 3,
+  max_total_usdt: 1000,
+  max_trade_usdt: 100,
+  initial_stop_loss_pct: 5,
+  take_profit_first_pct: 10,
+  take_profit_next_pct: 10,
+  use_trailing_stop: true,
+  trail_activation_pct: 1,
+  trail_step_pct: 0.5,
+  leverage: 10,
+  reverse_mode: false,
+  telegram_id: '',
+  telegram_notify_deals: true,
+  telegram_notify_stats: true,
+  user_timezone: 'Europe/Moscow',
+  martingale_max_depth: 4,
+  martingale_max_active_chains: 1,
+  martingale_step: 2,
+  martingale_initial_margin: 2,
+  forbidden_hours_enabled: false,
+  forbidden_hours: [],
+  forbidden_days_enabled: false,
+  forbidden_days: [],
+}
+
 type NumberRule = {
   min: number
   max: number
@@ -73,31 +105,28 @@ function numberTransform<T>(rule: NumberRule, whenEmpty: () => T | undefined) {
   })
 }
 
-/** A required number typed into an input. */
-const numberField = (rule: NumberRule) => numberTransform<never>(rule, () => undefined)
-/** A number where empty means null (the server then stores its default). */
-const optionalNumberField = (rule: NumberRule) => numberTransform<null>(rule, () => null)
+/** A number typed into an input; left empty, it is replaced by `fallback` (its default). */
+const numberField = (rule: NumberRule, fallback: number) => numberTransform<number>(rule, () => fallback)
 
-const count = () => numberField({ min: 1, max: MAX_COUNT, integer: true })
-const usdt = () => numberField({ min: 1, max: MAX_AMOUNT })
-const pct = () => numberField({ min: 0.01, max: MAX_AMOUNT })
+const count = (fallback: number) => numberField({ min: 1, max: MAX_COUNT, integer: true }, fallback)
+const usdt = (fallback: number) => numberField({ min: 1, max: MAX_AMOUNT }, fallback)
+const pct = (fallback: number) => numberField({ min: 0.01, max: MAX_AMOUNT }, fallback)
+const d = DEFAULT_SETTINGS
 
 const common = z.object({
-  max_trades: count(),
-  max_total_usdt: usdt(),
-  max_trade_usdt: usdt(),
-  initial_stop_loss_pct: numberField({
-    min: 0.01,
-    max: MAX_AMOUNT,
-    below: STOP_LOSS_PCT_BELOW,
-    decimals: STOP_LOSS_DECIMALS,
-  }),
-  take_profit_first_pct: pct(),
-  take_profit_next_pct: pct(),
+  max_trades: count(d.max_trades),
+  max_total_usdt: usdt(d.max_total_usdt),
+  max_trade_usdt: usdt(d.max_trade_usdt),
+  initial_stop_loss_pct: numberField(
+    { min: 0.01, max: MAX_AMOUNT, below: STOP_LOSS_PCT_BELOW, decimals: STOP_LOSS_DECIMALS },
+    d.initial_stop_loss_pct,
+  ),
+  take_profit_first_pct: pct(d.take_profit_first_pct),
+  take_profit_next_pct: pct(d.take_profit_next_pct),
   use_trailing_stop: z.boolean(),
-  trail_activation_pct: optionalNumberField({ min: 0.01, max: MAX_AMOUNT }),
-  trail_step_pct: pct(),
-  leverage: numberField({ min: MIN_LEVERAGE, max: MAX_LEVERAGE, integer: true }),
+  trail_activation_pct: pct(d.trail_activation_pct ?? 1),
+  trail_step_pct: pct(d.trail_step_pct),
+  leverage: numberField({ min: MIN_LEVERAGE, max: MAX_LEVERAGE, integer: true }, d.leverage),
   reverse_mode: z.boolean(),
   telegram_id: z.string().trim().max(TELEGRAM_ID_MAX_CHARS, v.tooLong(TELEGRAM_ID_MAX_CHARS)),
   telegram_notify_deals: z.boolean(),
@@ -121,10 +150,13 @@ const common = z.object({
 
 /** Martingale fields are checked and sent only in martingale mode (they are hidden otherwise). */
 const martingaleFields = {
-  martingale_max_depth: numberField({ min: 1, max: MAX_MARTINGALE_DEPTH, integer: true }),
-  martingale_max_active_chains: count(),
-  martingale_step: pct(),
-  martingale_initial_margin: pct(),
+  martingale_max_depth: numberField(
+    { min: 1, max: MAX_MARTINGALE_DEPTH, integer: true },
+    d.martingale_max_depth,
+  ),
+  martingale_max_active_chains: count(d.martingale_max_active_chains),
+  martingale_step: pct(d.martingale_step),
+  martingale_initial_margin: pct(d.martingale_initial_margin),
 }
 const keptMartingaleFields = {
   martingale_max_depth: z.string(),
@@ -146,34 +178,6 @@ export const settingsFormSchema = z
 
 export type SettingsFormValues = z.input<typeof settingsFormSchema>
 export type SettingsFormField = keyof SettingsFormValues
-
-/** The spec's defaults (section 3), for a user with no record yet. */
-export const DEFAULT_SETTINGS: Omit<BotSettings, 'id' | 'is_bot_running' | 'is_signals_fetching_active'> = {
-  bot_mode: 'classic',
-  max_trades: 3,
-  max_total_usdt: 1000,
-  max_trade_usdt: 100,
-  initial_stop_loss_pct: 5,
-  take_profit_first_pct: 10,
-  take_profit_next_pct: 10,
-  use_trailing_stop: true,
-  trail_activation_pct: 1,
-  trail_step_pct: 0.5,
-  leverage: 10,
-  reverse_mode: false,
-  telegram_id: '',
-  telegram_notify_deals: true,
-  telegram_notify_stats: true,
-  user_timezone: 'Europe/Moscow',
-  martingale_max_depth: 4,
-  martingale_max_active_chains: 1,
-  martingale_step: 2,
-  martingale_initial_margin: 2,
-  forbidden_hours_enabled: false,
-  forbidden_hours: [],
-  forbidden_days_enabled: false,
-  forbidden_days: [],
-}
 
 const text = (value: number | null) => (value === null ? '' : String(value))
 

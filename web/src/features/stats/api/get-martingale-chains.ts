@@ -1,31 +1,50 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { useBotSettings } from '@/features/settings/api/get-bot-settings'
 import { customDates, type StatsFilter } from '@/features/stats/api/get-stats'
 import { api } from '@/lib/api-client'
 import type { Chain, ChainsResponse, ChainTrade } from '@/types/api'
 
 export type { Chain, ChainsResponse, ChainTrade }
 
-/** A local date as YYYY-MM-DD. */
-export function localDate(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${String(date.getFullYear())}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+/** The date (YYYY-MM-DD) it is at `instant` in the IANA `timeZone`. */
+export function zonedDate(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(instant)
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? ''
+  return `${part('year')}-${part('month')}-${part('day')}`
+}
+
+/** A YYYY-MM-DD date `days` calendar days earlier. */
+export function daysBefore(date: string, days: number): string {
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number)
+  return new Date(Date.UTC(year, month - 1, day - days)).toISOString().slice(0, 10)
 }
 
 const DAYS_BACK = { '24h': 1, '3d': 3, '7d': 7 } as const
 
+/** Whether the period's chain dates depend on "today" (and so on the user's time zone). */
+export function needsToday(filter: StatsFilter): boolean {
+  return filter.period in DAYS_BACK
+}
+
 /**
  * The chains' dates (spec section 7): Custom, the chosen dates (both set); 24h, 3d and 7d, today
- * minus 1, 3 or 7 days up to today (local dates); All and This month, none.
+ * minus 1, 3 or 7 days up to today; All and This month, none. "Today" is the date in the user's
+ * time zone (`user_timezone`), the zone the server reads the dates in, not the browser's.
  */
 export function chainDates(
   filter: StatsFilter,
+  timeZone: string,
   now: Date = new Date(),
 ): { date_from?: string; date_to?: string } {
   if (filter.period === 'custom') return customDates(filter)
   if (filter.period === '24h' || filter.period === '3d' || filter.period === '7d') {
-    const from = new Date(now)
-    from.setDate(from.getDate() - DAYS_BACK[filter.period])
-    return { date_from: localDate(from), date_to: localDate(now) }
+    const today = zonedDate(now, timeZone)
+    return { date_from: daysBefore(today, DAYS_BACK[filter.period]), date_to: today }
   }
   return {}
 }
@@ -41,14 +60,29 @@ export function getMartingaleChains({
   return api.get<ChainsResponse>('martingale_chains/', { signal, params: dates })
 }
 
-export function martingaleChainsQueryOptions(filter: StatsFilter) {
-  const dates = chainDates(filter)
+export function martingaleChainsQueryOptions(filter: StatsFilter, timeZone: string) {
+  const dates = chainDates(filter, timeZone)
   return queryOptions({
     queryKey: ['martingale-chains', dates.date_from ?? null, dates.date_to ?? null],
     queryFn: ({ signal }) => getMartingaleChains({ dates, signal }),
   })
 }
 
+/** The browser's zone: only when the settings record (and so `user_timezone`) cannot be read. */
+function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone
+}
+
+/**
+ * The chains of the period. 24h, 3d and 7d wait for the settings record, whose `user_timezone`
+ * says which day it is; if it cannot be read, the browser's zone is used.
+ */
 export function useMartingaleChains(filter: StatsFilter) {
-  return useQuery(martingaleChainsQueryOptions(filter))
+  const settings = useBotSettings()
+  const zone = settings.data?.user_timezone ?? (settings.isError ? browserTimeZone() : null)
+  const waiting = needsToday(filter) && zone === null
+  return useQuery({
+    ...martingaleChainsQueryOptions(filter, zone ?? browserTimeZone()),
+    enabled: !waiting,
+  })
 }

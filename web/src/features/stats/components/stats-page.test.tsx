@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { Chain } from '@/features/stats/api/get-martingale-chains'
+import { daysBefore, zonedDate, type Chain } from '@/features/stats/api/get-martingale-chains'
 import type { StatsResponse } from '@/features/stats/api/get-stats'
-import { admin, storeSession } from '@/testing/fixtures'
+import { admin, settingsRecord, storeSession } from '@/testing/fixtures'
 import { renderApp, stubServer } from '@/testing/render-app'
 import { columnTexts } from '@/testing/table'
 
@@ -72,6 +72,10 @@ function statsServer({
     'GET /api/auth/me/': () => ({ status: 200, body: admin }),
     'GET /api/stats/': () => (typeof statsReply === 'function' ? statsReply() : statsReply),
     'GET /api/martingale_chains/': () => chainsReply,
+    'GET /api/bot-settings/': () => ({
+      status: 200,
+      body: [settingsRecord({ user_timezone: 'Pacific/Kiritimati' })],
+    }),
   })
   const calls = (prefix: string) =>
     fetchMock.mock.calls
@@ -225,7 +229,7 @@ describe('stats page', () => {
     expect(screen.queryByRole('table', { name: 'Martingale chains' })).not.toBeInTheDocument()
   })
 
-  it('asks for the chains of whole days back for Last 7 days, none for All', async () => {
+  it("asks for the chains of whole days back for Last 7 days in the user's zone, none for All", async () => {
     const { chainCalls, statsCalls } = statsServer()
     await openStats()
     await screen.findByRole('group', { name: 'Total trades' })
@@ -233,9 +237,11 @@ describe('stats page', () => {
     await waitFor(() => {
       expect(statsCalls()).toContain('/api/stats/?period=7d')
     })
+    // Today in the settings' user_timezone (UTC+14), which the server reads the dates in.
+    const today = zonedDate(new Date(), 'Pacific/Kiritimati')
     await waitFor(() => {
-      expect(chainCalls().some((url) => /date_from=\d{4}-\d\d-\d\d&date_to=\d{4}-\d\d-\d\d$/.test(url))).toBe(
-        true,
+      expect(chainCalls()).toContain(
+        `/api/martingale_chains/?date_from=${daysBefore(today, 7)}&date_to=${today}`,
       )
     })
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Period' }), 'All')

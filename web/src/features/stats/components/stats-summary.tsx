@@ -89,7 +89,7 @@ export function StatsSummary({ filter }: { filter: StatsFilter }) {
           valueClassName={pnlClass(data.avg_pnl)}
         />
       </div>
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
         <BucketList title={s.bestWeekdays} rows={weekdays.best} />
         <BucketList title={s.worstWeekdays} rows={weekdays.worst} />
         <BucketList title={s.bestHours} rows={hours.best} />
