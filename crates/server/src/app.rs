@@ -10,20 +10,14 @@ use signaldesk_venue::paper::PaperExchange;
 use crate::config::Config;
 use crate::http::metrics::Metrics;
 use crate::http::spa::WebAssets;
-use crate::rate_limit::WindowLimiter;
+use crate::rate_limit::Limits;
 
 #[derive(Clone)]
 pub struct AppState {
     pub store: Store,
     pub config: Arc<Config>,
-    /// Failed logins per (username, client address): nobody can lock a user out from
-    /// another address.
-    pub login_limiter: Arc<WindowLimiter>,
-    /// Failed logins per client address, whatever the username (a few times the pair limit,
-    /// so one address cannot spray many usernames quickly).
-    pub login_address_limiter: Arc<WindowLimiter>,
-    /// Webhook alerts per user, and unknown webhook secrets per client address.
-    pub webhook_limiter: Arc<WindowLimiter>,
+    /// Failed logins and webhook posts (`rate_limit`).
+    pub limits: Arc<Limits>,
     pub metrics: Arc<Metrics>,
     pub web: Arc<WebAssets>,
     /// Encrypts exchange keys at rest.
@@ -48,13 +42,7 @@ impl AppState {
             paper,
             cipher,
             supervisor,
-            login_limiter: Arc::new(WindowLimiter::new(config.login_failures_per_minute)),
-            login_address_limiter: Arc::new(WindowLimiter::new(
-                config
-                    .login_failures_per_minute
-                    .saturating_mul(crate::rate_limit::ADDRESS_LOGIN_FACTOR),
-            )),
-            webhook_limiter: Arc::new(WindowLimiter::new(config.webhook_alerts_per_minute)),
+            limits: Arc::new(Limits::new(&config)),
             metrics: Arc::new(Metrics::default()),
             web: Arc::new(WebAssets::new(config.static_dir.clone())),
             store,

@@ -18,7 +18,7 @@ use tokio::task::JoinHandle;
 use crate::app::{now_ms, AppState, Runtime};
 use crate::auth::{password, secrets};
 use crate::config::{Config, VenueKind};
-use crate::router;
+use crate::{rate_limit, router};
 
 /// A server running in the background (tests and `serve` both use it).
 pub struct RunningServer {
@@ -28,6 +28,8 @@ pub struct RunningServer {
     task: JoinHandle<std::io::Result<()>>,
     market_task: JoinHandle<()>,
     hub_task: JoinHandle<()>,
+    /// Drops stale rate-limit keys (`rate_limit::spawn_housekeeping`).
+    housekeeping_task: JoinHandle<()>,
     paper: Option<PaperRuntime>,
 }
 
@@ -49,6 +51,7 @@ impl RunningServer {
             paper.stop().await;
         }
         self.hub_task.abort();
+        self.housekeeping_task.abort();
         self.market_task.abort();
         self.state.store.close().await;
         Ok(())
@@ -117,6 +120,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
     if !state.web.has_app() {
         tracing::warn!("the web app is not built: only the API is served (run `make web`)");
     }
+    let housekeeping_task = rate_limit::spawn_housekeeping(&state.limits);
     let app = router::build(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
@@ -133,6 +137,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         task,
         market_task: market.task,
         hub_task,
+        housekeeping_task,
         paper,
     })
 }

@@ -3,7 +3,6 @@
 //! user's signal, through their signal worker, as if the ratings had produced it.
 
 use std::net::SocketAddr;
-use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, State};
@@ -115,27 +114,16 @@ pub async fn receive(
     ApiPath(secret): ApiPath<String>,
     body: Bytes,
 ) -> ApiResult<(StatusCode, Json<AlertAccepted>)> {
-    let now = Instant::now();
     let Some(user_id) = state.store.webhook_user(&secrets::digest(&secret)).await? else {
         // Unknown URLs count against the caller's address, so guessing is slow as well as
         // hopeless. Only unknown URLs are slowed this way: a valid secret is limited by its
         // user's alert rate alone, so nobody can block a user's alerts by failing from the
         // same address (TradingView's senders are shared by every user).
         let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
-        let client_key = [format!("webhook-ip:{client}")];
-        state
-            .webhook_limiter
-            .check(&client_key, now)
-            .map_err(ApiError::too_many_requests)?;
-        state.webhook_limiter.record(&client_key, now);
+        state.limits.webhook_unknown.check(&client)?;
         return Err(ApiError::new(StatusCode::NOT_FOUND, "Unknown webhook URL."));
     };
-    let user_key = [format!("webhook-user:{user_id}")];
-    state
-        .webhook_limiter
-        .check(&user_key, now)
-        .map_err(ApiError::too_many_requests)?;
-    state.webhook_limiter.record(&user_key, now);
+    state.limits.webhook_alerts.check(&user_id)?;
     let (symbol, rating) = parse_alert(&body)?;
     if !state.supervisor.hub().covers(&symbol) {
         return Err(field_error(

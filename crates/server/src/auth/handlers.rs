@@ -1,7 +1,5 @@
 //! `/api/auth/…`: login, register, logout, me, check and token.
 
-use std::time::Instant;
-
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -87,24 +85,17 @@ async fn verify_credentials(
 ) -> ApiResult<User> {
     require_fields(credentials)?;
     let username = credentials.username.trim();
-    // Per (username, address): failures elsewhere never lock this user out here.
-    let pair = [format!("user:{username}|ip:{client}")];
-    let address = [format!("ip:{client}")];
-    let now = Instant::now();
-    state
-        .login_limiter
-        .check(&pair, now)
-        .and_then(|()| state.login_address_limiter.check(&address, now))
-        .map_err(ApiError::too_many_requests)?;
+    // Per (username, address) and per address: failures elsewhere never lock this user out
+    // here. Only failures count, and a success ends the pair's growing delays.
+    let limits = &state.limits.login;
+    limits.check(username, client)?;
     let user = state.store.user_by_username(username).await?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     if password::verify(credentials.password.clone(), stored).await {
-        state.login_limiter.clear(&pair[0]);
+        limits.succeeded(username, client);
         user.ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))
     } else {
-        let now = Instant::now();
-        state.login_limiter.record(&pair, now);
-        state.login_address_limiter.record(&address, now);
+        limits.failed(username, client);
         tracing::info!(%client, "failed login");
         Err(ApiError::unauthorized(BAD_CREDENTIALS))
     }

@@ -260,27 +260,57 @@ async fn login_from(app: &TestApp, address: &str, password: &str) -> reqwest::Re
         .unwrap()
 }
 
-/// Issue 16 point 4: 5 wrong passwords locked the username from every address. Failures are
-/// now limited per (username, client address); the client address comes from
-/// X-Forwarded-For only when the peer is a trusted proxy.
-#[tokio::test]
-async fn failed_logins_lock_the_user_out_only_from_that_address() {
+/// A server behind a trusted proxy at 127.0.0.1, so tests choose the client address with
+/// `X-Forwarded-For`.
+async fn behind_a_proxy() -> TestApp {
     let app = TestApp::spawn_with(TestDatabase::sqlite(), |c| {
         c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
     })
     .await;
     app.create_user("alice").await;
+    app
+}
+
+/// The `Retry-After` of a 429 with the JSON error body.
+async fn retry_after(res: reqwest::Response) -> u64 {
+    let secs = res
+        .headers()
+        .get("retry-after")
+        .expect("Retry-After")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_json_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+    secs
+}
+
+/// Issue 16 point 4: 5 wrong passwords locked the username from every address. Failures are
+/// now limited per (username, client address).
+#[tokio::test]
+async fn failed_logins_lock_the_user_out_only_from_that_address() {
+    let app = behind_a_proxy().await;
     for _ in 0..5 {
         let res = login_from(&app, "203.0.113.66", "wrong-wrong").await;
         assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
     }
     let res = login_from(&app, "203.0.113.66", PASSWORD).await;
-    assert!(res.headers().get("retry-after").is_some());
-    assert_json_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+    assert!(retry_after(res).await >= 1);
     // Alice elsewhere is not locked out by the attacker's failures.
     let res = login_from(&app, "198.51.100.7", PASSWORD).await;
     assert_eq!(res.status(), StatusCode::OK);
-    // An address spraying usernames is slowed too (4 x the pair limit).
+    // Nor is she once more failures come from the attacker's address.
+    let res = login_from(&app, "203.0.113.66", "wrong-wrong").await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    let res = login_from(&app, "198.51.100.7", PASSWORD).await;
+    assert_eq!(res.status(), StatusCode::OK);
+}
+
+/// One address trying many usernames is slowed too (4 x the pair limit a minute), without
+/// touching other addresses.
+#[tokio::test]
+async fn an_address_trying_many_usernames_is_slowed() {
+    let app = behind_a_proxy().await;
     for i in 0..20 {
         let res = reqwest::Client::new()
             .post(app.url("/api/auth/login/"))
@@ -292,10 +322,44 @@ async fn failed_logins_lock_the_user_out_only_from_that_address() {
         assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{i}");
     }
     let res = login_from(&app, "192.0.2.1", PASSWORD).await;
-    assert_json_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+    assert!(retry_after(res).await >= 1);
+    let res = login_from(&app, "192.0.2.2", PASSWORD).await;
+    assert_eq!(res.status(), StatusCode::OK);
+}
 
-    // Without trusted proxies the header is ignored: a client cannot escape its limit by
-    // claiming other addresses.
+/// After the per-minute failures, each further failure from the same address doubles the
+/// wait (1 s, 2 s, 4 s … 60 s); attempts while locked out count nothing; a success starts
+/// the delays over. (About 3 s of real waiting: the delays are the real ones.)
+#[tokio::test]
+async fn failed_logins_wait_longer_each_time_and_a_success_starts_over() {
+    let app = behind_a_proxy().await;
+    let here = "203.0.113.8";
+    for _ in 0..5 {
+        let res = login_from(&app, here, "wrong-wrong").await;
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    }
+    let first = retry_after(login_from(&app, here, "wrong-wrong").await).await;
+    assert_eq!(first, 1);
+    // Refused attempts do not make it longer.
+    assert_eq!(retry_after(login_from(&app, here, PASSWORD).await).await, 1);
+    tokio::time::sleep(std::time::Duration::from_secs(first)).await;
+    let res = login_from(&app, here, "wrong-wrong").await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    let second = retry_after(login_from(&app, here, PASSWORD).await).await;
+    assert_eq!(second, 2, "the second lockout doubles the first");
+    tokio::time::sleep(std::time::Duration::from_secs(second)).await;
+    let res = login_from(&app, here, PASSWORD).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // The next failure is back to the first delay, not 4 s.
+    let res = login_from(&app, here, "wrong-wrong").await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(retry_after(login_from(&app, here, PASSWORD).await).await, 1);
+}
+
+/// Without trusted proxies the header is ignored: a client cannot escape its limit by
+/// claiming other addresses.
+#[tokio::test]
+async fn x_forwarded_for_is_ignored_unless_the_peer_is_a_trusted_proxy() {
     let direct = TestApp::spawn().await;
     direct.create_user("alice").await;
     for i in 0..5 {
@@ -303,7 +367,19 @@ async fn failed_logins_lock_the_user_out_only_from_that_address() {
         assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
     }
     let res = login_from(&direct, "198.51.100.7", PASSWORD).await;
-    assert_json_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+    assert!(retry_after(res).await >= 1);
+    // Listing another proxy does not make the header believed from this peer either.
+    let elsewhere = TestApp::spawn_with(TestDatabase::sqlite(), |c| {
+        c.trusted_proxies = vec!["10.9.9.9".parse().unwrap()];
+    })
+    .await;
+    elsewhere.create_user("alice").await;
+    for i in 0..5 {
+        let res = login_from(&elsewhere, &format!("203.0.113.{i}"), "wrong-wrong").await;
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    }
+    let res = login_from(&elsewhere, "198.51.100.7", PASSWORD).await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
 }
 
 #[tokio::test]

@@ -31,14 +31,15 @@ async fn new_webhook(app: &TestApp, token: &str) -> String {
     made["path"].as_str().unwrap().to_string()
 }
 
-async fn post_alert(app: &TestApp, path: &str, body: &str) -> reqwest::Response {
+fn alert_request(app: &TestApp, path: &str, body: &str) -> reqwest::RequestBuilder {
     reqwest::Client::new()
         .post(app.url(path))
         .header("content-type", "text/plain")
         .body(body.to_string())
-        .send()
-        .await
-        .unwrap()
+}
+
+async fn post_alert(app: &TestApp, path: &str, body: &str) -> reqwest::Response {
+    alert_request(app, path, body).send().await.unwrap()
 }
 
 #[tokio::test]
@@ -261,4 +262,40 @@ async fn failures_from_an_address_never_block_a_valid_webhook() {
     }
     let limited = post_alert(&app, &path, good).await;
     assert_json_error(limited, StatusCode::TOO_MANY_REQUESTS).await;
+}
+
+/// Issue 16 point 4, at the default quota (60 a minute): more than a minute's worth of
+/// unknown URLs from one address (behind a trusted proxy) are slowed for that address only,
+/// and the real URL from that same address is still accepted.
+#[tokio::test]
+async fn a_flood_of_unknown_urls_is_slowed_per_address_and_never_blocks_the_real_one() {
+    let app = TestApp::spawn_with(
+        signaldesk_store::test_support::TestDatabase::sqlite(),
+        |c| c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()],
+    )
+    .await;
+    assert_eq!(app.config.webhook_alerts_per_minute, 60);
+    let token = app.user_with_token("alice").await;
+    let path = new_webhook(&app, &token).await;
+    start_signals(&app, &token).await;
+    let good = r#"{"symbol": "BTCUSDT", "signal": "STRONG_BUY"}"#;
+    let from = |address: &str, path: &str| {
+        alert_request(&app, path, good)
+            .header("X-Forwarded-For", address)
+            .send()
+    };
+    let mut statuses = Vec::new();
+    for i in 0..65 {
+        let guess = format!("/api/webhook/guess-{i}/");
+        statuses.push(from("203.0.113.9", &guess).await.unwrap().status());
+    }
+    assert!(statuses[..60].iter().all(|s| *s == StatusCode::NOT_FOUND));
+    assert!(statuses[60..]
+        .iter()
+        .all(|s| *s == StatusCode::TOO_MANY_REQUESTS));
+    let accepted = from("203.0.113.9", &path).await.unwrap();
+    assert_eq!(accepted.status(), StatusCode::ACCEPTED);
+    // Another address guessing is not slowed by the first one.
+    let other = from("198.51.100.4", "/api/webhook/guess-0/").await.unwrap();
+    assert_json_error(other, StatusCode::NOT_FOUND).await;
 }
