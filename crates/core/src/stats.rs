@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 /// The live statistics card and the `statistics` websocket message (spec section 3).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct LiveStatistics {
     pub total_trades: u64,
     /// Trades closed with pnl > 0.
@@ -141,15 +141,13 @@ impl Period {
             "3d" => Period::ThreeDays,
             "7d" => Period::Week,
             "month" => Period::Month,
-            "custom" => {
-                match (from, to) {
-                    (Some(from), Some(to)) if from > to => return Err(PeriodError::Reversed),
-                    (Some(from), Some(to)) => Period::Custom { from, to },
-                    (Some(from), None) => Period::Since(from),
-                    (None, Some(to)) => Period::Until(to),
-                    (None, None) => Period::All,
-                }
-            }
+            "custom" => match (from, to) {
+                (Some(from), Some(to)) if from > to => return Err(PeriodError::Reversed),
+                (Some(from), Some(to)) => Period::Custom { from, to },
+                (Some(from), None) => Period::Since(from),
+                (None, Some(to)) => Period::Until(to),
+                (None, None) => Period::All,
+            },
             _ => return Err(PeriodError::UnknownPeriod),
         })
     }

@@ -3056,7 +3056,10 @@ export interface operations {
             query?: {
                 /** @description `all`, `24h`, `3d`, `7d`, `month` (default) or `custom`. */
                 period?: string;
-                /** @description First day (`YYYY-MM-DD`, the user's zone) of a custom period. */
+                /**
+                 * @description First day (`YYYY-MM-DD`, the user's zone) of a custom period. `custom` without
+                 *     dates is the whole history; one date alone bounds that side only.
+                 */
                 date_from?: string;
                 /** @description Last day, inclusive, of a custom period. */
                 date_to?: string;

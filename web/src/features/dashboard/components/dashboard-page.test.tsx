@@ -162,6 +162,8 @@ describe('dashboard', () => {
         active_chains: 0,
         venue: 'paper',
         started_at: '2026-11-22T04:00:00Z',
+        signal_worker: 'running',
+        trading_worker: 'running',
       },
     })
     expect(await card.findByText('Running')).toBeInTheDocument()

@@ -2,6 +2,20 @@ import { z } from 'zod'
 import type { BotMode, BotSettings, BotSettingsPayload, TimeZone } from '@/types/api'
 import { settingsStrings } from '@/features/settings/strings'
 import { formatForbiddenHours, parseForbiddenHours } from '@/features/settings/utils/forbidden-hours'
+import {
+  MAX_AMOUNT,
+  MAX_COUNT,
+  MAX_FORBIDDEN_HOURS,
+  MAX_LEVERAGE,
+  MAX_MARTINGALE_DEPTH,
+  MIN_COUNT,
+  MIN_LEVERAGE,
+  MIN_PCT,
+  MIN_USDT,
+  STOP_LOSS_DECIMALS,
+  STOP_LOSS_PCT_BELOW,
+  TELEGRAM_ID_MAX_CHARS,
+} from '@/features/settings/utils/settings-limits'
 
 /**
  * The settings form: its values (what the inputs hold: numbers as typed text), the zod schema that
@@ -11,22 +25,20 @@ import { formatForbiddenHours, parseForbiddenHours } from '@/features/settings/u
 
 const v = settingsStrings.validation
 
-/** The server's upper guards: counts up to a million, amounts up to a billion, a 64-character chat id. */
-export const MAX_COUNT = 1_000_000
-export const MAX_AMOUNT = 1_000_000_000
-export const MIN_LEVERAGE = 1
-export const MAX_LEVERAGE = 100
-export const TELEGRAM_ID_MAX_CHARS = 64
-/** The stop loss steps by 0.01 (spec section 5). */
-export const STOP_LOSS_DECIMALS = 2
-/**
- * Bounds a trader can mean, the same as the server's (crates/core/src/settings.rs): a chain of at
- * most 20 steps (docs/rules.md), a stop loss strictly below 100 %, at most 24 distinct
- * forbidden-hour intervals. The form's inputs and messages read them from here.
- */
-export const MAX_MARTINGALE_DEPTH = 20
-export const STOP_LOSS_PCT_BELOW = 100
-export const MAX_FORBIDDEN_HOURS = 24
+export {
+  MIN_COUNT,
+  MIN_PCT,
+  MIN_USDT,
+  MAX_AMOUNT,
+  MAX_COUNT,
+  MAX_FORBIDDEN_HOURS,
+  MAX_LEVERAGE,
+  MAX_MARTINGALE_DEPTH,
+  MIN_LEVERAGE,
+  STOP_LOSS_DECIMALS,
+  STOP_LOSS_PCT_BELOW,
+  TELEGRAM_ID_MAX_CHARS,
+}
 
 /** Digits after the decimal point once trailing zeros are dropped: "1.50" -> 1, "1e-3" -> 3. */
 export function decimalPlaces(text: string): number {
@@ -108,9 +120,9 @@ function numberTransform<T>(rule: NumberRule, whenEmpty: () => T | undefined) {
 /** A number typed into an input; left empty, it is replaced by `fallback` (its default). */
 const numberField = (rule: NumberRule, fallback: number) => numberTransform<number>(rule, () => fallback)
 
-const count = (fallback: number) => numberField({ min: 1, max: MAX_COUNT, integer: true }, fallback)
-const usdt = (fallback: number) => numberField({ min: 1, max: MAX_AMOUNT }, fallback)
-const pct = (fallback: number) => numberField({ min: 0.01, max: MAX_AMOUNT }, fallback)
+const count = (fallback: number) => numberField({ min: MIN_COUNT, max: MAX_COUNT, integer: true }, fallback)
+const usdt = (fallback: number) => numberField({ min: MIN_USDT, max: MAX_AMOUNT }, fallback)
+const pct = (fallback: number) => numberField({ min: MIN_PCT, max: MAX_AMOUNT }, fallback)
 const d = DEFAULT_SETTINGS
 
 const common = z.object({
@@ -118,13 +130,13 @@ const common = z.object({
   max_total_usdt: usdt(d.max_total_usdt),
   max_trade_usdt: usdt(d.max_trade_usdt),
   initial_stop_loss_pct: numberField(
-    { min: 0.01, max: MAX_AMOUNT, below: STOP_LOSS_PCT_BELOW, decimals: STOP_LOSS_DECIMALS },
+    { min: MIN_PCT, max: MAX_AMOUNT, below: STOP_LOSS_PCT_BELOW, decimals: STOP_LOSS_DECIMALS },
     d.initial_stop_loss_pct,
   ),
   take_profit_first_pct: pct(d.take_profit_first_pct),
   take_profit_next_pct: pct(d.take_profit_next_pct),
   use_trailing_stop: z.boolean(),
-  trail_activation_pct: pct(d.trail_activation_pct ?? 1),
+  trail_activation_pct: pct(d.trail_activation_pct),
   trail_step_pct: pct(d.trail_step_pct),
   leverage: numberField({ min: MIN_LEVERAGE, max: MAX_LEVERAGE, integer: true }, d.leverage),
   reverse_mode: z.boolean(),
@@ -151,7 +163,7 @@ const common = z.object({
 /** Martingale fields are checked and sent only in martingale mode (they are hidden otherwise). */
 const martingaleFields = {
   martingale_max_depth: numberField(
-    { min: 1, max: MAX_MARTINGALE_DEPTH, integer: true },
+    { min: MIN_COUNT, max: MAX_MARTINGALE_DEPTH, integer: true },
     d.martingale_max_depth,
   ),
   martingale_max_active_chains: count(d.martingale_max_active_chains),
