@@ -33,6 +33,12 @@ token="$(curl -fs -X POST -H 'content-type: application/json' \
   -d "{\"username\":\"fuzz\",\"password\":\"${password}\"}" "${base}/api/auth/token/" |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
 
+# An active (paper) API key, so starting the bot is reached rather than refused at once.
+auth=(-H "Authorization: Token ${token}" -H 'content-type: application/json')
+key_id="$(curl -fs -X POST "${auth[@]}" -d '{"key":"fuzz-key","secret":"fuzz-secret","is_demo":true}' \
+  "${base}/api/api-keys/" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')"
+curl -fs -X POST "${auth[@]}" "${base}/api/api-keys/${key_id}/set_active/" >/dev/null
+
 # Logging out would end the session every other request runs in.
 status=0
 schemathesis --config-file tools/schemathesis.toml run "${base}/api/openapi.json" \

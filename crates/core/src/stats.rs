@@ -131,10 +131,14 @@ impl Period {
         date_from: Option<&str>,
         date_to: Option<&str>,
     ) -> Result<Period, PeriodError> {
-        // A date given is checked whatever the period, so a typo never passes unseen (the
-        // app sends the dates only with Custom, and only when both are filled).
-        let from = date_from.map(|v| parse_date("date_from", v)).transpose()?;
-        let to = date_to.map(|v| parse_date("date_to", v)).transpose()?;
+        // A date given is checked whatever the period, so a typo never passes unseen; an
+        // empty one is no date (the app sends them only with Custom, both filled).
+        let from = blank(date_from)
+            .map(|v| parse_date("date_from", v))
+            .transpose()?;
+        let to = blank(date_to)
+            .map(|v| parse_date("date_to", v))
+            .transpose()?;
         Ok(match blank(period).unwrap_or("month") {
             "all" => Period::All,
             "24h" => Period::Day,
@@ -639,8 +643,8 @@ mod tests {
         // Custom without dates is the whole history; one date bounds one side.
         assert_eq!(Period::parse(Some("custom"), None, None), Ok(Period::All));
         assert_eq!(
-            Period::parse(Some("custom"), Some(""), None),
-            Err(PeriodError::BadDate("date_from"))
+            Period::parse(Some("custom"), Some(""), Some(" ")),
+            Ok(Period::All)
         );
         assert_eq!(
             Period::parse(Some("month"), None, Some("soon")),

@@ -222,6 +222,14 @@ fn finish_operation(method: &str, path: &str, operation: &mut Value) {
             json!([{ TOKEN_SCHEME: [] }, { SESSION_SCHEME: [] }]),
         );
     }
+    for parameter in op
+        .get_mut("parameters")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        allow_empty_optional_date(parameter);
+    }
     let has_params = op
         .get("parameters")
         .and_then(Value::as_array)
@@ -268,6 +276,17 @@ fn finish_operation(method: &str, path: &str, operation: &mut Value) {
         if status.starts_with('4') || status.starts_with('5') {
             complete_error_response(response);
         }
+    }
+}
+
+/// An optional date parameter sent empty (`date_from=`) means no date, as a form sends it.
+fn allow_empty_optional_date(parameter: &mut Value) {
+    let optional = parameter["required"] != json!(true);
+    if optional && parameter["schema"]["format"] == "date" {
+        parameter["schema"] = json!({
+            "type": "string",
+            "anyOf": [{ "format": "date" }, { "pattern": "^\\s*$" }]
+        });
     }
 }
 

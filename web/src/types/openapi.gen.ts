@@ -2854,9 +2854,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description First day (`YYYY-MM-DD`, the user's zone); default: 30 days, 12 weeks or 12 months back. */
-                date_from?: string;
+                date_from?: string | unknown | unknown;
                 /** @description Last day, inclusive; default today. */
-                date_to?: string;
+                date_to?: string | unknown | unknown;
             };
             header?: never;
             path?: never;
@@ -3060,9 +3060,9 @@ export interface operations {
                  * @description First day (`YYYY-MM-DD`, the user's zone) of a custom period. `custom` without
                  *     dates is the whole history; one date alone bounds that side only.
                  */
-                date_from?: string;
+                date_from?: string | unknown | unknown;
                 /** @description Last day, inclusive, of a custom period. */
-                date_to?: string;
+                date_to?: string | unknown | unknown;
             };
             header?: never;
             path?: never;
@@ -3159,9 +3159,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description First day (`YYYY-MM-DD`, the user's zone); default: 30 days, 12 weeks or 12 months back. */
-                date_from?: string;
+                date_from?: string | unknown | unknown;
                 /** @description Last day, inclusive; default today. */
-                date_to?: string;
+                date_to?: string | unknown | unknown;
             };
             header?: never;
             path?: never;
@@ -3209,9 +3209,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description First day (`YYYY-MM-DD`, the user's zone); default: 30 days, 12 weeks or 12 months back. */
-                date_from?: string;
+                date_from?: string | unknown | unknown;
                 /** @description Last day, inclusive; default today. */
-                date_to?: string;
+                date_to?: string | unknown | unknown;
             };
             header?: never;
             path?: never;
@@ -3259,9 +3259,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description First day (`YYYY-MM-DD`, the user's zone); default: 30 days, 12 weeks or 12 months back. */
-                date_from?: string;
+                date_from?: string | unknown | unknown;
                 /** @description Last day, inclusive; default today. */
-                date_to?: string;
+                date_to?: string | unknown | unknown;
             };
             header?: never;
             path?: never;
@@ -3312,9 +3312,9 @@ export interface operations {
                 status?: string;
                 symbol?: string;
                 /** @description Created at or after: RFC 3339, or a date (`YYYY-MM-DD`, from its start in UTC). */
-                from?: string;
+                from?: string | unknown | unknown;
                 /** @description Created before: RFC 3339, or a date (`YYYY-MM-DD`, up to its end in UTC). */
-                to?: string;
+                to?: string | unknown | unknown;
                 /** @description From 1 (default 1). */
                 page?: number;
                 /** @description 1 to 500 (default 50). */

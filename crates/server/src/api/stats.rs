@@ -263,7 +263,11 @@ impl From<PeriodRow> for PeriodRowView {
 }
 
 fn optional_date(field: &'static str, value: Option<&str>) -> ApiResult<Option<NaiveDate>> {
-    Ok(value.map(|v| parse_date(field, v)).transpose()?)
+    Ok(value
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| parse_date(field, v))
+        .transpose()?)
 }
 
 async fn grouped(

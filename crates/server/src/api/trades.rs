@@ -181,14 +181,17 @@ pub async fn list(
             "page must be 1 or more and page_size 1 to {MAX_PAGE_SIZE}."
         )));
     }
+    // An empty bound is no bound, as for every optional date of the API.
     let from = filter
         .from
         .as_deref()
+        .filter(|v| !v.trim().is_empty())
         .map(|v| parse_bound("from", v, false))
         .transpose()?;
     let to = filter
         .to
         .as_deref()
+        .filter(|v| !v.trim().is_empty())
         .map(|v| parse_bound("to", v, true))
         .transpose()?;
     let query = TradeQuery {

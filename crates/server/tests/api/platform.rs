@@ -162,3 +162,70 @@ async fn the_committed_openapi_document_is_the_served_one() {
         "web/openapi.json is stale: run `make openapi` and commit it"
     );
 }
+
+/// Issue 16 point 1: the document a validator, a client generator and a fuzzer can use. Query
+/// parameters were declared in the path, operation ids repeated, there was no security scheme,
+/// 415 was undocumented and five bodies were bare objects.
+#[test]
+fn the_openapi_document_describes_every_route_completely() {
+    let doc = signaldesk_server::router::document();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let schemes = &doc["components"]["securitySchemes"];
+    assert_eq!(schemes["token"]["in"], "header");
+    assert_eq!(schemes["session"]["in"], "cookie");
+    let mut ids = std::collections::HashSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let here = format!("{method} {path}");
+            let id = op["operationId"].as_str().unwrap();
+            let tag = op["tags"][0].as_str().unwrap().replace('-', "_");
+            assert!(id.starts_with(&format!("{tag}_")), "{here}: {id}");
+            assert!(ids.insert(id.to_string()), "{here}: {id} repeats");
+            for p in op["parameters"].as_array().into_iter().flatten() {
+                let name = p["name"].as_str().unwrap();
+                let in_template = path.contains(&format!("{{{name}}}"));
+                let expected = if in_template { "path" } else { "query" };
+                assert_eq!(p["in"], expected, "{here}: parameter {name}");
+            }
+            let responses = op["responses"].as_object().unwrap();
+            let secured = op["security"].as_array().is_some_and(|s| !s.is_empty());
+            let mut must: Vec<&str> = Vec::new();
+            if path != "/api/openapi.json" {
+                must.push("503");
+            }
+            if secured {
+                must.push("401");
+            }
+            if let Some(body) = op.get("requestBody") {
+                must.extend(["400", "413", "415"]);
+                let schema = &body["content"]["application/json"]["schema"];
+                let name = schema["$ref"].as_str().unwrap_or_default();
+                let name = name.trim_start_matches("#/components/schemas/");
+                let target = &doc["components"]["schemas"][name];
+                assert!(
+                    target["properties"].is_object() || target["allOf"].is_array(),
+                    "{here}: the body {name} has no properties"
+                );
+            }
+            for status in must {
+                assert!(responses.contains_key(status), "{here} lacks {status}");
+            }
+            for (status, response) in responses {
+                let schema = &response["content"]["application/json"]["schema"];
+                if status.starts_with('4') || status.starts_with('5') {
+                    assert_eq!(
+                        schema["$ref"], "#/components/schemas/ErrorBody",
+                        "{here} {status}"
+                    );
+                } else if status != "204" {
+                    let bare = schema["type"] == "object" && schema.get("properties").is_none();
+                    assert!(!bare, "{here} {status} answers a bare object");
+                }
+            }
+        }
+    }
+    let settings = &doc["components"]["schemas"]["BotSettings"]["properties"];
+    assert_eq!(settings["martingale_max_depth"]["maximum"], 20);
+    assert_eq!(settings["initial_stop_loss_pct"]["exclusiveMaximum"], 100.0);
+    assert_eq!(settings["forbidden_hours"]["maxItems"], 24);
+}

@@ -349,8 +349,19 @@ async fn trader_bounds_are_enforced_and_extreme_values_never_panic() {
     app.call_ok(Method::PUT, &path, &token, Some(extreme), StatusCode::OK)
         .await;
 
-    // Duplicate intervals are removed on save (and do not count towards the 24).
-    let dupes: Vec<Value> = (0..30)
+    // Duplicate intervals are removed on save; a list longer than 24 is refused as sent
+    // (docs/rules.md), so 1,000 copies of one interval are not accepted either.
+    let many: Vec<Value> = (0..1_000).map(|_| json!([22, 6])).collect();
+    let res = app
+        .call(
+            Method::PUT,
+            &path,
+            &token,
+            Some(json!({ "forbidden_hours": many })),
+        )
+        .await;
+    assert_json_error(res, StatusCode::BAD_REQUEST).await;
+    let dupes: Vec<Value> = (0..5)
         .map(|_| json!([22, 6]))
         .chain([json!([1, 2])])
         .collect();
