@@ -88,10 +88,17 @@ pub const MAX_MARTINGALE_DEPTH: u32 = 20;
 pub const MAX_STOP_LOSS_PCT_EXCLUSIVE: Decimal = dec!(100);
 /// At most this many forbidden-hour intervals, counted after duplicates are removed.
 pub const MAX_FORBIDDEN_HOURS: usize = 24;
-const TELEGRAM_ID_MAX_CHARS: usize = 64;
-/// A guard against typos of many digits, far above any real account.
-const MAX_AMOUNT: Decimal = dec!(1_000_000_000);
-const MAX_COUNT: i64 = 1_000_000;
+/// A guard against typos of many digits, far above any real account: the largest amount or
+/// percentage a setting may hold.
+pub const MAX_AMOUNT: Decimal = dec!(1_000_000_000);
+/// The largest `max_trades` and `martingale_max_active_chains`.
+pub const MAX_COUNT: i64 = 1_000_000;
+/// The smallest percentage a setting may hold (and the smallest martingale margin and step).
+pub const MIN_PCT: Decimal = dec!(0.01);
+/// The smallest `max_total_usdt` and `max_trade_usdt`.
+pub const MIN_USDT: Decimal = dec!(1);
+/// The longest `telegram_id`, in characters.
+pub const TELEGRAM_ID_MAX_CHARS: usize = 64;
 
 impl Default for BotSettings {
     /// The spec's defaults (section 3).
@@ -137,7 +144,7 @@ impl BotSettings {
     pub fn apply(&self, payload: &Map<String, Value>) -> Result<BotSettings, FieldErrors> {
         let mut r = FieldReader::new(payload);
         let mut s = self.clone();
-        let pct_min = dec!(0.01);
+        let pct_min = MIN_PCT;
 
         if let Some(mode) = r.string("bot_mode", 32) {
             match BotMode::parse(&mode) {
@@ -169,8 +176,8 @@ impl BotSettings {
             s.leverage = n as u32;
         }
         let amounts: [(&str, &mut Decimal, Decimal); 9] = [
-            ("max_total_usdt", &mut s.max_total_usdt, dec!(1)),
-            ("max_trade_usdt", &mut s.max_trade_usdt, dec!(1)),
+            ("max_total_usdt", &mut s.max_total_usdt, MIN_USDT),
+            ("max_trade_usdt", &mut s.max_trade_usdt, MIN_USDT),
             (
                 "initial_stop_loss_pct",
                 &mut s.initial_stop_loss_pct,
@@ -265,8 +272,10 @@ impl BotSettings {
     }
 }
 
-/// The intervals in the order given, duplicates removed; at most [`MAX_FORBIDDEN_HOURS`].
-fn parse_hour_ranges(items: &[Value]) -> Result<Vec<HourRange>, String> {
+/// The forbidden-hour intervals of a settings payload: pairs `[start, end]` of whole hours
+/// 0 to 23 that differ, in the order given, duplicates removed; at most
+/// [`MAX_FORBIDDEN_HOURS`]. The error is the sentence shown under the field.
+pub fn parse_hour_ranges(items: &[Value]) -> Result<Vec<HourRange>, String> {
     let bad = || "Each interval must be a pair [start, end] of whole hours 0 to 23.".to_string();
     let parsed: Vec<HourRange> = items
         .iter()
