@@ -53,8 +53,17 @@ impl AlertError {
 
 /// The symbol and rating level of an alert body. TradingView's `{{ticker}}` may carry an
 /// exchange prefix and a `.P` perpetual suffix (`BYBIT:BTCUSDT.P`).
+///
+/// The body is read as a JSON value first: deserialising [`AlertBody`] straight from the
+/// bytes skipped unknown fields without checking that their strings are UTF-8, and took a
+/// JSON array as the struct's fields in order, so bodies that are not JSON objects were
+/// accepted (both found by the fuzz target `webhook_alert`).
 pub fn parse_alert(body: &[u8]) -> Result<ParsedAlert, AlertError> {
-    let alert: AlertBody = serde_json::from_slice(body).map_err(|_| AlertError::NotAnAlert)?;
+    let value: Value = serde_json::from_slice(body).map_err(|_| AlertError::NotAnAlert)?;
+    if !value.is_object() {
+        return Err(AlertError::NotAnAlert);
+    }
+    let alert = AlertBody::deserialize(value).map_err(|_| AlertError::NotAnAlert)?;
     let symbol = match alert.symbol {
         Some(Value::String(s)) => normalise_symbol(&s)
             .ok_or_else(|| AlertError::field("symbol", "Not a valid symbol, e.g. BTCUSDT."))?,
@@ -107,6 +116,21 @@ mod tests {
         assert_eq!(normalise_symbol(""), None);
         assert_eq!(normalise_symbol("BTC/USDT"), None);
         assert_eq!(normalise_symbol(&"A".repeat(31)), None);
+    }
+
+    /// Found by the fuzz target `webhook_alert`: invalid UTF-8 inside the string of an
+    /// unknown field was skipped unchecked and the body accepted.
+    #[test]
+    fn a_body_that_is_not_utf8_json_is_refused() {
+        let body = b"{\"symbol\":\"BTCUSDT\",\"signa4l\":\"S#TR\xff\xff\xff\xff\xff_BUY\"}";
+        assert_eq!(parse_alert(body), Err(AlertError::NotAnAlert));
+    }
+
+    /// A JSON array used to be read as the fields in order (symbol, signal, recommendation).
+    #[test]
+    fn an_array_is_not_an_alert() {
+        let body = br#"["BTCUSDT","STRONG_BUY",null]"#;
+        assert_eq!(parse_alert(body), Err(AlertError::NotAnAlert));
     }
 
     #[test]
