@@ -55,7 +55,8 @@ faults:
 FUZZ_SECONDS ?= 20
 
 fuzz-targets:
-	cd fuzz && for target in $$($(CARGO) +nightly fuzz list); do \
+	cd fuzz && targets="$$($(CARGO) +nightly fuzz list)" && test -n "$$targets" && \
+	for target in $$targets; do \
 		mkdir -p grown-corpus/$$target && \
 		$(CARGO) +nightly fuzz run $$target grown-corpus/$$target corpus/$$target -- \
 			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 || exit 1; \
