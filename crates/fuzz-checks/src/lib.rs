@@ -21,7 +21,7 @@ use signaldesk_core::settings::{
 };
 use signaldesk_core::signal::RATING_LEVELS;
 use signaldesk_venue::bybit::private::models::PositionRecord;
-use signaldesk_venue::bybit::private::push::{read_push_items, PushItem};
+use signaldesk_venue::bybit::private::push::{push_items, read_push_items, PushItem};
 use signaldesk_venue::bybit::private::stream::{read_push, StreamEvent};
 use signaldesk_venue::bybit::ws::messages::{self as public, PublicMessage};
 
@@ -227,10 +227,11 @@ pub fn bybit_ws(data: &[u8]) {
     };
     if let Ok(messages) = public::parse(text) {
         for message in messages {
-            if let PublicMessage::Kline { symbol, .. } | PublicMessage::Ticker { symbol, .. } =
-                &message
+            if let PublicMessage::Kline {
+                symbol, interval, ..
+            } = &message
             {
-                let _ = public::tickers_topic(symbol);
+                assert!(!symbol.contains('.') && !interval.contains('.'), "{text}");
             }
         }
     }
@@ -239,11 +240,7 @@ pub fn bybit_ws(data: &[u8]) {
     };
     assert!(!topic.contains('.'), "{topic}");
     if topic == "position" {
-        let items = match &data {
-            Value::Array(items) => items.clone(),
-            other => vec![other.clone()],
-        };
-        for item in items {
+        for item in push_items(data) {
             if let Ok(record) = serde_json::from_value::<PositionRecord>(item) {
                 let _ = record.to_position();
             }

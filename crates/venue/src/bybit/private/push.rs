@@ -23,14 +23,18 @@ pub enum PushItem {
 /// topics, executions without an order id and accounts other than UNIFIED are left out; an
 /// unreadable item is an error naming the topic.
 pub fn read_push_items(topic: &str, data: Value) -> Vec<Result<PushItem, String>> {
-    let items = match data {
-        Value::Array(items) => items,
-        other => vec![other],
-    };
-    items
+    push_items(data)
         .into_iter()
         .filter_map(|item| read_item(topic, item))
         .collect()
+}
+
+/// The items of a push's `data`: an array of them, or one.
+pub fn push_items(data: Value) -> Vec<Value> {
+    match data {
+        Value::Array(items) => items,
+        other => vec![other],
+    }
 }
 
 fn read_item(topic: &str, item: Value) -> Option<Result<PushItem, String>> {
