@@ -8,6 +8,7 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
+use signaldesk_core::client_message::{read_client_message, ClientMessage, UnreadFrame};
 use signaldesk_engine::signal_worker::sort_for_display;
 use signaldesk_engine::UserEvent;
 use signaldesk_store::repo::sessions::Credential;
@@ -17,8 +18,6 @@ use crate::app::AppState;
 use crate::auth::extractor::resolve_credential;
 use crate::auth::secrets;
 use crate::http::metrics::Metrics;
-use signaldesk_core::client_message::{read_client_message, ClientMessage, UnreadFrame};
-
 use crate::ws::protocol::ServerMessage;
 
 /// A socket that has not authenticated by then is closed.
@@ -27,7 +26,8 @@ pub const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 pub const CLOSE_UNAUTHORIZED: u16 = 4001;
-/// RFC 6455 "message too big": a client message above [`MAX_CLIENT_MESSAGE`](crate::ws::MAX_CLIENT_MESSAGE).
+/// RFC 6455 "message too big": a client message above
+/// [`MAX_CLIENT_MESSAGE`](crate::ws::MAX_CLIENT_MESSAGE).
 pub const CLOSE_TOO_BIG: u16 = 1009;
 pub const CLOSE_AUTH_TIMEOUT: u16 = 4008;
 pub const CLOSE_TOO_SLOW: u16 = 4009;

@@ -90,8 +90,10 @@ mod tests {
 
         let executions = json!([{"orderId": "o2", "symbol": "ETHUSDT"}, {"symbol": "X"}]);
         let items = read_push_items("execution", executions);
-        assert!(matches!(&items[..],
-            [Ok(PushItem::Execution { order_id, symbol })] if order_id == "o2" && symbol == "ETHUSDT"));
+        let [Ok(PushItem::Execution { order_id, symbol })] = &items[..] else {
+            panic!("{items:?}");
+        };
+        assert_eq!((order_id.as_str(), symbol.as_str()), ("o2", "ETHUSDT"));
 
         let wallets = json!([{"accountType": "UNIFIED", "totalEquity": "100.5"},
             {"accountType": "CONTRACT", "totalEquity": "1"},
