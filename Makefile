@@ -8,7 +8,7 @@ WEB := web
 # Where cargo puts the debug binaries (CARGO_TARGET_DIR when set).
 DEBUG_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/debug
 
-.PHONY: run web web-deps build test test-rust test-web test-e2e faults fuzz fuzz-api openapi lint fmt bench clean
+.PHONY: run web web-deps build test test-rust test-web test-e2e faults fuzz fuzz-api fuzz-targets openapi lint fmt bench clean
 
 run: web
 	$(CARGO) build --release -p signaldesk-server
@@ -57,11 +57,25 @@ faults:
 
 # Hostile input, bounded in time: schemathesis with every check against the live debug binary
 # (tools/fuzz-api.sh, FUZZ_API_SECONDS, default 120) and the cargo-fuzz targets (fuzz-targets).
-fuzz: fuzz-api
+fuzz: fuzz-api fuzz-targets
 
 fuzz-api:
 	$(CARGO) build -p signaldesk-server
 	tools/fuzz-api.sh $(DEBUG_DIR)/signaldesk
+
+# Every cargo-fuzz target in fuzz/ for FUZZ_SECONDS each (nightly toolchain and cargo-fuzz;
+# docs/security.md, "Fuzzing"). Starts from the committed seeds in fuzz/corpus/<target>/ and
+# grows fuzz/grown-corpus/<target>/; fails on the first crash, whose input libFuzzer writes to
+# fuzz/artifacts/<target>/. The first build takes about 5.5 minutes on 2 cores.
+FUZZ_SECONDS ?= 20
+
+fuzz-targets:
+	cd fuzz && targets="$$($(CARGO) +nightly fuzz list)" && test -n "$$targets" && \
+	for target in $$targets; do \
+		mkdir -p grown-corpus/$$target && \
+		$(CARGO) +nightly fuzz run $$target grown-corpus/$$target corpus/$$target -- \
+			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 || exit 1; \
+	done
 
 fmt:
 	$(CARGO) fmt --all

@@ -2,6 +2,8 @@
 //! (sides, instruments and their rounding), trading rules and statistics. No I/O lives here,
 //! so every rule can be tested with plain values.
 
+pub mod alert;
+pub mod client_message;
 pub mod market;
 pub mod martingale;
 pub mod settings;

@@ -98,12 +98,18 @@ pub const MAX_MARTINGALE_DEPTH: u32 = 20;
 pub const MAX_STOP_LOSS_PCT_EXCLUSIVE: Decimal = dec!(100);
 /// At most this many forbidden-hour intervals, as sent and after duplicates are removed.
 pub const MAX_FORBIDDEN_HOURS: usize = 24;
-const TELEGRAM_ID_MAX_CHARS: usize = 64;
+/// The longest `telegram_id`, in characters.
+pub const TELEGRAM_ID_MAX_CHARS: usize = 64;
 const TIMEZONE_MAX_CHARS: usize = 64;
-/// A guard against typos of many digits, far above any real account.
-const MAX_AMOUNT: Decimal = dec!(1_000_000_000);
-const MAX_COUNT: i64 = 1_000_000;
-const MIN_PCT: Decimal = dec!(0.01);
+/// A guard against typos of many digits, far above any real account: the largest amount or
+/// percentage a setting may hold.
+pub const MAX_AMOUNT: Decimal = dec!(1_000_000_000);
+/// The largest `max_trades` and `martingale_max_active_chains`.
+pub const MAX_COUNT: i64 = 1_000_000;
+/// The smallest percentage a setting may hold (and the smallest martingale margin and step).
+pub const MIN_PCT: Decimal = dec!(0.01);
+/// The smallest `max_total_usdt` and `max_trade_usdt`.
+pub const MIN_USDT: Decimal = dec!(1);
 
 /// What [`BotSettings::apply`] accepts for one field. The OpenAPI document, and through it the
 /// web form, read the bounds from here, so the server and the form cannot disagree.
@@ -144,8 +150,8 @@ pub const SETTINGS_BOUNDS: [(&str, Bound); 18] = [
             max: MAX_COUNT,
         },
     ),
-    ("max_total_usdt", amount(Decimal::ONE)),
-    ("max_trade_usdt", amount(Decimal::ONE)),
+    ("max_total_usdt", amount(MIN_USDT)),
+    ("max_trade_usdt", amount(MIN_USDT)),
     (
         "initial_stop_loss_pct",
         // The spec's form steps the stop loss by 0.01.

@@ -8,9 +8,8 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
 use axum::Json;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use signaldesk_core::signal::parse_rating_level;
+use serde::Serialize;
+use signaldesk_core::alert::{parse_alert, AlertBody, AlertError, ParsedAlert};
 use signaldesk_engine::signal_worker::Alert;
 use utoipa::ToSchema;
 
@@ -19,9 +18,6 @@ use crate::app::{now_ms, AppState};
 use crate::auth::{secrets, AuthUser};
 use crate::error::{ApiError, ApiPath, ApiResult, ErrorBody, FieldErrors};
 use crate::rate_limit::client_ip;
-
-/// The longest symbol accepted (Bybit's are far shorter).
-const MAX_SYMBOL_LEN: usize = 30;
 
 #[derive(Serialize, ToSchema)]
 pub struct WebhookStatus {
@@ -85,15 +81,6 @@ pub async fn delete(State(state): State<AppState>, auth: AuthUser) -> ApiResult<
     }
 }
 
-/// A TradingView alert: `{"symbol": "BTCUSDT", "signal": "STRONG_BUY"}` (`recommendation` is
-/// accepted for `signal`; a missing signal is NEUTRAL).
-#[derive(Deserialize, ToSchema)]
-pub struct AlertBody {
-    pub symbol: Option<Value>,
-    pub signal: Option<Value>,
-    pub recommendation: Option<Value>,
-}
-
 #[derive(Serialize, ToSchema)]
 pub struct AlertAccepted {
     pub symbol: String,
@@ -124,7 +111,7 @@ pub async fn receive(
         return Err(ApiError::new(StatusCode::NOT_FOUND, "Unknown webhook URL."));
     };
     state.limits.webhook_alerts.check(&user_id)?;
-    let (symbol, rating) = parse_alert(&body)?;
+    let ParsedAlert { symbol, rating } = read_alert(&body)?;
     if !state.supervisor.hub().covers(&symbol) {
         return Err(field_error(
             "symbol",
@@ -152,43 +139,12 @@ fn field_error(field: &str, message: impl Into<String>) -> ApiError {
     ApiError::validation(fields)
 }
 
-/// The symbol as Bybit names it and the rating level, from an alert body. TradingView's
-/// `{{ticker}}` may carry an exchange prefix and a `.P` perpetual suffix (`BYBIT:BTCUSDT.P`).
-fn parse_alert(body: &[u8]) -> Result<(String, &'static str), ApiError> {
-    let alert: AlertBody = serde_json::from_slice(body).map_err(|_| {
-        ApiError::bad_request(
-            "The alert must be a JSON object such as {\"symbol\": \"BTCUSDT\", \"signal\": \"STRONG_BUY\"}.",
-        )
-    })?;
-    let symbol = match alert.symbol {
-        Some(Value::String(s)) => normalise_symbol(&s)
-            .ok_or_else(|| field_error("symbol", "Not a valid symbol, e.g. BTCUSDT."))?,
-        Some(_) => return Err(field_error("symbol", "Must be a string, e.g. BTCUSDT.")),
-        None => return Err(field_error("symbol", "This field is required.")),
-    };
-    let rating = match alert.signal.or(alert.recommendation) {
-        None | Some(Value::Null) => "NEUTRAL",
-        Some(Value::String(s)) => parse_rating_level(&s).ok_or_else(|| {
-            field_error(
-                "signal",
-                "Must be STRONG_BUY, BUY, NEUTRAL, SELL or STRONG_SELL.",
-            )
-        })?,
-        Some(_) => return Err(field_error("signal", "Must be a string.")),
-    };
-    Ok((symbol, rating))
-}
-
-fn normalise_symbol(raw: &str) -> Option<String> {
-    let upper = raw.trim().to_ascii_uppercase();
-    let without_exchange = upper.rsplit(':').next().unwrap_or_default();
-    let symbol = without_exchange
-        .strip_suffix(".P")
-        .unwrap_or(without_exchange);
-    let valid = !symbol.is_empty()
-        && symbol.len() <= MAX_SYMBOL_LEN
-        && symbol.chars().all(|c| c.is_ascii_alphanumeric());
-    valid.then(|| symbol.to_string())
+/// The alert's symbol and rating level, or the 400 answer that says what is wrong.
+fn read_alert(body: &[u8]) -> ApiResult<ParsedAlert> {
+    parse_alert(body).map_err(|e| match e {
+        AlertError::NotAnAlert => ApiError::bad_request(AlertError::NOT_AN_ALERT),
+        AlertError::Field { field, message } => field_error(field, message),
+    })
 }
 
 #[cfg(test)]
@@ -196,41 +152,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tradingview_tickers_become_bybit_symbols() {
-        assert_eq!(normalise_symbol("btcusdt").as_deref(), Some("BTCUSDT"));
-        assert_eq!(
-            normalise_symbol("BYBIT:BTCUSDT.P").as_deref(),
-            Some("BTCUSDT")
-        );
-        assert_eq!(normalise_symbol(" ETHUSDT ").as_deref(), Some("ETHUSDT"));
-        assert_eq!(normalise_symbol(""), None);
-        assert_eq!(normalise_symbol("BTC/USDT"), None);
-        assert_eq!(normalise_symbol(&"A".repeat(31)), None);
-    }
-
-    #[test]
-    fn alerts_parse_with_either_field_name_and_default_to_neutral() {
-        let ok = |b: &str| parse_alert(b.as_bytes()).unwrap();
-        assert_eq!(
-            ok(r#"{"symbol":"BTCUSDT","signal":"strong_buy"}"#),
-            ("BTCUSDT".into(), "STRONG_BUY")
-        );
-        assert_eq!(
-            ok(r#"{"symbol":"BTCUSDT","recommendation":"Strong Sell"}"#),
-            ("BTCUSDT".into(), "STRONG_SELL")
-        );
-        assert_eq!(ok(r#"{"symbol":"BTCUSDT"}"#), ("BTCUSDT".into(), "NEUTRAL"));
+    fn refused_alerts_are_bad_requests_naming_the_field() {
         for bad in [
-            "",
             "not json",
-            "[]",
-            r#"{"signal":"STRONG_BUY"}"#,
-            r#"{"symbol":5,"signal":"STRONG_BUY"}"#,
-            r#"{"symbol":"BTCUSDT","signal":"moon"}"#,
+            r#"{"symbol":"BTC/USDT"}"#,
             r#"{"symbol":"BTCUSDT","signal":1}"#,
         ] {
-            let err = parse_alert(bad.as_bytes()).unwrap_err();
+            let err = read_alert(bad.as_bytes()).unwrap_err();
             assert_eq!(err.status, StatusCode::BAD_REQUEST, "{bad}");
         }
+        assert_eq!(
+            read_alert(br#"{"symbol":"BYBIT:ETHUSDT.P","signal":"sell"}"#).unwrap(),
+            ParsedAlert {
+                symbol: "ETHUSDT".into(),
+                rating: "SELL"
+            }
+        );
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
+use signaldesk_core::client_message::{read_client_message, ClientMessage, UnreadFrame};
 use signaldesk_engine::signal_worker::sort_for_display;
 use signaldesk_engine::UserEvent;
 use signaldesk_store::repo::sessions::Credential;
@@ -17,8 +18,7 @@ use crate::app::AppState;
 use crate::auth::extractor::resolve_credential;
 use crate::auth::secrets;
 use crate::http::metrics::Metrics;
-use crate::ws::protocol::{ClientMessage, ServerMessage};
-use crate::ws::MAX_CLIENT_MESSAGE;
+use crate::ws::protocol::ServerMessage;
 
 /// A socket that has not authenticated by then is closed.
 pub const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
@@ -26,7 +26,8 @@ pub const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 pub const CLOSE_UNAUTHORIZED: u16 = 4001;
-/// RFC 6455 "message too big": a client message above [`MAX_CLIENT_MESSAGE`].
+/// RFC 6455 "message too big": a client message above
+/// [`MAX_CLIENT_MESSAGE`](crate::ws::MAX_CLIENT_MESSAGE).
 pub const CLOSE_TOO_BIG: u16 = 1009;
 pub const CLOSE_AUTH_TIMEOUT: u16 = 4008;
 pub const CLOSE_TOO_SLOW: u16 = 4009;
@@ -131,13 +132,13 @@ pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User
                 None => return out.close(CLOSE_TOO_SLOW, "too slow").await,
             },
             frame = stream.next() => match frame {
-                Some(Ok(Message::Text(text))) if text.len() > MAX_CLIENT_MESSAGE => {
-                    return out.close(CLOSE_TOO_BIG, TOO_BIG_REASON).await;
-                }
                 Some(Ok(Message::Text(text))) => {
                     match answer(&mut out, &state, &user, text.as_str()).await {
                         Ok(()) => {}
                         Err(Answered::Gone) => return,
+                        Err(Answered::TooBig) => {
+                            return out.close(CLOSE_TOO_BIG, TOO_BIG_REASON).await
+                        }
                         Err(Answered::Refused) => {
                             return out.close(CLOSE_UNAUTHORIZED, "not authenticated").await
                         }
@@ -169,18 +170,19 @@ async fn wait_for_token(
 ) -> Result<User, NotAuthenticated> {
     while let Some(frame) = stream.next().await {
         let text = match frame {
-            Ok(Message::Text(text)) if text.len() > MAX_CLIENT_MESSAGE => {
-                return Err(NotAuthenticated::TooBig)
-            }
             Ok(Message::Text(text)) => text,
             Err(e) if is_too_big(&e) => return Err(NotAuthenticated::TooBig),
             Ok(Message::Close(_)) | Err(_) => break,
             Ok(_) => continue,
         };
-        if let Ok(ClientMessage::Authenticate { token }) = serde_json::from_str(text.as_str()) {
-            return user_for_token(state, &token)
-                .await
-                .map_err(NotAuthenticated::Refused);
+        match read_client_message(text.as_str()) {
+            Ok(ClientMessage::Authenticate { token }) => {
+                return user_for_token(state, &token)
+                    .await
+                    .map_err(NotAuthenticated::Refused)
+            }
+            Err(UnreadFrame::TooBig) => return Err(NotAuthenticated::TooBig),
+            Ok(_) | Err(UnreadFrame::Unknown) => {}
         }
     }
     Err(NotAuthenticated::Left)
@@ -243,6 +245,8 @@ async fn send_signals(out: &mut Outbox, state: &AppState, user_id: i64) -> Resul
 /// Why an answer ended the socket.
 enum Answered {
     Gone,
+    /// A message above [`MAX_CLIENT_MESSAGE`](crate::ws::MAX_CLIENT_MESSAGE): close 1009.
+    TooBig,
     /// A further `authenticate` with a token not valid for this socket's user: close 4001.
     Refused,
 }
@@ -260,12 +264,16 @@ async fn answer(
     user: &User,
     text: &str,
 ) -> Result<(), Answered> {
-    let Ok(message) = serde_json::from_str::<ClientMessage>(text) else {
-        out.send(&ServerMessage::error(
-            "Unknown message: expected an action of authenticate, get_signals, get_trades or ping.",
-        ))
-        .await?;
-        return Ok(());
+    let message = match read_client_message(text) {
+        Ok(message) => message,
+        Err(UnreadFrame::TooBig) => return Err(Answered::TooBig),
+        Err(UnreadFrame::Unknown) => {
+            out.send(&ServerMessage::error(
+                "Unknown message: expected an action of authenticate, get_signals, get_trades or ping.",
+            ))
+            .await?;
+            return Ok(());
+        }
     };
     match message {
         ClientMessage::Ping => out.send(&ServerMessage::Pong).await?,

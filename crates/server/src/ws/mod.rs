@@ -11,9 +11,7 @@ use crate::app::AppState;
 use crate::auth::extractor::AuthVia;
 use crate::auth::AuthUser;
 
-/// The documented largest message a client may send (its actions are a few dozen bytes): a
-/// larger one is answered with close code 1009 (docs/websocket.md).
-pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
+pub use signaldesk_core::client_message::MAX_CLIENT_MESSAGE;
 /// What the websocket library buffers at most before the size check above can see a message;
 /// beyond it the library refuses to read the frame and the socket is closed with 1009 too.
 const LIBRARY_MESSAGE_LIMIT: usize = 1024 * 1024;

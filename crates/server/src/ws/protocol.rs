@@ -1,8 +1,9 @@
-//! The wire format of `/ws/dashboard/` (docs/websocket.md): what clients send, and each
-//! engine event as the JSON message the web app reads.
+//! The wire format of `/ws/dashboard/` (docs/websocket.md): each engine event as the JSON
+//! message the web app reads. What clients send is read by
+//! [`signaldesk_core::client_message`].
 
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use signaldesk_core::market::PositionSide;
 use signaldesk_core::stats::LiveStatistics;
 use signaldesk_engine::{BotStatus, UserEvent, WorkerState};
@@ -14,16 +15,6 @@ use crate::api::balance::BalanceView;
 use crate::api::logs::LogView;
 use crate::api::rfc3339;
 use crate::api::signals::SignalView;
-
-/// A message from the client.
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(tag = "action", rename_all = "snake_case")]
-pub enum ClientMessage {
-    Authenticate { token: String },
-    GetSignals,
-    GetTrades,
-    Ping,
-}
 
 #[derive(Serialize)]
 pub struct UserView {
@@ -173,27 +164,6 @@ impl<'a> ServerMessage<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn client_actions_parse_and_junk_does_not() {
-        let parse = |s: &str| serde_json::from_str::<ClientMessage>(s).ok();
-        assert_eq!(
-            parse(r#"{"action":"authenticate","token":"t"}"#),
-            Some(ClientMessage::Authenticate { token: "t".into() })
-        );
-        assert_eq!(
-            parse(r#"{"action":"get_signals"}"#),
-            Some(ClientMessage::GetSignals)
-        );
-        assert_eq!(
-            parse(r#"{"action":"get_trades"}"#),
-            Some(ClientMessage::GetTrades)
-        );
-        assert_eq!(parse(r#"{"action":"ping"}"#), Some(ClientMessage::Ping));
-        assert_eq!(parse(r#"{"action":"authenticate"}"#), None);
-        assert_eq!(parse(r#"{"action":"launch"}"#), None);
-        assert_eq!(parse("not json"), None);
-    }
 
     #[test]
     fn messages_carry_their_type() {

@@ -47,6 +47,11 @@ async fn openapi_lists_every_api_route() {
         .await
         .unwrap();
     assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    // The webhook's body schema lives in core (its `openapi` feature) since the parser moved.
+    let alert = &doc["components"]["schemas"]["AlertBody"]["properties"];
+    for field in ["symbol", "signal", "recommendation"] {
+        assert!(alert[field].is_object(), "AlertBody.{field}: {alert}");
+    }
     let paths = doc["paths"].as_object().unwrap();
     let expected = [
         ("/api/auth/login/", "post"),

@@ -1,5 +1,6 @@
 //! The Bybit V5 private side: a signed REST client with per-endpoint rate budgets
-//! ([`rest`], [`limits`], [`sign`]), the private websocket ([`stream`]) and
+//! ([`rest`], [`limits`], [`sign`]), the private websocket ([`stream`], its pushes read by
+//! [`push`]) and
 //! [`BybitVenue`], which puts them behind the [`Venue`](crate::Venue) trait. A demo-trading
 //! key talks to Bybit's demo environment, a real key to mainnet; `docs/bybit.md` says what
 //! a key needs and what the bot does on the account.
@@ -7,6 +8,7 @@
 pub mod errors;
 pub mod limits;
 pub mod models;
+pub mod push;
 pub mod rest;
 pub mod sign;
 pub mod stream;

@@ -30,6 +30,7 @@ use super::models::{
     opt_dec, side_name, ApiKeyInfo, ClosedPnlRow, CreatedOrder, ExecutionRecord, OrderRecord, Page,
     PositionRecord, WalletRecord,
 };
+use super::push::{read_push_items, PushItem};
 use super::rest::{PrivateRest, Retry};
 use super::stream::{spawn_private_stream, StreamEvent};
 use super::BybitConfig;
@@ -511,59 +512,27 @@ impl Shared {
     }
 
     async fn on_push(&self, topic: &str, data: Value) {
-        let items = match data {
-            Value::Array(items) => items,
-            other => vec![other],
-        };
-        match topic {
-            "order" => {
-                let mut tracker = self.tracker.lock().await;
-                for item in items {
-                    match serde_json::from_value::<OrderRecord>(item) {
-                        Ok(order) => {
-                            self.on_order(&mut tracker, order).await;
-                        }
-                        Err(e) => tracing::warn!(error = %e, "unreadable bybit order push"),
-                    }
+        for item in read_push_items(topic, data) {
+            match item {
+                Ok(PushItem::Order(order)) => {
+                    let mut tracker = self.tracker.lock().await;
+                    self.on_order(&mut tracker, order).await;
                 }
-            }
-            "execution" => {
                 // An execution whose order push is missing still gets its order read.
-                let mut tracker = self.tracker.lock().await;
-                for item in items {
-                    let Some(id) = item.get("orderId").and_then(Value::as_str) else {
-                        continue;
-                    };
-                    let symbol = item.get("symbol").and_then(Value::as_str).unwrap_or("");
-                    if tracker.seen.contains(id) {
+                Ok(PushItem::Execution { order_id, symbol }) => {
+                    let mut tracker = self.tracker.lock().await;
+                    if tracker.seen.contains(&order_id) {
                         continue;
                     }
-                    if let Ok(Some(order)) = self.find_order(symbol, Some(id), "").await {
+                    if let Ok(Some(order)) = self.find_order(&symbol, Some(&order_id), "").await {
                         self.on_order(&mut tracker, order).await;
                     }
                 }
-            }
-            "wallet" => {
-                for item in items {
-                    let record = match serde_json::from_value::<WalletRecord>(item) {
-                        Ok(r) => r,
-                        Err(e) => {
-                            tracing::warn!(error = %e, "unreadable bybit wallet push");
-                            continue;
-                        }
-                    };
-                    if !(record.account_type.is_empty() || record.account_type == "UNIFIED") {
-                        continue;
-                    }
-                    match record.to_wallet() {
-                        Ok(wallet) => {
-                            let _ = self.events.send(VenueEvent::Wallet(wallet));
-                        }
-                        Err(e) => tracing::warn!(error = %e, "unreadable bybit wallet push"),
-                    }
+                Ok(PushItem::Wallet(wallet)) => {
+                    let _ = self.events.send(VenueEvent::Wallet(wallet));
                 }
+                Err(e) => tracing::warn!(error = %e, "unreadable bybit push"),
             }
-            _ => {}
         }
     }
 
