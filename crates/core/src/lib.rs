@@ -5,6 +5,7 @@
 pub mod market;
 pub mod martingale;
 pub mod settings;
+pub mod running_stats;
 pub mod signal;
 pub mod stats;
 pub mod trading;
