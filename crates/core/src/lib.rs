@@ -4,8 +4,8 @@
 
 pub mod market;
 pub mod martingale;
-pub mod settings;
 pub mod running_stats;
+pub mod settings;
 pub mod signal;
 pub mod stats;
 pub mod trading;
