@@ -59,8 +59,8 @@ bench:
 # TEST_DATABASE_URL, a fresh PostgreSQL database (dropped afterwards), then p50/p95 of the
 # statistics and dashboard GETs against the release server. About 10 minutes; never in `make test`.
 RELEASE_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/release
-BENCH_DATABASES := $(if $(TEST_DATABASE_URL),sqlite$(,)postgres,sqlite)
 , := ,
+BENCH_DATABASES := $(if $(TEST_DATABASE_URL),sqlite$(,)postgres,sqlite)
 bench-history:
 	$(CARGO) build --release -p signaldesk-server -p signaldesk-history-bench
 	for n in 100000 1000000; do \
