@@ -145,13 +145,15 @@ impl Store {
         at_ms: i64,
     ) -> Result<TradeCounts, StoreError> {
         let row = sqlx::query(
+            // `+opened_at`: no index on opened_at for these three, whose ranges are by status
+            // and close time (SQLite would otherwise walk the whole history by opened_at).
             "SELECT
                  (SELECT COUNT(*) FROM trades WHERE user_id = $1 AND status = 'OPEN'
-                      AND opened_at <= $2 AND (closed_at IS NULL OR closed_at > $2))
+                      AND +opened_at <= $2 AND (closed_at IS NULL OR closed_at > $2))
                  + (SELECT COUNT(*) FROM trades WHERE user_id = $1 AND status = 'CLOSED'
-                      AND closed_at IS NULL AND opened_at <= $2)
+                      AND closed_at IS NULL AND +opened_at <= $2)
                  + (SELECT COUNT(*) FROM trades WHERE user_id = $1 AND status = 'CLOSED'
-                      AND closed_at > $2 AND opened_at <= $2) AS open,
+                      AND closed_at > $2 AND +opened_at <= $2) AS open,
                  COALESCE((SELECT opened FROM trade_running WHERE user_id = $1), 0)
                  - (SELECT COUNT(*) FROM trades WHERE user_id = $1 AND opened_at > $2
                       AND status IN ('OPEN', 'CLOSED')) AS total",
