@@ -1,10 +1,10 @@
 -- Per-user running figures, so the all-time live statistics and the dashboard's trade counts
 -- never read every trade (docs/architecture.md, "Running statistics").
 --
--- `opened` (trades ever opened: OPEN or CLOSED with an opened_at) is kept by the trigger
+-- `opened` (trades ever opened: OPEN or CLOSED with an opened_at) is kept by the triggers
 -- below, exactly, on every insert, update and delete. The live statistics' figures (counts,
 -- the exact pnl sum as text, the pnl path's high, low since it and the hull of its falls,
--- see signaldesk_core::running_stats) are kept by the store's Rust code: the trigger counts
+-- see signaldesk_core::running_stats) are kept by the store's Rust code: the triggers count
 -- every change to the set of closed trades in `changes`, and the figures are those of the
 -- first `applied` changes. Closing a trade advances them in the transaction that closes it
 -- when that close is the only change pending and the latest in close order (`pending_close`
@@ -29,24 +29,60 @@ CREATE TABLE trade_running (
     last_id BIGINT
 );
 
-CREATE FUNCTION trade_running_apply() RETURNS trigger AS $$
-DECLARE
-    old_opened BIGINT := 0;
-    new_opened BIGINT := 0;
-    old_closed BOOLEAN := FALSE;
-    new_closed BOOLEAN := FALSE;
+-- Inserts and deletes are counted per statement, from their transition tables: an import
+-- inserts 100,000 trades in one transaction, and updating the user's one row once per trade
+-- would leave it a chain of 100,000 row versions to walk on every update (quadratic).
+CREATE FUNCTION trade_running_insert_rows() RETURNS trigger AS $$
 BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        old_opened := CASE WHEN OLD.status IN ('OPEN', 'CLOSED') AND OLD.opened_at IS NOT NULL
-                           THEN 1 ELSE 0 END;
-        old_closed := OLD.status = 'CLOSED' AND OLD.closed_at IS NOT NULL;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        new_opened := CASE WHEN NEW.status IN ('OPEN', 'CLOSED') AND NEW.opened_at IS NOT NULL
-                           THEN 1 ELSE 0 END;
-        new_closed := NEW.status = 'CLOSED' AND NEW.closed_at IS NOT NULL;
-    END IF;
-    IF TG_OP = 'UPDATE' AND OLD.user_id = NEW.user_id THEN
+    INSERT INTO trade_running (user_id, opened, changes)
+    SELECT user_id,
+           COUNT(*) FILTER (WHERE status IN ('OPEN', 'CLOSED') AND opened_at IS NOT NULL),
+           COUNT(*) FILTER (WHERE status = 'CLOSED' AND closed_at IS NOT NULL)
+    FROM new_rows GROUP BY user_id
+    ON CONFLICT (user_id) DO UPDATE SET
+        opened = trade_running.opened + EXCLUDED.opened,
+        changes = trade_running.changes + EXCLUDED.changes,
+        pending_close = CASE WHEN EXCLUDED.changes = 0 THEN trade_running.pending_close END;
+    RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+
+CREATE TRIGGER trade_running_insert AFTER INSERT ON trades
+REFERENCING NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION trade_running_insert_rows();
+
+CREATE FUNCTION trade_running_delete_rows() RETURNS trigger AS $$
+BEGIN
+    UPDATE trade_running SET
+        opened = trade_running.opened - gone.opened,
+        changes = trade_running.changes + gone.changes,
+        pending_close = CASE WHEN gone.changes > 0 THEN NULL
+                             ELSE trade_running.pending_close END
+    FROM (SELECT user_id,
+                 COUNT(*) FILTER (WHERE status IN ('OPEN', 'CLOSED') AND opened_at IS NOT NULL)
+                     AS opened,
+                 COUNT(*) FILTER (WHERE status = 'CLOSED' AND closed_at IS NOT NULL) AS changes
+          FROM old_rows GROUP BY user_id) AS gone
+    WHERE trade_running.user_id = gone.user_id;
+    RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+
+CREATE TRIGGER trade_running_delete AFTER DELETE ON trades
+REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION trade_running_delete_rows();
+
+-- Updates one row at a time (the trading worker writes one trade per statement).
+CREATE FUNCTION trade_running_update() RETURNS trigger AS $$
+DECLARE
+    old_opened BIGINT := CASE WHEN OLD.status IN ('OPEN', 'CLOSED') AND OLD.opened_at IS NOT NULL
+                              THEN 1 ELSE 0 END;
+    new_opened BIGINT := CASE WHEN NEW.status IN ('OPEN', 'CLOSED') AND NEW.opened_at IS NOT NULL
+                              THEN 1 ELSE 0 END;
+    old_closed BOOLEAN := OLD.status = 'CLOSED' AND OLD.closed_at IS NOT NULL;
+    new_closed BOOLEAN := NEW.status = 'CLOSED' AND NEW.closed_at IS NOT NULL;
+BEGIN
+    IF OLD.user_id = NEW.user_id THEN
         IF (old_closed OR new_closed) AND (OLD.status IS DISTINCT FROM NEW.status
                 OR OLD.pnl IS DISTINCT FROM NEW.pnl OR OLD.closed_at IS DISTINCT FROM NEW.closed_at
                 OR OLD.id IS DISTINCT FROM NEW.id) THEN
@@ -63,29 +99,20 @@ BEGIN
         END IF;
         RETURN NULL;
     END IF;
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        UPDATE trade_running SET
-            opened = opened - old_opened,
-            changes = changes + CASE WHEN old_closed OR TG_OP = 'UPDATE' THEN 1 ELSE 0 END,
-            pending_close = CASE WHEN old_closed OR TG_OP = 'UPDATE' THEN NULL
-                                 ELSE pending_close END
-        WHERE user_id = OLD.user_id;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        INSERT INTO trade_running (user_id, opened, changes)
-        VALUES (NEW.user_id, new_opened,
-                CASE WHEN new_closed OR TG_OP = 'UPDATE' THEN 1 ELSE 0 END)
-        ON CONFLICT (user_id) DO UPDATE SET
-            opened = trade_running.opened + EXCLUDED.opened,
-            changes = trade_running.changes + EXCLUDED.changes,
-            pending_close = CASE WHEN EXCLUDED.changes = 0 THEN trade_running.pending_close END;
-    END IF;
+    -- A trade moved to another user: out of one, into the other.
+    UPDATE trade_running SET opened = opened - old_opened, changes = changes + 1,
+        pending_close = NULL
+    WHERE user_id = OLD.user_id;
+    INSERT INTO trade_running (user_id, opened, changes) VALUES (NEW.user_id, new_opened, 1)
+    ON CONFLICT (user_id) DO UPDATE SET
+        opened = trade_running.opened + EXCLUDED.opened,
+        changes = trade_running.changes + 1, pending_close = NULL;
     RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
 
-CREATE TRIGGER trade_running_apply AFTER INSERT OR UPDATE OR DELETE ON trades
-FOR EACH ROW EXECUTE FUNCTION trade_running_apply();
+CREATE TRIGGER trade_running_update AFTER UPDATE ON trades
+FOR EACH ROW EXECUTE FUNCTION trade_running_update();
 
 -- Existing trades: exact counts now; the figures one change behind, rebuilt on first read.
 INSERT INTO trade_running (user_id, opened, changes)

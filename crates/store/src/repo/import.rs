@@ -12,11 +12,15 @@ use crate::repo::dashboard::BalanceSnapshot;
 use crate::repo::trades::{side_str, Chain, Trade};
 use crate::{Store, StoreError};
 
-/// Rows per INSERT, about 1,000 values each: sqlx's SQLite driver looks every `$n` up by name
-/// through the statement's list (`sqlite3_bind_parameter_name`), so a statement costs the
-/// square of its values; 13,500 values made an import of 100,000 trades take a minute.
-const TRADES_PER_INSERT: usize = 40;
-const ROWS_PER_INSERT: usize = 250;
+/// Rows per INSERT on SQLite, about 1,000 values each: sqlx's SQLite driver looks every `$n`
+/// up by name through the statement's list (`sqlite3_bind_parameter_name`), so a statement
+/// costs the square of its values; 13,500 values made an import of 100,000 trades take a
+/// minute. PostgreSQL binds in order and takes 500 trades (13,500 values) a statement: fewer
+/// statements, and fewer versions of the user's `trade_running` row (one per statement).
+const SQLITE_TRADES_PER_INSERT: usize = 40;
+const SQLITE_ROWS_PER_INSERT: usize = 250;
+const PG_TRADES_PER_INSERT: usize = 500;
+const PG_ROWS_PER_INSERT: usize = 2_000;
 
 /// `INSERT INTO table (columns) VALUES ($1, .., $k), (..)` for `rows` rows of `width` values.
 fn multi_row_insert(head: &str, width: usize, rows: usize) -> String {
@@ -44,7 +48,7 @@ impl Store {
         order_ids: &[String],
     ) -> Result<HashSet<String>, StoreError> {
         let mut found = HashSet::new();
-        for chunk in order_ids.chunks(ROWS_PER_INSERT) {
+        for chunk in order_ids.chunks(SQLITE_ROWS_PER_INSERT) {
             let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
             let sql = format!(
                 "SELECT client_order_id FROM trades WHERE client_order_id IN ({})",
@@ -73,6 +77,10 @@ impl Store {
         trades: &[(Trade, Option<usize>)],
         snapshots: &[BalanceSnapshot],
     ) -> Result<(), StoreError> {
+        let (trades_per_insert, rows_per_insert) = match self.backend() {
+            crate::Backend::Sqlite => (SQLITE_TRADES_PER_INSERT, SQLITE_ROWS_PER_INSERT),
+            crate::Backend::Postgres => (PG_TRADES_PER_INSERT, PG_ROWS_PER_INSERT),
+        };
         let mut tx = self.pool.begin().await?;
         let mut chain_ids = Vec::with_capacity(chains.len());
         for c in chains {
@@ -102,7 +110,7 @@ impl Store {
             chain_id, chain_step, signal_id, signal_at, signal_price, created_at, opened_at,
             closed_at)";
         let mut ids: HashMap<String, i64> = HashMap::with_capacity(trades.len());
-        for chunk in trades.chunks(TRADES_PER_INSERT) {
+        for chunk in trades.chunks(trades_per_insert) {
             let sql =
                 multi_row_insert(TRADE_HEAD, 27, chunk.len()) + " RETURNING id, client_order_id";
             let mut q = sqlx::query(&sql);
@@ -155,7 +163,7 @@ impl Store {
                 fills.push((id, t.exit_value.to_string(), closed));
             }
         }
-        for chunk in fills.chunks(ROWS_PER_INSERT) {
+        for chunk in fills.chunks(rows_per_insert) {
             let sql = multi_row_insert(
                 "INSERT INTO fills (user_id, trade_id, notional, filled_at)",
                 4,
@@ -171,7 +179,7 @@ impl Store {
         let snapshots: BTreeMap<i64, &BalanceSnapshot> =
             snapshots.iter().map(|s| (s.taken_at, s)).collect();
         let snapshots: Vec<_> = snapshots.into_values().collect();
-        for chunk in snapshots.chunks(ROWS_PER_INSERT) {
+        for chunk in snapshots.chunks(rows_per_insert) {
             let sql = multi_row_insert(
                 "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
                      margin_balance)",
