@@ -73,8 +73,9 @@ impl PgDatabase {
     }
 }
 
-/// Two years of closes, evenly spaced, the last an hour ago; pnl from -10.00 to +10.00 with
-/// a slight upward drift, so the equity path has many highs and falls.
+/// Two years of closes, evenly spaced, the last an hour ago; pnl from -10.00 to +10.00,
+/// summing to about zero (the paper wallet, which knows nothing of an imported history, then
+/// stays above the curve's start), with many highs and falls.
 fn write_history(path: &Path, trades: usize) -> anyhow::Result<()> {
     const MINUTE: i64 = 60_000;
     let now = std::time::SystemTime::now()
@@ -88,7 +89,7 @@ fn write_history(path: &Path, trades: usize) -> anyhow::Result<()> {
     for i in 0..trades as i64 {
         let closed = end - span + i * step;
         let opened = closed - 10 * MINUTE;
-        let cents = (i * 7919) % 2001 - 990;
+        let cents = (i * 7919) % 2001 - 1000;
         let pnl = format!(
             "{}{}.{:02}",
             if cents < 0 { "-" } else { "" },

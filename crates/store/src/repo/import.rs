@@ -12,18 +12,57 @@ use crate::repo::dashboard::BalanceSnapshot;
 use crate::repo::trades::{side_str, Chain, Trade};
 use crate::{Store, StoreError};
 
-/// Rows per INSERT on SQLite, about 1,000 values each: sqlx's SQLite driver looks every `$n`
-/// up by name through the statement's list (`sqlite3_bind_parameter_name`), so a statement
-/// costs the square of its values; 13,500 values made an import of 100,000 trades take a
-/// minute. PostgreSQL binds in order and takes 500 trades (13,500 values) a statement: fewer
-/// statements, and fewer versions of the user's `trade_running` row (one per statement).
-const SQLITE_TRADES_PER_INSERT: usize = 40;
-const SQLITE_ROWS_PER_INSERT: usize = 250;
-const PG_TRADES_PER_INSERT: usize = 500;
-const PG_ROWS_PER_INSERT: usize = 2_000;
+/// Rows per INSERT: 500 trades (13,500 values) stays under both databases' limits on values
+/// per statement; fewer statements also mean fewer versions of the user's `trade_running`
+/// row on PostgreSQL (one per statement).
+const TRADES_PER_INSERT: usize = 500;
+const ROWS_PER_INSERT: usize = 2_000;
+
+/// How values are written in a statement. sqlx's SQLite driver looks every named value
+/// (`$n`) up through the statement's list of names (`sqlite3_bind_parameter_name`), so a
+/// statement of `$n` costs the square of its values (13,500 of them made an import of
+/// 100,000 trades take a minute); plain `?` values have no names and bind in order.
+#[derive(Clone, Copy)]
+enum Marks {
+    /// `$1, $2, …` (PostgreSQL)
+    Numbered,
+    /// `?, ?, …` (SQLite)
+    Plain,
+}
+
+impl Marks {
+    fn of(store: &Store) -> Marks {
+        match store.backend() {
+            crate::Backend::Sqlite => Marks::Plain,
+            crate::Backend::Postgres => Marks::Numbered,
+        }
+    }
+
+    fn push(self, sql: &mut String, n: usize) {
+        match self {
+            Marks::Numbered => {
+                sql.push('$');
+                sql.push_str(&n.to_string());
+            }
+            Marks::Plain => sql.push('?'),
+        }
+    }
+
+    /// `count` values from `$1`, comma-separated.
+    fn list(self, count: usize) -> String {
+        let mut sql = String::with_capacity(count * 6);
+        for n in 1..=count {
+            if n > 1 {
+                sql.push_str(", ");
+            }
+            self.push(&mut sql, n);
+        }
+        sql
+    }
+}
 
 /// `INSERT INTO table (columns) VALUES ($1, .., $k), (..)` for `rows` rows of `width` values.
-fn multi_row_insert(head: &str, width: usize, rows: usize) -> String {
+fn multi_row_insert(marks: Marks, head: &str, width: usize, rows: usize) -> String {
     let mut sql = String::with_capacity(head.len() + rows * width * 6);
     sql.push_str(head);
     sql.push_str(" VALUES ");
@@ -33,8 +72,7 @@ fn multi_row_insert(head: &str, width: usize, rows: usize) -> String {
             if c > 0 {
                 sql.push_str(", ");
             }
-            sql.push('$');
-            sql.push_str(&(r * width + c + 1).to_string());
+            marks.push(&mut sql, r * width + c + 1);
         }
         sql.push(')');
     }
@@ -48,11 +86,11 @@ impl Store {
         order_ids: &[String],
     ) -> Result<HashSet<String>, StoreError> {
         let mut found = HashSet::new();
-        for chunk in order_ids.chunks(SQLITE_ROWS_PER_INSERT) {
-            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let marks = Marks::of(self);
+        for chunk in order_ids.chunks(ROWS_PER_INSERT) {
             let sql = format!(
                 "SELECT client_order_id FROM trades WHERE client_order_id IN ({})",
-                marks.join(", ")
+                marks.list(chunk.len())
             );
             let mut query = sqlx::query(&sql);
             for id in chunk {
@@ -77,10 +115,7 @@ impl Store {
         trades: &[(Trade, Option<usize>)],
         snapshots: &[BalanceSnapshot],
     ) -> Result<(), StoreError> {
-        let (trades_per_insert, rows_per_insert) = match self.backend() {
-            crate::Backend::Sqlite => (SQLITE_TRADES_PER_INSERT, SQLITE_ROWS_PER_INSERT),
-            crate::Backend::Postgres => (PG_TRADES_PER_INSERT, PG_ROWS_PER_INSERT),
-        };
+        let marks = Marks::of(self);
         let mut tx = self.pool.begin().await?;
         let mut chain_ids = Vec::with_capacity(chains.len());
         for c in chains {
@@ -110,9 +145,9 @@ impl Store {
             chain_id, chain_step, signal_id, signal_at, signal_price, created_at, opened_at,
             closed_at)";
         let mut ids: HashMap<String, i64> = HashMap::with_capacity(trades.len());
-        for chunk in trades.chunks(trades_per_insert) {
+        for chunk in trades.chunks(TRADES_PER_INSERT) {
             let sql =
-                multi_row_insert(TRADE_HEAD, 27, chunk.len()) + " RETURNING id, client_order_id";
+                multi_row_insert(marks, TRADE_HEAD, 27, chunk.len()) + " RETURNING id, client_order_id";
             let mut q = sqlx::query(&sql);
             for (t, chain) in chunk {
                 q = q
@@ -163,8 +198,9 @@ impl Store {
                 fills.push((id, t.exit_value.to_string(), closed));
             }
         }
-        for chunk in fills.chunks(rows_per_insert) {
+        for chunk in fills.chunks(ROWS_PER_INSERT) {
             let sql = multi_row_insert(
+                marks,
                 "INSERT INTO fills (user_id, trade_id, notional, filled_at)",
                 4,
                 chunk.len(),
@@ -179,8 +215,9 @@ impl Store {
         let snapshots: BTreeMap<i64, &BalanceSnapshot> =
             snapshots.iter().map(|s| (s.taken_at, s)).collect();
         let snapshots: Vec<_> = snapshots.into_values().collect();
-        for chunk in snapshots.chunks(rows_per_insert) {
+        for chunk in snapshots.chunks(ROWS_PER_INSERT) {
             let sql = multi_row_insert(
+                marks,
                 "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
                      margin_balance)",
                 5,
@@ -208,13 +245,18 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::multi_row_insert;
+    use super::{multi_row_insert, Marks};
 
     #[test]
     fn placeholders_number_rows_then_columns() {
         assert_eq!(
-            multi_row_insert("INSERT INTO t (a, b)", 2, 2),
+            multi_row_insert(Marks::Numbered, "INSERT INTO t (a, b)", 2, 2),
             "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)"
         );
+        assert_eq!(
+            multi_row_insert(Marks::Plain, "INSERT INTO t (a, b)", 2, 2),
+            "INSERT INTO t (a, b) VALUES (?, ?), (?, ?)"
+        );
+        assert_eq!(Marks::Numbered.list(3), "$1, $2, $3");
     }
 }
