@@ -146,8 +146,8 @@ impl Store {
             closed_at)";
         let mut ids: HashMap<String, i64> = HashMap::with_capacity(trades.len());
         for chunk in trades.chunks(TRADES_PER_INSERT) {
-            let sql =
-                multi_row_insert(marks, TRADE_HEAD, 27, chunk.len()) + " RETURNING id, client_order_id";
+            let sql = multi_row_insert(marks, TRADE_HEAD, 27, chunk.len())
+                + " RETURNING id, client_order_id";
             let mut q = sqlx::query(&sql);
             for (t, chain) in chunk {
                 q = q
