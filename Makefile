@@ -8,7 +8,7 @@ WEB := web
 # Where cargo puts the debug binaries (CARGO_TARGET_DIR when set).
 DEBUG_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/debug
 
-.PHONY: run web web-deps build test test-rust test-web test-e2e faults fuzz fuzz-api fuzz-targets openapi lint fmt bench clean
+.PHONY: run web web-deps build test test-rust test-web test-e2e faults fuzz fuzz-api fuzz-targets openapi lint fmt bench bench-history clean
 
 run: web
 	$(CARGO) build --release -p signaldesk-server
@@ -82,6 +82,20 @@ fmt:
 
 bench:
 	$(CARGO) bench --workspace
+
+# The long-history load test (docs/benchmarks.md, "A long history"): 100,000 and 1,000,000
+# closed trades imported with `signaldesk history import` into a fresh SQLite file and, with
+# TEST_DATABASE_URL, a fresh PostgreSQL database (dropped afterwards), then p50/p95 of the
+# statistics and dashboard GETs against the release server. About 10 minutes; never in `make test`.
+RELEASE_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/release
+, := ,
+BENCH_DATABASES := $(if $(TEST_DATABASE_URL),sqlite$(,)postgres,sqlite)
+bench-history:
+	$(CARGO) build --release -p signaldesk-server -p signaldesk-history-bench
+	for n in 100000 1000000; do \
+		$(RELEASE_DIR)/signaldesk-history-bench --bin $(RELEASE_DIR)/signaldesk \
+			--trades $$n --database $(BENCH_DATABASES) || exit 1; \
+	done
 
 clean:
 	$(CARGO) clean

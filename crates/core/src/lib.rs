@@ -6,6 +6,7 @@ pub mod alert;
 pub mod client_message;
 pub mod market;
 pub mod martingale;
+pub mod running_stats;
 pub mod settings;
 pub mod signal;
 pub mod stats;

@@ -12,6 +12,8 @@
 //! Imported history (docs/history-import.md) predates the venue's records and is left out.
 //! - paper only: the wallet equals the starting balance plus the sum of the trades' pnl,
 //!   less the opening fees of open positions not yet attributed to a close (exact).
+//! - the store's running all-time statistics (migration 0009), when up to date, equal a
+//!   recomputation from every closed trade, imported ones included.
 
 use rust_decimal::Decimal;
 use signaldesk_store::{Store, Trade, TradeStatus, IMPORTED_ORDER_PREFIX};
@@ -166,6 +168,12 @@ pub async fn differences(
                 expected
             ));
         }
+    }
+    if store.running_statistics_agree(user_id).await? == Some(false) {
+        found.push(
+            "the running all-time statistics differ from a recomputation from the closed trades"
+                .to_string(),
+        );
     }
     Ok(found)
 }

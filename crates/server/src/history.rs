@@ -157,27 +157,35 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
             bail!("chains[{i}].key \"{}\" is used twice", c.key);
         }
     }
+    let order_ids: Vec<String> = file
+        .trades
+        .iter()
+        .enumerate()
+        .map(|(i, t)| order_id(user_id, t, i))
+        .collect();
     for (i, t) in file.trades.iter().enumerate() {
         check_trade(t, &format!("trades[{i}]"), &chains_by_key)?;
-        if store.trade_exists(&order_id(user_id, t, i)).await? {
-            bail!("trades[{i}] was imported before: this file was already imported");
-        }
+    }
+    let existing = store.existing_order_ids(&order_ids).await?;
+    if let Some(i) = order_ids.iter().position(|id| existing.contains(id)) {
+        bail!("trades[{i}] was imported before: this file was already imported");
     }
 
-    let mut chain_ids = HashMap::new();
+    let mut steps_of: HashMap<&str, Vec<&TradeIn>> = HashMap::new();
+    for t in &file.trades {
+        if let Some(key) = t.chain.as_deref() {
+            steps_of.entry(key).or_default().push(t);
+        }
+    }
+    let mut chain_index = HashMap::new();
+    let mut chains = Vec::with_capacity(file.chains.len());
     for c in &file.chains {
-        let steps: Vec<&TradeIn> = {
-            let mut own: Vec<&TradeIn> = file
-                .trades
-                .iter()
-                .filter(|t| t.chain.as_deref() == Some(c.key.as_str()))
-                .collect();
-            own.sort_by_key(|t| t.chain_step);
-            own
-        };
+        let mut steps = steps_of.remove(c.key.as_str()).unwrap_or_default();
+        steps.sort_by_key(|t| t.chain_step);
         let last = steps.last();
         let open = c.status == "OPEN";
-        let chain = Chain {
+        chain_index.insert(c.key.as_str(), chains.len());
+        chains.push(Chain {
             id: 0,
             user_id,
             symbol: c.symbol.clone(),
@@ -194,12 +202,11 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
             won: (!open).then(|| last.is_some_and(|t| t.pnl > Decimal::ZERO)),
             created_at: c.created_at.timestamp_millis(),
             closed_at: c.closed_at.map(|t| t.timestamp_millis()),
-        };
-        let stored = store.insert_chain(&chain).await?;
-        chain_ids.insert(c.key.as_str(), stored.id);
+        });
     }
 
-    for (i, t) in file.trades.iter().enumerate() {
+    let mut trades = Vec::with_capacity(file.trades.len());
+    for (t, client_order_id) in file.trades.iter().zip(order_ids) {
         let opened = t.opened_at.timestamp_millis();
         let closed = t.closed_at.timestamp_millis();
         let entry_value = t.qty * t.entry_price;
@@ -210,7 +217,7 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
             symbol: t.symbol.trim().to_uppercase(),
             side: side(&t.side, "trade")?,
             status: TradeStatus::Closed,
-            client_order_id: order_id(user_id, t, i),
+            client_order_id,
             leverage: t.leverage,
             margin: t.margin,
             qty: t.qty,
@@ -225,7 +232,7 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
             stop_loss: None,
             tp_step: 0,
             close_reason: Some(t.close_reason.clone().unwrap_or_else(|| "imported".into())),
-            chain_id: t.chain.as_deref().and_then(|k| chain_ids.get(k).copied()),
+            chain_id: None,
             chain_step: t.chain_step,
             signal_id: None,
             signal_at: None,
@@ -234,26 +241,24 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
             opened_at: Some(opened),
             closed_at: Some(closed),
         };
-        let stored = store.insert_trade(&trade).await?;
-        store
-            .insert_fill(user_id, stored.id, entry_value, opened)
-            .await?;
-        store
-            .insert_fill(user_id, stored.id, exit_value, closed)
-            .await?;
+        let chain = t.chain.as_deref().and_then(|k| chain_index.get(k).copied());
+        trades.push((trade, chain));
     }
 
-    for s in &file.balance_snapshots {
-        let snapshot = BalanceSnapshot {
+    let snapshots: Vec<BalanceSnapshot> = file
+        .balance_snapshots
+        .iter()
+        .map(|s| BalanceSnapshot {
             taken_at: s.taken_at.timestamp_millis(),
             equity: s.equity,
             available_balance: s.available_balance,
             margin_balance: s.margin_balance,
-        };
-        store
-            .record_balance_snapshot(user_id, &snapshot, i64::MIN)
-            .await?;
-    }
+        })
+        .collect();
+    // One transaction of multi-row INSERTs: all of the file or nothing.
+    store
+        .import_history(user_id, &chains, &trades, &snapshots)
+        .await?;
     Ok(Imported {
         trades: file.trades.len(),
         chains: file.chains.len(),

@@ -47,6 +47,14 @@ impl TrackedPool {
         outcome
     }
 
+    /// One connection for a few statements in a row (not reported one by one, as in a
+    /// transaction; failing to get it is).
+    pub(crate) async fn acquire(&self) -> Result<sqlx::pool::PoolConnection<Any>, sqlx::Error> {
+        let outcome = self.pool.acquire().await.map_err(not_connected);
+        self.health.record(&outcome, false);
+        outcome
+    }
+
     /// The plain pool, for test helpers that must reach every connection.
     #[cfg(feature = "test-support")]
     pub(crate) fn inner(&self) -> &AnyPool {

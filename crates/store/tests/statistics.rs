@@ -5,6 +5,7 @@
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use signaldesk_core::market::PositionSide;
+use signaldesk_core::running_stats::RunningStatistics;
 use signaldesk_core::stats::ClosedTally;
 use signaldesk_store::repo::dashboard::{BalanceSnapshot, TradeCounts};
 use signaldesk_store::test_support::TestDatabase;
@@ -250,5 +251,144 @@ async fn fills_snapshots_and_counts_answer_for_an_instant_and_a_window() {
         );
         assert_eq!(store.trade_counts_at(a, 5_000).await.unwrap(), counts(1, 2));
         assert_eq!(store.trade_counts_at(b, 5_000).await.unwrap(), counts(0, 0));
+    }
+}
+
+/// The user's running figures against the reference: every closed trade walked in close
+/// order. Also checks the dashboard's counts at a few instants against a walk of the trades.
+async fn assert_running_exact(store: &Store, user: i64, label: &str) {
+    let pnls = store
+        .closed_pnls_between(user, i64::MIN, i64::MAX)
+        .await
+        .unwrap();
+    let reference = RunningStatistics::of(&pnls);
+    assert_eq!(
+        store.running_statistics(user).await.unwrap(),
+        reference,
+        "{label}"
+    );
+    // Read once, the row is up to date and agrees.
+    assert_eq!(
+        store.running_statistics_agree(user).await.unwrap(),
+        Some(true),
+        "{label}"
+    );
+    let trades = store.all_trades(user).await.unwrap();
+    for at in [0, 1_500, 2_500, 10_000, 50_000, i64::MAX - 1] {
+        let opened: Vec<_> = trades
+            .iter()
+            .filter(|t| matches!(t.status, TradeStatus::Open | TradeStatus::Closed))
+            .filter(|t| t.opened_at.is_some_and(|o| o <= at))
+            .collect();
+        let open = opened
+            .iter()
+            .filter(|t| t.closed_at.is_none_or(|c| c > at))
+            .count() as i64;
+        assert_eq!(
+            store.trade_counts_at(user, at).await.unwrap(),
+            TradeCounts {
+                open,
+                total: opened.len() as i64
+            },
+            "{label} at {at}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn running_figures_follow_closes_in_order_corrections_deletes_and_inserts() {
+    for (db, store) in TestDatabase::all_connected().await {
+        let label = db.label;
+        let a = store.create_user("a", "h", 0).await.unwrap().id;
+        let b = store.create_user("b", "h", 0).await.unwrap().id;
+        assert_running_exact(&store, a, label).await;
+
+        // Closes in order, through save_trade and book_execution: advanced as they happen.
+        let pnls = [
+            dec!(5),
+            dec!(-2.5),
+            dec!(-1),
+            dec!(4),
+            dec!(0),
+            dec!(-7.12345678),
+        ];
+        let mut trades = Vec::new();
+        for (n, pnl) in pnls.iter().enumerate() {
+            let at = 1_000 * (n as i64 + 1);
+            let mut t = closed_trade(a, n, at, at + 500, *pnl);
+            t.status = TradeStatus::Open;
+            t.closed_at = None;
+            let mut t = store.insert_trade(&t).await.unwrap();
+            t.status = TradeStatus::Closed;
+            t.closed_at = Some(at + 500);
+            if n % 2 == 0 {
+                store.save_trade(&t).await.unwrap();
+            } else {
+                let booked = store
+                    .book_execution(&t, &format!("exec-{n}"), dec!(100), at + 500)
+                    .await
+                    .unwrap();
+                assert!(booked);
+            }
+            assert_eq!(
+                store.running_statistics_agree(a).await.unwrap(),
+                Some(true),
+                "{label}: close {n} advanced in its transaction"
+            );
+            trades.push(t);
+        }
+        assert_running_exact(&store, a, label).await;
+
+        // A trade of b's and an open trade of a's change nothing of a's closes.
+        store
+            .insert_trade(&closed_trade(b, 50, 100, 200, dec!(1000)))
+            .await
+            .unwrap();
+        let mut open = closed_trade(a, 60, 40_000, 0, dec!(0));
+        open.status = TradeStatus::Open;
+        open.closed_at = None;
+        let mut open = store.insert_trade(&open).await.unwrap();
+        open.stop_loss = Some(dec!(1900));
+        store.save_trade(&open).await.unwrap();
+        assert_eq!(store.running_statistics_agree(a).await.unwrap(), Some(true));
+        assert_running_exact(&store, a, label).await;
+        assert_running_exact(&store, b, label).await;
+
+        // A correction of a closed trade's pnl: behind until read, then exact.
+        trades[1].pnl = dec!(3);
+        store.save_trade(&trades[1]).await.unwrap();
+        assert_eq!(store.running_statistics_agree(a).await.unwrap(), None);
+        assert_running_exact(&store, a, label).await;
+
+        // A close earlier than the latest one (out of close order).
+        open.status = TradeStatus::Closed;
+        open.closed_at = Some(1_200);
+        open.pnl = dec!(-9);
+        store.save_trade(&open).await.unwrap();
+        assert_eq!(store.running_statistics_agree(a).await.unwrap(), None);
+        assert_running_exact(&store, a, label).await;
+
+        // A closed trade inserted directly (as an import does), and one deleted.
+        store
+            .insert_trade(&closed_trade(a, 70, 2_000, 2_200, dec!(11)))
+            .await
+            .unwrap();
+        assert_running_exact(&store, a, label).await;
+        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&db.url)
+            .await
+            .unwrap();
+        sqlx::query("DELETE FROM trades WHERE id = $1")
+            .bind(trades[3].id)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        assert_running_exact(&store, a, label).await;
+
+        // Reopened (a close undone): out of the closed set again.
+        trades[5].status = TradeStatus::Open;
+        trades[5].closed_at = None;
+        store.save_trade(&trades[5]).await.unwrap();
+        assert_running_exact(&store, a, label).await;
+        assert_running_exact(&store, b, label).await;
     }
 }

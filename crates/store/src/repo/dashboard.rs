@@ -135,17 +135,28 @@ impl Store {
     }
 
     /// How many of the user's trades were open, and how many had been opened, at `at_ms`.
+    /// The total starts from the running count of trades ever opened (migration 0009) less
+    /// those opened after `at_ms`; the open ones are the OPEN trades plus the CLOSED ones
+    /// closed after it (or without a close time): index ranges near `at_ms`, never the whole
+    /// history.
     pub async fn trade_counts_at(
         &self,
         user_id: i64,
         at_ms: i64,
     ) -> Result<TradeCounts, StoreError> {
         let row = sqlx::query(
-            "SELECT COUNT(*) AS total,
-                 COALESCE(SUM(CASE WHEN closed_at IS NULL OR closed_at > $2 THEN 1 ELSE 0 END), 0)
-                     AS open
-             FROM trades WHERE user_id = $1 AND opened_at IS NOT NULL AND opened_at <= $2
-                 AND status IN ('OPEN', 'CLOSED')",
+            // `+opened_at`: no index on opened_at for these three, whose ranges are by status
+            // and close time (SQLite would otherwise walk the whole history by opened_at).
+            "SELECT
+                 (SELECT COUNT(*) FROM trades WHERE user_id = $1 AND status = 'OPEN'
+                      AND +opened_at <= $2 AND (closed_at IS NULL OR closed_at > $2))
+                 + (SELECT COUNT(*) FROM trades WHERE user_id = $1 AND status = 'CLOSED'
+                      AND closed_at IS NULL AND +opened_at <= $2)
+                 + (SELECT COUNT(*) FROM trades WHERE user_id = $1 AND status = 'CLOSED'
+                      AND closed_at > $2 AND +opened_at <= $2) AS open,
+                 COALESCE((SELECT opened FROM trade_running WHERE user_id = $1), 0)
+                 - (SELECT COUNT(*) FROM trades WHERE user_id = $1 AND opened_at > $2
+                      AND status IN ('OPEN', 'CLOSED')) AS total",
         )
         .bind(user_id)
         .bind(at_ms)

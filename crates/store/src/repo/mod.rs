@@ -3,7 +3,9 @@
 pub mod api_keys;
 pub mod bot_logs;
 pub mod dashboard;
+pub mod import;
 pub mod paper;
+pub mod running;
 pub mod sessions;
 pub mod settings;
 pub mod signals;

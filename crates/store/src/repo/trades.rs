@@ -275,7 +275,10 @@ impl Store {
 
     /// Writes every changing field of a trade.
     pub async fn save_trade(&self, t: &Trade) -> Result<(), StoreError> {
-        update_trade(&self.pool, t).await
+        let mut tx = self.pool.begin().await?;
+        update_trade(&mut tx, t).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Books one execution the venue names `venue_id` (an opening fill, a reduce-only order,
@@ -306,7 +309,7 @@ impl Store {
             tx.rollback().await?;
             return Ok(false);
         }
-        update_trade(&mut *tx, trade).await?;
+        update_trade(&mut tx, trade).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -501,11 +504,9 @@ impl Store {
     }
 }
 
-/// Writes every changing field of a trade on `conn` (the pool or a transaction).
-async fn update_trade<'e>(
-    conn: impl sqlx::Executor<'e, Database = sqlx::Any>,
-    t: &Trade,
-) -> Result<(), StoreError> {
+/// Writes every changing field of a trade inside the transaction `conn`, and, when that
+/// closes it, the user's running figures with it.
+async fn update_trade(conn: &mut sqlx::AnyConnection, t: &Trade) -> Result<(), StoreError> {
     let done = sqlx::query(
         "UPDATE trades SET status = $1, margin = $2, qty = $3, open_qty = $4,
                  entry_price = $5, exit_price = $6, closed_qty = $7, exit_value = $8, pnl = $9,
@@ -531,10 +532,10 @@ async fn update_trade<'e>(
     .bind(t.closed_at)
     .bind(t.id)
     .bind(t.user_id)
-    .execute(conn)
+    .execute(&mut *conn)
     .await?;
     if done.rows_affected() == 0 {
         return Err(StoreError::NotFound);
     }
-    Ok(())
+    crate::repo::running::advance(conn, t).await
 }
