@@ -43,6 +43,19 @@ const WORDS: [(&str, &str, &[&str]); 4] = [
     ("LogView", "level", &["info", "warning", "error"]),
 ];
 
+/// Text the server trims (Rust's `str::trim`, Unicode White_Space) and then requires non-empty:
+/// (schema, property).
+const NOT_BLANK: [(&str, &str); 3] = [
+    ("NewApiKey", "key"),
+    ("NewApiKey", "secret"),
+    ("Credentials", "username"),
+];
+
+/// At least one character that `str::trim` keeps. Spelled out, because the document's regex
+/// dialect (ECMA-262) and Rust disagree on what `\s` holds (U+0085, U+FEFF).
+const NOT_BLANK_PATTERN: &str =
+    r"[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]";
+
 /// Optional properties the server leaves out rather than sending null.
 const OMITTED_WHEN_EMPTY: [(&str, &str); 1] = [("ErrorBody", "fields")];
 
@@ -89,6 +102,14 @@ pub fn finish(document: utoipa::openapi::OpenApi) -> Value {
         finish_settings_schemas(schemas);
         for (name, schema) in schemas.iter_mut() {
             require_nullable_properties(name, schema);
+        }
+        for (name, property) in NOT_BLANK {
+            if let Some(p) = schemas
+                .get_mut(name)
+                .and_then(|s| s.pointer_mut(&format!("/properties/{property}")))
+            {
+                p["pattern"] = json!(NOT_BLANK_PATTERN);
+            }
         }
         for (name, property, words) in WORDS {
             if let Some(p) = schemas

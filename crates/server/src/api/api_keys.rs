@@ -46,10 +46,10 @@ impl From<ApiKeyRecord> for ApiKeyView {
 #[serde(deny_unknown_fields)]
 pub struct NewApiKey {
     #[serde(default)]
-    #[schema(required = true, pattern = r"\S", max_length = 256)]
+    #[schema(required = true, max_length = 256)]
     pub key: String,
     #[serde(default)]
-    #[schema(required = true, pattern = r"\S", max_length = 256)]
+    #[schema(required = true, max_length = 256)]
     pub secret: String,
     #[serde(default = "default_demo")]
     pub is_demo: bool,

@@ -16,7 +16,7 @@ use crate::rate_limit::client_ip;
 #[derive(Deserialize, ToSchema)]
 pub struct Credentials {
     #[serde(default)]
-    #[schema(required = true, pattern = r"\S")]
+    #[schema(required = true)]
     pub username: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1)]
