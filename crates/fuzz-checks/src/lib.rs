@@ -20,6 +20,7 @@ use signaldesk_core::settings::{
     TELEGRAM_ID_MAX_CHARS,
 };
 use signaldesk_core::signal::RATING_LEVELS;
+use signaldesk_core::validation::whole_number;
 use signaldesk_venue::bybit::private::models::PositionRecord;
 use signaldesk_venue::bybit::private::push::{push_items, read_push_items, PushItem};
 use signaldesk_venue::bybit::private::stream::{read_push, StreamEvent};
@@ -57,7 +58,8 @@ pub fn forbidden_hours(data: &[u8]) {
             .as_array()
             .expect("an accepted item is a pair")
             .iter()
-            .map(|h| h.as_u64().expect("an accepted hour is a whole number"))
+            // Whole numbers written with a fraction (`2.0`, `-0`) count, as in JSON Schema.
+            .map(|h| whole_number(h).expect("an accepted hour is a whole number") as u64)
             .collect();
         let range = [pair[0] as u8, pair[1] as u8];
         if !expected.contains(&range) {
