@@ -124,7 +124,16 @@ impl<'p> Executor<'p> for &'p TrackedPool {
         Box::pin(async move {
             let outcome = async {
                 let mut conn = self.pool.acquire().await.map_err(not_connected)?;
-                conn.fetch_optional(query).await
+                if !write {
+                    return conn.fetch_optional(query).await;
+                }
+                // A write's rows (`RETURNING`) are read to its end. SQLite commits a statement
+                // outside a transaction when it finishes, and a commit that fails (a full
+                // disk) shows only at that last step: stopping at the first row answered
+                // success for an INSERT the database had rolled back, and the trading worker
+                // sent an order for a trade that was never stored.
+                let steps = conn.fetch_many(query).try_collect::<Vec<_>>().await?;
+                Ok(steps.into_iter().find_map(|step| step.right()))
             }
             .await;
             self.health.record(&outcome, write);
