@@ -12,12 +12,11 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Parser;
-use rand::Rng;
+use signaldesk_bench_harness::{signaldesk, Database, Server};
 
 #[derive(Parser)]
 struct Args {
@@ -42,36 +41,6 @@ const ENDPOINTS: [&str; 3] = [
     "/api/statistics/?period=all",
     "/api/dashboard/",
 ];
-
-/// A PostgreSQL database of the run's own, dropped when done with.
-struct PgDatabase {
-    admin_url: String,
-    name: String,
-}
-
-impl PgDatabase {
-    async fn create(base: &str) -> anyhow::Result<(PgDatabase, String)> {
-        let name = format!("sd_bench_{:08x}", rand::thread_rng().gen::<u32>());
-        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(base).await?;
-        sqlx::Executor::execute(&mut conn, format!("CREATE DATABASE {name}").as_str()).await?;
-        let url = match base.rfind('/') {
-            Some(slash) if slash > "postgres://".len() => format!("{}/{name}", &base[..slash]),
-            _ => bail!("TEST_DATABASE_URL must name a database: postgres://…/db"),
-        };
-        let db = PgDatabase {
-            admin_url: base.to_string(),
-            name,
-        };
-        Ok((db, url))
-    }
-
-    async fn drop_now(self) -> anyhow::Result<()> {
-        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&self.admin_url).await?;
-        let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
-        sqlx::Executor::execute(&mut conn, sql.as_str()).await?;
-        Ok(())
-    }
-}
 
 /// Two years of closes, evenly spaced, the last an hour ago; pnl from -10.00 to +10.00,
 /// summing to about zero (the paper wallet, which knows nothing of an imported history, then
@@ -137,40 +106,6 @@ fn chrono_free_rfc3339(ms: i64) -> String {
     )
 }
 
-fn signaldesk(bin: &Path, args: &[&str], url: &str, data: &Path) -> anyhow::Result<Duration> {
-    let started = Instant::now();
-    let out = Command::new(bin)
-        .args(args)
-        .args(["--database", url, "--data-dir"])
-        .arg(data)
-        .output()
-        .with_context(|| format!("cannot run {}", bin.display()))?;
-    if !out.status.success() {
-        bail!(
-            "signaldesk {args:?} failed: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    Ok(started.elapsed())
-}
-
-/// The server, killed (by its own pid) when dropped.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> anyhow::Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port())
-}
-
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -204,29 +139,9 @@ async fn measure(args: &Args, backend: &str, url: &str, dir: &Path) -> anyhow::R
         sqlx::Executor::execute(&mut conn, "ANALYZE").await?;
     }
 
-    let port = free_port()?;
-    let addr = format!("127.0.0.1:{port}");
-    let _server = Server(
-        Command::new(&args.bin)
-            .args(["serve", "--addr", &addr, "--database", url, "--data-dir"])
-            .arg(&data)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()?,
-    );
+    let server = Server::start(&args.bin, url, &data, None).await?;
     let client = reqwest::Client::new();
-    let base = format!("http://{addr}");
-    let ready = Instant::now();
-    loop {
-        let up = client.get(format!("{base}/healthz")).send().await;
-        if up.is_ok_and(|r| r.status().is_success()) {
-            break;
-        }
-        if ready.elapsed() > Duration::from_secs(60) {
-            bail!("the server did not answer /healthz within 60 s");
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let base = server.base.clone();
     let login: serde_json::Value = client
         .post(format!("{base}/api/auth/login/"))
         .json(&serde_json::json!({"username": USER, "password": PASSWORD}))
@@ -274,26 +189,13 @@ async fn measure(args: &Args, backend: &str, url: &str, dir: &Path) -> anyhow::R
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    sqlx::any::install_default_drivers();
     println!("| database | trades | measured | p50 | p95 | |");
     println!("| --- | --- | --- | --- | --- | --- |");
     for backend in &args.database {
-        let dir = tempfile::tempdir()?;
-        match backend.as_str() {
-            "sqlite" => {
-                let url = format!("sqlite://{}", dir.path().join("bench.db").display());
-                measure(&args, "sqlite", &url, dir.path()).await?;
-            }
-            "postgres" => {
-                let base = std::env::var("TEST_DATABASE_URL")
-                    .context("postgres needs TEST_DATABASE_URL (postgres://…/db)")?;
-                let (db, url) = PgDatabase::create(&base).await?;
-                let outcome = measure(&args, "postgres", &url, dir.path()).await;
-                db.drop_now().await?;
-                outcome?;
-            }
-            other => bail!("--database takes sqlite or postgres, not {other}"),
-        }
+        let db = Database::create(backend, "bench").await?;
+        let outcome = measure(&args, db.backend, &db.url, db.dir.path()).await;
+        db.drop_now().await?;
+        outcome?;
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! `/api/stats/?period=all` and `?period=month` over 1,000,000 closed trades of one user
-//! (`api::stats::compute_stats`: the rollup's reads and the aggregation in the user's zone),
+//! (`Store::closed_rollup` brought up to date, then `Rollup::period_stats` in the user's zone),
 //! on SQLite and, when `TEST_DATABASE_URL` is set, PostgreSQL.
 //!
 //! The SQLite history is seeded once into `target/bench-stats/stats.db` and reused; the
@@ -11,7 +11,6 @@ use std::time::Duration;
 use chrono::Utc;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use signaldesk_core::stats::Period;
-use signaldesk_server::api::stats::compute_stats;
 use signaldesk_store::Store;
 use sqlx::any::AnyPoolOptions;
 use sqlx::Row;
@@ -137,10 +136,8 @@ fn bench(c: &mut Criterion) {
         let user = rt.block_on(seeded(&url, &store));
         group.bench_function(BenchmarkId::new("whole", name), |b| {
             b.to_async(&rt).iter(|| async {
-                let s = compute_stats(&store, user, Period::All, Utc::now(), tz)
-                    .await
-                    .ok()
-                    .unwrap();
+                let rollup = store.closed_rollup(user).await.unwrap();
+                let s = rollup.period_stats(Period::All, Utc::now(), tz);
                 assert_eq!(s.total_trades, TRADES as u64);
             })
         });
@@ -148,10 +145,8 @@ fn bench(c: &mut Criterion) {
         let month = Period::parse(Some("custom"), Some("2025-08-01"), Some("2025-08-31")).unwrap();
         group.bench_function(BenchmarkId::new("month", name), |b| {
             b.to_async(&rt).iter(|| async {
-                compute_stats(&store, user, month, Utc::now(), tz)
-                    .await
-                    .ok()
-                    .unwrap()
+                let rollup = store.closed_rollup(user).await.unwrap();
+                rollup.period_stats(month, Utc::now(), tz)
             })
         });
         rt.block_on(store.close());

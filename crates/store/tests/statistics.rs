@@ -68,11 +68,16 @@ fn expected(trades: &[(i64, Decimal)]) -> Vec<ClosedTally> {
     out
 }
 
-async fn rollup(store: &Store, user: i64) -> Vec<ClosedTally> {
-    store
-        .closed_quarters_between(user, i64::MIN, i64::MAX)
-        .await
-        .unwrap()
+/// The user's rollup as `store` keeps it (brought up to date change by change), checked
+/// against a store that reads it whole for the first time, as another process would.
+async fn rollup(store: &Store, url: &str, user: i64) -> Vec<ClosedTally> {
+    let kept = store.closed_rollup(user).await.unwrap();
+    let kept = kept.quarters_between(i64::MIN, i64::MAX).to_vec();
+    let fresh = Store::connect(url).await.unwrap();
+    let whole = fresh.closed_rollup(user).await.unwrap();
+    assert_eq!(kept, whole.quarters_between(i64::MIN, i64::MAX));
+    fresh.close().await;
+    kept
 }
 
 #[tokio::test]
@@ -97,37 +102,77 @@ async fn the_rollup_follows_every_insert_close_correction_and_reopen_of_a_trade(
             .insert_trade(&closed_trade(b, 99, base, base + 10, dec!(1000)))
             .await
             .unwrap();
-        assert_eq!(rollup(&store, a).await, expected(&seeded), "{}", db.label);
+        assert_eq!(
+            rollup(&store, &db.url, a).await,
+            expected(&seeded),
+            "{}",
+            db.label
+        );
 
         // An open trade counts once it is saved closed.
         let mut open = closed_trade(a, 10, base, base + 2 * Q, dec!(0));
         open.status = TradeStatus::Open;
         open.closed_at = None;
         let mut open = store.insert_trade(&open).await.unwrap();
-        assert_eq!(rollup(&store, a).await, expected(&seeded), "{}", db.label);
+        assert_eq!(
+            rollup(&store, &db.url, a).await,
+            expected(&seeded),
+            "{}",
+            db.label
+        );
         open.status = TradeStatus::Closed;
         open.closed_at = Some(base + 2 * Q + 5);
         open.pnl = dec!(-3.12345678);
         store.save_trade(&open).await.unwrap();
         seeded.push((base + 2 * Q + 5, dec!(-3.12345678)));
-        assert_eq!(rollup(&store, a).await, expected(&seeded), "{}", db.label);
+        assert_eq!(
+            rollup(&store, &db.url, a).await,
+            expected(&seeded),
+            "{}",
+            db.label
+        );
 
         // Saving a closed trade again with a corrected pnl moves the difference only.
         open.pnl = dec!(4);
         store.save_trade(&open).await.unwrap();
         seeded.pop();
         seeded.push((base + 2 * Q + 5, dec!(4)));
-        assert_eq!(rollup(&store, a).await, expected(&seeded), "{}", db.label);
+        assert_eq!(
+            rollup(&store, &db.url, a).await,
+            expected(&seeded),
+            "{}",
+            db.label
+        );
+
+        // Reopened, its quarter hour empties and leaves the kept copy too; closed again, back.
+        open.status = TradeStatus::Open;
+        let closed_at = open.closed_at.take();
+        store.save_trade(&open).await.unwrap();
+        let reclosed = seeded.pop().unwrap();
+        assert_eq!(
+            rollup(&store, &db.url, a).await,
+            expected(&seeded),
+            "{}",
+            db.label
+        );
+        open.status = TradeStatus::Closed;
+        open.closed_at = closed_at;
+        store.save_trade(&open).await.unwrap();
+        seeded.push(reclosed);
+        assert_eq!(
+            rollup(&store, &db.url, a).await,
+            expected(&seeded),
+            "{}",
+            db.label
+        );
 
         // Bounds are whole quarter hours: [base + Q, base + 3Q) holds two quarters.
-        let window = store
-            .closed_quarters_between(a, base + Q, base + 3 * Q)
-            .await
-            .unwrap();
+        let kept = store.closed_rollup(a).await.unwrap();
+        let window = kept.quarters_between(base + Q, base + 3 * Q);
         let starts: Vec<i64> = window.iter().map(|t| t.at_ms).collect();
         assert_eq!(starts, [base + Q, base + 2 * Q], "{}", db.label);
         assert_eq!(
-            rollup(&store, b).await,
+            rollup(&store, &db.url, b).await,
             expected(&[(base + 10, dec!(1000))])
         );
 
@@ -138,10 +183,8 @@ async fn the_rollup_follows_every_insert_close_correction_and_reopen_of_a_trade(
             .await
             .unwrap();
         seeded.push((base + week + 3, dec!(2)));
-        let slots = store
-            .closed_week_slots_between(a, i64::MIN, i64::MAX)
-            .await
-            .unwrap();
+        let kept = store.closed_rollup(a).await.unwrap();
+        let slots = kept.week_slots(i64::MIN, i64::MAX);
         let first = &slots[0];
         assert_eq!(first.at_ms, base, "{}", db.label);
         assert_eq!((first.trades, first.wins, first.pnl), (3, 2, dec!(3.25)));
@@ -149,10 +192,7 @@ async fn the_rollup_follows_every_insert_close_correction_and_reopen_of_a_trade(
         let total: Decimal = seeded.iter().map(|(_, p)| p).sum();
         assert_eq!(slots.iter().map(|t| t.pnl).sum::<Decimal>(), total);
         // Runs of 4 quarter hours (aligned to the epoch), each timed at its last quarter.
-        let runs = store
-            .closed_runs_between(a, i64::MIN, i64::MAX, 4)
-            .await
-            .unwrap();
+        let runs = kept.runs(i64::MIN, i64::MAX, 4);
         let mut by_run: std::collections::BTreeMap<i64, (i64, u64)> = Default::default();
         for (at, _) in &seeded {
             let quarter = at.div_euclid(Q);
@@ -167,14 +207,8 @@ async fn the_rollup_follows_every_insert_close_correction_and_reopen_of_a_trade(
             "{}",
             db.label
         );
-        assert_eq!(
-            store
-                .closed_quarter_bounds(a, i64::MIN, i64::MAX)
-                .await
-                .unwrap(),
-            Some((base, base + week))
-        );
-        assert_eq!(store.closed_quarter_bounds(a, 0, 1).await.unwrap(), None);
+        assert_eq!(kept.bounds(i64::MIN, i64::MAX), Some((base, base + week)));
+        assert_eq!(kept.bounds(0, 1), None);
     }
 }
 
@@ -390,5 +424,48 @@ async fn running_figures_follow_closes_in_order_corrections_deletes_and_inserts(
         store.save_trade(&trades[5]).await.unwrap();
         assert_running_exact(&store, a, label).await;
         assert_running_exact(&store, b, label).await;
+    }
+}
+
+/// A close whose transaction commits after a later one began: a store reading in between
+/// must not skip it for good. The first writer's transaction holds its change number open
+/// while a second writer closes a trade of the same user and a reader reads.
+#[tokio::test]
+async fn a_kept_rollup_misses_no_change_committed_out_of_order() {
+    sqlx::any::install_default_drivers();
+    for (db, store) in TestDatabase::all_connected().await {
+        let user = store.create_user("busy", "h", 0).await.unwrap().id;
+        let base = 1_763_900_000_000 - 1_763_900_000_000 % Q;
+        let pool = sqlx::any::AnyPoolOptions::new()
+            .max_connections(2)
+            .connect(&db.url)
+            .await
+            .unwrap();
+        let insert = |n: i64| {
+            format!(
+                "INSERT INTO trades (user_id, symbol, side, status, client_order_id, leverage, \
+                 margin, qty, open_qty, closed_qty, exit_value, pnl, fees, volume, tp_step, \
+                 close_reason, created_at, opened_at, closed_at) VALUES ({user}, 'BTCUSDT', \
+                 'long', 'CLOSED', 'late-{n}', 10, '100', '0.01', '0', '0.01', '300', '1', \
+                 '0.1', '600', 0, 'manual', {at}, {at}, {at})",
+                at = base + n * Q
+            )
+        };
+        let mut first = pool.begin().await.unwrap();
+        sqlx::query(&insert(1)).execute(&mut *first).await.unwrap();
+        let second = tokio::spawn({
+            let pool = pool.clone();
+            let sql = insert(2);
+            async move { sqlx::query(&sql).execute(&pool).await.unwrap() }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let reader = Store::connect(&db.url).await.unwrap();
+        reader.closed_rollup(user).await.unwrap();
+        first.commit().await.unwrap();
+        second.await.unwrap();
+        let kept = rollup(&reader, &db.url, user).await;
+        assert_eq!(kept.len(), 2, "{}: {kept:?}", db.label);
+        reader.close().await;
+        pool.close().await;
     }
 }

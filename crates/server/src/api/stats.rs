@@ -3,18 +3,17 @@
 
 use axum::extract::State;
 use axum::Json;
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{NaiveDate, Utc};
 use chrono_tz::Tz;
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::stats::{
-    constant_offset_spans, equity_curve, grouped_stats, local_dates_range, local_day_start,
-    parse_date, period_stats, Granularity, Period, PeriodError, PeriodRow, PeriodStats,
-    MAX_EQUITY_POINTS,
+    grouped_stats, local_dates_range, local_day_start, parse_date, Granularity, Period,
+    PeriodError, PeriodRow, PeriodStats,
 };
-use signaldesk_store::repo::stats::{ChainWithTrades, QUARTER_MS};
+use signaldesk_store::repo::stats::ChainWithTrades;
 use signaldesk_store::{ChainStatus, TradeStatus};
 use utoipa::{IntoParams, ToSchema};
 
@@ -168,37 +167,6 @@ impl From<PeriodStats> for StatsView {
     }
 }
 
-/// The whole `/api/stats/` computation for `user_id` at `now`: the store's read and the
-/// aggregation (public so the benchmark times exactly this).
-pub async fn compute_stats(
-    store: &signaldesk_store::Store,
-    user_id: i64,
-    period: Period,
-    now: DateTime<Utc>,
-    tz: Tz,
-) -> ApiResult<PeriodStats> {
-    let (from, to) = period.range(now, tz);
-    let Some((first, last)) = store.closed_quarter_bounds(user_id, from, to).await? else {
-        return Ok(PeriodStats::default());
-    };
-    let end = last + QUARTER_MS;
-    // Weekday and hour figures from at most 672 rows per span of one UTC offset.
-    let slots = constant_offset_spans(tz, first, end)
-        .into_iter()
-        .map(|(a, b)| store.closed_week_slots_between(user_id, a, b));
-    // Runs aligned to the epoch can split one more time than they fit: 499 parts, 500 points.
-    let parts = MAX_EQUITY_POINTS as i64 - 1;
-    let run = ((end - first) / QUARTER_MS + parts - 1) / parts;
-    // The two reads each scan the period's rollup: on two pool connections they overlap.
-    let (slots, runs) = futures::try_join!(
-        futures::future::try_join_all(slots),
-        store.closed_runs_between(user_id, first, end, run)
-    )?;
-    let mut stats = period_stats(&slots.concat(), tz);
-    stats.equity = equity_curve(&runs);
-    Ok(stats)
-}
-
 /// Statistics of the trades closed in a period, in the user's time zone.
 #[utoipa::path(get, path = "/api/stats/", tag = "stats", params(StatsQuery),
     responses((status = 200, body = StatsView), (status = 400, body = ErrorBody),
@@ -214,7 +182,8 @@ pub async fn summary(
         q.date_to.as_deref(),
     )?;
     let tz = user_zone(&state, auth.id()).await?;
-    let stats = compute_stats(&state.store, auth.id(), period, Utc::now(), tz).await?;
+    let rollup = state.store.closed_rollup(auth.id()).await?;
+    let stats = rollup.period_stats(period, Utc::now(), tz);
     Ok(Json(stats.into()))
 }
 
@@ -285,12 +254,9 @@ async fn grouped(
         return Err(PeriodError::Reversed.into());
     }
     let (from_ms, to_ms) = local_dates_range(from, to, tz);
-    let trades = state
-        .store
-        .closed_quarters_between(user_id, from_ms, to_ms)
-        .await?;
+    let rollup = state.store.closed_rollup(user_id).await?;
     Ok(Json(
-        grouped_stats(&trades, tz, by)
+        grouped_stats(rollup.quarters_between(from_ms, to_ms), tz, by)
             .into_iter()
             .map(Into::into)
             .collect(),
