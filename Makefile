@@ -8,7 +8,7 @@ WEB := web
 # Where cargo puts the debug binaries (CARGO_TARGET_DIR when set).
 DEBUG_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/debug
 
-.PHONY: run web web-deps build test test-rust test-web test-e2e faults fuzz fuzz-api fuzz-targets openapi lint fmt bench bench-history clean
+.PHONY: run web web-deps build test test-rust test-web test-e2e faults fuzz fuzz-api fuzz-targets openapi lint fmt bench bench-history load clean
 
 run: web
 	$(CARGO) build --release -p signaldesk-server
@@ -95,6 +95,22 @@ bench-history:
 	for n in 100000 1000000; do \
 		$(RELEASE_DIR)/signaldesk-history-bench --bin $(RELEASE_DIR)/signaldesk \
 			--trades $$n --database $(BENCH_DATABASES) || exit 1; \
+	done
+
+# The load test (docs/benchmarks.md, "Many users"): 1,000 simulated users (login, live
+# websocket, settings polled every 5 s, dashboard and statistics) for 30 s of ramp and 60 s
+# measured, then 10,000 idle authenticated websockets held for 30 s, against the release
+# server: one instance on SQLite and, with TEST_DATABASE_URL, one and two instances on a fresh
+# PostgreSQL database (dropped afterwards). About 10 minutes; never in `make test`.
+LOAD_SETUPS := sqlite:1 $(if $(TEST_DATABASE_URL),postgres:1 postgres:2)
+load:
+	$(CARGO) build --release -p signaldesk-server -p signaldesk-load
+	for setup in $(LOAD_SETUPS); do \
+		for scenario in users sockets; do \
+			$(RELEASE_DIR)/signaldesk-load --bin $(RELEASE_DIR)/signaldesk --scenario $$scenario \
+				--database $${setup%:*} --instances $${setup#*:} --duration $$( [ $$scenario = users ] && echo 60 || echo 30 ) \
+				|| exit 1; \
+		done; \
 	done
 
 clean:
