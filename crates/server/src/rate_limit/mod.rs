@@ -1,24 +1,36 @@
-//! Rate limits on `governor`'s keyed GCRA limiters (one state per key, kept in a `DashMap`),
-//! and the client address they are keyed by.
+//! Rate limits, and the client address they are keyed by. Handlers see one [`RateLimits`]
+//! whichever keeps the counts:
+//!
+//! - on PostgreSQL, [`SharedLimits`] (`shared.rs`): rows of the `rate_limits` table, each
+//!   updated in one statement, so every server instance on the database counts the same events
+//!   and holds the same lockouts (docs/security.md, "Several instances");
+//! - on SQLite (one instance by design), [`MemoryLimits`]: `governor`'s keyed GCRA limiters
+//!   (one state per key, kept in a `DashMap`).
+//!
+//! Both count the same things the same way:
 //!
 //! - Login failures per (username, client address) and per client address, with growing
 //!   delays: [`LoginLimits`] (`failures.rs`).
 //! - Webhook alerts per user with a valid secret, and posts to unknown webhook URLs per client
-//!   address: two separate limiters, so nothing a stranger sends can use up a valid secret's
+//!   address: two separate limits, so nothing a stranger sends can use up a valid secret's
 //!   quota.
 //! - The client address: [`client_ip`], read from `X-Forwarded-For` only when the peer is a
 //!   configured trusted proxy.
 //!
 //! Memory: governor keeps one state for every key it has seen, and keys come from strangers
-//! (addresses, usernames). [`spawn_housekeeping`] calls [`Limits::retain_recent`] every
-//! [`HOUSEKEEPING_EVERY`]: it drops every key whose state is indistinguishable from a fresh
-//! one (its quota refilled, at most a minute after its last event) and strikes older than
-//! `STRIKES_KEPT_FOR`, so memory follows the keys of the last few minutes, not every key ever
-//! seen.
+//! (addresses, usernames). [`spawn_housekeeping`] calls [`RateLimits::housekeeping`] every
+//! [`HOUSEKEEPING_EVERY`]: in memory it drops every key whose state is indistinguishable from a
+//! fresh one (its quota refilled, at most a minute after its last event) and strikes older
+//! than `STRIKES_KEPT_FOR`, so memory follows the keys of the last few minutes, not every key
+//! ever seen; on PostgreSQL it deletes the same rows.
 
 mod failures;
+mod shared;
 
-pub use failures::{Backoff, FailureLimit, LoginLimits, ADDRESS_LOGIN_FACTOR, LOGIN_BACKOFF};
+pub use failures::{
+    Backoff, FailureLimit, LoginLimits, ADDRESS_LOGIN_FACTOR, LOGIN_BACKOFF, STRIKES_KEPT_FOR,
+};
+pub use shared::SharedLimits;
 
 use std::hash::Hash;
 use std::net::IpAddr;
@@ -33,8 +45,10 @@ use governor::state::keyed::DashMapStateStore;
 use governor::{Quota, RateLimiter};
 use tokio::task::JoinHandle;
 
+use signaldesk_store::{Backend, Store};
+
 use crate::config::Config;
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiResult};
 
 /// How often [`spawn_housekeeping`] drops the keys that no longer matter.
 pub const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(60);
@@ -130,8 +144,37 @@ impl<K: Hash + Eq + Clone, C: Clock> KeyedLimit<K, C> {
     }
 }
 
-/// Every rate limit of the server, built from the config.
-pub struct Limits {
+/// Every rate limit of the server, as handlers use them: whether the counts are in this
+/// process ([`MemoryLimits`]) or shared through the database ([`SharedLimits`]) is not
+/// theirs to know. A refusal is a 429 with `Retry-After`; a database failure is the store's
+/// error.
+#[async_trait::async_trait]
+pub trait RateLimits: Send + Sync {
+    /// Refuses while the (username, address) pair or the address is locked out, with the
+    /// longer wait. Counts nothing.
+    async fn login_check(&self, username: &str, client: IpAddr) -> ApiResult<()>;
+    /// Counts a wrong password for the pair and for the address.
+    async fn login_failed(&self, username: &str, client: IpAddr) -> ApiResult<()>;
+    /// Clears the pair's strikes (never the address's).
+    async fn login_succeeded(&self, username: &str, client: IpAddr) -> ApiResult<()>;
+    /// Counts an alert to a user's valid webhook secret, or refuses it.
+    async fn webhook_alert(&self, user_id: i64) -> ApiResult<()>;
+    /// Counts a post to an unknown webhook URL from `client`, or refuses it.
+    async fn webhook_unknown(&self, client: IpAddr) -> ApiResult<()>;
+    /// Forgets the keys that no longer limit anything (run every [`HOUSEKEEPING_EVERY`]).
+    async fn housekeeping(&self);
+}
+
+/// The limits for `store`'s backend: shared through PostgreSQL, in memory on SQLite.
+pub fn limits_for(store: &Store, config: &Config) -> Arc<dyn RateLimits> {
+    match store.backend() {
+        Backend::Postgres => Arc::new(SharedLimits::new(store.clone(), config)),
+        Backend::Sqlite => Arc::new(MemoryLimits::new(config)),
+    }
+}
+
+/// The limits of one process, built from the config (SQLite: one instance by design).
+pub struct MemoryLimits {
     pub login: LoginLimits,
     /// Alerts per user with a valid secret (`webhook_alerts_per_minute`).
     pub webhook_alerts: KeyedLimit<i64>,
@@ -140,9 +183,9 @@ pub struct Limits {
     pub webhook_unknown: KeyedLimit<IpAddr>,
 }
 
-impl Limits {
-    pub fn new(config: &Config) -> Limits {
-        Limits {
+impl MemoryLimits {
+    pub fn new(config: &Config) -> MemoryLimits {
+        MemoryLimits {
             login: LoginLimits::new(
                 config.login_failures_per_minute,
                 LOGIN_BACKOFF,
@@ -166,10 +209,41 @@ impl Limits {
     }
 }
 
-/// Runs [`Limits::retain_recent`] every [`HOUSEKEEPING_EVERY`] while the limits live (the
+#[async_trait::async_trait]
+impl RateLimits for MemoryLimits {
+    async fn login_check(&self, username: &str, client: IpAddr) -> ApiResult<()> {
+        Ok(self.login.check(username, client)?)
+    }
+
+    async fn login_failed(&self, username: &str, client: IpAddr) -> ApiResult<()> {
+        self.login.failed(username, client);
+        Ok(())
+    }
+
+    async fn login_succeeded(&self, username: &str, client: IpAddr) -> ApiResult<()> {
+        self.login.succeeded(username, client);
+        Ok(())
+    }
+
+    async fn webhook_alert(&self, user_id: i64) -> ApiResult<()> {
+        self.webhook_alerts.check(&user_id)?;
+        Ok(())
+    }
+
+    async fn webhook_unknown(&self, client: IpAddr) -> ApiResult<()> {
+        self.webhook_unknown.check(&client)?;
+        Ok(())
+    }
+
+    async fn housekeeping(&self) {
+        self.retain_recent();
+    }
+}
+
+/// Runs [`RateLimits::housekeeping`] every [`HOUSEKEEPING_EVERY`] while the limits live (the
 /// server aborts the task when it stops).
-pub fn spawn_housekeeping(limits: &Arc<Limits>) -> JoinHandle<()> {
-    let limits: Weak<Limits> = Arc::downgrade(limits);
+pub fn spawn_housekeeping(limits: &Arc<dyn RateLimits>) -> JoinHandle<()> {
+    let limits: Weak<dyn RateLimits> = Arc::downgrade(limits);
     tokio::spawn(async move {
         let mut every = tokio::time::interval(HOUSEKEEPING_EVERY);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -179,7 +253,7 @@ pub fn spawn_housekeeping(limits: &Arc<Limits>) -> JoinHandle<()> {
             let Some(limits) = limits.upgrade() else {
                 break;
             };
-            limits.retain_recent();
+            limits.housekeeping().await;
         }
     })
 }
