@@ -25,6 +25,9 @@ pub enum EngineError {
     /// The signal worker has too many alerts waiting.
     #[error("Too many alerts at once: try again in a moment")]
     Busy,
+    /// Bybit refused the user's API key at the check before trading.
+    #[error("Bybit refused the API key: {0}")]
+    KeyRefused(VenueError),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("venue: {0}")]

@@ -15,7 +15,7 @@ use signaldesk_store::{LogEntry, StoredSignal};
 use signaldesk_venue::{Position, Wallet};
 use tokio::sync::mpsc;
 
-use crate::supervisor::BotStatus;
+use crate::status::BotStatus;
 
 /// Messages one subscriber may have waiting before it counts as too slow.
 pub const SUBSCRIBER_QUEUE: usize = 256;

@@ -1,26 +1,32 @@
-//! Signal Desk's bot runtime: for each user, a signal worker and a trading worker, owned by
-//! the [`Supervisor`], which starts and stops them, persists their run flags and resumes them
-//! after a restart. Everything a user should see live goes out on the [`EventBus`]. The
-//! engine knows nothing of HTTP; the server calls it.
+//! Signal Desk's bot runtime. The [`Engine`] is the one handle: it owns the market, the
+//! venues, the rating hub, the [`EventBus`] (everything a user should see live) and the
+//! [`Supervisor`], which starts and stops each user's signal and trading workers, persists
+//! their run flags and resumes them after a restart. The engine knows nothing of HTTP; the
+//! server calls it.
 
 pub mod audit;
+mod engine;
 mod error;
 pub mod events;
 pub mod journal;
 pub mod live;
 pub mod market;
 mod market_anchor;
+pub mod metrics;
 pub mod paper;
 pub mod signal_worker;
 pub mod signals;
 mod snapshots;
+mod status;
 mod supervisor;
 pub mod telegram;
 pub mod trading;
 mod venues;
 mod workers;
 
+pub use engine::{Engine, EngineOptions, VenueChoice};
 pub use error::EngineError;
 pub use events::{EventBus, Subscription, UserEvent};
-pub use supervisor::{BotStatus, Supervisor, VenueName, WorkerState};
+pub use status::{BotStatus, VenueName, WorkerState};
+pub use supervisor::Supervisor;
 pub use venues::{BybitAccounts, BybitSettings, Venues};

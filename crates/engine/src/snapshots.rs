@@ -1,7 +1,6 @@
 //! Every user's balance, recorded every 5 minutes so the dashboard's "24 hours ago" figures
 //! are real readings. Rows older than [`RETENTION_MS`] are deleted as new ones are written.
 
-use std::sync::Weak;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -9,7 +8,6 @@ use signaldesk_store::repo::dashboard::BalanceSnapshot;
 use signaldesk_store::Store;
 use tokio_util::sync::CancellationToken;
 
-use crate::supervisor::Supervisor;
 use crate::venues::Venues;
 use crate::EngineError;
 
@@ -50,24 +48,17 @@ pub(crate) async fn record(
     Ok(recorded)
 }
 
-/// Records now, then at every 5-minute boundary, until `stop` is cancelled or the
-/// supervisor is gone.
-pub(crate) fn spawn(supervisor: Weak<Supervisor>, stop: CancellationToken) {
-    tokio::spawn(async move {
-        loop {
-            let Some(live) = supervisor.upgrade() else {
-                return;
-            };
-            if let Err(e) = live.record_balance_snapshots(Utc::now()).await {
-                tracing::warn!("balance snapshots not recorded: {e}");
-            }
-            drop(live);
-            let now_ms = Utc::now().timestamp_millis();
-            let wait = EVERY_MS - now_ms.rem_euclid(EVERY_MS);
-            tokio::select! {
-                _ = stop.cancelled() => return,
-                _ = tokio::time::sleep(Duration::from_millis(wait as u64)) => {}
-            }
+/// Records now, then at every 5-minute boundary, until `stop` is cancelled.
+pub(crate) async fn run(store: Store, venues: Venues, stop: CancellationToken) {
+    loop {
+        if let Err(e) = record(&store, &venues, Utc::now()).await {
+            tracing::warn!("balance snapshots not recorded: {e}");
         }
-    });
+        let now_ms = Utc::now().timestamp_millis();
+        let wait = EVERY_MS - now_ms.rem_euclid(EVERY_MS);
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = tokio::time::sleep(Duration::from_millis(wait as u64)) => {}
+        }
+    }
 }

@@ -3,56 +3,21 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::Serialize;
-use signaldesk_core::stats::LiveStatistics;
 use signaldesk_store::StoredSignal;
 use signaldesk_store::{RunFlags, SettingsRecord, Store};
-use signaldesk_venue::market::MarketData;
-use signaldesk_venue::{Position, Wallet};
 use tokio::sync::{broadcast, mpsc, oneshot, Mutex};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use crate::events::{EventBus, UserEvent};
 use crate::journal::BotJournal;
+use crate::metrics::Metrics;
 use crate::signal_worker::{Alert, ALERT_QUEUE};
-use crate::signals::RatingHub;
-use crate::telegram::Notifier;
+use crate::status::{BotStatus, WorkerState};
 use crate::trading::{Command, TradingWorker};
-use crate::venues::Venues;
 use crate::workers::{run, WorkerContext, WorkerJob, WorkerKind};
 use crate::EngineError;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum VenueName {
-    Paper,
-    Bybit,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum WorkerState {
-    Running,
-    Stopped,
-}
-
-/// What `/api/bot/status/` answers (DESIGN.md section 5, Bot control).
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-pub struct BotStatus {
-    pub is_bot_running: bool,
-    pub is_signals_fetching_active: bool,
-    #[schema(value_type = signaldesk_core::settings::BotMode)]
-    pub bot_mode: String,
-    pub open_trades: i64,
-    pub active_chains: i64,
-    pub venue: VenueName,
-    /// RFC 3339 time the trading worker was started, while it runs.
-    pub started_at: Option<String>,
-    /// Whether the tasks are alive in this process (the flags say what should run).
-    pub signal_worker: WorkerState,
-    pub trading_worker: WorkerState,
-}
 
 struct Worker {
     stop: CancellationToken,
@@ -60,12 +25,19 @@ struct Worker {
 }
 
 impl Worker {
-    async fn spawn(job: WorkerJob, user_id: i64, ctx: WorkerContext) -> Worker {
+    /// Runs `job` on the engine's tracker until `stop` (a child of the engine's root token)
+    /// is cancelled.
+    async fn spawn(
+        job: WorkerJob,
+        user_id: i64,
+        ctx: WorkerContext,
+        stop: CancellationToken,
+        tasks: &TaskTracker,
+    ) -> Worker {
         ctx.journal
             .info(user_id, &format!("{} started", job.kind().label()))
             .await;
-        let stop = CancellationToken::new();
-        let task = tokio::spawn(run(job, user_id, ctx, stop.clone()));
+        let task = tasks.spawn(run(job, user_id, ctx, stop.clone()));
         Worker { stop, task }
     }
 
@@ -118,8 +90,9 @@ impl UserWorkers {
     }
 }
 
-/// Starts, stops and resumes each user's workers. Control calls for all users are serialised
-/// by one lock: they are rare, and it keeps flag writes and task changes in step.
+/// Starts, stops and resumes each user's workers: lifecycles only. Control calls for all
+/// users are serialised by one lock: they are rare, and it keeps flag writes and task changes
+/// in step.
 pub struct Supervisor {
     store: Store,
     journal: BotJournal,
@@ -128,49 +101,34 @@ pub struct Supervisor {
     workers: Mutex<HashMap<i64, UserWorkers>>,
     /// One standby (bot stopped) close at a time, so two cannot race on one position.
     standby: Mutex<()>,
-    /// Stops the balance snapshot task.
-    snapshots: std::sync::Mutex<Option<CancellationToken>>,
+    /// The engine's root token and tracker: every worker runs on them.
+    stop: CancellationToken,
+    tasks: TaskTracker,
+    metrics: Metrics,
 }
 
 impl Supervisor {
-    pub fn new(
-        store: Store,
-        venues: Venues,
-        market: Arc<dyn MarketData>,
-        hub: Arc<RatingHub>,
-        bus: Arc<EventBus>,
-        telegram: Notifier,
-    ) -> Arc<Supervisor> {
-        let journal = BotJournal::new(store.clone(), bus.clone());
-        Arc::new(Supervisor {
-            ctx: WorkerContext {
-                store: store.clone(),
-                journal: journal.clone(),
-                hub,
-                bus: bus.clone(),
-                venues,
-                market,
-                telegram,
-            },
-            journal,
-            store,
-            bus,
+    pub(crate) fn new(
+        ctx: WorkerContext,
+        stop: CancellationToken,
+        tasks: TaskTracker,
+        metrics: Metrics,
+    ) -> Supervisor {
+        Supervisor {
+            store: ctx.store.clone(),
+            journal: ctx.journal.clone(),
+            bus: ctx.bus.clone(),
+            ctx,
             workers: Mutex::new(HashMap::new()),
             standby: Mutex::new(()),
-            snapshots: std::sync::Mutex::new(None),
-        })
+            stop,
+            tasks,
+            metrics,
+        }
     }
 
     pub fn journal(&self) -> &BotJournal {
         &self.journal
-    }
-
-    pub fn bus(&self) -> &Arc<EventBus> {
-        &self.bus
-    }
-
-    pub fn hub(&self) -> &Arc<RatingHub> {
-        &self.ctx.hub
     }
 
     async fn record(&self, user_id: i64) -> Result<SettingsRecord, EngineError> {
@@ -181,10 +139,10 @@ impl Supervisor {
     }
 
     async fn ensure_running(
+        &self,
         map: &mut HashMap<i64, UserWorkers>,
         kind: WorkerKind,
         user_id: i64,
-        ctx: &WorkerContext,
     ) {
         let workers = map.entry(user_id).or_default();
         if workers.slot(kind).as_ref().is_some_and(Worker::is_running) {
@@ -208,7 +166,17 @@ impl Supervisor {
                 }
             }
         };
-        *workers.slot(kind) = Some(Worker::spawn(job, user_id, ctx.clone()).await);
+        let stop = self.stop.child_token();
+        *workers.slot(kind) =
+            Some(Worker::spawn(job, user_id, self.ctx.clone(), stop, &self.tasks).await);
+    }
+
+    /// `signaldesk_bot_owned`: whether any of the user's workers is in this instance's hands.
+    fn mark_owned(&self, map: &HashMap<i64, UserWorkers>, user_id: i64) {
+        let owned = map
+            .get(&user_id)
+            .is_some_and(|w| w.signals.is_some() || w.trading.is_some());
+        self.metrics.bot_owned(user_id, owned);
     }
 
     async fn stop_worker(map: &mut HashMap<i64, UserWorkers>, kind: WorkerKind, user_id: i64) {
@@ -251,7 +219,9 @@ impl Supervisor {
                 },
             )
             .await?;
-        Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.ctx).await;
+        self.ensure_running(&mut map, WorkerKind::Signals, user_id)
+            .await;
+        self.mark_owned(&map, user_id);
         drop(map);
         self.publish_status(user_id).await
     }
@@ -269,6 +239,7 @@ impl Supervisor {
             )
             .await?;
         Self::stop_worker(&mut map, WorkerKind::Signals, user_id).await;
+        self.mark_owned(&map, user_id);
         drop(map);
         if record.is_bot_running {
             self.journal
@@ -300,8 +271,11 @@ impl Supervisor {
                 },
             )
             .await?;
-        Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.ctx).await;
-        Self::ensure_running(&mut map, WorkerKind::Trading, user_id, &self.ctx).await;
+        self.ensure_running(&mut map, WorkerKind::Signals, user_id)
+            .await;
+        self.ensure_running(&mut map, WorkerKind::Trading, user_id)
+            .await;
+        self.mark_owned(&map, user_id);
         drop(map);
         self.publish_status(user_id).await
     }
@@ -319,6 +293,7 @@ impl Supervisor {
             )
             .await?;
         Self::stop_worker(&mut map, WorkerKind::Trading, user_id).await;
+        self.mark_owned(&map, user_id);
         drop(map);
         self.publish_status(user_id).await
     }
@@ -330,12 +305,16 @@ impl Supervisor {
             let user_id = record.user_id;
             let mut map = self.workers.lock().await;
             if record.is_signals_fetching_active {
-                Self::ensure_running(&mut map, WorkerKind::Signals, user_id, &self.ctx).await;
+                self.ensure_running(&mut map, WorkerKind::Signals, user_id)
+                    .await;
+                self.mark_owned(&map, user_id);
                 started += 1;
             }
             if record.is_bot_running {
                 if self.store.active_api_key(user_id).await?.is_some() {
-                    Self::ensure_running(&mut map, WorkerKind::Trading, user_id, &self.ctx).await;
+                    self.ensure_running(&mut map, WorkerKind::Trading, user_id)
+                        .await;
+                    self.mark_owned(&map, user_id);
                     started += 1;
                 } else {
                     self.store
@@ -359,49 +338,29 @@ impl Supervisor {
         Ok(started)
     }
 
-    /// Records every user's balance now and every 5 minutes until shutdown, for the
-    /// dashboard's 24-hours-ago figures.
-    pub fn start_balance_snapshots(self: &Arc<Self>) {
-        let stop = CancellationToken::new();
-        crate::snapshots::spawn(Arc::downgrade(self), stop.clone());
-        let previous = self
-            .snapshots
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .replace(stop);
-        if let Some(previous) = previous {
-            previous.cancel();
-        }
-    }
-
-    /// Records every user's balance at `now`; answers how many accounts were recorded.
-    pub async fn record_balance_snapshots(
-        &self,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<usize, EngineError> {
-        crate::snapshots::record(&self.store, &self.ctx.venues, now).await
-    }
-
     /// Stops every task without touching the flags, so the next start resumes them.
     pub async fn shutdown(&self) {
-        let snapshots = self
-            .snapshots
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        if let Some(stop) = snapshots {
-            stop.cancel();
-        }
         let mut map = self.workers.lock().await;
-        let all: Vec<Worker> = map
-            .drain()
-            .flat_map(|(_, w)| [w.signals, w.trading])
-            .flatten()
-            .collect();
+        let mut all = Vec::new();
+        for (user_id, workers) in map.drain() {
+            all.extend([workers.signals, workers.trading].into_iter().flatten());
+            self.metrics.bot_owned(user_id, false);
+        }
         drop(map);
         for worker in all {
             worker.stop().await;
         }
+    }
+
+    /// How many signal workers and trading workers run in this process (`/metrics`).
+    pub async fn running_workers(&self) -> (usize, usize) {
+        let map = self.workers.lock().await;
+        let count = |slot: fn(&UserWorkers) -> &Option<Worker>| {
+            map.values()
+                .filter(|w| slot(w).as_ref().is_some_and(Worker::is_running))
+                .count()
+        };
+        (count(|w| &w.signals), count(|w| &w.trading))
     }
 
     /// Whether the user's trading worker is running in this process.
@@ -447,31 +406,6 @@ impl Supervisor {
         self.bus
             .publish(user_id, UserEvent::BotStatus(status.clone()));
         Ok(status)
-    }
-
-    /// The user's wallet on the venue.
-    pub async fn wallet(&self, user_id: i64) -> Result<Wallet, EngineError> {
-        Ok(self.ctx.venues.account(user_id).wallet().await?)
-    }
-
-    /// The user's open positions on the venue.
-    pub async fn positions(&self, user_id: i64) -> Result<Vec<Position>, EngineError> {
-        Ok(self.ctx.venues.account(user_id).positions().await?)
-    }
-
-    /// The live statistics of all the user's closed trades.
-    pub async fn statistics(&self, user_id: i64) -> Result<LiveStatistics, EngineError> {
-        self.statistics_since(user_id, i64::MIN).await
-    }
-
-    /// The live statistics of the user's trades closed since `from_ms`.
-    pub async fn statistics_since(
-        &self,
-        user_id: i64,
-        from_ms: i64,
-    ) -> Result<LiveStatistics, EngineError> {
-        let venue = self.ctx.venues.account(user_id);
-        crate::live::statistics(&self.store, venue.as_ref(), user_id, from_ms).await
     }
 
     /// The running trading worker's command queue, if the bot runs.

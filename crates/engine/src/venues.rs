@@ -19,7 +19,8 @@ use signaldesk_venue::{
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 
-use crate::supervisor::VenueName;
+use crate::status::VenueName;
+use crate::EngineError;
 
 #[derive(Clone)]
 pub enum Venues {
@@ -100,6 +101,26 @@ pub struct BybitAccounts {
 }
 
 impl BybitAccounts {
+    /// One cheap authenticated call with the user's key `key_id` (the active key when
+    /// `None`); a missing key passes, left to the caller's own rule.
+    pub async fn check_key_of(&self, user_id: i64, key_id: Option<i64>) -> Result<(), EngineError> {
+        let key = match key_id {
+            Some(id) => {
+                self.store
+                    .api_key_credentials(&self.cipher, user_id, id)
+                    .await?
+            }
+            None => self.store.active_credentials(&self.cipher, user_id).await?,
+        };
+        let Some(key) = key else {
+            return Ok(());
+        };
+        self.settings.check_key(&key).await.map_err(|e| {
+            tracing::warn!(user_id, key_id = key.key_id, error = %e, "Bybit refused the API key");
+            EngineError::KeyRefused(e)
+        })
+    }
+
     pub fn new(store: Store, cipher: Arc<SecretCipher>, settings: BybitSettings) -> Arc<Self> {
         Arc::new(Self {
             store,

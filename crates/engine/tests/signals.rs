@@ -74,8 +74,8 @@ async fn a_falling_then_rising_market_is_rated_and_each_closed_candle_is_stored_
         falling.total < -0.1 && falling.ma < -0.5,
         "a steady fall rates as a sell: {falling:?}"
     );
-    let sup = common::supervisor(&store, market.clone(), hub).await;
-    sup.start_signals(user).await.unwrap();
+    let sup = common::engine(&store, market.clone(), hub).await;
+    sup.supervisor().start_signals(user).await.unwrap();
     let first = eventually(&store, user, |s| s.len() == 1).await;
     assert_eq!(first[0].symbol, "AAAUSDT");
     assert_eq!(first[0].rating, falling.recommendation.as_str());
@@ -89,7 +89,7 @@ async fn a_falling_then_rising_market_is_rated_and_each_closed_candle_is_stored_
     assert_eq!(all[0].candle_time, 329 * MINUTE);
     assert!(all[0].total.unwrap() > 0.1, "a sharp rally rates as a buy");
     assert!(all[0].rating.ends_with("BUY"));
-    sup.stop_signals(user).await.unwrap();
+    sup.supervisor().stop_signals(user).await.unwrap();
     let logs = store.recent_logs(user, None, 500).await.unwrap();
     assert!(logs
         .iter()
@@ -134,7 +134,7 @@ async fn the_worker_publishes_the_list_per_candle_changes_as_signals_and_webhook
     }
     let universe = vec!["AAAUSDT".to_string(), "BBBUSDT".to_string()];
     let (hub, _task) = RatingHub::start(market.clone(), universe, 1).await.unwrap();
-    let sup = common::supervisor(&store, market.clone(), hub).await;
+    let sup = common::engine(&store, market.clone(), hub).await;
     let mut events = sup.bus().subscribe(user);
     let mut others = sup.bus().subscribe(other);
 
@@ -144,11 +144,11 @@ async fn the_worker_publishes_the_list_per_candle_changes_as_signals_and_webhook
         received_at: 42,
     };
     assert!(matches!(
-        sup.submit_alert(user, alert()).await,
+        sup.supervisor().submit_alert(user, alert()).await,
         Err(EngineError::SignalsInactive)
     ));
 
-    sup.start_signals(user).await.unwrap();
+    sup.supervisor().start_signals(user).await.unwrap();
     let first = next_matching(&mut events, |e| match e {
         UserEvent::SignalsUpdate(list) => Some(list.clone()),
         _ => None,
@@ -168,7 +168,7 @@ async fn the_worker_publishes_the_list_per_candle_changes_as_signals_and_webhook
     assert_eq!(changed.symbol, "AAAUSDT");
     assert_eq!(changed.source, "ratings");
 
-    sup.submit_alert(user, alert()).await.unwrap();
+    sup.supervisor().submit_alert(user, alert()).await.unwrap();
     let from_alert = next_matching(&mut events, |e| match e {
         UserEvent::Signal(s) if s.source == "webhook" => Some(s.clone()),
         _ => None,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use signaldesk_engine::signals::RatingHub;
 mod common;
 
-use signaldesk_engine::{EngineError, Supervisor, WorkerState};
+use signaldesk_engine::{Engine, EngineError, WorkerState};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{SecretCipher, Store};
 use signaldesk_venue::market::manual::ManualMarket;
@@ -17,13 +17,13 @@ async fn setup() -> (TestDatabase, Store, i64) {
     (db, store, user.id)
 }
 
-/// A supervisor whose rating hub follows an empty universe (these tests are about control).
-async fn supervisor(store: &Store) -> Arc<Supervisor> {
+/// An engine whose rating hub follows an empty universe (these tests are about control).
+async fn supervisor(store: &Store) -> Arc<Engine> {
     let market = Arc::new(ManualMarket::new(Vec::new(), 0));
     let (hub, _task) = RatingHub::start(market.clone(), Vec::new(), 15)
         .await
         .unwrap();
-    common::supervisor(store, market, hub).await
+    common::engine(store, market, hub).await
 }
 
 async fn messages(store: &Store, user_id: i64) -> Vec<String> {
@@ -37,10 +37,10 @@ async fn trading_needs_an_active_key_and_starts_signals_first() {
     let (_db, store, user) = setup().await;
     let sup = supervisor(&store).await;
     assert!(matches!(
-        sup.start_trading(user).await,
+        sup.supervisor().start_trading(user).await,
         Err(EngineError::NoActiveKey)
     ));
-    let status = sup.status(user).await.unwrap();
+    let status = sup.supervisor().status(user).await.unwrap();
     assert!(!status.is_bot_running && !status.is_signals_fetching_active);
 
     let cipher = SecretCipher::random();
@@ -49,17 +49,17 @@ async fn trading_needs_an_active_key_and_starts_signals_first() {
         .await
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();
-    let status = sup.start_trading(user).await.unwrap();
+    let status = sup.supervisor().start_trading(user).await.unwrap();
     assert!(status.is_bot_running && status.is_signals_fetching_active);
     assert_eq!(status.signal_worker, WorkerState::Running);
     assert_eq!(status.trading_worker, WorkerState::Running);
     assert!(status.started_at.is_some());
 
-    let status = sup.stop_trading(user).await.unwrap();
+    let status = sup.supervisor().stop_trading(user).await.unwrap();
     assert!(!status.is_bot_running && status.is_signals_fetching_active);
     assert_eq!(status.trading_worker, WorkerState::Stopped);
     assert_eq!(status.signal_worker, WorkerState::Running);
-    let status = sup.stop_signals(user).await.unwrap();
+    let status = sup.supervisor().stop_signals(user).await.unwrap();
     assert_eq!(status.signal_worker, WorkerState::Stopped);
     assert_eq!(
         messages(&store, user).await,
@@ -76,8 +76,8 @@ async fn trading_needs_an_active_key_and_starts_signals_first() {
 async fn starting_twice_runs_one_task() {
     let (_db, store, user) = setup().await;
     let sup = supervisor(&store).await;
-    sup.start_signals(user).await.unwrap();
-    sup.start_signals(user).await.unwrap();
+    sup.supervisor().start_signals(user).await.unwrap();
+    sup.supervisor().start_signals(user).await.unwrap();
     sup.shutdown().await;
     let started = messages(&store, user)
         .await
@@ -97,15 +97,15 @@ async fn a_restart_resumes_what_was_running() {
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();
     let first = supervisor(&store).await;
-    first.start_trading(user).await.unwrap();
+    first.supervisor().start_trading(user).await.unwrap();
     first.shutdown().await;
     // The flags survive the shutdown.
     let rec = store.settings_of_user(user).await.unwrap().unwrap();
     assert!(rec.is_bot_running && rec.is_signals_fetching_active);
 
     let second = supervisor(&store).await;
-    assert_eq!(second.resume().await.unwrap(), 2);
-    let status = second.status(user).await.unwrap();
+    assert_eq!(second.supervisor().resume().await.unwrap(), 2);
+    let status = second.supervisor().status(user).await.unwrap();
     assert_eq!(status.signal_worker, WorkerState::Running);
     assert_eq!(status.trading_worker, WorkerState::Running);
     second.shutdown().await;
@@ -121,13 +121,13 @@ async fn resume_without_a_key_leaves_the_bot_stopped_and_says_why() {
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();
     let first = supervisor(&store).await;
-    first.start_trading(user).await.unwrap();
+    first.supervisor().start_trading(user).await.unwrap();
     first.shutdown().await;
     store.delete_api_key(user, key.id).await.unwrap();
 
     let second = supervisor(&store).await;
-    second.resume().await.unwrap();
-    let status = second.status(user).await.unwrap();
+    second.supervisor().resume().await.unwrap();
+    let status = second.supervisor().status(user).await.unwrap();
     assert!(!status.is_bot_running);
     assert_eq!(status.trading_worker, WorkerState::Stopped);
     assert!(messages(&store, user)

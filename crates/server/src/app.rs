@@ -2,61 +2,49 @@
 
 use std::sync::Arc;
 
-use signaldesk_engine::Supervisor;
+use signaldesk_engine::Engine;
 use signaldesk_store::{SecretCipher, Store};
-use signaldesk_venue::market::MarketData;
-use signaldesk_venue::paper::PaperExchange;
 
 use crate::config::Config;
-use crate::http::metrics::Metrics;
+use crate::http::metrics::Exporter;
 use crate::http::spa::WebAssets;
-use crate::rate_limit::Limits;
+use crate::rate_limit::{limits_for, RateLimits};
 
 #[derive(Clone)]
 pub struct AppState {
     pub store: Store,
     pub config: Arc<Config>,
     /// Failed logins and webhook posts (`rate_limit`).
-    pub limits: Arc<Limits>,
-    pub metrics: Arc<Metrics>,
+    /// Failed logins and webhook posts (`rate_limit`): shared through the database on
+    /// PostgreSQL, in memory on SQLite.
+    pub limits: Arc<dyn RateLimits>,
+    /// This instance's `/metrics` series.
+    pub metrics: Arc<Exporter>,
     pub web: Arc<WebAssets>,
     /// Encrypts exchange keys at rest.
     pub cipher: Arc<SecretCipher>,
-    pub supervisor: Arc<Supervisor>,
-    /// Prices and candles for signals and the venues.
-    pub market: Arc<dyn MarketData>,
-    /// The paper exchange, when it is the venue.
-    pub paper: Option<Arc<PaperExchange>>,
+    /// The bots, the market and the venues.
+    pub engine: Arc<Engine>,
 }
 
 impl AppState {
-    pub fn new(store: Store, config: Config, runtime: Runtime) -> AppState {
-        let Runtime {
-            cipher,
-            supervisor,
-            market,
-            paper,
-        } = runtime;
+    pub fn new(
+        store: Store,
+        config: Config,
+        cipher: Arc<SecretCipher>,
+        engine: Arc<Engine>,
+        metrics: Arc<Exporter>,
+    ) -> AppState {
         AppState {
-            market,
-            paper,
             cipher,
-            supervisor,
-            limits: Arc::new(Limits::new(&config)),
-            metrics: Arc::new(Metrics::default()),
+            engine,
+            limits: limits_for(&store, &config),
+            metrics,
             web: Arc::new(WebAssets::new(config.static_dir.clone())),
             store,
             config: Arc::new(config),
         }
     }
-}
-
-/// The long-lived parts the server is built around.
-pub struct Runtime {
-    pub cipher: Arc<SecretCipher>,
-    pub supervisor: Arc<Supervisor>,
-    pub market: Arc<dyn MarketData>,
-    pub paper: Option<Arc<PaperExchange>>,
 }
 
 /// Now, as Unix milliseconds in UTC (the only time the store keeps).

@@ -93,6 +93,9 @@ struct ServeArgs {
     /// Serve the web app from this folder instead of the embedded copy.
     #[arg(long)]
     static_dir: Option<PathBuf>,
+    /// The `instance` label of every /metrics series (default <hostname>-<pid>) [env: SIGNALDESK_INSTANCE_ID]
+    #[arg(long)]
+    instance_id: Option<String>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -216,6 +219,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 addr: args.addr,
                 venue: args.venue.map(venue_kind),
                 static_dir: args.static_dir,
+                instance_id: args.instance_id,
                 ..storage_overrides(args.storage)
             };
             let config = Config::load(file, &overrides).context("invalid configuration")?;

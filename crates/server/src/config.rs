@@ -31,6 +31,9 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Serve the web app from this folder instead of the copy embedded in the binary.
     pub static_dir: Option<PathBuf>,
+    /// The `instance` label of every `/metrics` series (default `<hostname>-<pid>`).
+    #[serde(deserialize_with = "text")]
+    pub instance_id: String,
     /// Whether `/api/auth/register/` creates accounts (off by default).
     pub allow_registration: bool,
     /// Sessions and tokens end after this long without use.
@@ -66,6 +69,7 @@ impl Default for Config {
             venue: VenueKind::Paper,
             data_dir: PathBuf::from("data"),
             static_dir: None,
+            instance_id: default_instance_id(),
             allow_registration: false,
             session_idle_secs: 30 * 24 * 3600,
             login_failures_per_minute: 5,
@@ -94,6 +98,36 @@ pub struct Overrides {
     pub data_dir: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub static_dir: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instance_id: Option<String>,
+}
+
+/// A string setting that may look like a number: the environment layer reads
+/// `SIGNALDESK_INSTANCE_ID=7` as the integer 7.
+fn text<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Given {
+        Text(String),
+        Unsigned(u64),
+        Signed(i64),
+    }
+    Ok(match Given::deserialize(deserializer)? {
+        Given::Text(text) => text,
+        Given::Unsigned(n) => n.to_string(),
+        Given::Signed(n) => n.to_string(),
+    })
+}
+
+/// `<hostname>-<pid>`: tells apart instances on several hosts and on one host.
+fn default_instance_id() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "signaldesk".to_string());
+    format!("{host}-{}", std::process::id())
 }
 
 impl Config {
@@ -143,6 +177,34 @@ mod tests {
             assert_eq!(config.database_url, "sqlite://flag.db", "flag beats env");
             assert_eq!(config.session_idle_secs, 30 * 24 * 3600, "default kept");
             assert_eq!(config.market.speed, 60.0, "nested env");
+            assert!(
+                config
+                    .instance_id
+                    .ends_with(&format!("-{}", std::process::id())),
+                "default instance id: {}",
+                config.instance_id
+            );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn instance_id_from_file_env_or_flag() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file("sd.toml", "instance_id = \"from-file\"")?;
+            let file = Some(Path::new("sd.toml"));
+            let config = Config::load(file, &Overrides::default()).map_err(|e| *e)?;
+            assert_eq!(config.instance_id, "from-file");
+            // A number is taken as text, not refused.
+            jail.set_env("SIGNALDESK_INSTANCE_ID", "7");
+            let config = Config::load(file, &Overrides::default()).map_err(|e| *e)?;
+            assert_eq!(config.instance_id, "7");
+            let overrides = Overrides {
+                instance_id: Some("from-flag".into()),
+                ..Default::default()
+            };
+            let config = Config::load(file, &overrides).map_err(|e| *e)?;
+            assert_eq!(config.instance_id, "from-flag");
             Ok(())
         });
     }

@@ -6,18 +6,15 @@ use std::net::SocketAddr;
 use anyhow::Context;
 use std::sync::Arc;
 
-use signaldesk_engine::market::start_market;
-use signaldesk_engine::paper::PaperRuntime;
-use signaldesk_engine::signals::RatingHub;
-use signaldesk_engine::telegram::Notifier;
-use signaldesk_engine::{BybitAccounts, EventBus, Supervisor, Venues};
-use signaldesk_store::{SecretCipher, Store};
+use signaldesk_engine::{Engine, EngineOptions, VenueChoice};
+use signaldesk_store::{Backend, SecretCipher, Store};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::app::{now_ms, AppState, Runtime};
+use crate::app::{now_ms, AppState};
 use crate::auth::{password, secrets};
 use crate::config::{Config, VenueKind};
+use crate::http::metrics::Exporter;
 use crate::{rate_limit, router};
 
 /// A server running in the background (tests and `serve` both use it).
@@ -26,33 +23,24 @@ pub struct RunningServer {
     pub state: AppState,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
-    market_task: JoinHandle<()>,
-    hub_task: JoinHandle<()>,
     /// Drops stale rate-limit keys (`rate_limit::spawn_housekeeping`).
     housekeeping_task: JoinHandle<()>,
-    paper: Option<PaperRuntime>,
+    /// Folds latencies into the `/metrics` buckets (`Exporter::spawn_upkeep`).
+    metrics_task: JoinHandle<()>,
 }
 
 impl RunningServer {
-    /// Stops accepting connections, lets in-flight requests finish, stops the workers (their
-    /// run flags stay, so the next start resumes them) and closes the database. The paper
-    /// exchange stops following the market first, so the workers book everything it did
-    /// before they stop and the books equal the accounts at rest.
+    /// Stops accepting connections, lets in-flight requests finish, stops the engine (the
+    /// workers' run flags stay, so the next start resumes them; `Engine::shutdown`) and
+    /// closes the database.
     pub async fn stop(mut self) -> anyhow::Result<()> {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
         (&mut self.task).await.context("server task")??;
-        if let Some(paper) = &self.paper {
-            paper.halt_feed();
-        }
-        self.state.supervisor.shutdown().await;
-        if let Some(paper) = self.paper.take() {
-            paper.stop().await;
-        }
-        self.hub_task.abort();
+        self.state.engine.shutdown().await;
         self.housekeeping_task.abort();
-        self.market_task.abort();
+        self.metrics_task.abort();
         self.state.store.close().await;
         Ok(())
     }
@@ -75,52 +63,34 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         SecretCipher::load(master_key.as_deref(), &config.data_dir)
             .context("cannot load the master key")?,
     );
-    let market = start_market(&config.market, &config.data_dir)
-        .await
-        .context("cannot start the market data")?;
-    let (venues, paper) = match config.venue {
-        VenueKind::Paper => {
-            let paper = PaperRuntime::start(market.data.clone(), &config.paper, store.clone())
-                .await
-                .context("cannot start the paper exchange")?;
-            (Venues::Paper(paper.exchange.clone()), Some(paper))
-        }
-        VenueKind::Bybit => {
-            let accounts = BybitAccounts::new(store.clone(), cipher.clone(), config.bybit.clone());
-            (Venues::Bybit(accounts), None)
-        }
+    if store.backend() == Backend::Postgres {
+        // Several instances may share the database: they must share the master key too.
+        store
+            .check_master_key(&cipher)
+            .await
+            .context("cannot check the master key against the database")?;
+    }
+    let metrics = Arc::new(Exporter::new(&config.instance_id));
+    let venue = match config.venue {
+        VenueKind::Paper => VenueChoice::Paper(config.paper.clone()),
+        VenueKind::Bybit => VenueChoice::Bybit(config.bybit.clone(), cipher.clone()),
     };
-    let (hub, hub_task) = RatingHub::start(
-        market.data.clone(),
-        config.market.universe(),
-        config.market.interval_minutes,
-    )
-    .await
-    .context("cannot warm up the ratings")?;
-    let supervisor = Supervisor::new(
-        store.clone(),
-        venues,
-        market.data.clone(),
-        hub,
-        EventBus::new(),
-        Notifier::start(config.telegram.clone()),
-    );
-    supervisor
-        .resume()
-        .await
-        .context("cannot resume the bots")?;
-    supervisor.start_balance_snapshots();
-    let runtime = Runtime {
-        cipher,
-        supervisor,
-        market: market.data.clone(),
-        paper: paper.as_ref().map(|p| p.exchange.clone()),
+    let options = EngineOptions {
+        market: config.market.clone(),
+        venue,
+        telegram: config.telegram.clone(),
+        data_dir: config.data_dir.clone(),
+        metrics: metrics.metrics.clone(),
     };
-    let state = AppState::new(store, config, runtime);
+    let engine = Engine::start(options, store.clone())
+        .await
+        .context("cannot start the engine")?;
+    let state = AppState::new(store, config, cipher, engine, metrics);
     if !state.web.has_app() {
         tracing::warn!("the web app is not built: only the API is served (run `make web`)");
     }
     let housekeeping_task = rate_limit::spawn_housekeeping(&state.limits);
+    let metrics_task = state.metrics.spawn_upkeep();
     let app = router::build(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
@@ -135,10 +105,8 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         state,
         shutdown: Some(tx),
         task,
-        market_task: market.task,
-        hub_task,
         housekeeping_task,
-        paper,
+        metrics_task,
     })
 }
 

@@ -9,6 +9,7 @@ use sqlx::Executor;
 
 use crate::health::StoreHealth;
 use crate::pool::TrackedPool;
+use crate::repo::rollup::RollupCache;
 use crate::StoreError;
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -25,6 +26,8 @@ pub enum Backend {
 pub struct Store {
     pub(crate) pool: TrackedPool,
     backend: Backend,
+    /// Shared by every clone of this store.
+    pub(crate) rollups: Arc<RollupCache>,
 }
 
 impl Store {
@@ -76,6 +79,7 @@ impl Store {
         Ok(Store {
             pool: TrackedPool::new(pool),
             backend,
+            rollups: Arc::default(),
         })
     }
 

@@ -11,7 +11,6 @@ use utoipa::ToSchema;
 use crate::api::rfc3339;
 use crate::app::{now_ms, AppState};
 use crate::auth::AuthUser;
-use crate::config::VenueKind;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody, FieldErrors};
 
 /// What lists show instead of the key.
@@ -159,41 +158,7 @@ pub async fn set_active(
     if !key.is_active && bot_running(&state, &auth).await? {
         return Err(ApiError::conflict(STOP_THE_BOT_FIRST));
     }
-    refuse_failing_key(&state, auth.id(), Some(id)).await?;
+    state.engine.check_api_key(auth.id(), Some(id)).await?;
     let record = state.store.set_active_api_key(auth.id(), id).await?;
     Ok(Json(record.into()))
-}
-
-/// On Bybit a key must work before it trades: one cheap authenticated call with key `key_id`
-/// (the active key when `None`), and a 400 with the exchange's reason when it fails. The
-/// paper exchange takes any pair. A missing key is left to the caller's own rule.
-pub(crate) async fn refuse_failing_key(
-    state: &AppState,
-    user_id: i64,
-    key_id: Option<i64>,
-) -> ApiResult<()> {
-    if state.config.venue != VenueKind::Bybit {
-        return Ok(());
-    }
-    let key = match key_id {
-        Some(id) => {
-            state
-                .store
-                .api_key_credentials(&state.cipher, user_id, id)
-                .await?
-        }
-        None => {
-            state
-                .store
-                .active_credentials(&state.cipher, user_id)
-                .await?
-        }
-    };
-    let Some(key) = key else {
-        return Ok(());
-    };
-    state.config.bybit.check_key(&key).await.map_err(|e| {
-        tracing::warn!(user_id, key_id = key.key_id, error = %e, "Bybit refused the API key");
-        ApiError::bad_request(format!("Bybit refused the API key: {e}"))
-    })
 }

@@ -40,6 +40,6 @@ impl From<&Wallet> for BalanceView {
 #[utoipa::path(get, path = "/api/balance/", tag = "balance",
     responses((status = 200, body = BalanceView), (status = 401, body = ErrorBody)))]
 pub async fn read(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<BalanceView>> {
-    let wallet = state.supervisor.wallet(auth.id()).await?;
+    let wallet = state.engine.wallet(auth.id()).await?;
     Ok(Json(BalanceView::from(&wallet)))
 }

@@ -7,7 +7,6 @@ use serde::Serialize;
 use signaldesk_engine::BotStatus;
 use utoipa::ToSchema;
 
-use crate::api::api_keys::refuse_failing_key;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiPath, ApiResult, ErrorBody};
@@ -31,10 +30,10 @@ async fn control(
     user_id: i64,
     action: Action,
 ) -> ApiResult<Json<ControlResponse>> {
-    let engine = &state.supervisor;
+    let engine = state.engine.supervisor();
     let (status, message) = match action {
         Action::StartBot => {
-            refuse_failing_key(state, user_id, None).await?;
+            state.engine.check_api_key(user_id, None).await?;
             (engine.start_trading(user_id).await?, "Bot started")
         }
         Action::StopBot => (engine.stop_trading(user_id).await?, "Bot stopped"),
@@ -97,5 +96,5 @@ control_routes! {
 #[utoipa::path(get, path = "/api/bot/status/", tag = "bot",
     responses((status = 200, body = BotStatus), (status = 401, body = ErrorBody)))]
 pub async fn status(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<BotStatus>> {
-    Ok(Json(state.supervisor.status(auth.id()).await?))
+    Ok(Json(state.engine.supervisor().status(auth.id()).await?))
 }

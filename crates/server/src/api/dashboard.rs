@@ -69,7 +69,7 @@ pub async fn read(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Js
     let now = Utc::now().timestamp_millis();
     let day_ago = now - DAY_MS;
     let store = &state.store;
-    let wallet = state.supervisor.wallet(user).await?;
+    let wallet = state.engine.wallet(user).await?;
     let then = store
         .balance_snapshot_at(user, day_ago)
         .await?

@@ -43,9 +43,6 @@ pub async fn read(
         }
     };
     Ok(Json(
-        state
-            .supervisor
-            .statistics_since(auth.id(), from_ms)
-            .await?,
+        state.engine.statistics_since(auth.id(), from_ms).await?,
     ))
 }

@@ -115,10 +115,9 @@ pub async fn update(
         .apply(as_object(&payload)?)
         .map_err(ApiError::validation)?;
     let record = state
-        .store
+        .engine
         .update_settings(auth.id(), id, &settings, now_ms())
         .await?;
-    state.supervisor.settings_changed(auth.id()).await;
     Ok(Json(record.into()))
 }
 
@@ -153,7 +152,7 @@ pub async fn risk_preview(
         .apply(as_object(&payload)?)
         .map_err(ApiError::validation)?;
     let wallet = state
-        .supervisor
+        .engine
         .wallet(auth.id())
         .await
         .ok()

@@ -232,7 +232,7 @@ pub async fn close(
     if trade.status != TradeStatus::Open {
         return Err(ApiError::conflict("This trade is not open"));
     }
-    let closed = state.supervisor.close_trade(auth.id(), id).await?;
+    let closed = state.engine.supervisor().close_trade(auth.id(), id).await?;
     Ok(Json(closed.into()))
 }
 
@@ -248,6 +248,6 @@ pub async fn close_all(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<Json<CloseAllAnswer>> {
-    let closed = state.supervisor.close_all(auth.id()).await?;
+    let closed = state.engine.supervisor().close_all(auth.id()).await?;
     Ok(Json(CloseAllAnswer { closed }))
 }

@@ -107,12 +107,12 @@ pub async fn receive(
         // user's alert rate alone, so nobody can block a user's alerts by failing from the
         // same address (TradingView's senders are shared by every user).
         let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
-        state.limits.webhook_unknown.check(&client)?;
+        state.limits.webhook_unknown(client).await?;
         return Err(ApiError::new(StatusCode::NOT_FOUND, "Unknown webhook URL."));
     };
-    state.limits.webhook_alerts.check(&user_id)?;
+    state.limits.webhook_alert(user_id).await?;
     let ParsedAlert { symbol, rating } = read_alert(&body)?;
-    if !state.supervisor.hub().covers(&symbol) {
+    if !state.engine.hub().covers(&symbol) {
         return Err(field_error(
             "symbol",
             format!("{symbol} is not one of the symbols this server trades."),
@@ -123,7 +123,11 @@ pub async fn receive(
         rating,
         received_at: now_ms(),
     };
-    state.supervisor.submit_alert(user_id, alert).await?;
+    state
+        .engine
+        .supervisor()
+        .submit_alert(user_id, alert)
+        .await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(AlertAccepted {

@@ -87,15 +87,15 @@ async fn verify_credentials(
     let username = credentials.username.trim();
     // Per (username, address) and per address: failures elsewhere never lock this user out
     // here. Only failures count, and a success ends the pair's growing delays.
-    let limits = &state.limits.login;
-    limits.check(username, client)?;
+    let limits = &state.limits;
+    limits.login_check(username, client).await?;
     let user = state.store.user_by_username(username).await?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     if password::verify(credentials.password.clone(), stored).await {
-        limits.succeeded(username, client);
+        limits.login_succeeded(username, client).await?;
         user.ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))
     } else {
-        limits.failed(username, client);
+        limits.login_failed(username, client).await?;
         tracing::info!(%client, "failed login");
         Err(ApiError::unauthorized(BAD_CREDENTIALS))
     }

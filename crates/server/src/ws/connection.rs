@@ -1,14 +1,14 @@
 //! One websocket client of `/ws/dashboard/`: authentication, the snapshot, then the user's
 //! events from the bus and answers to the client's actions, until either side leaves.
 
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
+use metrics::gauge;
 use signaldesk_core::client_message::{read_client_message, ClientMessage, UnreadFrame};
+use signaldesk_engine::metrics::Metrics;
 use signaldesk_engine::signal_worker::sort_for_display;
 use signaldesk_engine::UserEvent;
 use signaldesk_store::repo::sessions::Credential;
@@ -17,7 +17,7 @@ use signaldesk_store::User;
 use crate::app::AppState;
 use crate::auth::extractor::resolve_credential;
 use crate::auth::secrets;
-use crate::http::metrics::Metrics;
+use crate::http::metrics::WEBSOCKET_CLIENTS;
 use crate::ws::protocol::ServerMessage;
 
 /// A socket that has not authenticated by then is closed.
@@ -34,18 +34,18 @@ pub const CLOSE_TOO_SLOW: u16 = 4009;
 const CLOSE_SERVER_ERROR: u16 = 1011;
 
 /// Counts the socket in `/metrics` while it lives.
-struct Counted(Arc<Metrics>);
+struct Counted(Metrics);
 
 impl Counted {
-    fn new(metrics: Arc<Metrics>) -> Counted {
-        metrics.websocket_clients.fetch_add(1, Ordering::Relaxed);
-        Counted(metrics)
+    fn new(metrics: &Metrics) -> Counted {
+        metrics.record(|| gauge!(WEBSOCKET_CLIENTS).increment(1.0));
+        Counted(metrics.clone())
     }
 }
 
 impl Drop for Counted {
     fn drop(&mut self) {
-        self.0.websocket_clients.fetch_sub(1, Ordering::Relaxed);
+        self.0.record(|| gauge!(WEBSOCKET_CLIENTS).decrement(1.0));
     }
 }
 
@@ -91,7 +91,7 @@ fn is_too_big(error: &axum::Error) -> bool {
 const TOO_BIG_REASON: &str = "message too big (the limit is 16384 bytes)";
 
 pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User>) {
-    let _counted = Counted::new(state.metrics.clone());
+    let _counted = Counted::new(&state.metrics.metrics);
     let (sink, mut stream) = socket.split();
     let mut out = Outbox { sink };
     let user = match upgrade_user {
@@ -112,7 +112,7 @@ pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User
         },
     };
     // Subscribe before the snapshot is read, so nothing that happens meanwhile is missed.
-    let mut events = state.supervisor.bus().subscribe(user.id);
+    let mut events = state.engine.bus().subscribe(user.id);
     if out
         .send(&ServerMessage::authenticated(&user))
         .await
@@ -208,12 +208,12 @@ async fn refuse(mut out: Outbox, error: crate::error::ApiError) {
 /// What follows `authenticated`: signals_update, balance, bot_status, statistics.
 async fn send_snapshot(out: &mut Outbox, state: &AppState, user_id: i64) -> Result<(), Gone> {
     send_signals(out, state, user_id).await?;
-    let engine = &state.supervisor;
+    let engine = &state.engine;
     match engine.wallet(user_id).await {
         Ok(wallet) => send_event(out, UserEvent::Balance(wallet)).await?,
         Err(e) => tracing::warn!(user_id, error = %e, "no balance for the live snapshot"),
     }
-    match engine.status(user_id).await {
+    match engine.supervisor().status(user_id).await {
         Ok(status) => send_event(out, UserEvent::BotStatus(status)).await?,
         Err(e) => tracing::warn!(user_id, error = %e, "no bot status for the live snapshot"),
     }
@@ -278,7 +278,7 @@ async fn answer(
     match message {
         ClientMessage::Ping => out.send(&ServerMessage::Pong).await?,
         ClientMessage::GetSignals => send_signals(out, state, user.id).await?,
-        ClientMessage::GetTrades => match state.supervisor.positions(user.id).await {
+        ClientMessage::GetTrades => match state.engine.positions(user.id).await {
             Ok(positions) => send_event(out, UserEvent::Orders(positions)).await?,
             Err(e) => {
                 out.send(&ServerMessage::error(format!(

@@ -200,7 +200,7 @@ async fn the_recorder_stores_every_users_equity_at_the_5_minute_step() {
     let recorded = app
         .server
         .state
-        .supervisor
+        .engine
         .record_balance_snapshots(at)
         .await
         .unwrap();

@@ -22,14 +22,7 @@ async fn healthz(app: &TestApp) -> (StatusCode, Value) {
 
 /// The value of one gauge in `/metrics`.
 async fn gauge(app: &TestApp, name: &str) -> Option<f64> {
-    let text = reqwest::get(app.url("/metrics"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    text.lines()
-        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+    app.metric(name, &[]).await
 }
 
 async fn assert_degraded(app: &TestApp) {
@@ -67,7 +60,7 @@ async fn user_id(app: &TestApp, username: &str) -> i64 {
 
 /// Writes `lines` to the bot log while the database is down: none can be stored yet.
 async fn log_during_outage(app: &TestApp, user_id: i64, lines: &[&str]) -> i64 {
-    let journal = app.server.state.supervisor.journal();
+    let journal = app.server.state.engine.journal();
     for line in lines {
         assert!(journal
             .write(user_id, signaldesk_store::LogLevel::Warning, line)
@@ -86,7 +79,7 @@ async fn log_during_outage(app: &TestApp, user_id: i64, lines: &[&str]) -> i64 {
 /// times they were made (before `made_by` ms).
 async fn assert_logged_later(app: &TestApp, token: &str, lines: &[&str], made_by: i64) {
     let deadline = Instant::now() + Duration::from_secs(20);
-    while app.server.state.supervisor.journal().pending() > 0 {
+    while app.server.state.engine.journal().pending() > 0 {
         assert!(
             Instant::now() < deadline,
             "the waiting lines were not written"
@@ -136,7 +129,7 @@ async fn postgres_refusing_connections_is_a_503_until_it_accepts_again() {
     let app = TestApp::spawn_with(db, |_| {}).await;
     let token = app.user_with_token("ann").await;
     let ann = user_id(&app, "ann").await;
-    let mut live = app.server.state.supervisor.bus().subscribe(ann);
+    let mut live = app.server.state.engine.bus().subscribe(ann);
     app.call_ok(Method::GET, "/api/logs/", &token, None, StatusCode::OK)
         .await;
 
@@ -166,7 +159,7 @@ async fn sqlite_refusing_writes_is_a_503_for_writes_until_a_write_succeeds() {
     let app = TestApp::spawn().await;
     let token = app.user_with_token("ann").await;
     let ann = user_id(&app, "ann").await;
-    let mut live = app.server.state.supervisor.bus().subscribe(ann);
+    let mut live = app.server.state.engine.bus().subscribe(ann);
 
     // A database that takes no writes, as on a full or read-only disk (SQLITE_READONLY).
     app.store()

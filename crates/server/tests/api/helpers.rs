@@ -4,6 +4,7 @@ use signaldesk_server::auth::password;
 use signaldesk_server::{start, Config, RunningServer};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::Store;
+use std::sync::Arc;
 
 pub const PASSWORD: &str = "correct-horse-battery";
 
@@ -14,7 +15,8 @@ pub struct TestApp {
     pub server: RunningServer,
     pub config: Config,
     pub data_dir: tempfile::TempDir,
-    db: TestDatabase,
+    /// Shared by the [`TestApp::sibling`] instances on the same database.
+    db: Arc<TestDatabase>,
 }
 
 impl TestApp {
@@ -43,10 +45,24 @@ impl TestApp {
         config.market.symbols = vec!["BTCUSDT".into(), "ETHUSDT".into()];
         config.market.interval_minutes = 1;
         configure(&mut config);
-        TestApp::launch(db, config, data_dir).await
+        TestApp::launch(Arc::new(db), config, data_dir).await
     }
 
-    async fn launch(db: TestDatabase, config: Config, data_dir: tempfile::TempDir) -> TestApp {
+    /// Another server instance on this one's database, with the same config and master key
+    /// and a data dir of its own, as a second `signaldesk serve` behind a load balancer.
+    pub async fn sibling(&self) -> TestApp {
+        let data_dir = tempfile::tempdir().unwrap();
+        let key = signaldesk_store::crypto::KEY_FILE;
+        std::fs::copy(self.data_dir.path().join(key), data_dir.path().join(key))
+            .expect("the master key file");
+        let config = Config {
+            data_dir: data_dir.path().to_path_buf(),
+            ..self.config.clone()
+        };
+        TestApp::launch(self.db.clone(), config, data_dir).await
+    }
+
+    async fn launch(db: Arc<TestDatabase>, config: Config, data_dir: tempfile::TempDir) -> TestApp {
         let store = Store::connect(&config.database_url)
             .await
             .expect("database");
@@ -236,4 +252,141 @@ pub async fn assert_json_error(res: Response, status: StatusCode) -> Value {
 pub struct BrowserSession {
     pub cookie: String,
     pub csrf: String,
+}
+
+/// One sample of the Prometheus text exposition.
+#[derive(Debug)]
+pub struct Sample {
+    pub name: String,
+    pub labels: Vec<(String, String)>,
+    pub value: f64,
+}
+
+impl Sample {
+    pub fn label(&self, key: &str) -> Option<&str> {
+        self.labels
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn is_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == ':')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+}
+
+/// `key="value",…}` of a sample `line`: its labels, and what follows the `}`.
+fn parse_labels<'a>(line: &str, mut text: &'a str) -> (Vec<(String, String)>, &'a str) {
+    let mut labels = Vec::new();
+    loop {
+        text = text.strip_prefix(',').unwrap_or(text);
+        if let Some(rest) = text.strip_prefix('}') {
+            return (labels, rest);
+        }
+        let (key, after) = text
+            .split_once("=\"")
+            .unwrap_or_else(|| panic!("bad labels: {line}"));
+        assert!(is_name(key), "bad label name {key:?}: {line}");
+        let mut value = String::new();
+        let mut chars = after.char_indices();
+        let end = loop {
+            match chars.next() {
+                Some((i, '"')) => break i + 1,
+                Some((_, '\\')) => match chars.next() {
+                    Some((_, 'n')) => value.push('\n'),
+                    Some((_, c @ ('\\' | '"'))) => value.push(c),
+                    other => panic!("bad escape {other:?}: {line}"),
+                },
+                Some((_, c)) => value.push(c),
+                None => panic!("open label value: {line}"),
+            }
+        };
+        labels.push((key.to_string(), value));
+        text = &after[end..];
+    }
+}
+
+/// Parses the Prometheus text exposition format (version 0.0.4), panicking on any line that
+/// is not a `# HELP`, a `# TYPE` or a sample of a family whose `# TYPE` came before it.
+pub fn parse_metrics(text: &str) -> Vec<Sample> {
+    let mut typed: Vec<(String, String)> = Vec::new();
+    let mut samples = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        if let Some(help) = line.strip_prefix("# HELP ") {
+            let name = help.split(' ').next().unwrap();
+            assert!(is_name(name), "bad HELP line: {line}");
+            continue;
+        }
+        if let Some(kind) = line.strip_prefix("# TYPE ") {
+            let (name, kind) = kind.split_once(' ').unwrap();
+            assert!(is_name(name), "bad TYPE line: {line}");
+            assert!(
+                ["counter", "gauge", "histogram", "summary", "untyped"].contains(&kind),
+                "bad TYPE line: {line}"
+            );
+            typed.push((name.to_string(), kind.to_string()));
+            continue;
+        }
+        assert!(!line.starts_with('#'), "unexpected comment: {line}");
+        let end = line
+            .find(['{', ' '])
+            .unwrap_or_else(|| panic!("no value: {line}"));
+        let name = &line[..end];
+        assert!(is_name(name), "bad metric name: {line}");
+        let (labels, rest) = match line[end..].strip_prefix('{') {
+            Some(inner) => parse_labels(line, inner),
+            None => (Vec::new(), &line[end..]),
+        };
+        let value = rest.trim();
+        let value: f64 = match value {
+            "+Inf" => f64::INFINITY,
+            "-Inf" => f64::NEG_INFINITY,
+            v => v.parse().unwrap_or_else(|_| panic!("bad value: {line}")),
+        };
+        let family = typed
+            .iter()
+            .rev()
+            .find(|(family, kind)| {
+                name == family
+                    || (kind == "histogram"
+                        && ["_bucket", "_sum", "_count"]
+                            .iter()
+                            .any(|s| name.strip_suffix(s) == Some(family.as_str())))
+            })
+            .unwrap_or_else(|| panic!("no TYPE before: {line}"));
+        if family.1 == "histogram" && name.ends_with("_bucket") {
+            assert!(
+                labels.iter().any(|(k, _)| k == "le"),
+                "bucket without le: {line}"
+            );
+        }
+        samples.push(Sample {
+            name: name.to_string(),
+            labels,
+            value,
+        });
+    }
+    samples
+}
+
+impl TestApp {
+    /// `GET /metrics`, parsed.
+    pub async fn metrics(&self) -> Vec<Sample> {
+        let res = reqwest::get(self.url("/metrics")).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        parse_metrics(&res.text().await.unwrap())
+    }
+
+    /// The value of the sample of `name` that has all of `labels`.
+    pub async fn metric(&self, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+        self.metrics()
+            .await
+            .into_iter()
+            .find(|s| s.name == name && labels.iter().all(|(k, v)| s.label(k) == Some(v)))
+            .map(|s| s.value)
+    }
 }

@@ -81,9 +81,11 @@ async fn a_history_file_is_imported_whole_and_only_once() {
     let everything = |store: Store| async move {
         (
             store
-                .closed_quarters_between(user, i64::MIN, i64::MAX)
+                .closed_rollup(user)
                 .await
-                .unwrap(),
+                .unwrap()
+                .quarters_between(i64::MIN, i64::MAX)
+                .to_vec(),
             store
                 .chains_with_trades(user, i64::MIN, i64::MAX)
                 .await

@@ -11,6 +11,7 @@ mod dashboard;
 mod degraded;
 mod helpers;
 mod history;
+mod instances;
 mod live;
 mod logs;
 mod platform;

@@ -1,10 +1,13 @@
 //! Health, metrics, the OpenAPI document, security headers and serving the web app.
 
-use reqwest::StatusCode;
+use std::time::{Duration, Instant};
+
+use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use signaldesk_store::test_support::TestDatabase;
 
-use crate::helpers::TestApp;
+use crate::helpers::{parse_metrics, TestApp};
+use crate::live::LiveClient;
 
 #[tokio::test]
 async fn healthz_answers_ok_without_auth() {
@@ -18,23 +21,147 @@ async fn healthz_answers_ok_without_auth() {
 }
 
 #[tokio::test]
-async fn metrics_are_prometheus_text_and_count_requests() {
-    let app = TestApp::spawn().await;
+async fn metrics_are_prometheus_text_with_the_instance_label() {
+    let app = TestApp::spawn_with(TestDatabase::sqlite(), |config| {
+        config.instance_id = "host-a-42".into();
+    })
+    .await;
     reqwest::get(app.url("/api/nope/")).await.unwrap();
-    let text = reqwest::get(app.url("/metrics"))
+    let res = reqwest::get(app.url("/metrics")).await.unwrap();
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
+    let text = res.text().await.unwrap();
+    assert!(text.contains("# TYPE signaldesk_http_responses_total counter"));
+    assert!(text.contains("# TYPE signaldesk_http_request_duration_seconds histogram"));
+    let samples = parse_metrics(&text);
+    for sample in &samples {
+        assert_eq!(sample.label("instance"), Some("host-a-42"), "{sample:?}");
+    }
+    let names: Vec<&str> = samples.iter().map(|s| s.name.as_str()).collect();
+    for name in [
+        "signaldesk_http_responses_total",
+        "signaldesk_http_request_duration_seconds_bucket",
+        "signaldesk_websocket_clients",
+        "signaldesk_websocket_dropped_slow_total",
+        "signaldesk_store_up",
+        "signaldesk_workers_running",
+        "signaldesk_users",
+        "signaldesk_lease_renewals_total",
+        "signaldesk_events_relayed_total",
+    ] {
+        assert!(names.contains(&name), "{name} missing from:\n{text}");
+    }
+    let four_xx = app
+        .metric("signaldesk_http_responses_total", &[("class", "4xx")])
+        .await;
+    assert!(four_xx >= Some(1.0), "{four_xx:?}");
+}
+
+/// The latency histogram is labelled by the route template, never by the path: ids and
+/// webhook secrets stay out, and unknown paths share one label value.
+#[tokio::test]
+async fn latency_is_labelled_by_route_template() {
+    let app = TestApp::spawn().await;
+    for id in [17, 18] {
+        let res = reqwest::get(app.url(&format!("/api/bot-settings/{id}/")))
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    }
+    let secret = "s3cr3t-in-the-path";
+    reqwest::Client::new()
+        .post(app.url(&format!("/api/webhook/{secret}/")))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    for n in 0..5 {
+        let res = reqwest::get(app.url(&format!("/api/random-{n}/")))
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    }
+    let samples = app.metrics().await;
+    let count = |route: &str| {
+        samples
+            .iter()
+            .find(|s| {
+                s.name == "signaldesk_http_request_duration_seconds_count"
+                    && s.label("route") == Some(route)
+                    && s.label("method") == Some("GET")
+                    && s.label("class") == Some("4xx")
+            })
+            .map(|s| s.value)
+    };
+    assert_eq!(count("/api/bot-settings/{id}/"), Some(2.0));
+    assert_eq!(count("unmatched"), Some(5.0));
+    let routes: Vec<&str> = samples
+        .iter()
+        .filter(|s| {
+            s.name
+                .starts_with("signaldesk_http_request_duration_seconds")
+        })
+        .filter_map(|s| s.label("route"))
+        .collect();
+    assert!(routes.contains(&"/api/webhook/{secret}/"), "{routes:?}");
+    for route in routes {
+        assert!(
+            !route.contains("17") && !route.contains("random") && !route.contains(secret),
+            "a path became a label: {route}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn websocket_clients_are_counted_while_connected() {
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("alice").await;
+    let clients = || app.metric("signaldesk_websocket_clients", &[]);
+    assert_eq!(clients().await, Some(0.0));
+    let (client, _) = LiveClient::authenticated(&app, &token).await;
+    assert_eq!(clients().await, Some(1.0));
+    drop(client);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while clients().await != Some(0.0) {
+        assert!(
+            Instant::now() < deadline,
+            "the closed socket is still counted"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// `signaldesk_bot_owned` follows the supervisor's start and stop of the user's workers.
+#[tokio::test]
+async fn bot_owned_follows_the_users_workers() {
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("alice").await;
+    let user_id = app
+        .store()
+        .user_by_username("alice")
         .await
         .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(text.contains("# TYPE signaldesk_http_responses_total counter"));
-    let four_xx = text
-        .lines()
-        .find(|l| l.starts_with("signaldesk_http_responses_total{class=\"4xx\"}"))
-        .unwrap();
-    let count: u64 = four_xx.rsplit(' ').next().unwrap().parse().unwrap();
-    assert!(count >= 1);
-    assert!(text.contains("signaldesk_websocket_clients"));
+        .unwrap()
+        .id
+        .to_string();
+    let labels = [("user_id", user_id.as_str())];
+    let owned = || app.metric("signaldesk_bot_owned", &labels);
+    assert_eq!(owned().await, None);
+    for (path, expected) in [
+        ("/api/command/signals/start/", 1.0),
+        ("/api/command/signals/stop/", 0.0),
+    ] {
+        app.call_ok(Method::POST, path, &token, None, StatusCode::OK)
+            .await;
+        assert_eq!(owned().await, Some(expected), "after {path}");
+    }
+    assert_eq!(
+        app.metric("signaldesk_workers_running", &[("kind", "signals")])
+            .await,
+        Some(0.0)
+    );
 }
 
 #[tokio::test]

@@ -219,7 +219,7 @@ async fn the_snapshot_and_every_message_type_carry_the_fields_the_spec_names() {
     assert_eq!(again["signals"].as_array().unwrap().len(), 2);
 
     // A changed recommendation is a `signal` with the fields at the top level.
-    app.server.state.supervisor.bus().publish(
+    app.server.state.engine.bus().publish(
         user_id,
         UserEvent::Signal(
             app.store()
@@ -237,7 +237,7 @@ async fn the_snapshot_and_every_message_type_carry_the_fields_the_spec_names() {
     assert_eq!(asked["signals"].as_array().unwrap().len(), 2);
 
     // An open paper position shows in `orders`.
-    let paper = app.server.state.paper.clone().unwrap();
+    let paper = app.server.state.engine.paper_exchange().unwrap();
     paper
         .account(user_id)
         .submit_market_order(OrderRequest {
@@ -382,7 +382,7 @@ async fn a_client_that_stops_reading_is_dropped_and_the_others_keep_receiving() 
         .id;
     let (mut slow, _) = LiveClient::authenticated(&app, &token).await;
     let (fast, _) = LiveClient::authenticated(&app, &token).await;
-    let bus = app.server.state.supervisor.bus().clone();
+    let bus = app.server.state.engine.bus().clone();
 
     // The fast client reads on its own task and reports each message's id as it lands.
     let (seen_tx, mut seen) = tokio::sync::mpsc::unbounded_channel::<(i64, Instant)>();
@@ -431,16 +431,11 @@ async fn a_client_that_stops_reading_is_dropped_and_the_others_keep_receiving() 
         matches!(closed, Some(4009) | None),
         "closed with {closed:?}"
     );
-    let metrics = app
-        .client
-        .get(app.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(metrics.contains("signaldesk_websocket_dropped_slow_total 1"));
+    assert_eq!(
+        app.metric("signaldesk_websocket_dropped_slow_total", &[])
+            .await,
+        Some(1.0)
+    );
     reader.abort();
 }
 

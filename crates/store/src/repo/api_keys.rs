@@ -45,7 +45,7 @@ fn record_from_row(row: &AnyRow) -> Result<ApiKeyRecord, StoreError> {
 }
 
 /// Associated data binding a ciphertext to its owner and field.
-fn context(user_id: i64, field: &str) -> String {
+pub(crate) fn context(user_id: i64, field: &str) -> String {
     format!("api_key:{user_id}:{field}")
 }
 
