@@ -20,12 +20,13 @@ use crate::events::EventBus;
 use crate::journal::BotJournal;
 use crate::market::{start_market, MarketConfig};
 use crate::metrics::Metrics;
+use crate::ownership::{HeldLeases, Ownership};
 use crate::paper::{PaperRuntime, PaperSettings};
 use crate::signals::RatingHub;
 use crate::status::VenueName;
-use crate::supervisor::Supervisor;
+use crate::supervisor::{Supervisor, SupervisorParts};
 use crate::telegram::{Notifier, TelegramConfig};
-use crate::venues::{BybitAccounts, BybitSettings, Venues};
+use crate::venues::{BybitAccounts, BybitSettings, PaperVenue, Venues};
 use crate::workers::WorkerContext;
 use crate::{snapshots, EngineError};
 
@@ -46,6 +47,21 @@ pub struct EngineOptions {
     pub data_dir: PathBuf,
     /// Where the engine's series go (the server's `/metrics`).
     pub metrics: Metrics,
+    /// Whether this process runs every bot or only those whose lease it holds.
+    pub ownership: Ownership,
+}
+
+/// What an engine is made of, however it was started.
+struct Parts {
+    store: Store,
+    venues: Venues,
+    market: Arc<dyn MarketData>,
+    hub: Arc<RatingHub>,
+    telegram: Notifier,
+    metrics: Metrics,
+    ownership: Ownership,
+    held: Arc<HeldLeases>,
+    paper: Option<Arc<PaperRuntime>>,
 }
 
 pub struct Engine {
@@ -55,7 +71,7 @@ pub struct Engine {
     venues: Venues,
     market: Arc<dyn MarketData>,
     supervisor: Supervisor,
-    paper: tokio::sync::Mutex<Option<PaperRuntime>>,
+    paper: Option<Arc<PaperRuntime>>,
     stop: CancellationToken,
     tasks: TaskTracker,
 }
@@ -68,11 +84,18 @@ impl Engine {
         let tasks = TaskTracker::new();
         let market = start_market(&options.market, &options.data_dir).await?;
         tasks.spawn(until_cancelled(market.task, stop.clone()));
+        let held = HeldLeases::new(&options.ownership);
         let (venues, paper) = match options.venue {
             VenueChoice::Paper(settings) => {
-                let paper =
-                    PaperRuntime::start(market.data.clone(), &settings, store.clone()).await?;
-                (Venues::Paper(paper.exchange.clone()), Some(paper))
+                let paper = PaperRuntime::start(
+                    market.data.clone(),
+                    &settings,
+                    store.clone(),
+                    held.clone(),
+                )
+                .await?;
+                let venue = PaperVenue::new(paper.exchange.clone(), held.clone(), store.clone());
+                (Venues::Paper(venue), Some(Arc::new(paper)))
             }
             VenueChoice::Bybit(settings, cipher) => (
                 Venues::Bybit(BybitAccounts::new(store.clone(), cipher, settings)),
@@ -86,14 +109,19 @@ impl Engine {
         )
         .await?;
         tasks.spawn(until_cancelled(hub_task, stop.clone()));
+        let leased = matches!(options.ownership, Ownership::Leased { .. });
         let engine = Engine::with_parts(
-            store,
-            venues,
-            market.data,
-            hub,
-            Notifier::start(options.telegram),
-            options.metrics,
-            paper,
+            Parts {
+                store,
+                venues,
+                market: market.data,
+                hub,
+                telegram: Notifier::start(options.telegram),
+                metrics: options.metrics,
+                ownership: options.ownership,
+                held,
+                paper,
+            },
             stop,
             tasks,
         );
@@ -101,6 +129,9 @@ impl Engine {
         if let Err(e) = resumed {
             engine.shutdown().await;
             return Err(e);
+        }
+        if leased {
+            engine.tasks.spawn(maintain_leases(engine.clone()));
         }
         engine.tasks.spawn(snapshots::run(
             engine.store.clone(),
@@ -121,30 +152,34 @@ impl Engine {
         metrics: Metrics,
     ) -> Arc<Engine> {
         Engine::with_parts(
+            Parts {
+                store,
+                venues,
+                market,
+                hub,
+                telegram,
+                metrics,
+                ownership: Ownership::Sole,
+                held: HeldLeases::sole(),
+                paper: None,
+            },
+            CancellationToken::new(),
+            TaskTracker::new(),
+        )
+    }
+
+    fn with_parts(parts: Parts, stop: CancellationToken, tasks: TaskTracker) -> Arc<Engine> {
+        let Parts {
             store,
             venues,
             market,
             hub,
             telegram,
             metrics,
-            None,
-            CancellationToken::new(),
-            TaskTracker::new(),
-        )
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn with_parts(
-        store: Store,
-        venues: Venues,
-        market: Arc<dyn MarketData>,
-        hub: Arc<RatingHub>,
-        telegram: Notifier,
-        metrics: Metrics,
-        paper: Option<PaperRuntime>,
-        stop: CancellationToken,
-        tasks: TaskTracker,
-    ) -> Arc<Engine> {
+            ownership,
+            held,
+            paper,
+        } = parts;
         let bus = EventBus::new();
         let journal = BotJournal::new(store.clone(), bus.clone());
         let ctx = WorkerContext {
@@ -155,15 +190,24 @@ impl Engine {
             venues: venues.clone(),
             market: market.clone(),
             telegram,
+            held: held.clone(),
         };
         Arc::new(Engine {
-            supervisor: Supervisor::new(ctx, stop.clone(), tasks.clone(), metrics),
+            supervisor: Supervisor::new(SupervisorParts {
+                ctx,
+                ownership,
+                held,
+                paper: paper.clone(),
+                stop: stop.clone(),
+                tasks: tasks.clone(),
+                metrics,
+            }),
             store,
             bus,
             hub,
             venues,
             market,
-            paper: tokio::sync::Mutex::new(paper),
+            paper,
             stop,
             tasks,
         })
@@ -197,7 +241,7 @@ impl Engine {
     /// The paper exchange, when it is the venue.
     pub fn paper_exchange(&self) -> Option<Arc<PaperExchange>> {
         match &self.venues {
-            Venues::Paper(exchange) => Some(exchange.clone()),
+            Venues::Paper(paper) => Some(paper.exchange.clone()),
             Venues::Bybit(_) => None,
         }
     }
@@ -268,19 +312,31 @@ impl Engine {
     /// Stops every task without touching the run flags, so the next start resumes them. The
     /// paper exchange stops following the market first, so the workers book everything it
     /// did before they stop and the books equal the accounts at rest; then its last changes
-    /// are written.
+    /// are written, and only then are the leases let go, so the next owner reads them.
     pub async fn shutdown(&self) {
-        let paper = self.paper.lock().await.take();
-        if let Some(paper) = &paper {
+        if let Some(paper) = &self.paper {
             paper.halt_feed();
         }
         self.supervisor.shutdown().await;
-        if let Some(paper) = paper {
+        if let Some(paper) = &self.paper {
             paper.stop().await;
         }
+        self.supervisor.release_all().await;
         self.stop.cancel();
         self.tasks.close();
         self.tasks.wait().await;
+    }
+}
+
+/// The ownership loop: a round every `POLL_EVERY` until the engine stops.
+async fn maintain_leases(engine: Arc<Engine>) {
+    let mut rounds = tokio::time::interval(engine.supervisor.poll_every());
+    rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = engine.stop.cancelled() => return,
+            _ = rounds.tick() => engine.supervisor.maintain().await,
+        }
     }
 }
 

@@ -22,6 +22,9 @@ pub enum EngineError {
     /// The trading worker stopped while answering.
     #[error("The trading worker stopped: try again")]
     WorkerGone,
+    /// Another instance runs the user's bot: this one may not act for it.
+    #[error("The bot runs on another instance of the server: try again in a moment")]
+    RunsElsewhere,
     /// The signal worker has too many alerts waiting.
     #[error("Too many alerts at once: try again in a moment")]
     Busy,

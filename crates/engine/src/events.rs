@@ -5,10 +5,15 @@
 //! Publishing never waits: each subscriber has a bounded queue, and one whose queue is full
 //! is dropped on the spot (its receiver then ends), so a client that stops reading can slow
 //! neither the bot nor anyone else.
+//!
+//! With several instances, a [`Tap`] sees every event published here (the server relays them
+//! to the other instances), and events relayed from elsewhere arrive already written for the
+//! wire ([`UserEvent::Relayed`]) through [`EventBus::publish_relayed`], which the tap does
+//! not see.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use signaldesk_core::stats::LiveStatistics;
 use signaldesk_store::{LogEntry, StoredSignal};
@@ -33,7 +38,12 @@ pub enum UserEvent {
     BotStatus(BotStatus),
     NewLog(LogEntry),
     Statistics(LiveStatistics),
+    /// An event of another instance, as that instance wrote it for the websocket.
+    Relayed(Arc<str>),
 }
+
+/// Sees every event published on this instance (never a relayed one); must not block.
+pub type Tap = Box<dyn Fn(i64, &UserEvent) + Send + Sync>;
 
 struct Subscriber {
     id: u64,
@@ -45,6 +55,7 @@ pub struct EventBus {
     subscribers: Mutex<HashMap<i64, Vec<Subscriber>>>,
     next_id: AtomicU64,
     dropped_slow: AtomicU64,
+    tap: OnceLock<Tap>,
 }
 
 /// One subscriber's end. `recv` answers `None` once the bus has dropped it for being slow;
@@ -97,9 +108,26 @@ impl EventBus {
         }
     }
 
+    /// Sets the tap (once; a second is refused and handed back).
+    pub fn set_tap(&self, tap: Tap) -> Result<(), Tap> {
+        self.tap.set(tap)
+    }
+
     /// Delivers `event` to each of the user's subscribers that has room for it and drops the
-    /// ones that have none.
+    /// ones that have none; the tap sees it too.
     pub fn publish(&self, user_id: i64, event: UserEvent) {
+        if let Some(tap) = self.tap.get() {
+            tap(user_id, &event);
+        }
+        self.deliver(user_id, event);
+    }
+
+    /// Delivers an event another instance published, written for the wire.
+    pub fn publish_relayed(&self, user_id: i64, frame: Arc<str>) {
+        self.deliver(user_id, UserEvent::Relayed(frame));
+    }
+
+    fn deliver(&self, user_id: i64, event: UserEvent) {
         let mut map = self.lock();
         let Some(list) = map.get_mut(&user_id) else {
             return;
@@ -119,9 +147,10 @@ impl EventBus {
         }
     }
 
-    /// Whether anyone listens to the user (lets publishers skip building an event).
+    /// Whether anyone may listen to the user (lets publishers skip building an event): a
+    /// subscriber here, or, with a tap, perhaps one on another instance.
     pub fn is_watched(&self, user_id: i64) -> bool {
-        self.lock().contains_key(&user_id)
+        self.tap.get().is_some() || self.lock().contains_key(&user_id)
     }
 
     /// Subscribers across all users.
@@ -194,6 +223,28 @@ mod tests {
         assert_eq!(received, SUBSCRIBER_QUEUE);
         bus.publish(1, log(999));
         assert_eq!(*fast.recv().await.unwrap(), log(999));
+    }
+
+    #[tokio::test]
+    async fn the_tap_sees_published_events_but_not_relayed_ones() {
+        let bus = EventBus::new();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let tapped = seen.clone();
+        assert!(bus
+            .set_tap(Box::new(move |user, event| {
+                tapped.lock().unwrap().push((user, event.clone()))
+            }))
+            .is_ok());
+        // Nobody listens here, yet another instance may: publishers must build their events.
+        assert!(bus.is_watched(3));
+        bus.publish(3, log(1));
+        let mut sub = bus.subscribe(3);
+        bus.publish_relayed(3, Arc::from("{\"type\":\"pong\"}"));
+        assert_eq!(
+            *sub.recv().await.unwrap(),
+            UserEvent::Relayed(Arc::from("{\"type\":\"pong\"}"))
+        );
+        assert_eq!(*seen.lock().unwrap(), vec![(3, log(1))]);
     }
 
     #[tokio::test]

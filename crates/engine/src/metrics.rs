@@ -109,12 +109,12 @@ impl Metrics {
         });
     }
 
-    /// `signaldesk_lease_renewals_total`: one renewal of a bot's lease (not yet fed).
+    /// `signaldesk_lease_renewals_total`: one renewal of a bot's lease.
     pub fn lease_renewal(&self, result: LeaseRenewal) {
         self.record(|| counter!(LEASE_RENEWALS, "result" => result.label()).increment(1));
     }
 
-    /// `signaldesk_events_relayed_total`: one live event relayed (not yet fed).
+    /// `signaldesk_events_relayed_total`: one live event relayed.
     pub fn event_relayed(&self, direction: RelayDirection) {
         self.record(|| counter!(EVENTS_RELAYED, "direction" => direction.label()).increment(1));
     }

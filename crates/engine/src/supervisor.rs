@@ -1,7 +1,9 @@
-//! The supervisor: one signal task and one trading task per user.
+//! The supervisor: one signal task and one trading task per user, run on this instance
+//! while it holds the user's bot (`ownership`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use signaldesk_store::StoredSignal;
 use signaldesk_store::{RunFlags, SettingsRecord, Store};
@@ -10,9 +12,11 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::events::{EventBus, UserEvent};
+use crate::events::UserEvent;
 use crate::journal::BotJournal;
-use crate::metrics::Metrics;
+use crate::metrics::{LeaseRenewal, Metrics};
+use crate::ownership::{HeldLeases, Ownership};
+use crate::paper::PaperRuntime;
 use crate::signal_worker::{Alert, ALERT_QUEUE};
 use crate::status::{BotStatus, WorkerState};
 use crate::trading::{Command, TradingWorker};
@@ -90,15 +94,37 @@ impl UserWorkers {
     }
 }
 
+/// This instance's hold on one user's bot (leased ownership only).
+struct Tenure {
+    token: i64,
+    /// When the last renewal that succeeded was sent, on this process's monotonic clock.
+    renewed_at: Instant,
+    /// Parent of the user's worker tokens: cancelled the moment the tenure ends.
+    stop: CancellationToken,
+}
+
+/// What the supervisor needs besides the workers' context.
+pub(crate) struct SupervisorParts {
+    pub ctx: WorkerContext,
+    pub ownership: Ownership,
+    pub held: Arc<HeldLeases>,
+    pub paper: Option<Arc<PaperRuntime>>,
+    pub stop: CancellationToken,
+    pub tasks: TaskTracker,
+    pub metrics: Metrics,
+}
+
 /// Starts, stops and resumes each user's workers: lifecycles only. Control calls for all
 /// users are serialised by one lock: they are rare, and it keeps flag writes and task changes
-/// in step.
+/// in step. With leases, a user's workers run only under a tenure of this instance's; the
+/// tenures are kept apart from that lock, so ending one never waits for a control call.
 pub struct Supervisor {
-    store: Store,
-    journal: BotJournal,
     ctx: WorkerContext,
-    bus: Arc<EventBus>,
     workers: Mutex<HashMap<i64, UserWorkers>>,
+    tenures: std::sync::Mutex<HashMap<i64, Tenure>>,
+    ownership: Ownership,
+    held: Arc<HeldLeases>,
+    paper: Option<Arc<PaperRuntime>>,
     /// One standby (bot stopped) close at a time, so two cannot race on one position.
     standby: Mutex<()>,
     /// The engine's root token and tracker: every worker runs on them.
@@ -108,45 +134,272 @@ pub struct Supervisor {
 }
 
 impl Supervisor {
-    pub(crate) fn new(
-        ctx: WorkerContext,
-        stop: CancellationToken,
-        tasks: TaskTracker,
-        metrics: Metrics,
-    ) -> Supervisor {
+    pub(crate) fn new(parts: SupervisorParts) -> Supervisor {
         Supervisor {
-            store: ctx.store.clone(),
-            journal: ctx.journal.clone(),
-            bus: ctx.bus.clone(),
-            ctx,
+            ctx: parts.ctx,
             workers: Mutex::new(HashMap::new()),
+            tenures: std::sync::Mutex::new(HashMap::new()),
+            ownership: parts.ownership,
+            held: parts.held,
+            paper: parts.paper,
             standby: Mutex::new(()),
-            stop,
-            tasks,
-            metrics,
+            stop: parts.stop,
+            tasks: parts.tasks,
+            metrics: parts.metrics,
         }
     }
 
     pub fn journal(&self) -> &BotJournal {
-        &self.journal
+        &self.ctx.journal
+    }
+
+    /// How often the ownership loop runs [`maintain`](Self::maintain).
+    pub fn poll_every(&self) -> std::time::Duration {
+        match &self.ownership {
+            Ownership::Sole => crate::ownership::POLL_EVERY,
+            Ownership::Leased { timing, .. } => timing.poll_every,
+        }
+    }
+
+    fn store(&self) -> &Store {
+        &self.ctx.store
+    }
+
+    fn tenures(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Tenure>> {
+        self.tenures.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The token the user's workers run under: the tenure's, or the root when sole.
+    fn parent_token(&self, user_id: i64) -> Option<CancellationToken> {
+        match self.ownership {
+            Ownership::Sole => Some(self.stop.clone()),
+            Ownership::Leased { .. } => self.tenures().get(&user_id).map(|t| t.stop.clone()),
+        }
+    }
+
+    /// Makes this instance the one running the user's bot, unless another instance does:
+    /// true when this one does (always, when sole). A new tenure takes in the user's paper
+    /// account from the store first.
+    async fn claim(&self, user_id: i64) -> Result<bool, EngineError> {
+        let Ownership::Leased { holder, timing } = &self.ownership else {
+            return Ok(true);
+        };
+        if self.tenures().contains_key(&user_id) {
+            return Ok(true);
+        }
+        let began = Instant::now();
+        let Some(lease) = self
+            .store()
+            .acquire_lease(user_id, holder, timing.ttl_ms())
+            .await?
+        else {
+            return Ok(false);
+        };
+        // Held before the paper account comes in, so its writes are fenced by this tenure.
+        self.held.insert(user_id, lease.token);
+        if let Some(paper) = &self.paper {
+            if let Err(e) = paper.adopt(user_id, lease.token).await {
+                self.held.remove(user_id);
+                let _ = self
+                    .store()
+                    .release_lease(user_id, holder, lease.token)
+                    .await;
+                return Err(e);
+            }
+        }
+        self.tenures().insert(
+            user_id,
+            Tenure {
+                token: lease.token,
+                renewed_at: began,
+                stop: self.stop.child_token(),
+            },
+        );
+        tracing::info!(
+            user_id,
+            token = lease.token,
+            "this instance runs the bot now"
+        );
+        Ok(true)
+    }
+
+    /// The tenure ended without this instance letting go (run out, taken over, or the
+    /// database out of reach for too long): the user's workers stop at once and the user's
+    /// paper account is forgotten here.
+    fn lose(&self, user_id: i64, why: &str) {
+        let Some(tenure) = self.tenures().remove(&user_id) else {
+            return;
+        };
+        tenure.stop.cancel();
+        self.held.remove(user_id);
+        if let Some(paper) = &self.paper {
+            paper.retire(user_id, tenure.token);
+        }
+        self.metrics.bot_owned(user_id, false);
+        tracing::warn!(
+            user_id,
+            token = tenure.token,
+            why,
+            "this instance stopped running the bot"
+        );
+    }
+
+    /// Lets go of the user's bot when none of their workers runs here any more, after their
+    /// paper account's last changes are written (otherwise the tenure stays, to try again).
+    async fn release_if_idle(&self, map: &HashMap<i64, UserWorkers>, user_id: i64) {
+        let Ownership::Leased { holder, .. } = &self.ownership else {
+            return;
+        };
+        let busy = map.get(&user_id).is_some_and(|w| {
+            w.signals.as_ref().is_some_and(Worker::is_running)
+                || w.trading.as_ref().is_some_and(Worker::is_running)
+        });
+        let Some(token) = self.tenures().get(&user_id).map(|t| t.token) else {
+            return;
+        };
+        if busy || (self.paper.as_ref().is_some_and(|p| !p.flushed(user_id)) && !self.flush().await)
+        {
+            return;
+        }
+        if let Err(e) = self.store().release_lease(user_id, holder, token).await {
+            tracing::warn!(user_id, error = %e, "could not release a lease; it will run out");
+        }
+        self.lose(user_id, "released");
+    }
+
+    async fn flush(&self) -> bool {
+        match &self.paper {
+            Some(paper) => paper.flush().await,
+            None => true,
+        }
+    }
+
+    /// One round of the ownership loop (leased only): renews every tenure held here, ends
+    /// those that could not be renewed in time, then takes the bots whose flags are on and
+    /// that nobody runs, and lets go of those whose flags are off.
+    pub async fn maintain(&self) {
+        let Ownership::Leased { holder, timing } = &self.ownership else {
+            return;
+        };
+        let began = Instant::now();
+        let renewal = tokio::time::timeout(
+            timing.poll_every,
+            self.store().renew_leases(holder, timing.ttl_ms()),
+        )
+        .await;
+        match renewal {
+            Ok(Ok(renewed)) => {
+                let mut lost = Vec::new();
+                for (user_id, tenure) in self.tenures().iter_mut() {
+                    if renewed.contains(&(*user_id, tenure.token)) {
+                        tenure.renewed_at = began;
+                        self.metrics.lease_renewal(LeaseRenewal::Ok);
+                    } else {
+                        lost.push(*user_id);
+                    }
+                }
+                for user_id in lost {
+                    self.metrics.lease_renewal(LeaseRenewal::Lost);
+                    self.lose(user_id, "the lease ran out or another instance took it");
+                }
+            }
+            Ok(Err(_)) | Err(_) => {
+                let overdue: Vec<i64> = self
+                    .tenures()
+                    .iter()
+                    .filter(|(_, t)| t.renewed_at.elapsed() >= timing.act_for())
+                    .map(|(u, _)| *u)
+                    .collect();
+                for user_id in overdue {
+                    self.lose(user_id, "the lease could not be renewed in time");
+                }
+                return;
+            }
+        }
+        if let Err(e) = self.take_up_flags().await {
+            tracing::warn!(error = %e, "could not read which bots should run");
+        }
+    }
+
+    /// Runs here what the run flags ask for and this instance may run; stops what they no
+    /// longer ask for.
+    async fn take_up_flags(&self) -> Result<usize, EngineError> {
+        let mut started = 0;
+        let records = self.store().active_bots().await?;
+        let mut map = self.workers.lock().await;
+        let wanted: std::collections::HashSet<i64> = records.iter().map(|r| r.user_id).collect();
+        let idle: Vec<i64> = map
+            .keys()
+            .copied()
+            .filter(|u| !wanted.contains(u))
+            .collect();
+        for user_id in idle {
+            Self::stop_worker(&mut map, WorkerKind::Signals, user_id).await;
+            Self::stop_worker(&mut map, WorkerKind::Trading, user_id).await;
+            self.mark_owned(&map, user_id);
+            self.release_if_idle(&map, user_id).await;
+        }
+        for record in records {
+            let user_id = record.user_id;
+            if !self.claim(user_id).await? {
+                continue;
+            }
+            if record.is_signals_fetching_active {
+                started += usize::from(
+                    self.ensure_running(&mut map, WorkerKind::Signals, user_id)
+                        .await,
+                );
+            } else {
+                Self::stop_worker(&mut map, WorkerKind::Signals, user_id).await;
+            }
+            if !record.is_bot_running {
+                Self::stop_worker(&mut map, WorkerKind::Trading, user_id).await;
+            } else if self.store().active_api_key(user_id).await?.is_some() {
+                started += usize::from(
+                    self.ensure_running(&mut map, WorkerKind::Trading, user_id)
+                        .await,
+                );
+            } else {
+                self.store()
+                    .set_run_flags(
+                        user_id,
+                        RunFlags {
+                            bot_running: Some(false),
+                            ..RunFlags::default()
+                        },
+                    )
+                    .await?;
+                self.journal()
+                    .error(user_id, "The bot was running before the restart but has no active API key now: it stays stopped")
+                    .await;
+            }
+            self.mark_owned(&map, user_id);
+            self.release_if_idle(&map, user_id).await;
+        }
+        Ok(started)
     }
 
     async fn record(&self, user_id: i64) -> Result<SettingsRecord, EngineError> {
         Ok(self
-            .store
+            .store()
             .settings_or_default(user_id, chrono::Utc::now().timestamp_millis())
             .await?)
     }
 
+    /// Starts the worker unless it runs; true when it was started. Nothing starts for a
+    /// user this instance holds no tenure of.
     async fn ensure_running(
         &self,
         map: &mut HashMap<i64, UserWorkers>,
         kind: WorkerKind,
         user_id: i64,
-    ) {
+    ) -> bool {
+        let Some(parent) = self.parent_token(user_id) else {
+            return false;
+        };
         let workers = map.entry(user_id).or_default();
         if workers.slot(kind).as_ref().is_some_and(Worker::is_running) {
-            return;
+            return false;
         }
         let job = match kind {
             WorkerKind::Signals => {
@@ -166,9 +419,10 @@ impl Supervisor {
                 }
             }
         };
-        let stop = self.stop.child_token();
+        let stop = parent.child_token();
         *workers.slot(kind) =
             Some(Worker::spawn(job, user_id, self.ctx.clone(), stop, &self.tasks).await);
+        true
     }
 
     /// `signaldesk_bot_owned`: whether any of the user's workers is in this instance's hands.
@@ -210,7 +464,7 @@ impl Supervisor {
     pub async fn start_signals(&self, user_id: i64) -> Result<BotStatus, EngineError> {
         self.record(user_id).await?;
         let mut map = self.workers.lock().await;
-        self.store
+        self.store()
             .set_run_flags(
                 user_id,
                 RunFlags {
@@ -219,8 +473,11 @@ impl Supervisor {
                 },
             )
             .await?;
-        self.ensure_running(&mut map, WorkerKind::Signals, user_id)
-            .await;
+        // Another instance running the bot starts the worker on its next round.
+        if self.claim(user_id).await? {
+            self.ensure_running(&mut map, WorkerKind::Signals, user_id)
+                .await;
+        }
         self.mark_owned(&map, user_id);
         drop(map);
         self.publish_status(user_id).await
@@ -229,7 +486,7 @@ impl Supervisor {
     pub async fn stop_signals(&self, user_id: i64) -> Result<BotStatus, EngineError> {
         let record = self.record(user_id).await?;
         let mut map = self.workers.lock().await;
-        self.store
+        self.store()
             .set_run_flags(
                 user_id,
                 RunFlags {
@@ -240,9 +497,10 @@ impl Supervisor {
             .await?;
         Self::stop_worker(&mut map, WorkerKind::Signals, user_id).await;
         self.mark_owned(&map, user_id);
+        self.release_if_idle(&map, user_id).await;
         drop(map);
         if record.is_bot_running {
-            self.journal
+            self.journal()
                 .warning(user_id, "Signals stopped while the bot runs: no new entries until signals start again; open positions are still managed")
                 .await;
         }
@@ -252,7 +510,7 @@ impl Supervisor {
     /// Starts signal fetching first when it is off, then the trading worker.
     pub async fn start_trading(&self, user_id: i64) -> Result<BotStatus, EngineError> {
         let record = self.record(user_id).await?;
-        if self.store.active_api_key(user_id).await?.is_none() {
+        if self.store().active_api_key(user_id).await?.is_none() {
             return Err(EngineError::NoActiveKey);
         }
         let mut map = self.workers.lock().await;
@@ -261,7 +519,7 @@ impl Supervisor {
             Some(at) if record.is_bot_running => at,
             _ => now,
         };
-        self.store
+        self.store()
             .set_run_flags(
                 user_id,
                 RunFlags {
@@ -271,10 +529,12 @@ impl Supervisor {
                 },
             )
             .await?;
-        self.ensure_running(&mut map, WorkerKind::Signals, user_id)
-            .await;
-        self.ensure_running(&mut map, WorkerKind::Trading, user_id)
-            .await;
+        if self.claim(user_id).await? {
+            self.ensure_running(&mut map, WorkerKind::Signals, user_id)
+                .await;
+            self.ensure_running(&mut map, WorkerKind::Trading, user_id)
+                .await;
+        }
         self.mark_owned(&map, user_id);
         drop(map);
         self.publish_status(user_id).await
@@ -283,7 +543,7 @@ impl Supervisor {
     pub async fn stop_trading(&self, user_id: i64) -> Result<BotStatus, EngineError> {
         self.record(user_id).await?;
         let mut map = self.workers.lock().await;
-        self.store
+        self.store()
             .set_run_flags(
                 user_id,
                 RunFlags {
@@ -294,44 +554,15 @@ impl Supervisor {
             .await?;
         Self::stop_worker(&mut map, WorkerKind::Trading, user_id).await;
         self.mark_owned(&map, user_id);
+        self.release_if_idle(&map, user_id).await;
         drop(map);
         self.publish_status(user_id).await
     }
 
-    /// After a restart: starts the workers whose flags are on. Returns how many started.
+    /// After a restart: starts the workers whose flags are on (with leases, those of the
+    /// bots no other instance runs). Returns how many started.
     pub async fn resume(&self) -> Result<usize, EngineError> {
-        let mut started = 0;
-        for record in self.store.active_bots().await? {
-            let user_id = record.user_id;
-            let mut map = self.workers.lock().await;
-            if record.is_signals_fetching_active {
-                self.ensure_running(&mut map, WorkerKind::Signals, user_id)
-                    .await;
-                self.mark_owned(&map, user_id);
-                started += 1;
-            }
-            if record.is_bot_running {
-                if self.store.active_api_key(user_id).await?.is_some() {
-                    self.ensure_running(&mut map, WorkerKind::Trading, user_id)
-                        .await;
-                    self.mark_owned(&map, user_id);
-                    started += 1;
-                } else {
-                    self.store
-                        .set_run_flags(
-                            user_id,
-                            RunFlags {
-                                bot_running: Some(false),
-                                ..RunFlags::default()
-                            },
-                        )
-                        .await?;
-                    self.journal
-                        .error(user_id, "The bot was running before the restart but has no active API key now: it stays stopped")
-                        .await;
-                }
-            }
-        }
+        let started = self.take_up_flags().await?;
         if started > 0 {
             tracing::info!(workers = started, "resumed workers after restart");
         }
@@ -349,6 +580,24 @@ impl Supervisor {
         drop(map);
         for worker in all {
             worker.stop().await;
+        }
+    }
+
+    /// Lets go of every bot this instance runs, once the workers have stopped and the paper
+    /// accounts are written, so other instances take them over at once.
+    pub async fn release_all(&self) {
+        let Ownership::Leased { holder, .. } = &self.ownership else {
+            return;
+        };
+        let written = self.flush().await;
+        let held: Vec<(i64, i64)> = self.tenures().iter().map(|(u, t)| (*u, t.token)).collect();
+        for (user_id, token) in held {
+            if written {
+                if let Err(e) = self.store().release_lease(user_id, holder, token).await {
+                    tracing::warn!(user_id, error = %e, "could not release a lease; it will run out");
+                }
+            }
+            self.lose(user_id, "shutting down");
         }
     }
 
@@ -383,27 +632,46 @@ impl Supervisor {
 
     pub async fn status(&self, user_id: i64) -> Result<BotStatus, EngineError> {
         let record = self.record(user_id).await?;
+        let elsewhere = self
+            .runs_elsewhere(user_id)
+            .await?
+            .then_some(WorkerState::Running);
         Ok(BotStatus {
             is_bot_running: record.is_bot_running,
             is_signals_fetching_active: record.is_signals_fetching_active,
             bot_mode: record.settings.bot_mode.as_str().to_string(),
-            open_trades: self.store.count_open_trades(user_id).await?,
-            active_chains: self.store.open_chains(user_id).await?.len() as i64,
+            open_trades: self.store().count_open_trades(user_id).await?,
+            active_chains: self.store().open_chains(user_id).await?.len() as i64,
             venue: self.ctx.venues.name(),
             started_at: record
                 .bot_started_at
                 .filter(|_| record.is_bot_running)
                 .and_then(chrono::DateTime::from_timestamp_millis)
                 .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
-            signal_worker: self.worker_state(user_id, WorkerKind::Signals).await,
-            trading_worker: self.worker_state(user_id, WorkerKind::Trading).await,
+            signal_worker: elsewhere
+                .unwrap_or(self.worker_state(user_id, WorkerKind::Signals).await),
+            trading_worker: elsewhere
+                .unwrap_or(self.worker_state(user_id, WorkerKind::Trading).await),
         })
+    }
+
+    /// Whether another instance holds the user's bot now.
+    async fn runs_elsewhere(&self, user_id: i64) -> Result<bool, EngineError> {
+        if self.held.holds(user_id) {
+            return Ok(false);
+        }
+        Ok(self
+            .store()
+            .lease_owner(user_id)
+            .await?
+            .is_some_and(|(_, live)| live))
     }
 
     /// The status, also sent live as `bot_status` to the user's clients.
     async fn publish_status(&self, user_id: i64) -> Result<BotStatus, EngineError> {
         let status = self.status(user_id).await?;
-        self.bus
+        self.ctx
+            .bus
             .publish(user_id, UserEvent::BotStatus(status.clone()));
         Ok(status)
     }
@@ -442,10 +710,14 @@ impl Supervisor {
             }
         }
         let _guard = self.standby.lock().await;
-        self.standby_worker(user_id)
+        self.claim_for_standby(user_id).await?;
+        let closed = self
+            .standby_worker(user_id)
             .await?
             .close_trade(trade_id, chrono::Utc::now())
-            .await
+            .await;
+        self.end_standby(user_id).await;
+        closed
     }
 
     /// Closes every open trade of the user; answers how many.
@@ -457,10 +729,29 @@ impl Supervisor {
             }
         }
         let _guard = self.standby.lock().await;
-        self.standby_worker(user_id)
+        self.claim_for_standby(user_id).await?;
+        let closed = self
+            .standby_worker(user_id)
             .await?
             .close_all(chrono::Utc::now())
-            .await
+            .await;
+        self.end_standby(user_id).await;
+        closed
+    }
+
+    /// A close with the bot stopped here: this instance takes the bot for the close, unless
+    /// another instance runs it.
+    async fn claim_for_standby(&self, user_id: i64) -> Result<(), EngineError> {
+        if self.claim(user_id).await? {
+            Ok(())
+        } else {
+            Err(EngineError::RunsElsewhere)
+        }
+    }
+
+    async fn end_standby(&self, user_id: i64) {
+        let map = self.workers.lock().await;
+        self.release_if_idle(&map, user_id).await;
     }
 
     /// The user saved settings: the running worker uses them from its next decision.

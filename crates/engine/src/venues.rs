@@ -19,15 +19,45 @@ use signaldesk_venue::{
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 
+use crate::ownership::HeldLeases;
+use crate::paper::StoredPaperAccount;
 use crate::status::VenueName;
 use crate::EngineError;
 
 #[derive(Clone)]
 pub enum Venues {
     /// The built-in paper exchange: every user has a paper wallet of their own.
-    Paper(Arc<PaperExchange>),
+    Paper(PaperVenue),
     /// Bybit V5 with each user's active API key.
     Bybit(Arc<BybitAccounts>),
+}
+
+/// The paper exchange and whose accounts it holds: with leases only the accounts of the bots
+/// this instance runs; the others are read from the store.
+#[derive(Clone)]
+pub struct PaperVenue {
+    pub exchange: Arc<PaperExchange>,
+    held: Arc<HeldLeases>,
+    store: Option<Store>,
+}
+
+impl PaperVenue {
+    /// The only process on its database: the exchange holds every account.
+    pub fn sole(exchange: Arc<PaperExchange>) -> PaperVenue {
+        PaperVenue {
+            exchange,
+            held: HeldLeases::sole(),
+            store: None,
+        }
+    }
+
+    pub fn new(exchange: Arc<PaperExchange>, held: Arc<HeldLeases>, store: Store) -> PaperVenue {
+        PaperVenue {
+            exchange,
+            held,
+            store: Some(store),
+        }
+    }
 }
 
 impl Venues {
@@ -38,10 +68,18 @@ impl Venues {
         }
     }
 
-    /// The user's account.
+    /// The user's account: on paper, the stored one (for reading) when another instance runs
+    /// the user's bot.
     pub fn account(&self, user_id: i64) -> Arc<dyn Venue> {
         match self {
-            Venues::Paper(exchange) => Arc::new(exchange.account(user_id)),
+            Venues::Paper(paper) => match &paper.store {
+                Some(store) if !paper.held.holds(user_id) => Arc::new(StoredPaperAccount {
+                    exchange: paper.exchange.clone(),
+                    store: store.clone(),
+                    user_id,
+                }),
+                _ => Arc::new(paper.exchange.account(user_id)),
+            },
             Venues::Bybit(accounts) => accounts.account(user_id),
         }
     }

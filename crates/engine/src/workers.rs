@@ -10,8 +10,12 @@ use signaldesk_venue::market::MarketData;
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
+use signaldesk_venue::Venue;
+
 use crate::events::EventBus;
+use crate::fence::FencedVenue;
 use crate::journal::BotJournal;
+use crate::ownership::HeldLeases;
 use crate::signal_worker::{Alert, SignalWorker};
 use crate::signals::RatingHub;
 use crate::telegram::Notifier;
@@ -64,15 +68,25 @@ pub struct WorkerContext {
     pub venues: Venues,
     pub market: Arc<dyn MarketData>,
     pub telegram: Notifier,
+    pub held: Arc<HeldLeases>,
 }
 
 impl WorkerContext {
+    /// What a trading worker needs; with leases its venue is fenced by the tenure it starts
+    /// under (none held: a token no tenure has, so it sends nothing).
     pub fn trading_deps(&self, user_id: i64) -> TradingDeps {
+        let venue = self.venues.account(user_id);
+        let venue: Arc<dyn Venue> = if self.held.is_sole() {
+            venue
+        } else {
+            let token = self.held.token(user_id).unwrap_or(0);
+            Arc::new(FencedVenue::new(venue, self.store.clone(), user_id, token))
+        };
         TradingDeps {
             store: self.store.clone(),
             journal: self.journal.clone(),
             bus: self.bus.clone(),
-            venue: self.venues.account(user_id),
+            venue,
             market: self.market.clone(),
             telegram: self.telegram.clone(),
         }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use rust_decimal_macros::dec;
 use signaldesk_core::market::{Instrument, Side};
+use signaldesk_engine::ownership::HeldLeases;
 use signaldesk_engine::paper::{PaperRuntime, PaperSettings};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::Store;
@@ -34,9 +35,10 @@ async fn a_restart_keeps_wallet_positions_and_stops() {
             ..PaperSettings::default()
         };
 
-        let first = PaperRuntime::start(market.clone(), &settings, store.clone())
-            .await
-            .unwrap();
+        let first =
+            PaperRuntime::start(market.clone(), &settings, store.clone(), HeldLeases::sole())
+                .await
+                .unwrap();
         let account = first.exchange.account(user);
         account.set_leverage("BTCUSDT", 10).await.unwrap();
         account
@@ -65,9 +67,10 @@ async fn a_restart_keeps_wallet_positions_and_stops() {
         assert_eq!(positions_before.len(), 1, "{}", db.label);
         first.stop().await;
 
-        let second = PaperRuntime::start(market.clone(), &settings, store.clone())
-            .await
-            .unwrap();
+        let second =
+            PaperRuntime::start(market.clone(), &settings, store.clone(), HeldLeases::sole())
+                .await
+                .unwrap();
         let account = second.exchange.account(user);
         assert_eq!(account.wallet().await.unwrap(), wallet_before);
         assert_eq!(account.positions().await.unwrap(), positions_before);

@@ -140,6 +140,7 @@ impl From<EngineError> for ApiError {
             EngineError::SignalsInactive
             | EngineError::TradeNotOpen
             | EngineError::WorkerGone
+            | EngineError::RunsElsewhere
             | EngineError::NotBooked => ApiError::conflict(err.to_string()),
             EngineError::Busy => ApiError::too_many_requests(1),
             EngineError::Store(e) => e.into(),

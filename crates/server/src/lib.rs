@@ -13,6 +13,7 @@ pub mod history;
 pub mod http;
 pub mod openapi;
 pub mod rate_limit;
+pub mod relay;
 pub mod router;
 pub mod serve;
 pub mod ws;

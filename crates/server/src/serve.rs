@@ -6,8 +6,9 @@ use std::net::SocketAddr;
 use anyhow::Context;
 use std::sync::Arc;
 
+use signaldesk_engine::ownership::{LeaseTiming, Ownership};
 use signaldesk_engine::{Engine, EngineOptions, VenueChoice};
-use signaldesk_store::{Backend, SecretCipher, Store};
+use signaldesk_store::{Backend, LeaseHolder, SecretCipher, Store};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -15,6 +16,7 @@ use crate::app::{now_ms, AppState};
 use crate::auth::{password, secrets};
 use crate::config::{Config, VenueKind};
 use crate::http::metrics::Exporter;
+use crate::relay::{self, Relay};
 use crate::{rate_limit, router};
 
 /// A server running in the background (tests and `serve` both use it).
@@ -27,6 +29,8 @@ pub struct RunningServer {
     housekeeping_task: JoinHandle<()>,
     /// Folds latencies into the `/metrics` buckets (`Exporter::spawn_upkeep`).
     metrics_task: JoinHandle<()>,
+    /// Live events to and from the other instances (PostgreSQL).
+    relay: Option<Relay>,
 }
 
 impl RunningServer {
@@ -39,6 +43,7 @@ impl RunningServer {
         }
         (&mut self.task).await.context("server task")??;
         self.state.engine.shutdown().await;
+        self.relay.take();
         self.housekeeping_task.abort();
         self.metrics_task.abort();
         self.state.store.close().await;
@@ -75,16 +80,35 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         VenueKind::Paper => VenueChoice::Paper(config.paper.clone()),
         VenueKind::Bybit => VenueChoice::Bybit(config.bybit.clone(), cipher.clone()),
     };
+    // SQLite serves one process; on PostgreSQL other instances may share the database, so
+    // each bot runs where its lease is held (docs/multi-instance.md).
+    let holder = LeaseHolder::new(&config.instance_id);
+    let ownership = match store.backend() {
+        Backend::Sqlite => Ownership::Sole,
+        Backend::Postgres => Ownership::Leased {
+            holder: holder.clone(),
+            timing: LeaseTiming::default(),
+        },
+    };
     let options = EngineOptions {
         market: config.market.clone(),
         venue,
         telegram: config.telegram.clone(),
         data_dir: config.data_dir.clone(),
         metrics: metrics.metrics.clone(),
+        ownership,
     };
     let engine = Engine::start(options, store.clone())
         .await
         .context("cannot start the engine")?;
+    let relay = (store.backend() == Backend::Postgres).then(|| {
+        relay::start(
+            store.clone(),
+            engine.bus().clone(),
+            holder.process.clone(),
+            metrics.metrics.clone(),
+        )
+    });
     let state = AppState::new(store, config, cipher, engine, metrics);
     if !state.web.has_app() {
         tracing::warn!("the web app is not built: only the API is served (run `make web`)");
@@ -107,6 +131,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         task,
         housekeeping_task,
         metrics_task,
+        relay,
     })
 }
 

@@ -28,6 +28,8 @@ pub struct Store {
     backend: Backend,
     /// Shared by every clone of this store.
     pub(crate) rollups: Arc<RollupCache>,
+    /// Where the store connected: a listener needs a connection of its own. Never shown.
+    pub(crate) url: Arc<str>,
 }
 
 impl Store {
@@ -80,6 +82,7 @@ impl Store {
             pool: TrackedPool::new(pool),
             backend,
             rollups: Arc::default(),
+            url: Arc::from(url.as_str()),
         })
     }
 

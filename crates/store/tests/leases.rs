@@ -5,98 +5,87 @@
 use std::time::Duration;
 
 use signaldesk_store::test_support::TestDatabase;
+use signaldesk_store::{LeaseHolder, Store};
+
+/// Whether renewing `holder`'s leases renewed tenure `token` of `user`'s.
+async fn renewed(store: &Store, holder: &LeaseHolder, user: i64, token: i64, ttl_ms: i64) -> bool {
+    store
+        .renew_leases(holder, ttl_ms)
+        .await
+        .unwrap()
+        .contains(&(user, token))
+}
 
 #[tokio::test]
 async fn one_owner_at_a_time_and_every_new_tenure_gets_a_larger_token() {
     for (db, store) in TestDatabase::all_connected().await {
         let user = store.create_user("u", "h", 0).await.unwrap().id;
         let label = db.label;
+        let (a, b) = (LeaseHolder::new("a"), LeaseHolder::new("b"));
 
-        let a = store
-            .acquire_lease(user, "a", 60_000)
+        let held = store
+            .acquire_lease(user, &a, 60_000)
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(a.token, 1, "{label}");
+        assert_eq!(held.token, 1, "{label}");
         assert_eq!(
-            store.acquire_lease(user, "b", 60_000).await.unwrap(),
+            store.acquire_lease(user, &b, 60_000).await.unwrap(),
             None,
             "{label}"
         );
         // The owner taking it again keeps its tenure.
         let again = store
-            .acquire_lease(user, "a", 60_000)
+            .acquire_lease(user, &a, 60_000)
             .await
             .unwrap()
             .unwrap();
         assert_eq!(again.token, 1, "{label}");
-        assert!(store
-            .renew_lease(user, "a", 1, 60_000)
-            .await
-            .unwrap()
-            .is_some());
-        assert!(store
-            .renew_lease(user, "b", 1, 60_000)
-            .await
-            .unwrap()
-            .is_none());
+        assert!(renewed(&store, &a, user, 1, 60_000).await);
+        assert!(!renewed(&store, &b, user, 1, 60_000).await);
         assert!(store.lease_holds(user, 1).await.unwrap(), "{label}");
 
         // Run out: another instance takes it with the next token; the old tenure is fenced off.
-        assert!(store.renew_lease(user, "a", 1, 50).await.unwrap().is_some());
+        assert!(renewed(&store, &a, user, 1, 50).await);
         tokio::time::sleep(Duration::from_millis(120)).await;
         assert!(!store.lease_holds(user, 1).await.unwrap(), "{label}");
-        assert!(
-            store
-                .renew_lease(user, "a", 1, 60_000)
-                .await
-                .unwrap()
-                .is_none(),
-            "{label}"
-        );
-        let b = store
-            .acquire_lease(user, "b", 60_000)
+        assert!(!renewed(&store, &a, user, 1, 60_000).await, "{label}");
+        let taken = store
+            .acquire_lease(user, &b, 60_000)
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(b.token, 2, "{label}");
+        assert_eq!(taken.token, 2, "{label}");
         assert!(!store.lease_holds(user, 1).await.unwrap(), "{label}");
-        assert!(
-            store
-                .renew_lease(user, "a", 1, 60_000)
-                .await
-                .unwrap()
-                .is_none(),
-            "{label}"
-        );
+        assert!(!renewed(&store, &a, user, 1, 60_000).await, "{label}");
         assert_eq!(
-            store.acquire_lease(user, "a", 60_000).await.unwrap(),
+            store.acquire_lease(user, &a, 60_000).await.unwrap(),
             None,
             "{label}"
         );
 
         // A clean release lets the other take it at once, with the next token again.
-        store.release_lease(user, "a", 1).await.unwrap();
+        store.release_lease(user, &a, 1).await.unwrap();
         assert!(
             store.lease_holds(user, 2).await.unwrap(),
             "a stale release is ignored ({label})"
         );
-        store.release_lease(user, "b", 2).await.unwrap();
-        let a = store
-            .acquire_lease(user, "a", 60_000)
+        store.release_lease(user, &b, 2).await.unwrap();
+        let again = store
+            .acquire_lease(user, &a, 60_000)
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(a.token, 3, "{label}");
+        assert_eq!(again.token, 3, "{label}");
 
         // Leases are per user.
         let other = store.create_user("v", "h", 0).await.unwrap().id;
-        let b = store
-            .acquire_lease(other, "b", 60_000)
+        let first = store
+            .acquire_lease(other, &b, 60_000)
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(b.token, 1, "{label}");
+        assert_eq!(first.token, 1, "{label}");
     }
 }
 
@@ -110,7 +99,7 @@ async fn racing_instances_get_one_lease() {
                 let store = store.clone();
                 tokio::spawn(async move {
                     store
-                        .acquire_lease(user, &format!("i{round}-{i}"), 60_000)
+                        .acquire_lease(user, &LeaseHolder::new(&format!("i{round}-{i}")), 60_000)
                         .await
                         .unwrap()
                 })
@@ -123,12 +112,109 @@ async fn racing_instances_get_one_lease() {
             assert_eq!(won.len(), 1, "{}: round {round}: {won:?}", db.label);
             assert_eq!(won[0].token, round + 1, "{}", db.label);
             let owner_token = won[0].token;
-            // Hand it back so the next round races for a free lease.
-            let owner = store.lease_owner(user).await.unwrap().unwrap();
+            // Let it run out so the next round races for a free lease.
+            let (owner, live) = store.lease_owner(user).await.unwrap().unwrap();
+            assert!(live && owner.starts_with(&format!("i{round}-")), "{owner}");
+            let instance = owner.split('#').next().unwrap();
+            let holder = LeaseHolder {
+                instance: instance.to_string(),
+                process: owner.clone(),
+            };
             store
-                .release_lease(user, &owner, owner_token)
+                .release_lease(user, &holder, owner_token)
                 .await
                 .unwrap();
+            assert_eq!(store.lease_owner(user).await.unwrap(), Some((owner, false)));
         }
+    }
+}
+
+/// A process restarted under the same instance id takes its dead predecessor's leases at once,
+/// as a new tenure; another instance id still waits for them to run out.
+#[tokio::test]
+async fn a_restarted_instance_takes_its_own_leases_at_once() {
+    for (db, store) in TestDatabase::all_connected().await {
+        let user = store.create_user("u", "h", 0).await.unwrap().id;
+        let before = LeaseHolder::new("a");
+        let after = LeaseHolder::new("a");
+        assert_ne!(before, after);
+        let first = store
+            .acquire_lease(user, &before, 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            store
+                .acquire_lease(user, &LeaseHolder::new("b"), 60_000)
+                .await
+                .unwrap(),
+            None,
+            "{}",
+            db.label
+        );
+        let second = store
+            .acquire_lease(user, &after, 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(second.token, first.token + 1, "{}", db.label);
+        assert!(!renewed(&store, &before, user, first.token, 60_000).await);
+    }
+}
+
+/// A fence records an action only while its tenure holds; the log keeps each tenure's actions
+/// in the order they were taken.
+#[tokio::test]
+async fn fences_record_actions_only_under_the_current_tenure() {
+    for (db, store) in TestDatabase::all_connected().await {
+        let label = db.label;
+        let user = store.create_user("u", "h", 0).await.unwrap().id;
+        let (a, b) = (LeaseHolder::new("a"), LeaseHolder::new("b"));
+        assert!(
+            !store.fence(user, 1, "order").await.unwrap(),
+            "no lease yet ({label})"
+        );
+        let first = store
+            .acquire_lease(user, &a, 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(
+            store.fence(user, first.token, "order").await.unwrap(),
+            "{label}"
+        );
+        store.release_lease(user, &a, first.token).await.unwrap();
+        assert!(
+            !store.fence(user, first.token, "late").await.unwrap(),
+            "{label}"
+        );
+        let second = store
+            .acquire_lease(user, &b, 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(
+            !store.fence(user, first.token, "stale").await.unwrap(),
+            "{label}"
+        );
+        assert!(
+            store.fence(user, second.token, "stops").await.unwrap(),
+            "{label}"
+        );
+
+        let log = store.fence_log(user).await.unwrap();
+        let seen: Vec<_> = log
+            .iter()
+            .map(|e| (e.token, e.owner.clone(), e.action.as_str()))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (first.token, a.process.clone(), "order"),
+                (second.token, b.process.clone(), "stops"),
+            ],
+            "{label}"
+        );
+        assert!(log[0].at <= log[1].at, "{label}");
     }
 }

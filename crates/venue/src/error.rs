@@ -42,6 +42,11 @@ pub enum VenueError {
 
     #[error("rate limited by the exchange")]
     RateLimited { retry_after_ms: Option<u64> },
+
+    /// Refused before it was sent: this process no longer runs the user's bot (its lease
+    /// ended; another instance may run it now).
+    #[error("not sent: this instance no longer runs the bot")]
+    NotOwner,
 }
 
 impl VenueError {

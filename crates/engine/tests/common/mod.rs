@@ -5,7 +5,7 @@ use std::sync::Arc;
 use signaldesk_engine::metrics::Metrics;
 use signaldesk_engine::signals::RatingHub;
 use signaldesk_engine::telegram::Notifier;
-use signaldesk_engine::{Engine, Venues};
+use signaldesk_engine::{Engine, PaperVenue, Venues};
 use signaldesk_store::Store;
 use signaldesk_venue::market::MarketData;
 use signaldesk_venue::paper::{NoJournal, PaperConfig, PaperExchange};
@@ -21,7 +21,7 @@ pub async fn engine(
         .unwrap();
     Engine::assemble(
         store.clone(),
-        Venues::Paper(Arc::new(exchange)),
+        Venues::Paper(PaperVenue::sole(Arc::new(exchange))),
         market,
         hub,
         Notifier::disabled(),

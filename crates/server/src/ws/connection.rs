@@ -18,7 +18,7 @@ use crate::app::AppState;
 use crate::auth::extractor::resolve_credential;
 use crate::auth::secrets;
 use crate::http::metrics::WEBSOCKET_CLIENTS;
-use crate::ws::protocol::ServerMessage;
+use crate::ws::protocol::{event_frame, ServerMessage};
 
 /// A socket that has not authenticated by then is closed.
 pub const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
@@ -59,7 +59,11 @@ struct Gone;
 
 impl Outbox {
     async fn send(&mut self, message: &ServerMessage<'_>) -> Result<(), Gone> {
-        let frame = Message::Text(message.to_json().into());
+        self.send_text(message.to_json()).await
+    }
+
+    async fn send_text(&mut self, text: String) -> Result<(), Gone> {
+        let frame = Message::Text(text.into());
         match tokio::time::timeout(WRITE_TIMEOUT, self.sink.send(frame)).await {
             Ok(Ok(())) => Ok(()),
             _ => Err(Gone),
@@ -125,7 +129,7 @@ pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User
         tokio::select! {
             event = events.recv() => match event {
                 Some(event) => {
-                    if out.send(&ServerMessage::from_event(&event)).await.is_err() {
+                    if out.send_text(event_frame(&event)).await.is_err() {
                         return;
                     }
                 }
@@ -225,7 +229,7 @@ async fn send_snapshot(out: &mut Outbox, state: &AppState, user_id: i64) -> Resu
 }
 
 async fn send_event(out: &mut Outbox, event: UserEvent) -> Result<(), Gone> {
-    out.send(&ServerMessage::from_event(&event)).await
+    out.send_text(event_frame(&event)).await
 }
 
 async fn send_signals(out: &mut Outbox, state: &AppState, user_id: i64) -> Result<(), Gone> {

@@ -124,8 +124,10 @@ impl<'a> ServerMessage<'a> {
         }
     }
 
-    pub fn from_event(event: &'a UserEvent) -> ServerMessage<'a> {
-        match event {
+    /// The message for an event of this instance's; `None` for a relayed one, which is
+    /// already written ([`event_frame`]).
+    pub fn from_event(event: &'a UserEvent) -> Option<ServerMessage<'a>> {
+        Some(match event {
             UserEvent::SignalsUpdate(list) => ServerMessage::SignalsUpdate {
                 signals: list.iter().cloned().map(SignalView::from).collect(),
             },
@@ -149,7 +151,8 @@ impl<'a> ServerMessage<'a> {
                 data: entry.clone().into(),
             },
             UserEvent::Statistics(stats) => ServerMessage::Statistics { data: stats },
-        }
+            UserEvent::Relayed(_) => return None,
+        })
     }
 
     pub fn to_json(&self) -> String {
@@ -158,6 +161,14 @@ impl<'a> ServerMessage<'a> {
             tracing::error!(error = %e, "a live message did not serialise");
             r#"{"type":"error","error":"Internal error."}"#.to_string()
         })
+    }
+}
+
+/// An event as the websocket sends it: written here, or as another instance wrote it.
+pub fn event_frame(event: &UserEvent) -> String {
+    match (event, ServerMessage::from_event(event)) {
+        (UserEvent::Relayed(frame), _) => frame.to_string(),
+        (_, message) => message.map(|m| m.to_json()).unwrap_or_default(),
     }
 }
 

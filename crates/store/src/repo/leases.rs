@@ -14,6 +14,33 @@ pub struct Lease {
     pub expires_at: i64,
 }
 
+/// Who asks for a lease: the instance id (unique among running processes) and the process,
+/// told apart by a number drawn at its start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaseHolder {
+    pub instance: String,
+    pub process: String,
+}
+
+impl LeaseHolder {
+    pub fn new(instance: &str) -> LeaseHolder {
+        LeaseHolder {
+            instance: instance.to_string(),
+            process: format!("{instance}#{:016x}", rand::random::<u64>()),
+        }
+    }
+}
+
+/// One line of the fence log: an action a worker took under a tenure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FenceEntry {
+    pub id: i64,
+    pub token: i64,
+    pub owner: String,
+    pub action: String,
+    pub at: i64,
+}
+
 fn lease(row: &AnyRow) -> Result<Lease, StoreError> {
     Ok(Lease {
         token: row.try_get("token")?,
@@ -23,75 +50,79 @@ fn lease(row: &AnyRow) -> Result<Lease, StoreError> {
 
 impl Store {
     /// Now on the database's clock, in Unix ms, as an SQL expression.
-    fn clock_ms(&self) -> &'static str {
+    pub(crate) fn clock_ms(&self) -> &'static str {
         match self.backend() {
             Backend::Sqlite => "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
             Backend::Postgres => "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT",
         }
     }
 
-    /// Takes the user's lease for `owner` for `ttl_ms` when it is free, run out, or already
-    /// `owner`'s; None while another instance holds it. A new tenure (a new owner, or the
-    /// same owner after its lease ran out) gets the next fencing token.
+    /// Takes the user's lease for `holder` for `ttl_ms` when it is free, run out, already
+    /// `holder`'s, or held by an earlier process of the same instance id (which, ids being
+    /// unique among running processes, is dead); None while another instance holds it. A new
+    /// tenure gets the next fencing token.
     pub async fn acquire_lease(
         &self,
         user_id: i64,
-        owner: &str,
+        holder: &LeaseHolder,
         ttl_ms: i64,
     ) -> Result<Option<Lease>, StoreError> {
         let now = self.clock_ms();
         let sql = format!(
-            "INSERT INTO bot_leases (user_id, owner, token, expires_at)
-             VALUES ($1, $2, 1, {now} + $3)
+            "INSERT INTO bot_leases (user_id, owner, instance, token, expires_at)
+             VALUES ($1, $2, $3, 1, {now} + $4)
              ON CONFLICT (user_id) DO UPDATE SET
                  token = CASE WHEN bot_leases.owner = excluded.owner
                                    AND bot_leases.expires_at >= {now}
                               THEN bot_leases.token ELSE bot_leases.token + 1 END,
                  owner = excluded.owner,
+                 instance = excluded.instance,
                  expires_at = excluded.expires_at
-             WHERE bot_leases.owner = excluded.owner OR bot_leases.expires_at < {now}
+             WHERE bot_leases.owner = excluded.owner
+                OR bot_leases.instance = excluded.instance
+                OR bot_leases.expires_at < {now}
              RETURNING token, expires_at"
         );
         let row = sqlx::query(&sql)
             .bind(user_id)
-            .bind(owner)
+            .bind(&holder.process)
+            .bind(&holder.instance)
             .bind(ttl_ms)
             .fetch_optional(&self.pool)
             .await?;
         row.as_ref().map(lease).transpose()
     }
 
-    /// Extends `owner`'s tenure `token` by `ttl_ms` from now; None when it ran out or another
-    /// tenure began: the caller must stop acting for the user at once.
-    pub async fn renew_lease(
+    /// Extends every tenure `holder` holds by `ttl_ms` from now, in one statement; answers
+    /// the `(user_id, token)` pairs renewed. A tenure of the holder's missing from the answer
+    /// ran out or was taken over: the holder must stop acting for that user at once.
+    pub async fn renew_leases(
         &self,
-        user_id: i64,
-        owner: &str,
-        token: i64,
+        holder: &LeaseHolder,
         ttl_ms: i64,
-    ) -> Result<Option<Lease>, StoreError> {
+    ) -> Result<Vec<(i64, i64)>, StoreError> {
         let now = self.clock_ms();
         let sql = format!(
-            "UPDATE bot_leases SET expires_at = {now} + $4
-             WHERE user_id = $1 AND owner = $2 AND token = $3 AND expires_at >= {now}
-             RETURNING token, expires_at"
+            "UPDATE bot_leases SET expires_at = {now} + $2
+             WHERE owner = $1 AND expires_at >= {now}
+             RETURNING user_id, token"
         );
-        let row = sqlx::query(&sql)
-            .bind(user_id)
-            .bind(owner)
-            .bind(token)
+        let rows = sqlx::query(&sql)
+            .bind(&holder.process)
             .bind(ttl_ms)
-            .fetch_optional(&self.pool)
+            .fetch_all(&self.pool)
             .await?;
-        row.as_ref().map(lease).transpose()
+        rows.iter()
+            .map(|r| Ok((r.try_get("user_id")?, r.try_get("token")?)))
+            .collect()
     }
 
-    /// Ends `owner`'s tenure `token` now (a clean stop), so another instance may take the
+    /// Ends `holder`'s tenure `token` now (a clean stop), so another instance may take the
     /// bot at once. The row stays, so tokens keep growing.
     pub async fn release_lease(
         &self,
         user_id: i64,
-        owner: &str,
+        holder: &LeaseHolder,
         token: i64,
     ) -> Result<(), StoreError> {
         sqlx::query(
@@ -99,7 +130,7 @@ impl Store {
              WHERE user_id = $1 AND owner = $2 AND token = $3",
         )
         .bind(user_id)
-        .bind(owner)
+        .bind(&holder.process)
         .bind(token)
         .execute(&self.pool)
         .await?;
@@ -123,12 +154,62 @@ impl Store {
         Ok(n > 0)
     }
 
-    /// The instance named on the user's lease, whether or not it ran out.
-    pub async fn lease_owner(&self, user_id: i64) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT owner FROM bot_leases WHERE user_id = $1")
+    /// Records `action` under tenure `token` if that tenure still holds, in one statement, so
+    /// the check and the record cannot be told apart: false means the tenure is over and the
+    /// action must not be taken.
+    pub async fn fence(&self, user_id: i64, token: i64, action: &str) -> Result<bool, StoreError> {
+        let now = self.clock_ms();
+        let sql = format!(
+            "INSERT INTO lease_fences (user_id, token, owner, action, at)
+             SELECT user_id, token, owner, $3, {now} FROM bot_leases
+             WHERE user_id = $1 AND token = $2 AND expires_at >= {now}
+             RETURNING id"
+        );
+        let row = sqlx::query(&sql)
+            .bind(user_id)
+            .bind(token)
+            .bind(action)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// The user's fence log, oldest first.
+    pub async fn fence_log(&self, user_id: i64) -> Result<Vec<FenceEntry>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, token, owner, action, at FROM lease_fences WHERE user_id = $1 ORDER BY id",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(FenceEntry {
+                    id: r.try_get("id")?,
+                    token: r.try_get("token")?,
+                    owner: r.try_get("owner")?,
+                    action: r.try_get("action")?,
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The process named on the user's lease and whether its tenure still holds.
+    pub async fn lease_owner(&self, user_id: i64) -> Result<Option<(String, bool)>, StoreError> {
+        let now = self.clock_ms();
+        let sql = format!(
+            "SELECT owner, CAST(CASE WHEN expires_at >= {now} THEN 1 ELSE 0 END AS BIGINT) AS live
+             FROM bot_leases WHERE user_id = $1"
+        );
+        let row = sqlx::query(&sql)
             .bind(user_id)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(row.map(|r| r.try_get("owner")).transpose()?)
+        row.map(|r| -> Result<(String, bool), StoreError> {
+            let live: i64 = r.try_get("live")?;
+            Ok((r.try_get("owner")?, live == 1))
+        })
+        .transpose()
     }
 }

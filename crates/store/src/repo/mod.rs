@@ -8,6 +8,7 @@ pub mod leases;
 pub mod master_key;
 pub mod paper;
 pub mod rate_limits;
+pub mod relay;
 pub mod rollup;
 pub mod running;
 pub mod sessions;

@@ -127,6 +127,41 @@ impl PaperExchange {
         }
     }
 
+    /// Takes one account out (its bot moved to another instance): no tick moves it here any
+    /// more and no save of it is made here. Its event subscribers stay.
+    pub fn evict(&self, user_id: UserId) -> Option<AccountSnapshot> {
+        self.lock().accounts.remove(&user_id)
+    }
+
+    /// Whether this exchange holds `user_id`'s account.
+    pub fn holds(&self, user_id: UserId) -> bool {
+        self.lock().accounts.contains_key(&user_id)
+    }
+
+    /// The wallet and positions of an account this exchange does not hold (one read from the
+    /// store, say), at the current prices, without taking the account in: a read for a user
+    /// whose bot another instance runs.
+    pub async fn view(
+        &self,
+        snapshot: &AccountSnapshot,
+    ) -> Result<(Wallet, Vec<Position>), VenueError> {
+        for symbol in snapshot.positions.keys() {
+            self.ensure_price(symbol).await?;
+        }
+        let state = self.lock();
+        let mark = |symbol: &str| state.prices.get(symbol).copied();
+        let positions = snapshot
+            .positions
+            .values()
+            .map(|p| {
+                let instrument = self.instrument(&p.symbol)?;
+                let price = mark(&p.symbol).unwrap_or(p.entry_price);
+                Ok(position_view(p, price, instrument, &self.shared.config))
+            })
+            .collect::<Result<Vec<_>, VenueError>>()?;
+        Ok((snapshot.wallet(mark), positions))
+    }
+
     /// A copy of one account's state, if it exists.
     pub fn snapshot(&self, user_id: UserId) -> Option<AccountSnapshot> {
         self.lock().accounts.get(&user_id).cloned()

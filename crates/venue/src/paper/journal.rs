@@ -112,6 +112,16 @@ impl PendingSnapshots {
         self.notify.notify_one();
     }
 
+    /// Drops a user's unwritten snapshot: the account is no longer this process's to write.
+    pub fn discard(&self, user_id: UserId) {
+        self.lock().snapshots.remove(&user_id);
+    }
+
+    /// Whether a snapshot of the user waits to be written.
+    pub fn has(&self, user_id: UserId) -> bool {
+        self.lock().snapshots.contains_key(&user_id)
+    }
+
     /// Waits until something was saved since the last [`take`](Self::take) (returns at once
     /// if something already was).
     pub async fn changed(&self) {
