@@ -9,7 +9,7 @@ use clap::{Parser, ValueEnum};
 #[derive(Parser, Debug)]
 #[command(
     name = "signaldesk-faults",
-    about = "SIGKILLs and a database outage against the real signaldesk binary, each followed by `signaldesk audit`"
+    about = "SIGKILLs, a database outage and (PostgreSQL) failovers between two instances against the real signaldesk binary, each followed by `signaldesk audit`"
 )]
 pub struct Options {
     /// The `signaldesk` binary to drive (`cargo build -p signaldesk-server` makes
@@ -39,6 +39,10 @@ pub struct Options {
     /// How long a restarted server runs before it is stopped gracefully and audited.
     #[arg(long, default_value_t = 2)]
     pub settle_secs: u64,
+    /// PostgreSQL only: SIGKILLs of the instance running the bot while a second instance
+    /// waits, each of which must hand the bot over within 15 s.
+    #[arg(long, default_value_t = 3)]
+    pub failovers: u32,
     /// Keep the working folder (logs, data dirs) even when everything passed.
     #[arg(long)]
     pub keep: bool,

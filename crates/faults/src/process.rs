@@ -37,6 +37,18 @@ impl Signaldesk {
         })
     }
 
+    /// The same binary and folder with some variables set otherwise (a second instance).
+    pub fn with_env(&self, overrides: &[(&str, String)]) -> anyhow::Result<Signaldesk> {
+        let mut env: Vec<(String, String)> = self
+            .env
+            .iter()
+            .filter(|(k, _)| overrides.iter().all(|(o, _)| o != k))
+            .cloned()
+            .collect();
+        env.extend(overrides.iter().map(|(k, v)| (k.to_string(), v.clone())));
+        Signaldesk::new(&self.bin, env, &self.dir)
+    }
+
     /// A log file in the scenario's `logs/` folder.
     pub fn log_path(&self, name: &str) -> PathBuf {
         self.dir.join("logs").join(name)

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use crate::alerts::Tally;
 use crate::api::TradeCounts;
+use crate::scenario::FailoverReport;
 
 /// What one database's run did and found.
 #[derive(Debug, Default)]
@@ -17,13 +18,16 @@ pub struct Report {
     pub trades: TradeCounts,
     /// Difference lines of each audit, in order.
     pub audit_differences: Vec<usize>,
+    /// PostgreSQL: the failovers between two instances.
+    pub failover: FailoverReport,
     pub elapsed: Duration,
 }
 
 impl Report {
-    /// No audit found a difference.
+    /// No audit found a difference, every takeover was within its bound and no two
+    /// instances ever acted for the bot at once.
     pub fn clean(&self) -> bool {
-        self.audit_differences.iter().all(|&d| d == 0)
+        self.audit_differences.iter().all(|&d| d == 0) && self.failover.clean()
     }
 
     fn faults(&self) -> u32 {
@@ -56,10 +60,27 @@ pub fn print_summary(reports: &[Report]) {
             r.elapsed.as_secs_f64(),
         );
     }
+    for r in reports.iter().filter(|r| !r.failover.takeovers.is_empty()) {
+        let takeovers: Vec<String> = r
+            .failover
+            .takeovers
+            .iter()
+            .map(|t| format!("{:.1}", t.as_secs_f64()))
+            .collect();
+        let f = &r.failover.fences;
+        println!(
+            "\n{} failovers: takeover after SIGKILL {} s (bound 15 s); fence log {} actions under {} tenures, {} overlaps",
+            r.backend,
+            takeovers.join(", "),
+            f.actions,
+            f.tenures,
+            f.violations
+        );
+    }
     let verdict = if reports.iter().all(Report::clean) {
-        "every audit found no differences"
+        "every audit found no differences; every failover was clean"
     } else {
-        "AUDIT DIFFERENCES FOUND"
+        "AUDIT DIFFERENCES, A SLOW TAKEOVER OR AN OVERLAP FOUND"
     };
     println!("\nsignaldesk-faults: {verdict}");
 }

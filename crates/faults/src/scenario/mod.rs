@@ -18,6 +18,10 @@ use crate::process::{Server, Signaldesk};
 use crate::report::Report;
 use crate::wait;
 
+mod failover;
+
+pub use failover::FailoverReport;
+
 const USERNAME: &str = "faults";
 const PASSWORD: &str = "faults-password-1";
 /// The simulated market's speed: a 15-minute candle every 5 s, so signals, stops and take
@@ -37,7 +41,7 @@ pub async fn run(options: &Options, backend: &Backend, seed: u64) -> anyhow::Res
         .tempdir()?;
     println!("[{name}] seed {seed}, working in {}", dir.path().display());
     let database = Database::create(backend, dir.path()).await?;
-    let result = match Run::new(options, name, seed, &database, dir.path()) {
+    let result = match Run::new(options, backend, seed, &database, dir.path()) {
         Ok(run) => run.go().await,
         Err(e) => Err(e),
     };
@@ -89,6 +93,9 @@ impl Moment {
 struct Run<'a> {
     options: &'a Options,
     database: &'a Database,
+    backend: &'a Backend,
+    /// The working folder: data dirs and logs.
+    dir: std::path::PathBuf,
     name: &'static str,
     signaldesk: Signaldesk,
     rng: StdRng,
@@ -99,11 +106,12 @@ struct Run<'a> {
 impl<'a> Run<'a> {
     fn new(
         options: &'a Options,
-        name: &'static str,
+        backend: &'a Backend,
         seed: u64,
         database: &'a Database,
         dir: &std::path::Path,
     ) -> anyhow::Result<Run<'a>> {
+        let name = backend.name();
         let env = vec![
             ("SIGNALDESK_DATABASE_URL".into(), database.url()),
             (
@@ -111,6 +119,9 @@ impl<'a> Run<'a> {
                 dir.join("data").display().to_string(),
             ),
             ("SIGNALDESK_MARKET__SPEED".into(), MARKET_SPEED.into()),
+            // One instance id across restarts: a restarted server takes its dead
+            // predecessor's lease at once (PostgreSQL) rather than wait for it to run out.
+            ("SIGNALDESK_INSTANCE_ID".into(), "faults".into()),
             // The bursts post far more than a person's alerts.
             (
                 "SIGNALDESK_WEBHOOK_ALERTS_PER_MINUTE".into(),
@@ -120,6 +131,8 @@ impl<'a> Run<'a> {
         Ok(Run {
             options,
             database,
+            backend,
+            dir: dir.to_path_buf(),
             name,
             signaldesk: Signaldesk::new(&options.bin, env, dir)?,
             rng: StdRng::seed_from_u64(seed),
@@ -161,6 +174,11 @@ impl<'a> Run<'a> {
     /// Stops `server` gracefully and audits.
     async fn stop_and_audit(&mut self, server: Server) -> anyhow::Result<()> {
         server.terminate().await?;
+        self.audit().await
+    }
+
+    /// Audits the stopped deployment and records what it found.
+    async fn audit(&mut self) -> anyhow::Result<()> {
         let n = self.report.audit_differences.len() + 1;
         let audit = audit::run(&self.signaldesk, &format!("audit-{n:02}")).await?;
         self.say(format_args!(
@@ -181,6 +199,10 @@ impl<'a> Run<'a> {
             server = self.kill(i, server, &api, &webhook, &universe).await?;
         }
         self.outage(server, &api, &webhook, &universe).await?;
+        if matches!(self.backend, Backend::Postgres { .. }) && self.options.failovers > 0 {
+            let dir = self.dir.clone();
+            self.failover(&api, &webhook, &universe, &dir).await?;
+        }
         self.report.elapsed = began.elapsed();
         Ok(self.report)
     }
