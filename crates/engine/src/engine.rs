@@ -24,7 +24,7 @@ use crate::ownership::{HeldLeases, Ownership};
 use crate::paper::{PaperRuntime, PaperSettings};
 use crate::signals::RatingHub;
 use crate::status::VenueName;
-use crate::supervisor::{Supervisor, SupervisorParts};
+use crate::supervisor::{Supervisor, SupervisorParts, COMMAND_POLL};
 use crate::telegram::{Notifier, TelegramConfig};
 use crate::venues::{BybitAccounts, BybitSettings, PaperVenue, Venues};
 use crate::workers::WorkerContext;
@@ -132,6 +132,7 @@ impl Engine {
         }
         if leased {
             engine.tasks.spawn(maintain_leases(engine.clone()));
+            engine.tasks.spawn(take_requests(engine.clone()));
         }
         engine.tasks.spawn(snapshots::run(
             engine.store.clone(),
@@ -336,6 +337,18 @@ async fn maintain_leases(engine: Arc<Engine>) {
         tokio::select! {
             _ = engine.stop.cancelled() => return,
             _ = rounds.tick() => engine.supervisor.maintain().await,
+        }
+    }
+}
+
+/// Carries out what other instances ask of the bots this one runs, until the engine stops.
+async fn take_requests(engine: Arc<Engine>) {
+    let mut rounds = tokio::time::interval(COMMAND_POLL);
+    rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = engine.stop.cancelled() => return,
+            _ = rounds.tick() => engine.supervisor.run_commands().await,
         }
     }
 }

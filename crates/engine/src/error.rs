@@ -37,4 +37,57 @@ pub enum EngineError {
     Venue(#[from] VenueError),
     #[error("{0}")]
     Config(String),
+    /// Another instance ran the request and refused it for a reason that has no variant
+    /// here (`code` is that instance's [`EngineError::code`]).
+    #[error("{message}")]
+    Remote { code: String, message: String },
+    /// A request sent to the instance running the bot was taken but not answered in time:
+    /// whether it was carried out is not known yet.
+    #[error(
+        "The instance running the bot did not answer in time: check the trades before trying again"
+    )]
+    NoAnswer,
+}
+
+impl EngineError {
+    /// A stable name of the kind of error, for the answers instances send each other.
+    pub fn code(&self) -> &str {
+        match self {
+            EngineError::NoActiveKey => "no_active_key",
+            EngineError::NoSettings => "no_settings",
+            EngineError::SignalsInactive => "signals_inactive",
+            EngineError::TradeNotOpen => "trade_not_open",
+            EngineError::NotBooked => "not_booked",
+            EngineError::WorkerGone => "worker_gone",
+            EngineError::RunsElsewhere => "runs_elsewhere",
+            EngineError::Busy => "busy",
+            EngineError::KeyRefused(_) => "key_refused",
+            EngineError::Store(StoreError::Unavailable(_)) => "store_unavailable",
+            EngineError::Store(_) => "store",
+            EngineError::Venue(_) => "venue",
+            EngineError::Config(_) => "config",
+            EngineError::Remote { code, .. } => code,
+            EngineError::NoAnswer => "no_answer",
+        }
+    }
+
+    /// The error another instance answered with: its own variant where it has no payload,
+    /// [`EngineError::Remote`] otherwise.
+    pub fn from_code(code: &str, message: &str) -> EngineError {
+        match code {
+            "no_active_key" => EngineError::NoActiveKey,
+            "no_settings" => EngineError::NoSettings,
+            "signals_inactive" => EngineError::SignalsInactive,
+            "trade_not_open" => EngineError::TradeNotOpen,
+            "not_booked" => EngineError::NotBooked,
+            "worker_gone" => EngineError::WorkerGone,
+            "runs_elsewhere" => EngineError::RunsElsewhere,
+            "busy" => EngineError::Busy,
+            "no_answer" => EngineError::NoAnswer,
+            code => EngineError::Remote {
+                code: code.to_string(),
+                message: message.to_string(),
+            },
+        }
+    }
 }

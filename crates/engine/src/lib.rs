@@ -16,6 +16,7 @@ mod market_anchor;
 pub mod metrics;
 pub mod ownership;
 pub mod paper;
+mod remote;
 pub mod signal_worker;
 pub mod signals;
 mod snapshots;

@@ -141,11 +141,19 @@ impl From<EngineError> for ApiError {
             | EngineError::TradeNotOpen
             | EngineError::WorkerGone
             | EngineError::RunsElsewhere
+            | EngineError::NoAnswer
             | EngineError::NotBooked => ApiError::conflict(err.to_string()),
             EngineError::Busy => ApiError::too_many_requests(1),
             EngineError::Store(e) => e.into(),
             EngineError::Venue(e) => ApiError::bad_request(e.to_string()),
             EngineError::Config(e) => ApiError::internal(e),
+            // The instance running the bot refused: the same status it would have answered.
+            EngineError::Remote { ref code, .. } => match code.as_str() {
+                "store_unavailable" => ApiError::store_unavailable(err),
+                "venue" | "key_refused" => ApiError::bad_request(err.to_string()),
+                "store" | "config" => ApiError::internal(err),
+                _ => ApiError::conflict(err.to_string()),
+            },
         }
     }
 }

@@ -20,6 +20,7 @@ pub use error::StoreError;
 pub use health::StoreHealth;
 pub use repo::api_keys::{ApiCredentials, ApiKeyRecord};
 pub use repo::bot_logs::{LogEntry, LogLevel};
+pub use repo::commands::BotCommand;
 pub use repo::leases::{FenceEntry, Lease, LeaseHolder};
 pub use repo::sessions::Session;
 pub use repo::settings::{RunFlags, SettingsRecord};

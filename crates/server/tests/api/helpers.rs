@@ -55,8 +55,15 @@ impl TestApp {
         let key = signaldesk_store::crypto::KEY_FILE;
         std::fs::copy(self.data_dir.path().join(key), data_dir.path().join(key))
             .expect("the master key file");
+        // The same simulated market as this one's (docs/deploy.md), and an instance id of its
+        // own: every server of the test process has the same default one.
+        let anchor = self.data_dir.path().join("market.json");
+        if anchor.exists() {
+            std::fs::copy(&anchor, data_dir.path().join("market.json")).expect("the market anchor");
+        }
         let config = Config {
             data_dir: data_dir.path().to_path_buf(),
+            instance_id: format!("{}-sibling", self.config.instance_id),
             ..self.config.clone()
         };
         TestApp::launch(self.db.clone(), config, data_dir).await

@@ -9,6 +9,7 @@ mod cli;
 mod crash;
 mod dashboard;
 mod degraded;
+mod failover;
 mod helpers;
 mod history;
 mod instances;

@@ -2,6 +2,7 @@
 
 pub mod api_keys;
 pub mod bot_logs;
+pub mod commands;
 pub mod dashboard;
 pub mod import;
 pub mod leases;

@@ -17,11 +17,16 @@ use crate::journal::BotJournal;
 use crate::metrics::{LeaseRenewal, Metrics};
 use crate::ownership::{HeldLeases, Ownership};
 use crate::paper::PaperRuntime;
+use crate::remote::Remote;
 use crate::signal_worker::{Alert, ALERT_QUEUE};
 use crate::status::{BotStatus, WorkerState};
 use crate::trading::{Command, TradingWorker};
 use crate::workers::{run, WorkerContext, WorkerJob, WorkerKind};
 use crate::EngineError;
+
+mod forwarding;
+
+pub use forwarding::COMMAND_POLL;
 
 struct Worker {
     stop: CancellationToken,
@@ -446,9 +451,25 @@ impl Supervisor {
         }
     }
 
-    /// Hands a webhook alert to the user's signal worker. Fails when signal fetching is not
-    /// running, or when the worker already has a full queue of alerts.
+    /// Hands a webhook alert to the user's signal worker, here or on the instance running the
+    /// bot. Fails when signal fetching is not running, or when the worker already has a full
+    /// queue of alerts.
     pub async fn submit_alert(&self, user_id: i64, alert: Alert) -> Result<(), EngineError> {
+        match self.submit_alert_here(user_id, alert.clone()).await {
+            Err(EngineError::SignalsInactive) if !self.held.holds(user_id) => {
+                if !self.record(user_id).await?.is_signals_fetching_active {
+                    return Err(EngineError::SignalsInactive);
+                }
+                match self.tell_owner(user_id, &Remote::Alert(alert)).await {
+                    Err(EngineError::RunsElsewhere) => Err(EngineError::SignalsInactive),
+                    other => other,
+                }
+            }
+            other => other,
+        }
+    }
+
+    async fn submit_alert_here(&self, user_id: i64, alert: Alert) -> Result<(), EngineError> {
         let map = self.workers.lock().await;
         let sender = map
             .get(&user_id)
@@ -692,9 +713,26 @@ impl Supervisor {
         Ok(worker)
     }
 
-    /// Closes one open trade at market, through the running worker or, with the bot
-    /// stopped, directly.
+    /// Closes one open trade at market, through the running worker, the instance running the
+    /// bot, or, with the bot stopped, directly.
     pub async fn close_trade(
+        &self,
+        user_id: i64,
+        trade_id: i64,
+    ) -> Result<signaldesk_store::Trade, EngineError> {
+        match self.close_trade_here(user_id, trade_id).await {
+            Err(EngineError::RunsElsewhere) => {
+                self.ask_owner(user_id, &Remote::Close { trade_id }).await?;
+                self.store()
+                    .trade(user_id, trade_id)
+                    .await?
+                    .ok_or(EngineError::TradeNotOpen)
+            }
+            other => other,
+        }
+    }
+
+    async fn close_trade_here(
         &self,
         user_id: i64,
         trade_id: i64,
@@ -720,8 +758,19 @@ impl Supervisor {
         closed
     }
 
-    /// Closes every open trade of the user; answers how many.
+    /// Closes every open trade of the user, here or on the instance running the bot; answers
+    /// how many.
     pub async fn close_all(&self, user_id: i64) -> Result<usize, EngineError> {
+        match self.close_all_here(user_id).await {
+            Err(EngineError::RunsElsewhere) => {
+                let closed = self.ask_owner(user_id, &Remote::CloseAll).await?;
+                Ok(closed.as_u64().unwrap_or(0) as usize)
+            }
+            other => other,
+        }
+    }
+
+    async fn close_all_here(&self, user_id: i64) -> Result<usize, EngineError> {
         if let Some(commands) = self.commands(user_id).await {
             let (reply, answer) = oneshot::channel();
             if commands.send(Command::CloseAll { reply }).await.is_ok() {
@@ -754,10 +803,22 @@ impl Supervisor {
         self.release_if_idle(&map, user_id).await;
     }
 
-    /// The user saved settings: the running worker uses them from its next decision.
+    /// The user saved settings: the running worker, here or on the instance running the bot,
+    /// uses them from its next decision.
     pub async fn settings_changed(&self, user_id: i64) {
-        if let Some(commands) = self.commands(user_id).await {
-            let _ = commands.send(Command::SettingsChanged).await;
+        if self.settings_changed_here(user_id).await || self.held.holds(user_id) {
+            return;
+        }
+        if let Err(e) = self.tell_owner(user_id, &Remote::SettingsChanged).await {
+            tracing::debug!(user_id, "no instance to tell of new settings: {e}");
+        }
+    }
+
+    /// Tells the worker running here; false when none does.
+    async fn settings_changed_here(&self, user_id: i64) -> bool {
+        match self.commands(user_id).await {
+            Some(commands) => commands.send(Command::SettingsChanged).await.is_ok(),
+            None => false,
         }
     }
 }
