@@ -12,8 +12,17 @@ use crate::pool::TrackedPool;
 use crate::repo::rollup::RollupCache;
 use crate::StoreError;
 
-static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
-static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
+// A database already migrated by a newer version is accepted: during a rolling upgrade the
+// old instances keep running (and restarting) beside the new (docs/deploy.md, "Upgrades";
+// every migration must leave the schema readable by the version before it).
+static SQLITE_MIGRATIONS: Migrator = Migrator {
+    ignore_missing: true,
+    ..sqlx::migrate!("./migrations/sqlite")
+};
+static POSTGRES_MIGRATIONS: Migrator = Migrator {
+    ignore_missing: true,
+    ..sqlx::migrate!("./migrations/postgres")
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {

@@ -3,7 +3,7 @@
 
 use signaldesk_store::repo::rate_limits::{Lockouts, Quota};
 use signaldesk_store::test_support::TestDatabase;
-use signaldesk_store::{SecretCipher, Store, StoreError};
+use signaldesk_store::{Backend, SecretCipher, Store, StoreError};
 
 async fn postgres() -> Option<(TestDatabase, Store)> {
     let Some(db) = TestDatabase::postgres().await else {
@@ -116,4 +116,31 @@ async fn the_first_master_key_check_opens_a_stored_exchange_key() {
     let other = store.check_master_key(&SecretCipher::random()).await;
     assert!(matches!(other, Err(StoreError::Corrupt(_))), "{other:?}");
     store.check_master_key(&key).await.unwrap();
+}
+
+/// A rolling upgrade: an instance of the old version starts (or restarts) on a database the
+/// new version has already migrated further, instead of refusing it.
+#[tokio::test]
+async fn an_older_version_opens_a_database_migrated_further() {
+    for db in TestDatabase::all().await {
+        let store = Store::connect(&db.url).await.unwrap();
+        let checksum = match store.backend() {
+            Backend::Sqlite => "X'00'",
+            Backend::Postgres => "decode('00', 'hex')",
+        };
+        let newer = format!(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+             VALUES (99999, 'from a newer version', TRUE, {checksum}, 0)"
+        );
+        store.close().await;
+        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&db.url)
+            .await
+            .unwrap();
+        sqlx::Executor::execute(&mut conn, newer.as_str())
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", db.label));
+        sqlx::Connection::close(conn).await.unwrap();
+        let again = Store::connect(&db.url).await;
+        assert!(again.is_ok(), "{}: {:?}", db.label, again.err());
+    }
 }
