@@ -36,6 +36,17 @@ async fn user_id(app: &TestApp, token: &str) -> i64 {
     me["id"].as_i64().unwrap()
 }
 
+async fn post_alert(webhook: &str, symbol: &str, signal: &str) {
+    let res = Client::new()
+        .post(webhook)
+        .header("content-type", "text/plain")
+        .body(format!(r#"{{"symbol": "{symbol}", "signal": "{signal}"}}"#))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::ACCEPTED, "{symbol} {signal}");
+}
+
 async fn start_bot(app: &TestApp, token: &str) -> Value {
     app.activate_a_key(token).await;
     app.call_ok(
@@ -99,14 +110,12 @@ async fn the_other_instance_relays_requests_to_the_bot_and_hears_its_events() {
             StatusCode::CREATED,
         )
         .await;
-    let alert = Client::new()
-        .post(b.url(made["path"].as_str().unwrap()))
-        .header("content-type", "text/plain")
-        .body(r#"{"symbol": "ETHUSDT", "signal": "STRONG_BUY"}"#)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(alert.status(), StatusCode::ACCEPTED, "an alert posted to B");
+    post_alert(
+        &b.url(made["path"].as_str().unwrap()),
+        "ETHUSDT",
+        "STRONG_BUY",
+    )
+    .await;
 
     // A's signal worker stored it and A's bot entered: B's client heard both.
     let mut heard = Vec::new();
@@ -171,6 +180,92 @@ async fn the_other_instance_relays_requests_to_the_bot_and_hears_its_events() {
         )
         .await;
     assert_eq!(again.status(), StatusCode::CONFLICT, "closing it again");
+
+    let relayed = "signaldesk_events_relayed_total";
+    assert!(a.metric(relayed, &[("direction", "sent")]).await >= Some(1.0));
+    assert!(b.metric(relayed, &[("direction", "received")]).await >= Some(1.0));
+    let user_label = user.to_string();
+    let owned = [("user_id", user_label.as_str())];
+    assert_eq!(a.metric("signaldesk_bot_owned", &owned).await, Some(1.0));
+}
+
+/// An owner whose lease another tenure took (as when it was paused past its end) stops
+/// acting for the bot at its next renewal; when that tenure ends, an instance takes the bot
+/// again under a newer token, and nothing was sent under an older token after a newer one.
+#[tokio::test]
+async fn an_owner_whose_lease_was_taken_acts_no_more() {
+    let Some((a, b)) = pair().await else { return };
+    let token = a.user_with_token("alice").await;
+    let user = user_id(&a, &token).await;
+    start_bot(&a, &token).await;
+    let made = b
+        .call_ok(
+            Method::POST,
+            "/api/webhook/",
+            &token,
+            None,
+            StatusCode::CREATED,
+        )
+        .await;
+    let webhook = b.url(made["path"].as_str().unwrap());
+    post_alert(&webhook, "ETHUSDT", "STRONG_BUY").await;
+    eventually("A's bot acting", Duration::from_secs(20), || async {
+        (!a.store().fence_log(user).await.unwrap().is_empty()).then_some(())
+    })
+    .await;
+
+    let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(a.db_url())
+        .await
+        .unwrap();
+    sqlx::Executor::execute(
+        &mut conn,
+        format!(
+            "UPDATE bot_leases SET owner = 'intruder#0', instance = 'intruder', token = token + 1,
+                 expires_at = (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT + 3000
+             WHERE user_id = {user}"
+        )
+        .as_str(),
+    )
+    .await
+    .unwrap();
+    let lost = [("result", "lost")];
+    eventually(
+        "A knowing it lost the bot",
+        Duration::from_secs(5),
+        || async {
+            let count = a.metric("signaldesk_lease_renewals_total", &lost).await;
+            (count >= Some(1.0)).then_some(())
+        },
+    )
+    .await;
+    let user_label = user.to_string();
+    let owned = [("user_id", user_label.as_str())];
+    assert_eq!(a.metric("signaldesk_bot_owned", &owned).await, Some(0.0));
+
+    let ids = [a.config.instance_id.clone(), b.config.instance_id.clone()];
+    let next = eventually(
+        "an instance running the bot again",
+        Duration::from_secs(10),
+        || async { lease_instance(&a, user).await.filter(|i| ids.contains(i)) },
+    )
+    .await;
+    post_alert(&webhook, "BTCUSDT", "STRONG_SELL").await;
+    let log = eventually("the bot acting again", Duration::from_secs(20), || async {
+        let log = a.store().fence_log(user).await.unwrap();
+        (log.last()?.token > log[0].token).then_some(log)
+    })
+    .await;
+    let (first, last) = (log[0].token, log[log.len() - 1].token);
+    assert!(last >= first + 2, "the stolen tenure came between: {log:?}");
+    assert!(
+        log.windows(2).all(|w| w[0].token <= w[1].token),
+        "an older tenure acted after a newer one: {log:?}"
+    );
+    let next_owner = format!("{next}#");
+    assert!(log
+        .iter()
+        .filter(|e| e.token == last)
+        .all(|e| e.owner.starts_with(&next_owner)));
 }
 
 #[tokio::test]
@@ -201,21 +296,9 @@ async fn a_gracefully_stopped_owner_hands_the_bot_over_at_once() {
     assert_eq!(status["is_bot_running"], true);
 
     // Stopping it on B stops it for good: B lets go of the lease.
-    b.call_ok(
-        Method::POST,
-        "/api/command/bot/stop/",
-        &token,
-        None,
-        StatusCode::OK,
-    )
-    .await;
-    b.call_ok(
-        Method::POST,
-        "/api/command/signals/stop/",
-        &token,
-        None,
-        StatusCode::OK,
-    )
-    .await;
+    for stop in ["/api/command/bot/stop/", "/api/command/signals/stop/"] {
+        b.call_ok(Method::POST, stop, &token, None, StatusCode::OK)
+            .await;
+    }
     assert_eq!(lease_instance(&b, user).await, None);
 }
