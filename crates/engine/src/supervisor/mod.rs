@@ -331,6 +331,11 @@ impl Supervisor {
     async fn take_up_flags(&self) -> Result<usize, EngineError> {
         let mut started = 0;
         let records = self.store().active_bots().await?;
+        // Bots other instances run are not asked for, one failed acquire each, every round.
+        let taken = match self.ownership {
+            Ownership::Sole => Default::default(),
+            Ownership::Leased { .. } => self.store().live_leases().await?,
+        };
         let mut map = self.workers.lock().await;
         let wanted: std::collections::HashSet<i64> = records.iter().map(|r| r.user_id).collect();
         let idle: Vec<i64> = map
@@ -346,7 +351,8 @@ impl Supervisor {
         }
         for record in records {
             let user_id = record.user_id;
-            if !self.claim(user_id).await? {
+            let elsewhere = taken.contains(&user_id) && !self.held.holds(user_id);
+            if elsewhere || !self.claim(user_id).await? {
                 continue;
             }
             if record.is_signals_fetching_active {

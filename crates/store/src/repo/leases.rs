@@ -195,6 +195,17 @@ impl Store {
             .collect()
     }
 
+    /// The users whose lease some process holds now.
+    pub async fn live_leases(&self) -> Result<std::collections::HashSet<i64>, StoreError> {
+        let now = self.clock_ms();
+        let rows = sqlx::query(&format!(
+            "SELECT user_id FROM bot_leases WHERE expires_at >= {now}"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
+    }
+
     /// The process named on the user's lease and whether its tenure still holds.
     pub async fn lease_owner(&self, user_id: i64) -> Result<Option<(String, bool)>, StoreError> {
         let now = self.clock_ms();
