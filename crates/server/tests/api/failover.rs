@@ -47,18 +47,6 @@ async fn post_alert(webhook: &str, symbol: &str, signal: &str) {
     assert_eq!(res.status(), StatusCode::ACCEPTED, "{symbol} {signal}");
 }
 
-async fn start_bot(app: &TestApp, token: &str) -> Value {
-    app.activate_a_key(token).await;
-    app.call_ok(
-        Method::POST,
-        "/api/command/bot/start/",
-        token,
-        None,
-        StatusCode::OK,
-    )
-    .await
-}
-
 /// Waits up to `within` for `check` to give `Some`.
 async fn eventually<T, F, Fut>(what: &str, within: Duration, mut check: F) -> T
 where
@@ -80,7 +68,7 @@ async fn the_other_instance_relays_requests_to_the_bot_and_hears_its_events() {
     let Some((a, b)) = pair().await else { return };
     let token = a.user_with_token("alice").await;
     let user = user_id(&a, &token).await;
-    let started = start_bot(&a, &token).await;
+    let started = a.start_bot(&token).await;
     assert_eq!(started["status"]["trading_worker"], "running");
     assert_eq!(
         lease_instance(&a, user).await.as_deref(),
@@ -101,21 +89,8 @@ async fn the_other_instance_relays_requests_to_the_bot_and_hears_its_events() {
     assert_eq!(status["signal_worker"], "running", "{status}");
 
     let (mut watcher, _) = LiveClient::authenticated(&b, &token).await;
-    let made = b
-        .call_ok(
-            Method::POST,
-            "/api/webhook/",
-            &token,
-            None,
-            StatusCode::CREATED,
-        )
-        .await;
-    post_alert(
-        &b.url(made["path"].as_str().unwrap()),
-        "ETHUSDT",
-        "STRONG_BUY",
-    )
-    .await;
+    let made = b.new_webhook(&token).await;
+    post_alert(&b.url(&made), "ETHUSDT", "STRONG_BUY").await;
 
     // A's signal worker stored it and A's bot entered: B's client heard both.
     let mut heard = Vec::new();
@@ -197,17 +172,9 @@ async fn an_owner_whose_lease_was_taken_acts_no_more() {
     let Some((a, b)) = pair().await else { return };
     let token = a.user_with_token("alice").await;
     let user = user_id(&a, &token).await;
-    start_bot(&a, &token).await;
-    let made = b
-        .call_ok(
-            Method::POST,
-            "/api/webhook/",
-            &token,
-            None,
-            StatusCode::CREATED,
-        )
-        .await;
-    let webhook = b.url(made["path"].as_str().unwrap());
+    a.start_bot(&token).await;
+    let made = b.new_webhook(&token).await;
+    let webhook = b.url(&made);
     post_alert(&webhook, "ETHUSDT", "STRONG_BUY").await;
     eventually("A's bot acting", Duration::from_secs(20), || async {
         (!a.store().fence_log(user).await.unwrap().is_empty()).then_some(())
@@ -273,7 +240,7 @@ async fn a_gracefully_stopped_owner_hands_the_bot_over_at_once() {
     let Some((a, b)) = pair().await else { return };
     let token = a.user_with_token("alice").await;
     let user = user_id(&a, &token).await;
-    start_bot(&a, &token).await;
+    a.start_bot(&token).await;
     let b_id = b.config.instance_id.clone();
     a.server.stop().await.unwrap();
 

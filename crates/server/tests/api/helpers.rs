@@ -223,6 +223,33 @@ impl TestApp {
             .await;
     }
 
+    /// Makes the user's webhook URL; its path.
+    pub async fn new_webhook(&self, token: &str) -> String {
+        let made = self
+            .call_ok(
+                Method::POST,
+                "/api/webhook/",
+                token,
+                None,
+                StatusCode::CREATED,
+            )
+            .await;
+        made["path"].as_str().unwrap().to_string()
+    }
+
+    /// Starts the user's bot with a paper key made active; the answer.
+    pub async fn start_bot(&self, token: &str) -> Value {
+        self.activate_a_key(token).await;
+        self.call_ok(
+            Method::POST,
+            "/api/command/bot/start/",
+            token,
+            None,
+            StatusCode::OK,
+        )
+        .await
+    }
+
     /// A user with a fresh token.
     pub async fn user_with_token(&self, username: &str) -> String {
         self.create_user(username).await;

@@ -234,19 +234,6 @@ async fn post_alert(app: &TestApp, path: &str) -> Response {
         .unwrap()
 }
 
-async fn new_webhook(app: &TestApp, token: &str) -> String {
-    let made = app
-        .call_ok(
-            Method::POST,
-            "/api/webhook/",
-            token,
-            None,
-            StatusCode::CREATED,
-        )
-        .await;
-    made["path"].as_str().unwrap().to_string()
-}
-
 /// A user's alert quota counted on both instances is one quota, and so is an address's
 /// quota of posts to unknown URLs. The user's signals are off, so accepted alerts answer 409
 /// (they count all the same) and no worker runs.
@@ -255,7 +242,7 @@ async fn webhook_rate_limits_counted_on_one_instance_hold_on_the_other() {
     for pair in pairs(|c| c.webhook_alerts_per_minute = 3).await {
         let (a, b) = (&pair.a, pair.b());
         let token = a.user_with_token("alice").await;
-        let path = new_webhook(a, &token).await;
+        let path = a.new_webhook(&token).await;
 
         for app in [a, b, a] {
             let res = post_alert(app, "/api/webhook/not-a-secret/").await;
@@ -283,10 +270,10 @@ async fn a_webhook_secret_made_on_one_instance_is_known_and_replaced_on_the_othe
     for pair in pairs(|_| {}).await {
         let (a, b) = (&pair.a, pair.b());
         let token = a.user_with_token("alice").await;
-        let first = new_webhook(a, &token).await;
+        let first = a.new_webhook(&token).await;
         // Known on B: the alert reaches alice's (stopped) signals, not a 404.
         assert_json_error(post_alert(b, &first).await, StatusCode::CONFLICT).await;
-        let second = new_webhook(b, &token).await;
+        let second = b.new_webhook(&token).await;
         assert_json_error(post_alert(a, &first).await, StatusCode::NOT_FOUND).await;
         assert_json_error(post_alert(a, &second).await, StatusCode::CONFLICT).await;
     }
