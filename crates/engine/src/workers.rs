@@ -72,23 +72,35 @@ pub struct WorkerContext {
 }
 
 impl WorkerContext {
-    /// What a trading worker needs; with leases its venue is fenced by the tenure it starts
-    /// under (none held: a token no tenure has, so it sends nothing).
+    /// What a trading worker needs; with leases its venue and its store are fenced by the
+    /// tenure it starts under.
     pub fn trading_deps(&self, user_id: i64) -> TradingDeps {
         let venue = self.venues.account(user_id);
-        let venue: Arc<dyn Venue> = if self.held.is_sole() {
-            venue
-        } else {
-            let token = self.held.token(user_id).unwrap_or(0);
-            Arc::new(FencedVenue::new(venue, self.store.clone(), user_id, token))
+        let venue: Arc<dyn Venue> = match self.tenure(user_id) {
+            None => venue,
+            Some(token) => Arc::new(FencedVenue::new(venue, self.store.clone(), user_id, token)),
         };
         TradingDeps {
-            store: self.store.clone(),
+            store: self.store_for(user_id),
             journal: self.journal.clone(),
             bus: self.bus.clone(),
             venue,
             market: self.market.clone(),
             telegram: self.telegram.clone(),
+        }
+    }
+
+    /// With leases, the token of the user's tenure here (0, which no tenure has, when none is
+    /// held: everything fenced by it is refused); `None` when this process is the only one.
+    fn tenure(&self, user_id: i64) -> Option<i64> {
+        (!self.held.is_sole()).then(|| self.held.token(user_id).unwrap_or(0))
+    }
+
+    /// The store a worker of the user writes through: fenced by the user's tenure here.
+    pub fn store_for(&self, user_id: i64) -> Store {
+        match self.tenure(user_id) {
+            None => self.store.clone(),
+            Some(token) => self.store.fenced(user_id, token),
         }
     }
 
@@ -121,8 +133,8 @@ pub async fn run(job: WorkerJob, user_id: i64, ctx: WorkerContext, stop: Cancell
         WorkerJob::Signals { alerts, feed } => {
             SignalWorker {
                 user_id,
+                store: ctx.store_for(user_id),
                 hub: ctx.hub,
-                store: ctx.store,
                 journal: ctx.journal,
                 bus: ctx.bus,
                 feed,

@@ -34,7 +34,7 @@ pub enum Backend {
 #[derive(Clone)]
 pub struct Store {
     pub(crate) pool: TrackedPool,
-    backend: Backend,
+    pub(crate) backend: Backend,
     /// Shared by every clone of this store.
     pub(crate) rollups: Arc<RollupCache>,
     /// Where the store connected: a listener needs a connection of its own. Never shown.

@@ -26,6 +26,10 @@ pub enum StoreError {
     Io(#[from] std::io::Error),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// A write of a bot worker whose lease ended (another instance may run the bot now):
+    /// nothing was written.
+    #[error("the lease on the user's bot ended: nothing is written under it")]
+    LeaseEnded,
 }
 
 impl StoreError {
@@ -40,6 +44,9 @@ impl From<sqlx::Error> for StoreError {
     fn from(err: sqlx::Error) -> Self {
         match &err {
             sqlx::Error::RowNotFound => StoreError::NotFound,
+            sqlx::Error::Configuration(e) if e.is::<crate::pool::LeaseEnded>() => {
+                StoreError::LeaseEnded
+            }
             sqlx::Error::Database(db) if db.is_unique_violation() => {
                 StoreError::Conflict(db.message().to_string())
             }

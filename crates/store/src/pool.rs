@@ -21,6 +21,38 @@ use crate::health::StoreHealth;
 pub(crate) struct TrackedPool {
     pool: AnyPool,
     health: Arc<StoreHealth>,
+    /// Set on a bot worker's store under a lease (`Store::fenced`): every write and every
+    /// transaction first checks, in its own transaction, that the tenure still holds.
+    fence: Option<Fence>,
+}
+
+/// A tenure of a user's lease (PostgreSQL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fence {
+    pub user_id: i64,
+    pub token: i64,
+}
+
+/// The check a fenced write runs first. `FOR SHARE` holds the lease row until the write
+/// commits, so a new tenure (which updates the row) cannot begin in the middle of it.
+const FENCE_CHECK: &str = "SELECT 1 FROM bot_leases WHERE user_id = $1 AND token = $2
+     AND expires_at >= (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT FOR SHARE";
+
+/// What a fenced write fails with when its tenure is over: nothing was written.
+#[derive(Debug, thiserror::Error)]
+#[error("the lease on the user's bot ended: nothing is written under it")]
+pub struct LeaseEnded;
+
+async fn check_fence(conn: &mut sqlx::AnyConnection, fence: Fence) -> Result<(), sqlx::Error> {
+    let held = sqlx::query(FENCE_CHECK)
+        .bind(fence.user_id)
+        .bind(fence.token)
+        .fetch_optional(&mut *conn)
+        .await?;
+    match held {
+        Some(_) => Ok(()),
+        None => Err(sqlx::Error::Configuration(Box::new(LeaseEnded))),
+    }
 }
 
 impl fmt::Debug for TrackedPool {
@@ -34,6 +66,15 @@ impl TrackedPool {
         TrackedPool {
             pool,
             health: Arc::new(StoreHealth::default()),
+            fence: None,
+        }
+    }
+
+    /// The same pool, its writes fenced by `fence`.
+    pub(crate) fn fenced(&self, fence: Fence) -> TrackedPool {
+        TrackedPool {
+            fence: Some(fence),
+            ..self.clone()
         }
     }
 
@@ -44,7 +85,30 @@ impl TrackedPool {
     pub(crate) async fn begin(&self) -> Result<Transaction<'static, Any>, sqlx::Error> {
         let outcome = self.pool.begin().await.map_err(not_connected);
         self.health.record(&outcome, false);
-        outcome
+        let mut tx = outcome?;
+        if let Some(fence) = self.fence {
+            check_fence(&mut tx, fence).await?;
+        }
+        Ok(tx)
+    }
+
+    /// Runs a write on `conn`, in a transaction behind the fence when there is one; its rows.
+    async fn write<'q, E>(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        query: E,
+    ) -> Result<Vec<Either<AnyQueryResult, AnyRow>>, sqlx::Error>
+    where
+        E: 'q + Execute<'q, Any>,
+    {
+        let Some(fence) = self.fence else {
+            return conn.fetch_many(query).try_collect().await;
+        };
+        let mut tx = sqlx::Connection::begin(conn).await?;
+        check_fence(&mut tx, fence).await?;
+        let steps = tx.fetch_many(query).try_collect().await?;
+        tx.commit().await?;
+        Ok(steps)
     }
 
     /// One connection for a few statements in a row (not reported one by one, as in a
@@ -100,6 +164,9 @@ impl<'p> Executor<'p> for &'p TrackedPool {
         let all = async move {
             let outcome = async {
                 let mut conn = self.pool.acquire().await.map_err(not_connected)?;
+                if write {
+                    return self.write(&mut conn, query).await;
+                }
                 conn.fetch_many(query).try_collect::<Vec<_>>().await
             }
             .await;
@@ -132,7 +199,7 @@ impl<'p> Executor<'p> for &'p TrackedPool {
                 // disk) shows only at that last step: stopping at the first row answered
                 // success for an INSERT the database had rolled back, and the trading worker
                 // sent an order for a trade that was never stored.
-                let steps = conn.fetch_many(query).try_collect::<Vec<_>>().await?;
+                let steps = self.write(&mut conn, query).await?;
                 Ok(steps.into_iter().find_map(|step| step.right()))
             }
             .await;

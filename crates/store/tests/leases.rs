@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use signaldesk_store::test_support::TestDatabase;
-use signaldesk_store::{LeaseHolder, Store};
+use signaldesk_store::{LeaseHolder, Store, StoreError};
 
 /// Whether renewing `holder`'s leases renewed tenure `token` of `user`'s.
 async fn renewed(store: &Store, holder: &LeaseHolder, user: i64, token: i64, ttl_ms: i64) -> bool {
@@ -217,4 +217,65 @@ async fn fences_record_actions_only_under_the_current_tenure() {
         );
         assert!(log[0].at <= log[1].at, "{label}");
     }
+}
+
+/// A worker's store under a lease (PostgreSQL): its writes and transactions go through while
+/// the tenure holds and are refused, writing nothing, once it ended.
+#[tokio::test]
+async fn a_fenced_store_writes_only_under_its_tenure() {
+    let Some(db) = TestDatabase::postgres().await else {
+        eprintln!("TEST_DATABASE_URL is not set: fenced writes not tested");
+        return;
+    };
+    let store = Store::connect(&db.url).await.unwrap();
+    let user = store.create_user("u", "h", 0).await.unwrap().id;
+    let holder = LeaseHolder::new("a");
+    let lease = store
+        .acquire_lease(user, &holder, 60_000)
+        .await
+        .unwrap()
+        .unwrap();
+    let fenced = store.fenced(user, lease.token);
+    fenced.set_password("u", "h2").await.unwrap();
+    let flags = signaldesk_store::RunFlags {
+        signals_active: Some(true),
+        ..Default::default()
+    };
+    store.settings_or_default(user, 0).await.unwrap();
+    fenced.set_run_flags(user, flags).await.unwrap();
+
+    store
+        .release_lease(user, &holder, lease.token)
+        .await
+        .unwrap();
+    let late = signaldesk_store::RunFlags {
+        signals_active: Some(false),
+        ..Default::default()
+    };
+    assert!(matches!(
+        fenced.set_run_flags(user, late).await,
+        Err(StoreError::LeaseEnded)
+    ));
+    assert!(matches!(
+        fenced.set_password("u", "h3").await,
+        Err(StoreError::LeaseEnded)
+    ));
+    assert!(
+        store
+            .settings_or_default(user, 0)
+            .await
+            .unwrap()
+            .is_signals_fetching_active
+    );
+    assert_eq!(
+        store
+            .user_by_username("u")
+            .await
+            .unwrap()
+            .unwrap()
+            .password_hash,
+        "h2"
+    );
+    // Reads are not fenced.
+    assert!(fenced.user_by_username("u").await.unwrap().is_some());
 }

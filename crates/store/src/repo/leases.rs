@@ -5,6 +5,7 @@
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
+use crate::pool::Fence;
 use crate::{Backend, Store, StoreError};
 
 /// A lease held: the fencing token of this tenure and when it runs out (database clock, ms).
@@ -49,6 +50,16 @@ fn lease(row: &AnyRow) -> Result<Lease, StoreError> {
 }
 
 impl Store {
+    /// This store with every write fenced by tenure `token` of the user's lease: each write
+    /// and transaction first checks, in its own transaction, that the tenure holds, and fails
+    /// with [`StoreError::LeaseEnded`] (writing nothing) when it does not. PostgreSQL only.
+    pub fn fenced(&self, user_id: i64, token: i64) -> Store {
+        Store {
+            pool: self.pool.fenced(Fence { user_id, token }),
+            ..self.clone()
+        }
+    }
+
     /// Now on the database's clock, in Unix ms, as an SQL expression.
     pub(crate) fn clock_ms(&self) -> &'static str {
         match self.backend() {
