@@ -865,13 +865,20 @@ async fn websocket_clients(plan: &Plan) -> Vec<Option<u64>> {
         }
         .await
         .unwrap_or_default();
-        counts.push(text.lines().find_map(|l| {
-            l.strip_prefix("signaldesk_websocket_clients ")
-                .and_then(|n| n.trim().parse::<f64>().ok())
-                .map(|n| n as u64)
-        }));
+        counts.push(text.lines().find_map(websocket_clients_in));
     }
     counts
+}
+
+/// The value of a `signaldesk_websocket_clients` line, with or without labels (every series
+/// carries `instance="…"`): `signaldesk_websocket_clients{instance="a-1"} 10000`.
+fn websocket_clients_in(line: &str) -> Option<u64> {
+    let rest = line.strip_prefix("signaldesk_websocket_clients")?;
+    if !(rest.starts_with(' ') || rest.starts_with('{')) {
+        return None;
+    }
+    let (_, value) = rest.rsplit_once(' ')?;
+    value.trim().parse::<f64>().ok().map(|n| n as u64)
 }
 
 fn print_calls(setup_name: &str, args: &Args, tally: &mut Tally, window: Duration) {
@@ -896,6 +903,29 @@ fn print_calls(setup_name: &str, args: &Args, tally: &mut Tally, window: Duratio
             quantile(times, 0.99),
             times.last().map_or(0.0, |&m| m as f64 / 1000.0),
             tally.errors[i],
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::websocket_clients_in;
+
+    #[test]
+    fn reads_the_socket_count_with_or_without_labels() {
+        let labelled = "signaldesk_websocket_clients{instance=\"a-1\"} 10000";
+        assert_eq!(websocket_clients_in(labelled), Some(10000));
+        assert_eq!(
+            websocket_clients_in("signaldesk_websocket_clients 5000"),
+            Some(5000)
+        );
+        assert_eq!(
+            websocket_clients_in("signaldesk_websocket_clients_total 3"),
+            None
+        );
+        assert_eq!(
+            websocket_clients_in("# HELP signaldesk_websocket_clients x"),
+            None
         );
     }
 }

@@ -94,6 +94,9 @@ fn is_too_big(error: &axum::Error) -> bool {
 
 const TOO_BIG_REASON: &str = "message too big (the limit is 16384 bytes)";
 
+/// The socket's task lives as long as the socket and is allocated whole when it starts,
+/// before authentication: the snapshot and the answers, larger than the rest and run once or
+/// rarely, are boxed for their run so the idle socket does not keep room for them.
 pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User>) {
     let _counted = Counted::new(&state.metrics.metrics);
     let (sink, mut stream) = socket.split();
@@ -121,7 +124,9 @@ pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User
         .send(&ServerMessage::authenticated(&user))
         .await
         .is_err()
-        || send_snapshot(&mut out, &state, user.id).await.is_err()
+        || Box::pin(send_snapshot(&mut out, &state, user.id))
+            .await
+            .is_err()
     {
         return;
     }
@@ -137,7 +142,7 @@ pub async fn serve(socket: WebSocket, state: AppState, upgrade_user: Option<User
             },
             frame = stream.next() => match frame {
                 Some(Ok(Message::Text(text))) => {
-                    match answer(&mut out, &state, &user, text.as_str()).await {
+                    match Box::pin(answer(&mut out, &state, &user, text.as_str())).await {
                         Ok(()) => {}
                         Err(Answered::Gone) => return,
                         Err(Answered::TooBig) => {
