@@ -162,10 +162,28 @@ impl Api {
         matches!(res, Ok(r) if r.status() == StatusCode::OK)
     }
 
-    /// Whether the bot runs with signal fetching active.
+    /// Whether the bot runs with signal fetching active on this server: the flags are on and
+    /// `/metrics` says this instance runs the user's workers (a flag alone stays on while
+    /// the workers wait for a lease).
     pub async fn bot_running(&self) -> anyhow::Result<bool> {
         let status = self.call(Method::GET, "/api/bot/status/", None).await?;
-        Ok(status["is_bot_running"] == true && status["is_signals_fetching_active"] == true)
+        if status["is_bot_running"] != true || status["is_signals_fetching_active"] != true {
+            return Ok(false);
+        }
+        let me = self.call(Method::GET, "/api/auth/me/", None).await?;
+        let user = format!("user_id=\"{}\"", me["id"]);
+        let metrics = self
+            .client
+            .get(format!("{}/metrics", self.base))
+            .send()
+            .await?
+            .text()
+            .await?;
+        Ok(metrics.lines().any(|line| {
+            line.starts_with("signaldesk_bot_owned{")
+                && line.contains(&user)
+                && line.ends_with(" 1")
+        }))
     }
 
     pub async fn trade_counts(&self) -> anyhow::Result<TradeCounts> {

@@ -43,12 +43,12 @@ async fn one_owner_at_a_time_and_every_new_tenure_gets_a_larger_token() {
         assert_eq!(again.token, 1, "{label}");
         assert!(renewed(&store, &a, user, 1, 60_000).await);
         assert!(!renewed(&store, &b, user, 1, 60_000).await);
-        assert!(store.lease_holds(user, 1).await.unwrap(), "{label}");
+        assert!(store.fence(user, 1, "check").await.unwrap(), "{label}");
 
         // Run out: another instance takes it with the next token; the old tenure is fenced off.
         assert!(renewed(&store, &a, user, 1, 50).await);
         tokio::time::sleep(Duration::from_millis(120)).await;
-        assert!(!store.lease_holds(user, 1).await.unwrap(), "{label}");
+        assert!(!store.fence(user, 1, "check").await.unwrap(), "{label}");
         assert!(!renewed(&store, &a, user, 1, 60_000).await, "{label}");
         let taken = store
             .acquire_lease(user, &b, 60_000)
@@ -56,7 +56,7 @@ async fn one_owner_at_a_time_and_every_new_tenure_gets_a_larger_token() {
             .unwrap()
             .unwrap();
         assert_eq!(taken.token, 2, "{label}");
-        assert!(!store.lease_holds(user, 1).await.unwrap(), "{label}");
+        assert!(!store.fence(user, 1, "check").await.unwrap(), "{label}");
         assert!(!renewed(&store, &a, user, 1, 60_000).await, "{label}");
         assert_eq!(
             store.acquire_lease(user, &a, 60_000).await.unwrap(),
@@ -67,7 +67,7 @@ async fn one_owner_at_a_time_and_every_new_tenure_gets_a_larger_token() {
         // A clean release lets the other take it at once, with the next token again.
         store.release_lease(user, &a, 1).await.unwrap();
         assert!(
-            store.lease_holds(user, 2).await.unwrap(),
+            store.fence(user, 2, "check").await.unwrap(),
             "a stale release is ignored ({label})"
         );
         store.release_lease(user, &b, 2).await.unwrap();

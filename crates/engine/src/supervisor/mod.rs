@@ -332,9 +332,9 @@ impl Supervisor {
         let mut started = 0;
         let records = self.store().active_bots().await?;
         // Bots other instances run are not asked for, one failed acquire each, every round.
-        let taken = match self.ownership {
+        let taken = match &self.ownership {
             Ownership::Sole => Default::default(),
-            Ownership::Leased { .. } => self.store().live_leases().await?,
+            Ownership::Leased { holder, .. } => self.store().leases_held_elsewhere(holder).await?,
         };
         let mut map = self.workers.lock().await;
         let wanted: std::collections::HashSet<i64> = records.iter().map(|r| r.user_id).collect();
@@ -351,8 +351,7 @@ impl Supervisor {
         }
         for record in records {
             let user_id = record.user_id;
-            let elsewhere = taken.contains(&user_id) && !self.held.holds(user_id);
-            if elsewhere || !self.claim(user_id).await? {
+            if taken.contains(&user_id) || !self.claim(user_id).await? {
                 continue;
             }
             if record.is_signals_fetching_active {

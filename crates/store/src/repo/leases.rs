@@ -148,23 +148,6 @@ impl Store {
         Ok(())
     }
 
-    /// Whether tenure `token` of the user's lease is the current one and has not run out:
-    /// the fencing check before a write or an order made under it.
-    pub async fn lease_holds(&self, user_id: i64, token: i64) -> Result<bool, StoreError> {
-        let now = self.clock_ms();
-        let sql = format!(
-            "SELECT COUNT(*) AS n FROM bot_leases
-             WHERE user_id = $1 AND token = $2 AND expires_at >= {now}"
-        );
-        let n: i64 = sqlx::query(&sql)
-            .bind(user_id)
-            .bind(token)
-            .fetch_one(&self.pool)
-            .await?
-            .try_get("n")?;
-        Ok(n > 0)
-    }
-
     /// Records `action` under tenure `token` if that tenure still holds, in one statement, so
     /// the check and the record cannot be told apart: false means the tenure is over and the
     /// action must not be taken.
@@ -206,12 +189,17 @@ impl Store {
             .collect()
     }
 
-    /// The users whose lease some process holds now.
-    pub async fn live_leases(&self) -> Result<std::collections::HashSet<i64>, StoreError> {
+    /// The users whose lease a process of another instance id holds now (a lease of the
+    /// holder's own instance id is its own, or its dead predecessor's, to take).
+    pub async fn leases_held_elsewhere(
+        &self,
+        holder: &LeaseHolder,
+    ) -> Result<std::collections::HashSet<i64>, StoreError> {
         let now = self.clock_ms();
         let rows = sqlx::query(&format!(
-            "SELECT user_id FROM bot_leases WHERE expires_at >= {now}"
+            "SELECT user_id FROM bot_leases WHERE expires_at >= {now} AND instance <> $1"
         ))
+        .bind(&holder.instance)
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()

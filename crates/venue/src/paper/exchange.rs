@@ -133,11 +133,6 @@ impl PaperExchange {
         self.lock().accounts.remove(&user_id)
     }
 
-    /// Whether this exchange holds `user_id`'s account.
-    pub fn holds(&self, user_id: UserId) -> bool {
-        self.lock().accounts.contains_key(&user_id)
-    }
-
     /// The wallet and positions of an account this exchange does not hold (one read from the
     /// store, say), at the current prices, without taking the account in: a read for a user
     /// whose bot another instance runs.
