@@ -1,4 +1,4 @@
-//! The master key check (migration 0010): instances sharing one PostgreSQL database must
+//! The master key check (migration 0011): instances sharing one PostgreSQL database must
 //! share the master key too, or exchange keys saved through one do not decrypt on another.
 
 use sqlx::Row;
