@@ -20,6 +20,7 @@ use signaldesk_venue::{
 };
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 use crate::ownership::HeldLeases;
 use crate::EngineError;
@@ -52,7 +53,9 @@ pub struct PaperRuntime {
     /// Accounts whose tenure ended here without a release, with that tenure's token.
     retired: Mutex<HashMap<i64, (i64, AccountSnapshot)>>,
     feed: JoinHandle<()>,
-    writer: JoinHandle<()>,
+    /// The writer task, taken by [`stop`](Self::stop) to wait for its last write.
+    writer: Mutex<Option<JoinHandle<()>>>,
+    stop_writer: CancellationToken,
 }
 
 impl PaperRuntime {
@@ -82,10 +85,12 @@ impl PaperRuntime {
             exchange.restore(restored);
         }
         let feed = exchange.spawn();
+        let stop_writer = CancellationToken::new();
         let writer = tokio::spawn(write_snapshots(
             pending.clone(),
             store.clone(),
             held.clone(),
+            stop_writer.clone(),
         ));
         Ok(PaperRuntime {
             exchange,
@@ -94,7 +99,8 @@ impl PaperRuntime {
             held,
             retired: Mutex::default(),
             feed,
-            writer,
+            writer: Mutex::new(Some(writer)),
+            stop_writer,
         })
     }
 
@@ -151,10 +157,18 @@ impl PaperRuntime {
         self.feed.abort();
     }
 
-    /// Stops following the market and writes what is still pending.
+    /// Stops following the market, lets the writer finish the write it is in (an aborted
+    /// one could land after the last, newer write and put an older account back), then
+    /// writes what is still pending.
     pub async fn stop(&self) {
         self.feed.abort();
-        self.writer.abort();
+        self.stop_writer.cancel();
+        let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(writer) = writer {
+            if let Err(e) = writer.await {
+                tracing::error!(error = %e, "the paper account writer failed");
+            }
+        }
         flush(&self.pending, &self.store, &self.held).await;
     }
 }
@@ -167,12 +181,23 @@ fn parse_account(user_id: i64, json: &str) -> Result<AccountSnapshot, EngineErro
     })
 }
 
-async fn write_snapshots(pending: Arc<PendingSnapshots>, store: Store, held: Arc<HeldLeases>) {
+async fn write_snapshots(
+    pending: Arc<PendingSnapshots>,
+    store: Store,
+    held: Arc<HeldLeases>,
+    stop: CancellationToken,
+) {
     loop {
-        pending.changed().await;
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = pending.changed() => {}
+        }
         if !flush(&pending, &store, &held).await {
             // The database refused: try again shortly rather than spin.
-            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            tokio::select! {
+                _ = stop.cancelled() => return,
+                _ = tokio::time::sleep(std::time::Duration::from_millis(500)) => {}
+            }
         }
     }
 }
