@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;
-use sqlx::Executor;
+use sqlx::{Connection, Executor};
 
 use crate::health::StoreHealth;
 use crate::pool::TrackedPool;
@@ -67,6 +67,13 @@ impl Store {
                 Backend::Postgres => 16,
             })
             .acquire_timeout(Duration::from_secs(10))
+            // A transaction that did not end with a COMMIT or ROLLBACK that succeeded (a COMMIT
+            // failing on a full disk, a dropped transaction whose rollback failed) may still
+            // hold SQLite's write lock, and every later statement on that connection would join
+            // it and never commit. Such a connection is closed, which rolls it back, instead of
+            // being lent again (seen once by `make faults` after the SQLite outage: "database
+            // is locked" for every writer until the server stopped).
+            .after_release(|conn, _| Box::pin(async move { Ok(!conn.is_in_transaction()) }))
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
