@@ -80,15 +80,17 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         VenueKind::Paper => VenueChoice::Paper(config.paper.clone()),
         VenueKind::Bybit => VenueChoice::Bybit(config.bybit.clone(), cipher.clone()),
     };
-    // SQLite serves one process; on PostgreSQL other instances may share the database, so
-    // each bot runs where its lease is held (docs/multi-instance.md).
+    // SQLite serves one process; on PostgreSQL with `multi_instance` other instances share
+    // the database, so each bot runs where its lease is held (docs/multi-instance.md).
     let holder = LeaseHolder::new(&config.instance_id);
-    let ownership = match store.backend() {
-        Backend::Sqlite => Ownership::Sole,
-        Backend::Postgres => Ownership::Leased {
+    let shared = store.backend() == Backend::Postgres && config.multi_instance;
+    let ownership = if shared {
+        Ownership::Leased {
             holder: holder.clone(),
             timing: LeaseTiming::default(),
-        },
+        }
+    } else {
+        Ownership::Sole
     };
     let options = EngineOptions {
         market: config.market.clone(),
@@ -101,7 +103,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
     let engine = Engine::start(options, store.clone())
         .await
         .context("cannot start the engine")?;
-    let relay = (store.backend() == Backend::Postgres).then(|| {
+    let relay = shared.then(|| {
         relay::start(
             store.clone(),
             engine.bus().clone(),

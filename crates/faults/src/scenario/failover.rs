@@ -174,6 +174,7 @@ impl<'a> Run<'a> {
         Ok(Instance {
             name,
             signaldesk: self.signaldesk.with_env(&[
+                ("SIGNALDESK_MULTI_INSTANCE", "true".to_string()),
                 ("SIGNALDESK_INSTANCE_ID", name.to_string()),
                 ("SIGNALDESK_DATA_DIR", data_dir.display().to_string()),
             ])?,

@@ -18,7 +18,7 @@ async fn pair() -> Option<(TestApp, TestApp)> {
         eprintln!("TEST_DATABASE_URL is not set: two instances not tested");
         return None;
     };
-    let a = TestApp::spawn_with(db, |_| {}).await;
+    let a = TestApp::spawn_with(db, |c| c.multi_instance = true).await;
     let b = a.sibling().await;
     Some((a, b))
 }
