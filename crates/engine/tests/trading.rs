@@ -64,6 +64,7 @@ on_paper_and_bybit!(
     deals_are_sent_to_the_users_chat_and_a_hanging_telegram_never_holds_an_order,
     the_daily_summary_counts_the_local_day_that_just_ended,
     a_pending_trade_is_settled_by_the_venue_and_its_order_id_never_opens_twice,
+    a_stop_loss_the_price_went_through_while_away_closes_the_position_at_reconciliation,
     two_trades_on_one_symbol_closed_while_away_are_each_booked_with_their_own_result,
     a_close_during_a_store_outage_is_booked_after_it_and_no_entry_happens_meanwhile,
 );
@@ -857,6 +858,57 @@ async fn a_pending_trade_is_settled_by_the_venue_and_its_order_id_never_opens_tw
     let cancelled = desk.store.trade(desk.user, lost.id).await.unwrap().unwrap();
     assert_eq!(cancelled.status, TradeStatus::Cancelled);
     assert_eq!(desk.trades().await.len(), 2, "nothing adopted twice");
+}
+
+async fn a_stop_loss_the_price_went_through_while_away_closes_the_position_at_reconciliation(
+    on: On,
+) {
+    let mut desk = Desk::new(on, classic()).await;
+    // A crash after the opening fill and before the stop loss: the store says PENDING, the
+    // venue holds the position unprotected, and the price falls through where the stop
+    // (5 % below 30,000: 28,500) would have been.
+    let mut pending = seeded_trade(desk.user, desk.now);
+    pending.client_order_id = "sd-crash-3".into();
+    pending.closed_qty = dec!(0);
+    pending.close_reason = None;
+    pending.opened_at = None;
+    pending.entry_price = None;
+    let pending = desk.store.insert_trade(&pending).await.unwrap();
+    let order = OrderRequest {
+        client_order_id: "sd-crash-3".into(),
+        symbol: "BTCUSDT".into(),
+        side: Side::Buy,
+        qty: dec!(0.01),
+        reduce_only: false,
+    };
+    desk.venue.submit_market_order(order).await.unwrap();
+    desk.now += Duration::minutes(1);
+    desk.market.set_price("BTCUSDT", dec!(28000));
+    desk.price_while_away("BTCUSDT", dec!(28000));
+    desk.miss_events().await;
+
+    let synced = desk.worker.reconcile(desk.now).await;
+    assert!(synced, "the books are in sync: {:#?}", desk.log().await);
+    desk.pump().await;
+    assert!(
+        desk.venue.positions().await.unwrap().is_empty(),
+        "no position is left without a stop loss"
+    );
+    let closed = desk
+        .store
+        .trade(desk.user, pending.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(closed.status, TradeStatus::Closed);
+    assert_eq!(closed.entry_price, Some(dec!(30000)));
+    assert_eq!(closed.exit_price, Some(dec!(28000)));
+    assert!(
+        desk.logged("closing the position").await,
+        "{:#?}",
+        desk.log().await
+    );
+    assert!(!desk.worker.is_out_of_sync());
 }
 
 /// Opens `qty` BTC on the venue with the opening order `client_order_id` and a stop or take

@@ -10,11 +10,22 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use signaldesk_store::{Trade, TradeStatus};
-use signaldesk_venue::{CloseReason, Position, PositionClose};
+use signaldesk_venue::{CloseReason, Position, PositionClose, VenueError};
 
 use super::books::{opening_execution_id, Booked, Execution};
 use super::exits::reason_name;
 use super::TradingWorker;
+use crate::EngineError;
+
+/// What became of a position's missing stop loss.
+enum StopRestore {
+    /// It rests on the venue (it was there, or it was put back).
+    Resting,
+    /// The venue refused it: the position is closed at market.
+    Refused,
+    /// A fault stopped it: the worker is out of sync and tries again.
+    Retry,
+}
 
 impl TradingWorker {
     /// Brings the store in line with the venue and rebuilds the open trades from both.
@@ -43,10 +54,12 @@ impl TradingWorker {
         };
         self.open.clear();
         let mut complete = true;
+        // Symbols whose position a trade holds (kept, or closed here for want of a stop).
+        let mut held = HashSet::new();
         for trade in trades {
             let position = positions.iter().find(|p| holds(p, &trade));
             let settled = match position {
-                Some(position) if !self.open.contains_key(&trade.symbol) => {
+                Some(position) if held.insert(trade.symbol.clone()) => {
                     self.keep(trade, position, now).await
                 }
                 _ => self.settle_gone(trade, now).await,
@@ -54,7 +67,7 @@ impl TradingWorker {
             complete &= settled;
         }
         for position in &positions {
-            if !self.open.contains_key(&position.symbol) {
+            if !held.contains(&position.symbol) {
                 complete &= self.adopt(position, now).await;
             }
         }
@@ -138,14 +151,29 @@ impl TradingWorker {
             }
         }
         trade.open_qty = position.qty;
-        if position.stops.stop_loss.is_none() {
-            self.restore_stops(&mut trade).await;
+        let stops = if position.stops.stop_loss.is_none() {
+            self.restore_stops(&mut trade).await
         } else {
             trade.stop_loss = position.stops.stop_loss;
-        }
+            StopRestore::Resting
+        };
         let saved = self.save(&trade).await;
+        let trade_id = trade.id;
         self.open.insert(trade.symbol.clone(), trade);
-        saved
+        match stops {
+            StopRestore::Resting => saved,
+            StopRestore::Retry => false,
+            StopRestore::Refused => match self.close_trade(trade_id, now).await {
+                Ok(_) => saved,
+                Err(e) => {
+                    self.fall_out_of_sync(&format!(
+                        "Reconciliation: trade #{trade_id} has no stop loss and could not be closed: {e}"
+                    ))
+                    .await;
+                    false
+                }
+            },
+        }
     }
 
     /// The trade's position is gone from the venue: book its closes that the store has not
@@ -255,7 +283,11 @@ impl TradingWorker {
         }
     }
 
-    async fn restore_stops(&mut self, trade: &mut Trade) {
+    /// Puts back the stop loss a crash left off the position. A venue refusing it (the price
+    /// already went through it while the bot was away) leaves the position to be closed at
+    /// market, as the stop would have; a fault (network, database, lease) leaves the worker
+    /// out of sync, to try again.
+    async fn restore_stops(&mut self, trade: &mut Trade) -> StopRestore {
         match self.place_stops(trade, trade.stop_loss).await {
             Ok(stop_loss) => {
                 trade.stop_loss = Some(stop_loss);
@@ -264,13 +296,23 @@ impl TradingWorker {
                     trade.symbol
                 ))
                 .await;
+                StopRestore::Resting
+            }
+            Err(EngineError::Venue(e)) if refuses_stop(&e) => {
+                self.error(&format!(
+                    "Reconciliation: the stop loss of {} was refused ({e}): closing the position",
+                    trade.symbol
+                ))
+                .await;
+                StopRestore::Refused
             }
             Err(e) => {
-                self.error(&format!(
+                self.fall_out_of_sync(&format!(
                     "Reconciliation: the stop loss of {} could not be set: {e}",
                     trade.symbol
                 ))
                 .await;
+                StopRestore::Retry
             }
         }
     }
@@ -378,4 +420,10 @@ fn take_profit_step(trade: &Trade, close: &PositionClose) -> Option<u32> {
         .strip_prefix(&prefix)?
         .parse()
         .ok()
+}
+
+/// Whether the venue refused the stop itself (a price already gone through, a level beyond
+/// liquidation): sending it again unchanged cannot succeed.
+fn refuses_stop(error: &VenueError) -> bool {
+    !error.is_retryable() && !matches!(error, VenueError::NotOwner | VenueError::NoPosition(_))
 }
