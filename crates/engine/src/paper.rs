@@ -50,6 +50,9 @@ pub struct PaperRuntime {
     store: Store,
     pending: Arc<PendingSnapshots>,
     held: Arc<HeldLeases>,
+    /// Held while a batch is being written, so that a flush waits for the writer's write in
+    /// flight: a lease let go before it landed would have it refused, and the change lost.
+    writing: Arc<tokio::sync::Mutex<()>>,
     /// Accounts whose tenure ended here without a release, with that tenure's token.
     retired: Mutex<HashMap<i64, (i64, AccountSnapshot)>>,
     feed: JoinHandle<()>,
@@ -86,10 +89,12 @@ impl PaperRuntime {
         }
         let feed = exchange.spawn();
         let stop_writer = CancellationToken::new();
+        let writing = Arc::new(tokio::sync::Mutex::new(()));
         let writer = tokio::spawn(write_snapshots(
             pending.clone(),
             store.clone(),
             held.clone(),
+            writing.clone(),
             stop_writer.clone(),
         ));
         Ok(PaperRuntime {
@@ -97,6 +102,7 @@ impl PaperRuntime {
             store,
             pending,
             held,
+            writing,
             retired: Mutex::default(),
             feed,
             writer: Mutex::new(Some(writer)),
@@ -128,6 +134,26 @@ impl PaperRuntime {
         Ok(())
     }
 
+    /// Before the user's lease is let go: the account stops moving and is written as it
+    /// stands, with every other pending change, under the tenure still held; false (the
+    /// account moving again here) when that write failed, so the lease is kept to try again.
+    /// Nothing can change the account between this write and the release.
+    pub async fn hand_back(&self, user_id: i64) -> bool {
+        let _writing = self.writing.lock().await;
+        let frozen = self.exchange.evict(user_id);
+        if let Some(snapshot) = &frozen {
+            self.pending.save(user_id, snapshot);
+        }
+        if flush(&self.pending, &self.store, &self.held).await {
+            return true;
+        }
+        // Still pending (put back), for the writer to try again.
+        if let Some(snapshot) = frozen {
+            self.exchange.restore([(user_id, snapshot)]);
+        }
+        false
+    }
+
     /// Tenure `token` of the user's lease ended here: the account stops moving and is no
     /// longer written from here. After a clean release its last changes were written first
     /// ([`flush`](Self::flush)); after a loss they are kept aside for [`adopt`](Self::adopt).
@@ -142,13 +168,10 @@ impl PaperRuntime {
         self.retired.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Whether the user's account has no change waiting to be written.
-    pub fn flushed(&self, user_id: i64) -> bool {
-        !self.pending.has(user_id)
-    }
-
-    /// Writes what is pending now; false if something could not be written.
+    /// Writes what is pending now, after any write in flight has landed; false if something
+    /// could not be written.
     pub async fn flush(&self) -> bool {
+        let _writing = self.writing.lock().await;
         flush(&self.pending, &self.store, &self.held).await
     }
 
@@ -169,7 +192,7 @@ impl PaperRuntime {
                 tracing::error!(error = %e, "the paper account writer failed");
             }
         }
-        flush(&self.pending, &self.store, &self.held).await;
+        self.flush().await;
     }
 }
 
@@ -185,6 +208,7 @@ async fn write_snapshots(
     pending: Arc<PendingSnapshots>,
     store: Store,
     held: Arc<HeldLeases>,
+    writing: Arc<tokio::sync::Mutex<()>>,
     stop: CancellationToken,
 ) {
     loop {
@@ -192,7 +216,11 @@ async fn write_snapshots(
             _ = stop.cancelled() => return,
             _ = pending.changed() => {}
         }
-        if !flush(&pending, &store, &held).await {
+        let written = {
+            let _writing = writing.lock().await;
+            flush(&pending, &store, &held).await
+        };
+        if !written {
             // The database refused: try again shortly rather than spin.
             tokio::select! {
                 _ = stop.cancelled() => return,

@@ -262,9 +262,13 @@ impl Supervisor {
         let Some(token) = self.tenures().get(&user_id).map(|t| t.token) else {
             return;
         };
-        if busy || (self.paper.as_ref().is_some_and(|p| !p.flushed(user_id)) && !self.flush().await)
-        {
+        if busy {
             return;
+        }
+        if let Some(paper) = &self.paper {
+            if !paper.hand_back(user_id).await {
+                return;
+            }
         }
         if let Err(e) = self.store().release_lease(user_id, holder, token).await {
             tracing::warn!(user_id, error = %e, "could not release a lease; it will run out");
