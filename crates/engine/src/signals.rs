@@ -35,7 +35,8 @@ pub struct RatingHub {
     tx: broadcast::Sender<SymbolRating>,
 }
 
-fn ratings_candle(c: &Candle) -> signaldesk_ratings::Candle {
+/// A market candle in the rating engine's numbers.
+pub fn ratings_candle(c: &Candle) -> signaldesk_ratings::Candle {
     let f = |d: rust_decimal::Decimal| d.to_f64().unwrap_or(f64::NAN);
     signaldesk_ratings::Candle {
         time: c.open_time_ms,

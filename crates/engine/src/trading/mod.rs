@@ -202,6 +202,14 @@ impl TradingWorker {
         }
     }
 
+    /// What [`run`](Self::run) does on its timers, for a caller that drives the clock itself
+    /// (a backtest): retries a reconciliation that failed, then takes up the martingale
+    /// chains waiting for the end of a forbidden window.
+    pub async fn on_clock(&mut self, now: DateTime<Utc>) {
+        self.resync(now).await;
+        self.resume_waiting_chains(now).await;
+    }
+
     async fn instrument(&mut self, symbol: &str) -> Result<Instrument, EngineError> {
         if let Some(found) = self.instruments.get(symbol) {
             return Ok(found.clone());

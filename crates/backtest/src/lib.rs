@@ -1,0 +1,34 @@
+//! Backtesting (issue 19, docs/backtesting.md): the live bot's own trading worker, paper
+//! exchange and rating engine driven over history on a clock that runs as fast as the
+//! machine allows. Nothing here decides a trade: entries, stops, take profits, trailing
+//! stops, liquidations, martingale chains and forbidden windows are the engine's and the
+//! paper exchange's code, fed 1-minute price paths and the signal interval's ratings.
+
+pub mod data;
+pub mod path;
+mod run;
+mod summary;
+
+pub use run::{Backtest, Outcome, ScriptedSignal, Signals};
+pub use summary::Summary;
+
+/// Why a backtest could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum BacktestError {
+    #[error("the period is empty: it must end after it starts")]
+    EmptyPeriod,
+    #[error("unknown symbol {0}")]
+    UnknownSymbol(String),
+    #[error("no candles for {0} in the period")]
+    NoCandles(String),
+    #[error("market data: {0}")]
+    Data(String),
+    #[error("the scratch books: {0}")]
+    Store(#[from] signaldesk_store::StoreError),
+    #[error("the scratch books: {0}")]
+    Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Engine(#[from] signaldesk_engine::EngineError),
+    #[error(transparent)]
+    Venue(#[from] signaldesk_venue::VenueError),
+}

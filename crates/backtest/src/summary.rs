@@ -1,0 +1,64 @@
+//! What a run comes to: the /stats figures over its closed trades, computed by the same
+//! functions the live statistics use, and the account at the end.
+
+use chrono_tz::Tz;
+use rust_decimal::Decimal;
+use serde::Serialize;
+use signaldesk_core::stats::{
+    equity_curve, max_drawdown_pct, period_stats, ClosedTally, PeriodStats,
+};
+use signaldesk_store::{Trade, TradeStatus};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// The /stats answer over the run's closed trades, the equity curve included.
+    pub stats: PeriodStats,
+    /// Percent below the highest the account's equity (starting balance plus closed pnl)
+    /// reached, at its deepest.
+    pub max_drawdown_pct: Decimal,
+    pub fees: Decimal,
+    pub volume: Decimal,
+    pub open_at_end: usize,
+    pub starting_balance: Decimal,
+    pub final_balance: Decimal,
+}
+
+impl Summary {
+    pub fn of(
+        trades: &[Trade],
+        tz: Tz,
+        starting_balance: Decimal,
+        final_balance: Decimal,
+    ) -> Summary {
+        let mut closed: Vec<&Trade> = trades
+            .iter()
+            .filter(|t| t.status == TradeStatus::Closed)
+            .collect();
+        closed.sort_by_key(|t| (t.closed_at.unwrap_or(0), t.id));
+        let tallies: Vec<ClosedTally> = closed
+            .iter()
+            .map(|t| ClosedTally::trade(t.closed_at.unwrap_or(0), t.pnl))
+            .collect();
+        let mut stats = period_stats(&tallies, tz);
+        stats.equity = equity_curve(&tallies);
+        let mut equity = Vec::with_capacity(closed.len() + 1);
+        let mut level = starting_balance;
+        equity.push(level);
+        for trade in &closed {
+            level += trade.pnl;
+            equity.push(level);
+        }
+        Summary {
+            stats,
+            max_drawdown_pct: max_drawdown_pct(&equity),
+            fees: trades.iter().map(|t| t.fees).sum(),
+            volume: trades.iter().map(|t| t.volume).sum(),
+            open_at_end: trades
+                .iter()
+                .filter(|t| t.status == TradeStatus::Open)
+                .count(),
+            starting_balance,
+            final_balance,
+        }
+    }
+}

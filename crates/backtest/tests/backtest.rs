@@ -1,0 +1,177 @@
+//! A backtest trades exactly as the live worker does on the same signals and prices (the
+//! figures of the engine's scenario tests, crates/engine/tests/trading.rs), and the same
+//! history gives the same trades every time.
+
+use std::collections::BTreeMap;
+
+use chrono::{TimeZone, Utc};
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use signaldesk_backtest::data::simulated_minutes;
+use signaldesk_backtest::{Backtest, ScriptedSignal, Signals};
+use signaldesk_core::market::{Candle, Instrument};
+use signaldesk_core::settings::BotSettings;
+use signaldesk_store::{Trade, TradeStatus};
+use signaldesk_venue::paper::PaperConfig;
+
+const MINUTE_MS: i64 = 60_000;
+
+/// Monday 2026-11-23 12:00 UTC, as in the engine's scenarios.
+fn start_ms() -> i64 {
+    Utc.with_ymd_and_hms(2026, 11, 23, 12, 0, 0)
+        .unwrap()
+        .timestamp_millis()
+}
+
+fn btc() -> Instrument {
+    Instrument {
+        symbol: "BTCUSDT".into(),
+        tick_size: dec!(0.1),
+        qty_step: dec!(0.001),
+        min_qty: dec!(0.001),
+        min_notional: dec!(5),
+        max_leverage: 100,
+    }
+}
+
+/// The defaults with the trailing stop off (the scenarios' `classic()`).
+fn classic() -> BotSettings {
+    BotSettings {
+        use_trailing_stop: false,
+        ..BotSettings::default()
+    }
+}
+
+/// BTC minutes from `start_ms()`, each `[open, high, low, close]`.
+fn minutes(prices: &[[Decimal; 4]]) -> BTreeMap<String, Vec<Candle>> {
+    let candles = prices
+        .iter()
+        .enumerate()
+        .map(|(i, [open, high, low, close])| Candle {
+            open_time_ms: start_ms() + i as i64 * MINUTE_MS,
+            open: *open,
+            high: *high,
+            low: *low,
+            close: *close,
+            volume: dec!(1),
+        })
+        .collect();
+    BTreeMap::from([("BTCUSDT".to_string(), candles)])
+}
+
+/// STRONG_BUY on BTC at the start of minute 1, on a paper exchange without slippage.
+fn scripted(prices: &[[Decimal; 4]]) -> Backtest {
+    Backtest {
+        settings: classic(),
+        instruments: vec![btc()],
+        minutes: minutes(prices),
+        from_ms: start_ms(),
+        signals: Signals::Scripted(vec![ScriptedSignal {
+            at_ms: start_ms() + MINUTE_MS,
+            symbol: "BTCUSDT".into(),
+            rating: "STRONG_BUY".into(),
+        }]),
+        paper: PaperConfig {
+            slippage_bps: dec!(0),
+            ..PaperConfig::default()
+        },
+    }
+}
+
+#[tokio::test]
+async fn the_stop_loss_closes_the_trade_as_in_the_live_scenario() {
+    let run = scripted(&[
+        [dec!(30000), dec!(30000), dec!(30000), dec!(30000)],
+        // Down through 28,600 to the stop at 28,500 (5 % below the entry).
+        [dec!(30000), dec!(30000), dec!(28500), dec!(28700)],
+        [dec!(28700), dec!(28800), dec!(28600), dec!(28700)],
+    ]);
+    let outcome = run.run(|_| {}).await.unwrap();
+    assert_eq!(outcome.trades.len(), 1, "{:#?}", outcome.log);
+    let t = &outcome.trades[0];
+    assert_eq!(t.status, TradeStatus::Closed);
+    assert_eq!(t.entry_price, Some(dec!(30000)));
+    assert_eq!(t.qty, dec!(0.033));
+    assert_eq!(t.close_reason.as_deref(), Some("stop_loss"));
+    assert_eq!(t.exit_price, Some(dec!(28500)));
+    // The live scenario's figure: (28,500 - 30,000) x 0.033 - 0.5445 - 0.517275.
+    assert_eq!(t.pnl, dec!(-49.5) - dec!(0.5445) - dec!(0.517275));
+    let s = &outcome.summary;
+    assert_eq!((s.stats.total_trades, s.stats.lose_trades), (1, 1));
+    assert_eq!(s.final_balance, dec!(10000) + t.pnl);
+    assert_eq!(s.open_at_end, 0);
+}
+
+#[tokio::test]
+async fn the_take_profit_ladder_and_the_break_even_stop_as_in_the_live_scenario() {
+    let run = scripted(&[
+        [dec!(30000), dec!(30000), dec!(30000), dec!(30000)],
+        // +10 %: half of 0.033 (0.016) taken at 33,000, the stop to break-even.
+        [dec!(30000), dec!(33000), dec!(30000), dec!(33000)],
+        // +20 %: half of 0.017 (0.008) at 36,000.
+        [dec!(33000), dec!(36000), dec!(33000), dec!(36000)],
+        // Back to the entry: the rest (0.009) stopped at break-even.
+        [dec!(36000), dec!(36000), dec!(30000), dec!(30000)],
+    ]);
+    let outcome = run.run(|_| {}).await.unwrap();
+    assert_eq!(outcome.trades.len(), 1, "{:#?}", outcome.log);
+    let t = &outcome.trades[0];
+    assert_eq!(t.status, TradeStatus::Closed);
+    assert_eq!(t.tp_step, 2);
+    assert_eq!(t.close_reason.as_deref(), Some("stop_loss"));
+    assert_eq!(t.stop_loss, Some(dec!(30000)));
+    // 0.016 x 3,000 + 0.008 x 6,000 + 0, less the fees of 0.033 at 30,000, 0.016 at
+    // 33,000, 0.008 at 36,000 and 0.009 at 30,000 (0.055 %).
+    let fees = dec!(0.5445) + dec!(0.2904) + dec!(0.1584) + dec!(0.1485);
+    assert_eq!(t.fees, fees);
+    assert_eq!(t.pnl, dec!(96) - fees);
+    assert!(outcome
+        .log
+        .iter()
+        .any(|l| l.contains("stop loss moved to break-even at 30000")));
+}
+
+#[tokio::test]
+async fn the_same_history_gives_the_same_trades() {
+    let symbols: Vec<String> = ["BTCUSDT", "ETHUSDT", "SOLUSDT"].map(String::from).to_vec();
+    let from = start_ms();
+    let (instruments, candles) =
+        simulated_minutes(7, &symbols, from - 2 * 86_400_000, from + 86_400_000)
+            .await
+            .unwrap();
+    assert_eq!(candles["BTCUSDT"].len(), 3 * 1440);
+    let run = Backtest {
+        settings: BotSettings::default(),
+        instruments,
+        minutes: candles,
+        from_ms: from,
+        signals: Signals::Ratings {
+            interval_minutes: 15,
+        },
+        paper: PaperConfig::default(),
+    };
+    let mut seen = Vec::new();
+    let first = run.run(|p| seen.push(p)).await.unwrap();
+    let second = run.run(|_| {}).await.unwrap();
+    assert!(
+        first.trades.len() >= 3,
+        "too few trades to compare: {:#?}",
+        first.log
+    );
+    // Everything but the opening orders' ids, which are unique by design (a random part).
+    let results = |trades: &[Trade]| {
+        trades
+            .iter()
+            .map(|t| Trade {
+                client_order_id: String::new(),
+                ..t.clone()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(results(&first.trades), results(&second.trades));
+    assert_eq!(first.summary, second.summary);
+    assert_eq!(seen.last(), Some(&1.0));
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+    // Nothing traded during the warm-up.
+    assert!(first.trades.iter().all(|t| t.created_at >= from));
+}
