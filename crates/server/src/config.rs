@@ -34,9 +34,9 @@ pub struct Config {
     /// The `instance` label of every `/metrics` series (default `<hostname>-<pid>`).
     #[serde(deserialize_with = "text")]
     pub instance_id: String,
-    /// PostgreSQL only: several instances share the database, so each bot runs where its
-    /// lease is held and live events are relayed (docs/multi-instance.md). Off: this instance
-    /// runs every bot, as on SQLite. Every instance of a shared database must set it.
+    /// PostgreSQL only (on by default): several instances may share the database, so each bot
+    /// runs where its lease is held and live events are relayed (docs/multi-instance.md).
+    /// Off: this instance runs every bot, as on SQLite, and must be the database's only one.
     pub multi_instance: bool,
     /// Whether `/api/auth/register/` creates accounts (off by default).
     pub allow_registration: bool,
@@ -74,7 +74,7 @@ impl Default for Config {
             data_dir: PathBuf::from("data"),
             static_dir: None,
             instance_id: default_instance_id(),
-            multi_instance: false,
+            multi_instance: true,
             allow_registration: false,
             session_idle_secs: 30 * 24 * 3600,
             login_failures_per_minute: 5,
