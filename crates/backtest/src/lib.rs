@@ -6,15 +6,20 @@
 
 pub mod data;
 pub mod path;
+pub mod request;
 mod run;
 mod summary;
 
+pub use request::{Market, Request};
 pub use run::{Backtest, Outcome, ScriptedSignal, Signals};
 pub use summary::Summary;
 
 /// Why a backtest could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum BacktestError {
+    /// What was asked for is wrong: the message of each field.
+    #[error("invalid backtest: {}", describe(.0))]
+    Invalid(signaldesk_core::validation::FieldErrors),
     #[error("the period is empty: it must end after it starts")]
     EmptyPeriod,
     #[error("unknown symbol {0}")]
@@ -31,4 +36,12 @@ pub enum BacktestError {
     Engine(#[from] signaldesk_engine::EngineError),
     #[error(transparent)]
     Venue(#[from] signaldesk_venue::VenueError),
+}
+
+fn describe(fields: &signaldesk_core::validation::FieldErrors) -> String {
+    fields
+        .iter()
+        .map(|(field, messages)| format!("{field}: {}", messages.join(" ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }

@@ -59,6 +59,9 @@ enum Command {
         #[arg(long, value_enum)]
         venue: Option<VenueArg>,
     },
+    /// Run a user's bot (saved settings, changed by --set) over the simulated market's
+    /// history and print what it would have done (docs/backtesting.md).
+    Backtest(BacktestArgs),
     /// Print the OpenAPI document of the HTTP API (what `GET /api/openapi.json` serves).
     Openapi,
     /// Print the technical rating of the last candle of a CSV file as JSON
@@ -96,6 +99,29 @@ struct ServeArgs {
     /// The `instance` label of every /metrics series (default <hostname>-<pid>) [env: SIGNALDESK_INSTANCE_ID]
     #[arg(long)]
     instance_id: Option<String>,
+}
+
+#[derive(Args)]
+struct BacktestArgs {
+    #[arg(long)]
+    username: String,
+    /// First day, in the user's zone (default: 30 days before --to).
+    #[arg(long)]
+    from: Option<chrono::NaiveDate>,
+    /// Last day, included (default: yesterday).
+    #[arg(long)]
+    to: Option<chrono::NaiveDate>,
+    /// Comma-separated symbols (default: every symbol of the market).
+    #[arg(long, value_delimiter = ',')]
+    symbols: Vec<String>,
+    /// A settings field to change for this run, key=value; repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Print the summary and the trades as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    storage: StorageArgs,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -145,7 +171,9 @@ struct UserArgs {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_tracing(cli.log_format);
+    // A backtest's own output is its summary: the exchange's per-order lines would bury it.
+    let quiet = matches!(cli.command, Command::Backtest(_));
+    init_tracing(cli.log_format, quiet);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
@@ -164,10 +192,15 @@ pub fn main() -> ExitCode {
 
 /// Logs go to standard error. Colours only when it is a terminal: a log written to a file or
 /// a pipe carries no ANSI escape codes.
-fn init_tracing(format: LogFormat) {
+fn init_tracing(format: LogFormat, quiet: bool) {
     use std::io::IsTerminal;
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into());
+    let default = if quiet {
+        "warn"
+    } else {
+        "info,sqlx=warn,tower_http=info"
+    };
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| default.into());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);
@@ -213,6 +246,19 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             } else {
                 bail!("the books differ from the venue")
             }
+        }
+        Command::Backtest(args) => {
+            let config = Config::load(file, &storage_overrides(args.storage))
+                .context("invalid configuration")?;
+            let asked = crate::backtest::Asked {
+                username: args.username,
+                from: args.from,
+                to: args.to,
+                symbols: args.symbols,
+                set: args.set,
+                json: args.json,
+            };
+            crate::backtest::run(&config, asked).await
         }
         Command::Serve(args) => {
             let overrides = Overrides {

@@ -3,6 +3,7 @@
 
 mod api_keys;
 mod auth;
+mod backtest_cli;
 mod bot;
 mod bybit;
 mod cli;

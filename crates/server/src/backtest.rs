@@ -1,0 +1,132 @@
+//! `signaldesk backtest`: a user's bot, with their saved settings (and any `--set` changes),
+//! over the simulated market's history; prints the summary, or JSON with `--json`.
+
+use anyhow::{bail, Context};
+use chrono::NaiveDate;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use signaldesk_backtest::{Market, Outcome, Request};
+use signaldesk_store::Store;
+use signaldesk_venue::paper::PaperConfig;
+
+use crate::api::trades::TradeView;
+use crate::app::now_ms;
+use crate::config::Config;
+
+/// What the command was asked.
+pub struct Asked {
+    pub username: String,
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+    pub symbols: Vec<String>,
+    /// `key=value` settings changes; a value that is not JSON is taken as text.
+    pub set: Vec<String>,
+    pub json: bool,
+}
+
+/// The 30 days up to yesterday when no dates are given.
+const DEFAULT_DAYS: i64 = 30;
+
+pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
+    let store = Store::connect(&config.database_url)
+        .await
+        .context("cannot open the database")?;
+    let Some(user) = store.user_by_username(asked.username.trim()).await? else {
+        bail!("no user \"{}\"", asked.username);
+    };
+    let saved = store.settings_or_default(user.id, now_ms()).await?.settings;
+    store.close().await;
+    let today = chrono::Utc::now().date_naive();
+    let to = asked.to.unwrap_or(today - chrono::Days::new(1));
+    let from = asked
+        .from
+        .unwrap_or(to - chrono::Days::new(DEFAULT_DAYS as u64 - 1));
+    let request = Request {
+        date_from: from,
+        date_to: to,
+        symbols: asked.symbols,
+        overrides: overrides(&asked.set)?,
+    };
+    let market = Market {
+        seed: config.market.seed,
+        interval_minutes: config.market.interval_minutes,
+        paper: PaperConfig {
+            starting_balance: config.paper.starting_balance,
+            slippage_bps: config.paper.slippage_bps,
+            ..PaperConfig::default()
+        },
+    };
+    let run = request.prepare(&saved, &market).await?;
+    let symbols = run.minutes.len();
+    let outcome = run.run(|_| {}).await?;
+    if asked.json {
+        println!("{}", serde_json::to_string_pretty(&Report::of(outcome))?);
+    } else {
+        print_summary(
+            &user.username,
+            from,
+            to,
+            symbols,
+            market.interval_minutes,
+            &outcome,
+        );
+    }
+    Ok(())
+}
+
+fn overrides(set: &[String]) -> anyhow::Result<Map<String, Value>> {
+    let mut map = Map::new();
+    for pair in set {
+        let Some((key, value)) = pair.split_once('=') else {
+            bail!("--set takes key=value, not \"{pair}\"");
+        };
+        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.into()));
+        map.insert(key.trim().to_string(), value);
+    }
+    Ok(map)
+}
+
+#[derive(Serialize)]
+struct Report {
+    summary: signaldesk_backtest::Summary,
+    trades: Vec<TradeView>,
+}
+
+impl Report {
+    fn of(outcome: Outcome) -> Report {
+        Report {
+            summary: outcome.summary,
+            trades: outcome.trades.into_iter().map(TradeView::from).collect(),
+        }
+    }
+}
+
+fn print_summary(
+    username: &str,
+    from: NaiveDate,
+    to: NaiveDate,
+    symbols: usize,
+    interval_minutes: u32,
+    outcome: &Outcome,
+) {
+    let s = &outcome.summary;
+    println!(
+        "Backtest of \"{username}\" from {from} to {to}: {symbols} symbols, ratings on {interval_minutes}-minute candles, prices on 1-minute paths"
+    );
+    println!(
+        "closed trades: {} ({} won, {} lost, win rate {:.1} %); open at the end: {}",
+        s.stats.total_trades,
+        s.stats.win_trades,
+        s.stats.lose_trades,
+        s.stats.win_rate,
+        s.open_at_end
+    );
+    println!(
+        "total pnl: {:.2} USDT (average {:.2}); fees {:.2} USDT; volume {:.2} USDT",
+        s.stats.total_pnl, s.stats.avg_pnl, s.fees, s.volume
+    );
+    println!(
+        "balance: {:.2} -> {:.2} USDT; max drawdown {:.2} %",
+        s.starting_balance, s.final_balance, s.max_drawdown_pct
+    );
+}
