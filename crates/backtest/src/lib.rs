@@ -10,8 +10,8 @@ pub mod request;
 mod run;
 mod summary;
 
-pub use request::{Market, Request};
-pub use run::{Backtest, Outcome, ScriptedSignal, Signals};
+pub use request::{Checked, Market, Request, Source};
+pub use run::{Backtest, Outcome, Progress, ScriptedSignal, Signals};
 pub use summary::Summary;
 
 /// Why a backtest could not run.
@@ -20,6 +20,8 @@ pub enum BacktestError {
     /// What was asked for is wrong: the message of each field.
     #[error("invalid backtest: {}", describe(.0))]
     Invalid(signaldesk_core::validation::FieldErrors),
+    #[error("the backtest was cancelled")]
+    Cancelled,
     #[error("the period is empty: it must end after it starts")]
     EmptyPeriod,
     #[error("unknown symbol {0}")]

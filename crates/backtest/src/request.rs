@@ -1,22 +1,36 @@
-//! What a trader asks for (dates, symbols, settings changes), checked and turned into a run
-//! on the simulated market: the same rules for the command line and the API.
+//! What a trader asks for (dates, symbols, signal source, settings changes), checked, then
+//! turned into a run on the simulated market: the same rules for the command line and the
+//! API.
 
 use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::stats::local_dates_range;
 use signaldesk_core::validation::FieldErrors;
+use signaldesk_store::Store;
 use signaldesk_venue::market::sim::default_symbols;
 use signaldesk_venue::paper::PaperConfig;
 
 use crate::data::simulated_minutes;
-use crate::{Backtest, BacktestError, Signals};
+use crate::{Backtest, BacktestError, ScriptedSignal, Signals};
 
 /// Candles of the signal interval read before the period to warm the ratings up: as many as
 /// the live rating hub starts from.
 pub const WARMUP_CANDLES: i64 = 300;
 /// The longest period one run covers.
 pub const MAX_DAYS: i64 = 366;
+
+/// Where a run's signals come from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// The rating engine over the history's candles.
+    #[default]
+    Ratings,
+    /// The user's own TradingView alerts, as the webhook stored them in the period.
+    Alerts,
+}
 
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -25,6 +39,7 @@ pub struct Request {
     pub date_to: NaiveDate,
     /// Empty: every symbol of the market.
     pub symbols: Vec<String>,
+    pub source: Source,
     /// Settings fields to use instead of the saved ones, checked as a settings update is.
     pub overrides: Map<String, Value>,
 }
@@ -38,14 +53,22 @@ pub struct Market {
     pub paper: PaperConfig,
 }
 
+/// A request found valid: what [`Checked::load`] needs to build the run.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub settings: BotSettings,
+    pub symbols: Vec<String>,
+    pub source: Source,
+    /// The period, `[from_ms, to_ms)`.
+    pub from_ms: i64,
+    pub to_ms: i64,
+}
+
 impl Request {
-    /// The run this asks for on top of the `saved` settings; every field that is wrong is
-    /// named ([`BacktestError::Invalid`]).
-    pub async fn prepare(
-        &self,
-        saved: &BotSettings,
-        market: &Market,
-    ) -> Result<Backtest, BacktestError> {
+    /// Checks the request on top of the `saved` settings, naming every wrong field
+    /// ([`BacktestError::Invalid`]); reads no data. `today` is the user's date: history
+    /// ends there.
+    pub fn check(&self, saved: &BotSettings, today: NaiveDate) -> Result<Checked, BacktestError> {
         let mut errors = FieldErrors::new();
         let settings = match saved.apply(&self.overrides) {
             Ok(settings) => Some(settings),
@@ -67,13 +90,18 @@ impl Request {
                 "date_to".into(),
                 vec![format!("The period is longer than {MAX_DAYS} days.")],
             );
+        } else if self.date_to > today {
+            errors.insert(
+                "date_to".into(),
+                vec![format!("There is no history after today ({today}).")],
+            );
         }
         let universe: Vec<String> = default_symbols()
             .into_iter()
             .map(|s| s.instrument.symbol)
             .collect();
         let symbols = if self.symbols.is_empty() {
-            universe.clone()
+            universe
         } else {
             let mut chosen = Vec::new();
             for symbol in &self.symbols {
@@ -93,17 +121,82 @@ impl Request {
             return Err(BacktestError::Invalid(errors));
         };
         let (from_ms, to_ms) = local_dates_range(self.date_from, self.date_to, settings.timezone());
-        let warmup_ms = WARMUP_CANDLES * i64::from(market.interval_minutes.max(1)) * 60_000;
-        let (instruments, minutes) =
-            simulated_minutes(market.seed, &symbols, from_ms - warmup_ms, to_ms).await?;
-        Ok(Backtest {
+        Ok(Checked {
             settings,
-            instruments,
-            minutes,
+            symbols,
+            source: self.source,
             from_ms,
-            signals: Signals::Ratings {
+            to_ms,
+        })
+    }
+}
+
+impl Checked {
+    /// The run: the market's 1-minute history of the period and its warm-up, and the
+    /// signals (the ratings, or `user_id`'s alerts read from `store`).
+    pub async fn load(
+        self,
+        market: &Market,
+        store: &Store,
+        user_id: i64,
+    ) -> Result<Backtest, BacktestError> {
+        let alerts = self.alerts(store, user_id).await?;
+        self.build(market, alerts).await
+    }
+
+    /// With [`Source::Alerts`], the user's alerts of the period from the store; `None` with
+    /// ratings.
+    pub async fn alerts(
+        &self,
+        store: &Store,
+        user_id: i64,
+    ) -> Result<Option<Vec<ScriptedSignal>>, BacktestError> {
+        if self.source != Source::Alerts {
+            return Ok(None);
+        }
+        let stored = store
+            .signals_between(user_id, "webhook", self.from_ms, self.to_ms)
+            .await?;
+        Ok(Some(
+            stored
+                .into_iter()
+                .filter(|s| self.symbols.contains(&s.symbol))
+                .map(|s| ScriptedSignal {
+                    at_ms: s.created_at,
+                    symbol: s.symbol,
+                    rating: s.rating,
+                })
+                .collect(),
+        ))
+    }
+
+    /// The run on the market's history, with `alerts` as its signals when given and the
+    /// ratings otherwise. The heavy part (the history is generated here).
+    pub async fn build(
+        self,
+        market: &Market,
+        alerts: Option<Vec<ScriptedSignal>>,
+    ) -> Result<Backtest, BacktestError> {
+        let warmup_ms = WARMUP_CANDLES * i64::from(market.interval_minutes.max(1)) * 60_000;
+        let (instruments, minutes) = simulated_minutes(
+            market.seed,
+            &self.symbols,
+            self.from_ms - warmup_ms,
+            self.to_ms,
+        )
+        .await?;
+        let signals = match alerts {
+            Some(list) => Signals::Scripted(list),
+            None => Signals::Ratings {
                 interval_minutes: market.interval_minutes,
             },
+        };
+        Ok(Backtest {
+            settings: self.settings,
+            instruments,
+            minutes,
+            from_ms: self.from_ms,
+            signals,
             paper: market.paper.clone(),
         })
     }

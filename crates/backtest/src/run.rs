@@ -3,6 +3,7 @@
 //! minute by minute through the history.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -15,6 +16,7 @@ use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::trading::{TradingDeps, TradingWorker};
 use signaldesk_engine::EventBus;
 use signaldesk_ratings::RatingEngine;
+use signaldesk_store::repo::stats::ChainWithTrades;
 use signaldesk_store::{Store, StoredSignal, Trade};
 use signaldesk_venue::market::candles::aggregate;
 use signaldesk_venue::market::manual::ManualMarket;
@@ -58,20 +60,50 @@ pub struct Backtest {
     pub paper: PaperConfig,
 }
 
+/// How far a run is, and whether it should stop; shared with whoever watches it.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// The share done (0 to 1), as `f64` bits.
+    done: AtomicU64,
+    cancelled: AtomicBool,
+}
+
+impl Progress {
+    pub fn share(&self) -> f64 {
+        f64::from_bits(self.done.load(Ordering::Relaxed))
+    }
+
+    fn set(&self, share: f64) {
+        self.done.store(share.to_bits(), Ordering::Relaxed);
+    }
+
+    /// Asks the run to stop at its next check (within a thousand minutes of history).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+}
+
 /// What a run did.
 #[derive(Debug, Clone)]
 pub struct Outcome {
     /// Every trade, oldest first, as the scratch books hold them at the end.
     pub trades: Vec<Trade>,
+    /// The martingale chains, with their trades.
+    pub chains: Vec<ChainWithTrades>,
     pub summary: Summary,
     /// The bot log of the run, oldest first (at most the last 1,000 lines).
     pub log: Vec<String>,
 }
 
 impl Backtest {
-    /// Runs the history through the bot; `progress` hears the share done (0 to 1) now and
-    /// then. The same inputs give the same trades.
-    pub async fn run(&self, mut progress: impl FnMut(f64)) -> Result<Outcome, BacktestError> {
+    /// Runs the history through the bot, telling `progress` the share done and stopping
+    /// with [`BacktestError::Cancelled`] once it is cancelled. The same inputs give the same
+    /// trades.
+    pub async fn run(&self, progress: &Progress) -> Result<Outcome, BacktestError> {
         let timeline = Timeline::of(&self.minutes)?;
         let scratch = tempfile::tempdir()?;
         let url = format!("sqlite://{}", scratch.path().join("backtest.db").display());
@@ -130,14 +162,18 @@ impl Backtest {
             if minute_ms >= self.from_ms {
                 driver.minute(&self.minutes, &timeline, step).await?;
             }
-            if step % 10_000 == 0 {
-                progress(step as f64 / total);
+            if step % 1_000 == 0 {
+                if progress.is_cancelled() {
+                    return Err(BacktestError::Cancelled);
+                }
+                progress.set(step as f64 / total);
             }
         }
-        progress(1.0);
+        progress.set(1.0);
 
         let trades = store.all_trades(user).await?;
         let wallet = venue.wallet().await?;
+        let chains = store.chains_with_trades(user, i64::MIN, i64::MAX).await?;
         let mut log = store.recent_logs(user, None, 1000).await?;
         log.reverse();
         let summary = Summary::of(
@@ -149,6 +185,7 @@ impl Backtest {
         store.close().await;
         Ok(Outcome {
             trades,
+            chains,
             summary,
             log: log.into_iter().map(|e| e.message).collect(),
         })

@@ -8,7 +8,7 @@ use chrono::{TimeZone, Utc};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use signaldesk_backtest::data::simulated_minutes;
-use signaldesk_backtest::{Backtest, ScriptedSignal, Signals};
+use signaldesk_backtest::{Backtest, BacktestError, Progress, ScriptedSignal, Signals};
 use signaldesk_core::market::{Candle, Instrument};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_store::{Trade, TradeStatus};
@@ -86,7 +86,7 @@ async fn the_stop_loss_closes_the_trade_as_in_the_live_scenario() {
         [dec!(30000), dec!(30000), dec!(28500), dec!(28700)],
         [dec!(28700), dec!(28800), dec!(28600), dec!(28700)],
     ]);
-    let outcome = run.run(|_| {}).await.unwrap();
+    let outcome = run.run(&Progress::default()).await.unwrap();
     assert_eq!(outcome.trades.len(), 1, "{:#?}", outcome.log);
     let t = &outcome.trades[0];
     assert_eq!(t.status, TradeStatus::Closed);
@@ -113,7 +113,7 @@ async fn the_take_profit_ladder_and_the_break_even_stop_as_in_the_live_scenario(
         // Back to the entry: the rest (0.009) stopped at break-even.
         [dec!(36000), dec!(36000), dec!(30000), dec!(30000)],
     ]);
-    let outcome = run.run(|_| {}).await.unwrap();
+    let outcome = run.run(&Progress::default()).await.unwrap();
     assert_eq!(outcome.trades.len(), 1, "{:#?}", outcome.log);
     let t = &outcome.trades[0];
     assert_eq!(t.status, TradeStatus::Closed);
@@ -150,9 +150,9 @@ async fn the_same_history_gives_the_same_trades() {
         },
         paper: PaperConfig::default(),
     };
-    let mut seen = Vec::new();
-    let first = run.run(|p| seen.push(p)).await.unwrap();
-    let second = run.run(|_| {}).await.unwrap();
+    let progress = Progress::default();
+    let first = run.run(&progress).await.unwrap();
+    let second = run.run(&Progress::default()).await.unwrap();
     assert!(
         first.trades.len() >= 3,
         "too few trades to compare: {:#?}",
@@ -170,8 +170,35 @@ async fn the_same_history_gives_the_same_trades() {
     };
     assert_eq!(results(&first.trades), results(&second.trades));
     assert_eq!(first.summary, second.summary);
-    assert_eq!(seen.last(), Some(&1.0));
-    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+    assert_eq!(progress.share(), 1.0);
     // Nothing traded during the warm-up.
     assert!(first.trades.iter().all(|t| t.created_at >= from));
+}
+
+#[tokio::test]
+async fn a_cancelled_run_stops_and_says_so() {
+    let symbols = vec!["BTCUSDT".to_string()];
+    let from = start_ms();
+    let (instruments, minutes) =
+        simulated_minutes(7, &symbols, from - 86_400_000, from + 86_400_000)
+            .await
+            .unwrap();
+    let run = Backtest {
+        settings: BotSettings::default(),
+        instruments,
+        minutes,
+        from_ms: from,
+        signals: Signals::Ratings {
+            interval_minutes: 15,
+        },
+        paper: PaperConfig::default(),
+    };
+    let progress = Progress::default();
+    progress.cancel();
+    let stopped = run.run(&progress).await;
+    assert!(
+        matches!(stopped, Err(BacktestError::Cancelled)),
+        "{stopped:?}"
+    );
+    assert_eq!(progress.share(), 0.0);
 }

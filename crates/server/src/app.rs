@@ -5,6 +5,7 @@ use std::sync::Arc;
 use signaldesk_engine::Engine;
 use signaldesk_store::{SecretCipher, Store};
 
+use crate::backtest::jobs::BacktestJobs;
 use crate::config::Config;
 use crate::http::metrics::Exporter;
 use crate::http::spa::WebAssets;
@@ -23,6 +24,8 @@ pub struct AppState {
     pub web: Arc<WebAssets>,
     /// Encrypts exchange keys at rest.
     pub cipher: Arc<SecretCipher>,
+    /// Backtests the API started, running in the background.
+    pub backtests: Arc<BacktestJobs>,
     /// The bots, the market and the venues.
     pub engine: Arc<Engine>,
 }
@@ -36,6 +39,11 @@ impl AppState {
         metrics: Arc<Exporter>,
     ) -> AppState {
         AppState {
+            backtests: BacktestJobs::new(
+                store.clone(),
+                crate::backtest::market_of(&config),
+                config.max_backtest_jobs,
+            ),
             cipher,
             engine,
             limits: limits_for(&store, &config),

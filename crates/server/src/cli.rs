@@ -114,6 +114,10 @@ struct BacktestArgs {
     /// Comma-separated symbols (default: every symbol of the market).
     #[arg(long, value_delimiter = ',')]
     symbols: Vec<String>,
+    /// Signals: ratings (the rating engine, default) or alerts (the user's recorded
+    /// TradingView alerts).
+    #[arg(long, value_enum, default_value = "ratings")]
+    source: SourceArg,
     /// A settings field to change for this run, key=value; repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
@@ -122,6 +126,12 @@ struct BacktestArgs {
     json: bool,
     #[command(flatten)]
     storage: StorageArgs,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SourceArg {
+    Ratings,
+    Alerts,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -250,15 +260,19 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Backtest(args) => {
             let config = Config::load(file, &storage_overrides(args.storage))
                 .context("invalid configuration")?;
-            let asked = crate::backtest::Asked {
+            let asked = crate::backtest::cli::Asked {
                 username: args.username,
                 from: args.from,
                 to: args.to,
                 symbols: args.symbols,
+                source: match args.source {
+                    SourceArg::Ratings => signaldesk_backtest::Source::Ratings,
+                    SourceArg::Alerts => signaldesk_backtest::Source::Alerts,
+                },
                 set: args.set,
                 json: args.json,
             };
-            crate::backtest::run(&config, asked).await
+            crate::backtest::cli::run(&config, asked).await
         }
         Command::Serve(args) => {
             let overrides = Overrides {

@@ -38,6 +38,9 @@ pub struct Config {
     /// runs where its lease is held and live events are relayed (docs/multi-instance.md).
     /// Off: this instance runs every bot, as on SQLite, and must be the database's only one.
     pub multi_instance: bool,
+    /// Backtests run at once by this process (the others wait their turn); each takes a
+    /// core while it runs.
+    pub max_backtest_jobs: usize,
     /// Whether `/api/auth/register/` creates accounts (off by default).
     pub allow_registration: bool,
     /// Sessions and tokens end after this long without use.
@@ -75,6 +78,7 @@ impl Default for Config {
             static_dir: None,
             instance_id: default_instance_id(),
             multi_instance: true,
+            max_backtest_jobs: 1,
             allow_registration: false,
             session_idle_secs: 30 * 24 * 3600,
             login_failures_per_minute: 5,

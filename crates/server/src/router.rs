@@ -16,8 +16,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::{
-    api_keys, balance, bot, dashboard, live_statistics, logs, settings, signals, stats, trades,
-    webhook,
+    api_keys, backtests, balance, bot, dashboard, live_statistics, logs, settings, signals, stats,
+    trades, webhook,
 };
 use crate::app::AppState;
 use crate::auth::handlers as auth;
@@ -85,6 +85,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(stats::custom))
         .routes(routes!(stats::chains))
         .routes(routes!(live_statistics::read))
+        .routes(routes!(backtests::list, backtests::create))
+        .routes(routes!(backtests::read, backtests::delete))
+        .routes(routes!(backtests::cancel))
         .routes(routes!(
             webhook::status,
             webhook::regenerate,

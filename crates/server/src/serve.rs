@@ -42,6 +42,7 @@ impl RunningServer {
             let _ = tx.send(());
         }
         (&mut self.task).await.context("server task")??;
+        self.state.backtests.shutdown().await;
         self.state.engine.shutdown().await;
         self.relay.take();
         self.housekeeping_task.abort();

@@ -19,6 +19,7 @@ pub use db::{Backend, Store};
 pub use error::StoreError;
 pub use health::StoreHealth;
 pub use repo::api_keys::{ApiCredentials, ApiKeyRecord};
+pub use repo::backtests::BacktestRecord;
 pub use repo::bot_logs::{LogEntry, LogLevel};
 pub use repo::commands::BotCommand;
 pub use repo::leases::{FenceEntry, Lease, LeaseHolder};

@@ -148,6 +148,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backtests/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's backtests, newest first, without their results. */
+        get: operations["backtests_list"];
+        put?: never;
+        /**
+         * Starts a backtest of the user's bot in the background: 202 with its id, then follow it
+         *     with `GET /api/backtests/{id}/`. One runs per user at a time (409).
+         */
+        post: operations["backtests_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backtests/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One backtest: its status and progress, and its result once done. */
+        get: operations["backtests_read"];
+        put?: never;
+        post?: never;
+        /** Deletes a backtest (a running one stops). */
+        delete: operations["backtests_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backtests/{id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancels a running backtest: it stops within about a second. */
+        post: operations["backtests_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/balance/": {
         parameters: {
             query?: never;
@@ -699,6 +755,55 @@ export interface components {
             /** @description Always fully masked. */
             key: string;
         };
+        /** @description The body of `POST /api/backtests/`. */
+        BacktestInput: {
+            /**
+             * Format: date
+             * @description First day, in the user's zone.
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description Last day, included; not after today.
+             */
+            date_to: string;
+            /** @description Settings fields to use instead of the saved ones (as in a settings update). */
+            overrides: Record<string, never> | null;
+            /**
+             * @description `ratings` (default): the rating engine; `alerts`: the user's recorded TradingView
+             *     alerts of the period.
+             */
+            source: string | null;
+            /** @description Symbols of the market (default: all of them). */
+            symbols: string[] | null;
+        };
+        BacktestResult: {
+            /** @description The martingale chains, with their trades. */
+            chains: components["schemas"]["ChainView"][];
+            summary: components["schemas"]["SummaryView"];
+            /** @description The trades, oldest first (at most the newest 5,000). */
+            trades: components["schemas"]["TradeView"][];
+            /** @description Every trade of the run, including those not listed below. */
+            trades_total: number;
+        };
+        BacktestView: {
+            created_at: string;
+            /** @description Why it failed. */
+            error: string | null;
+            finished_at: string | null;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: double
+             * @description 0 to 1.
+             */
+            progress: number;
+            /** @description What was asked for, as sent (dates, symbols, source, overrides). */
+            request: Record<string, never>;
+            result: null | components["schemas"]["BacktestResult"];
+            /** @description `running`, `done`, `failed` or `cancelled`. */
+            status: string;
+        };
         /**
          * @description Bybit's definitions: equity = wallet balance + unrealised pnl; available = wallet
          *     balance - margin held by positions; margin balance = equity.
@@ -1165,6 +1270,29 @@ export interface components {
         };
         StatusResponse: {
             status: string;
+        };
+        SummaryView: {
+            /** Format: double */
+            fees: number;
+            /**
+             * Format: double
+             * @description The paper wallet at the end (open trades' entry fees included).
+             */
+            final_balance: number;
+            /**
+             * Format: double
+             * @description The deepest fall of the balance (starting balance plus closed pnl) below its running
+             *     peak, in percent.
+             */
+            max_drawdown_pct: number;
+            /** @description Trades still open when the period ended. */
+            open_at_end: number;
+            /** Format: double */
+            starting_balance: number;
+            /** @description The /stats answer over the run's closed trades (equity curve included). */
+            stats: components["schemas"]["StatsView"];
+            /** Format: double */
+            volume: number;
         };
         TokenResponse: {
             token: string;
@@ -1866,6 +1994,314 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backtests_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BacktestView"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backtests_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BacktestInput"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BacktestView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A session's request without its CSRF token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backtests_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BacktestView"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backtests_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A session's request without its CSRF token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backtests_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BacktestView"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A session's request without its CSRF token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@
 mod api_keys;
 mod auth;
 mod backtest_cli;
+mod backtests;
 mod bot;
 mod bybit;
 mod cli;

@@ -1,6 +1,7 @@
 //! Repositories: one module per table family, each adding methods to [`crate::Store`].
 
 pub mod api_keys;
+pub mod backtests;
 pub mod bot_logs;
 pub mod commands;
 pub mod dashboard;

@@ -108,4 +108,28 @@ impl Store {
             .await?;
         rows.iter().map(from_row).collect()
     }
+
+    /// The user's signals from `source` (`ratings` or `webhook`) stored in
+    /// `[from_ms, to_ms)`, oldest first.
+    pub async fn signals_between(
+        &self,
+        user_id: i64,
+        source: &str,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Vec<StoredSignal>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM signals
+             WHERE user_id = $1 AND source = $2 AND created_at >= $3 AND created_at < $4
+             ORDER BY created_at, id"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .bind(source)
+            .bind(from_ms)
+            .bind(to_ms)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
 }

@@ -3,13 +3,12 @@
 
 use anyhow::{bail, Context};
 use chrono::NaiveDate;
-use serde::Serialize;
 use serde_json::{Map, Value};
-use signaldesk_backtest::{Market, Outcome, Request};
+use signaldesk_backtest::{Outcome, Progress, Request, Source};
 use signaldesk_store::Store;
-use signaldesk_venue::paper::PaperConfig;
 
-use crate::api::trades::TradeView;
+use super::market_of;
+use super::view::BacktestResult;
 use crate::app::now_ms;
 use crate::config::Config;
 
@@ -19,6 +18,7 @@ pub struct Asked {
     pub from: Option<NaiveDate>,
     pub to: Option<NaiveDate>,
     pub symbols: Vec<String>,
+    pub source: Source,
     /// `key=value` settings changes; a value that is not JSON is taken as text.
     pub set: Vec<String>,
     pub json: bool,
@@ -35,8 +35,9 @@ pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
         bail!("no user \"{}\"", asked.username);
     };
     let saved = store.settings_or_default(user.id, now_ms()).await?.settings;
-    store.close().await;
-    let today = chrono::Utc::now().date_naive();
+    let today = chrono::Utc::now()
+        .with_timezone(&saved.timezone())
+        .date_naive();
     let to = asked.to.unwrap_or(today - chrono::Days::new(1));
     let from = asked
         .from
@@ -45,22 +46,22 @@ pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
         date_from: from,
         date_to: to,
         symbols: asked.symbols,
+        source: asked.source,
         overrides: overrides(&asked.set)?,
     };
-    let market = Market {
-        seed: config.market.seed,
-        interval_minutes: config.market.interval_minutes,
-        paper: PaperConfig {
-            starting_balance: config.paper.starting_balance,
-            slippage_bps: config.paper.slippage_bps,
-            ..PaperConfig::default()
-        },
-    };
-    let run = request.prepare(&saved, &market).await?;
+    let market = market_of(config);
+    let run = request
+        .check(&saved, today)?
+        .load(&market, &store, user.id)
+        .await?;
+    store.close().await;
     let symbols = run.minutes.len();
-    let outcome = run.run(|_| {}).await?;
+    let outcome = run.run(&Progress::default()).await?;
     if asked.json {
-        println!("{}", serde_json::to_string_pretty(&Report::of(outcome))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&BacktestResult::of(outcome, usize::MAX))?
+        );
     } else {
         print_summary(
             &user.username,
@@ -84,21 +85,6 @@ fn overrides(set: &[String]) -> anyhow::Result<Map<String, Value>> {
         map.insert(key.trim().to_string(), value);
     }
     Ok(map)
-}
-
-#[derive(Serialize)]
-struct Report {
-    summary: signaldesk_backtest::Summary,
-    trades: Vec<TradeView>,
-}
-
-impl Report {
-    fn of(outcome: Outcome) -> Report {
-        Report {
-            summary: outcome.summary,
-            trades: outcome.trades.into_iter().map(TradeView::from).collect(),
-        }
-    }
 }
 
 fn print_summary(

@@ -1,0 +1,266 @@
+//! `/api/backtests/`: start a backtest in the background, follow its progress, read its
+//! result, cancel or delete it (docs/backtesting.md). Each user sees only their own.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use chrono::{NaiveDate, Utc};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use signaldesk_backtest::{BacktestError, Request, Source};
+use signaldesk_store::{BacktestRecord, StoreError};
+use utoipa::ToSchema;
+
+use crate::api::rfc3339;
+use crate::app::{now_ms, AppState};
+use crate::auth::AuthUser;
+use crate::backtest::view::BacktestResult;
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody, FieldErrors};
+
+/// The most symbols one backtest names.
+const MAX_SYMBOLS: usize = 100;
+
+/// The body of `POST /api/backtests/`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct BacktestInput {
+    /// First day, in the user's zone.
+    #[schema(format = Date)]
+    date_from: String,
+    /// Last day, included; not after today.
+    #[schema(format = Date)]
+    date_to: String,
+    /// Symbols of the market (default: all of them).
+    #[schema(max_items = 100)]
+    symbols: Option<Vec<String>>,
+    /// `ratings` (default): the rating engine; `alerts`: the user's recorded TradingView
+    /// alerts of the period.
+    #[schema(pattern = "^(ratings|alerts)$")]
+    source: Option<String>,
+    /// Settings fields to use instead of the saved ones (as in a settings update).
+    #[schema(value_type = Option<Object>)]
+    overrides: Option<Map<String, Value>>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BacktestView {
+    pub id: i64,
+    /// `running`, `done`, `failed` or `cancelled`.
+    pub status: String,
+    /// 0 to 1.
+    pub progress: f64,
+    /// What was asked for, as sent (dates, symbols, source, overrides).
+    #[schema(value_type = Object)]
+    pub request: Value,
+    /// Why it failed.
+    pub error: Option<String>,
+    pub created_at: String,
+    pub finished_at: Option<String>,
+    /// When done (only in `GET /api/backtests/{id}/`).
+    #[schema(value_type = Option<BacktestResult>)]
+    pub result: Option<Value>,
+}
+
+impl From<BacktestRecord> for BacktestView {
+    fn from(r: BacktestRecord) -> Self {
+        BacktestView {
+            id: r.id,
+            status: r.status,
+            progress: r.progress,
+            request: serde_json::from_str(&r.request).unwrap_or(Value::Null),
+            error: r.error,
+            created_at: rfc3339(r.created_at),
+            finished_at: r.finished_at.map(rfc3339),
+            result: r.result.and_then(|json| serde_json::from_str(&json).ok()),
+        }
+    }
+}
+
+/// Starts a backtest of the user's bot in the background: 202 with its id, then follow it
+/// with `GET /api/backtests/{id}/`. One runs per user at a time (409).
+#[utoipa::path(post, path = "/api/backtests/", tag = "backtests", request_body = BacktestInput,
+    responses((status = 202, body = BacktestView), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn create(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(payload): ApiJson<Value>,
+) -> ApiResult<(StatusCode, Json<BacktestView>)> {
+    let payload = payload
+        .as_object()
+        .ok_or_else(|| ApiError::bad_request("Expected a JSON object."))?;
+    let request = read_request(payload)?;
+    let saved = state
+        .store
+        .settings_or_default(auth.id(), now_ms())
+        .await?
+        .settings;
+    let today = Utc::now().with_timezone(&saved.timezone()).date_naive();
+    let checked = match request.check(&saved, today) {
+        Ok(checked) => checked,
+        Err(BacktestError::Invalid(fields)) => return Err(ApiError::validation(fields)),
+        Err(e) => return Err(ApiError::bad_request(e.to_string())),
+    };
+    let asked = serde_json::json!({
+        "date_from": request.date_from.to_string(),
+        "date_to": request.date_to.to_string(),
+        "symbols": request.symbols,
+        "source": request.source,
+        "overrides": request.overrides,
+    });
+    match state
+        .backtests
+        .start(auth.id(), checked, &asked.to_string())
+        .await
+    {
+        Ok(record) => Ok((StatusCode::ACCEPTED, Json(record.into()))),
+        Err(StoreError::Conflict(_)) => Err(ApiError::conflict(
+            "A backtest of yours is already running: wait for it to finish or cancel it.",
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The user's backtests, newest first, without their results.
+#[utoipa::path(get, path = "/api/backtests/", tag = "backtests",
+    responses((status = 200, body = [BacktestView]), (status = 401, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<Json<Vec<BacktestView>>> {
+    let all = state.store.backtests(auth.id()).await?;
+    Ok(Json(all.into_iter().map(Into::into).collect()))
+}
+
+/// One backtest: its status and progress, and its result once done.
+#[utoipa::path(get, path = "/api/backtests/{id}/", tag = "backtests",
+    params(("id" = i64, Path)),
+    responses((status = 200, body = BacktestView), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody)))]
+pub async fn read(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiPath(id): ApiPath<i64>,
+) -> ApiResult<Json<BacktestView>> {
+    let record = state
+        .store
+        .backtest(auth.id(), id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    Ok(Json(record.into()))
+}
+
+/// Deletes a backtest (a running one stops).
+#[utoipa::path(delete, path = "/api/backtests/{id}/", tag = "backtests",
+    params(("id" = i64, Path)),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn delete(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiPath(id): ApiPath<i64>,
+) -> ApiResult<StatusCode> {
+    if state.store.delete_backtest(auth.id(), id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found())
+    }
+}
+
+/// Cancels a running backtest: it stops within about a second.
+#[utoipa::path(post, path = "/api/backtests/{id}/cancel/", tag = "backtests",
+    params(("id" = i64, Path)),
+    responses((status = 200, body = BacktestView), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn cancel(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiPath(id): ApiPath<i64>,
+) -> ApiResult<Json<BacktestView>> {
+    let cancelled = state.store.cancel_backtest(auth.id(), id).await?;
+    let record = state
+        .store
+        .backtest(auth.id(), id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    if !cancelled {
+        return Err(ApiError::conflict(format!(
+            "This backtest is not running (it is {}).",
+            record.status
+        )));
+    }
+    Ok(Json(record.into()))
+}
+
+/// The request's fields, each wrong one named.
+fn read_request(payload: &Map<String, Value>) -> ApiResult<Request> {
+    let mut errors = FieldErrors::new();
+    let mut date = |field: &str| -> Option<NaiveDate> {
+        let parsed = payload
+            .get(field)
+            .and_then(Value::as_str)
+            .and_then(|s| NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").ok());
+        if parsed.is_none() {
+            errors.insert(field.into(), vec!["Expected a date as YYYY-MM-DD.".into()]);
+        }
+        parsed
+    };
+    let date_from = date("date_from");
+    let date_to = date("date_to");
+    let symbols = match payload.get("symbols") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) if items.len() <= MAX_SYMBOLS => {
+            let names: Option<Vec<String>> = items
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect();
+            names.unwrap_or_else(|| {
+                errors.insert("symbols".into(), vec!["Expected a list of symbols.".into()]);
+                Vec::new()
+            })
+        }
+        Some(Value::Array(_)) => {
+            errors.insert(
+                "symbols".into(),
+                vec![format!("At most {MAX_SYMBOLS} symbols.")],
+            );
+            Vec::new()
+        }
+        Some(_) => {
+            errors.insert("symbols".into(), vec!["Expected a list of symbols.".into()]);
+            Vec::new()
+        }
+    };
+    let source = match payload.get("source") {
+        None | Some(Value::Null) => Source::Ratings,
+        Some(v) if v == "ratings" => Source::Ratings,
+        Some(v) if v == "alerts" => Source::Alerts,
+        Some(_) => {
+            errors.insert(
+                "source".into(),
+                vec!["Expected \"ratings\" or \"alerts\".".into()],
+            );
+            Source::Ratings
+        }
+    };
+    let overrides = match payload.get("overrides") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(map)) => map.clone(),
+        Some(_) => {
+            errors.insert(
+                "overrides".into(),
+                vec!["Expected an object of settings.".into()],
+            );
+            Map::new()
+        }
+    };
+    match (date_from, date_to) {
+        (Some(date_from), Some(date_to)) if errors.is_empty() => Ok(Request {
+            date_from,
+            date_to,
+            symbols,
+            source,
+            overrides,
+        }),
+        _ => Err(ApiError::validation(errors)),
+    }
+}

@@ -1,0 +1,240 @@
+//! `/api/backtests/` on every database: a run in the background with its progress and
+//! result, each user's runs their own, bad requests refused by field with nothing made, one
+//! run per user at a time, cancel and delete.
+
+use std::time::{Duration, Instant};
+
+use chrono::{Days, Utc};
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use crate::helpers::{assert_json_error, TestApp};
+
+fn day(days_ago: u64) -> String {
+    (Utc::now().date_naive() - Days::new(days_ago)).to_string()
+}
+
+/// Reads the backtest until it is no longer running; every progress seen on the way.
+async fn wait_for_end(app: &TestApp, token: &str, id: i64) -> (Value, Vec<f64>) {
+    let path = format!("/api/backtests/{id}/");
+    let began = Instant::now();
+    let mut seen = Vec::new();
+    loop {
+        let run = app
+            .call_ok(Method::GET, &path, token, None, StatusCode::OK)
+            .await;
+        seen.push(run["progress"].as_f64().unwrap());
+        if run["status"] != "running" {
+            return (run, seen);
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(180),
+            "still running: {run}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_backtest_runs_in_the_background_and_only_its_owner_sees_it() {
+    for app in TestApp::on_every_backend().await {
+        let token = app.user_with_token("trader").await;
+        let other = app.user_with_token("someone").await;
+        let asked = json!({
+            "date_from": day(3),
+            "date_to": day(2),
+            "symbols": ["BTCUSDT", "ETHUSDT"],
+            "overrides": {"initial_stop_loss_pct": 2}
+        });
+        let started = app
+            .call_ok(
+                Method::POST,
+                "/api/backtests/",
+                &token,
+                Some(asked),
+                StatusCode::ACCEPTED,
+            )
+            .await;
+        assert_eq!(started["status"], "running");
+        assert_eq!(started["request"]["overrides"]["initial_stop_loss_pct"], 2);
+        let id = started["id"].as_i64().unwrap();
+
+        let (done, seen) = wait_for_end(&app, &token, id).await;
+        assert_eq!(done["status"], "done", "{done}");
+        assert_eq!(done["progress"], 1.0);
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+        let result = &done["result"];
+        let trades = result["trades"].as_array().unwrap();
+        assert_eq!(result["trades_total"], trades.len());
+        let closed: Vec<&Value> = trades.iter().filter(|t| t["status"] == "CLOSED").collect();
+        assert!(!closed.is_empty(), "{result}");
+        assert_eq!(result["summary"]["stats"]["total_trades"], closed.len());
+        // The override was used: every stop loss 2 % from its entry.
+        for t in trades.iter().filter(|t| t["take_profits_taken"] == 0) {
+            let (entry, stop) = (
+                t["entry_price"].as_f64().unwrap(),
+                t["stop_loss"].as_f64().unwrap(),
+            );
+            let distance = (entry - stop).abs() / entry;
+            assert!((distance - 0.02).abs() < 0.001, "{t}");
+        }
+
+        let listed = app
+            .call_ok(Method::GET, "/api/backtests/", &token, None, StatusCode::OK)
+            .await;
+        assert_eq!(listed.as_array().unwrap().len(), 1);
+        assert_eq!(listed[0]["id"], id);
+        assert!(listed[0]["result"].is_null(), "the list leaves results out");
+
+        // Someone else sees nothing of it and cannot touch it.
+        let theirs = app
+            .call_ok(Method::GET, "/api/backtests/", &other, None, StatusCode::OK)
+            .await;
+        assert_eq!(theirs, json!([]));
+        let path = format!("/api/backtests/{id}/");
+        for method in [Method::GET, Method::DELETE] {
+            let res = app.call(method, &path, &other, None).await;
+            assert_json_error(res, StatusCode::NOT_FOUND).await;
+        }
+        let res = app
+            .call(Method::POST, &format!("{path}cancel/"), &other, None)
+            .await;
+        assert_json_error(res, StatusCode::NOT_FOUND).await;
+
+        app.call_ok(Method::DELETE, &path, &token, None, StatusCode::NO_CONTENT)
+            .await;
+        let res = app.call(Method::GET, &path, &token, None).await;
+        assert_json_error(res, StatusCode::NOT_FOUND).await;
+    }
+}
+
+#[tokio::test]
+async fn a_bad_request_is_refused_by_field_and_starts_nothing() {
+    for app in TestApp::on_every_backend().await {
+        let token = app.user_with_token("trader").await;
+        let cases = [
+            (json!({"date_to": day(1)}), "date_from"),
+            (
+                json!({"date_from": "2026-13-01", "date_to": day(1)}),
+                "date_from",
+            ),
+            (json!({"date_from": day(1), "date_to": day(5)}), "date_to"),
+            (
+                json!({"date_from": day(2), "date_to": day(0).replace('-', "/")}),
+                "date_to",
+            ),
+            (
+                json!({"date_from": day(3), "date_to": (Utc::now().date_naive() + Days::new(2)).to_string()}),
+                "date_to",
+            ),
+            (
+                json!({"date_from": "2020-01-01", "date_to": "2021-06-01"}),
+                "date_to",
+            ),
+            (
+                json!({"date_from": day(3), "date_to": day(2), "symbols": ["NOPEUSDT"]}),
+                "symbols",
+            ),
+            (
+                json!({"date_from": day(3), "date_to": day(2), "symbols": "BTCUSDT"}),
+                "symbols",
+            ),
+            (
+                json!({"date_from": day(3), "date_to": day(2), "source": "dreams"}),
+                "source",
+            ),
+            (
+                json!({"date_from": day(3), "date_to": day(2), "overrides": {"leverage": 900}}),
+                "overrides.leverage",
+            ),
+            (
+                json!({"date_from": day(3), "date_to": day(2), "overrides": [1]}),
+                "overrides",
+            ),
+        ];
+        for (body, field) in cases {
+            let res = app
+                .call(Method::POST, "/api/backtests/", &token, Some(body.clone()))
+                .await;
+            let error = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+            assert!(error["fields"][field].is_array(), "{body} -> {error}");
+        }
+        let res = app
+            .call(Method::POST, "/api/backtests/", &token, Some(json!([1, 2])))
+            .await;
+        assert_json_error(res, StatusCode::BAD_REQUEST).await;
+        let listed = app
+            .call_ok(Method::GET, "/api/backtests/", &token, None, StatusCode::OK)
+            .await;
+        assert_eq!(listed, json!([]));
+    }
+}
+
+#[tokio::test]
+async fn one_run_at_a_time_per_user_and_a_cancelled_run_stops() {
+    for app in TestApp::on_every_backend().await {
+        let token = app.user_with_token("trader").await;
+        let other = app.user_with_token("someone").await;
+        let long = json!({"date_from": day(120), "date_to": day(1)});
+        let first = app
+            .call_ok(
+                Method::POST,
+                "/api/backtests/",
+                &token,
+                Some(long.clone()),
+                StatusCode::ACCEPTED,
+            )
+            .await;
+        let id = first["id"].as_i64().unwrap();
+        let res = app
+            .call(Method::POST, "/api/backtests/", &token, Some(long.clone()))
+            .await;
+        assert_json_error(res, StatusCode::CONFLICT).await;
+        // Another user may start theirs (it waits its turn behind the first).
+        let theirs = app
+            .call_ok(
+                Method::POST,
+                "/api/backtests/",
+                &other,
+                Some(long.clone()),
+                StatusCode::ACCEPTED,
+            )
+            .await;
+
+        let path = format!("/api/backtests/{id}/cancel/");
+        let cancelled = app
+            .call_ok(Method::POST, &path, &token, None, StatusCode::OK)
+            .await;
+        assert_eq!(cancelled["status"], "cancelled");
+        let res = app.call(Method::POST, &path, &token, None).await;
+        assert_json_error(res, StatusCode::CONFLICT).await;
+        let (ended, _) = wait_for_end(&app, &token, id).await;
+        assert_eq!(
+            ended["status"], "cancelled",
+            "a cancelled run is not overwritten: {ended}"
+        );
+        assert!(ended["result"].is_null());
+
+        // Free again; the other user's run ends when deleted.
+        let again = app
+            .call_ok(
+                Method::POST,
+                "/api/backtests/",
+                &token,
+                Some(json!({"date_from": day(2), "date_to": day(2)})),
+                StatusCode::ACCEPTED,
+            )
+            .await;
+        let theirs_path = format!("/api/backtests/{}/", theirs["id"]);
+        app.call_ok(
+            Method::DELETE,
+            &theirs_path,
+            &other,
+            None,
+            StatusCode::NO_CONTENT,
+        )
+        .await;
+        let (done, _) = wait_for_end(&app, &token, again["id"].as_i64().unwrap()).await;
+        assert_eq!(done["status"], "done", "{done}");
+    }
+}
