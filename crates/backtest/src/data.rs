@@ -53,3 +53,125 @@ pub async fn simulated_minutes(
     }
     Ok((chosen.into_iter().map(|s| s.instrument).collect(), candles))
 }
+
+/// `candles` (oldest first) with a flat candle at the close before for every minute missing
+/// between them: a minute Bybit has no trade in is one where the price stood still.
+pub fn fill_gaps(candles: Vec<Candle>) -> Vec<Candle> {
+    let mut filled: Vec<Candle> = Vec::with_capacity(candles.len());
+    for candle in candles {
+        while let Some(last) = filled.last() {
+            let next = last.open_time_ms + MINUTE_MS;
+            if next >= candle.open_time_ms {
+                break;
+            }
+            let close = last.close;
+            filled.push(Candle {
+                open_time_ms: next,
+                open: close,
+                high: close,
+                low: close,
+                close,
+                volume: rust_decimal::Decimal::ZERO,
+            });
+        }
+        if filled
+            .last()
+            .is_none_or(|last| last.open_time_ms < candle.open_time_ms)
+        {
+            filled.push(candle);
+        }
+    }
+    filled
+}
+
+/// How far from the period's ends stored candles may start and stop and still cover it.
+const COVER_SLACK_MS: i64 = 60 * MINUTE_MS;
+
+/// The symbols whose stored candles do not cover `[from_ms, to_ms)` (within an hour at
+/// each end), named under `data` with the command that fetches them.
+pub async fn check_stored(
+    store: &signaldesk_store::Store,
+    symbols: &[String],
+    from_ms: i64,
+    to_ms: i64,
+) -> Result<(), BacktestError> {
+    let mut missing = Vec::new();
+    for symbol in symbols {
+        let covered = store
+            .candle_bounds(symbol, from_ms, to_ms)
+            .await?
+            .is_some_and(|(first, last)| {
+                first < from_ms + COVER_SLACK_MS && last >= to_ms - COVER_SLACK_MS
+            });
+        if !covered {
+            missing.push(symbol.clone());
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let mut fields = signaldesk_core::validation::FieldErrors::new();
+    fields.insert(
+        "data".into(),
+        vec![format!(
+            "The stored Bybit candles do not cover the period for {}: fetch them with `signaldesk candles fetch --symbols {} --from … --to …`.",
+            missing.join(", "),
+            missing.join(",")
+        )],
+    );
+    Err(BacktestError::Invalid(fields))
+}
+
+/// The stored (Bybit) 1-minute candles of `symbols` in `[from_ms, to_ms)`, gaps filled, with
+/// the symbols' instruments (the simulated market's specifications of those symbols); the
+/// period `[covers_from, to_ms)` must be covered ([`check_stored`]).
+pub async fn stored_minutes(
+    store: &signaldesk_store::Store,
+    symbols: &[String],
+    from_ms: i64,
+    covers_from: i64,
+    to_ms: i64,
+) -> Result<(Vec<Instrument>, BTreeMap<String, Vec<Candle>>), BacktestError> {
+    check_stored(store, symbols, covers_from, to_ms).await?;
+    let universe = default_symbols();
+    let mut instruments = Vec::with_capacity(symbols.len());
+    let mut candles = BTreeMap::new();
+    for symbol in symbols {
+        let Some(spec) = universe.iter().find(|s| &s.instrument.symbol == symbol) else {
+            return Err(BacktestError::UnknownSymbol(symbol.clone()));
+        };
+        let stored = store.candles_between(symbol, from_ms, to_ms).await?;
+        instruments.push(spec.instrument.clone());
+        candles.insert(symbol.clone(), fill_gaps(stored));
+    }
+    Ok((instruments, candles))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    fn at(minute: i64, close: rust_decimal::Decimal) -> Candle {
+        Candle {
+            open_time_ms: minute * MINUTE_MS,
+            open: close,
+            high: close,
+            low: close,
+            close,
+            volume: dec!(1),
+        }
+    }
+
+    #[test]
+    fn a_missing_minute_is_flat_at_the_close_before() {
+        let filled = fill_gaps(vec![at(0, dec!(10)), at(3, dec!(12)), at(4, dec!(13))]);
+        let times: Vec<i64> = filled.iter().map(|c| c.open_time_ms / MINUTE_MS).collect();
+        assert_eq!(times, [0, 1, 2, 3, 4]);
+        assert_eq!(
+            (filled[1].close, filled[2].high, filled[2].volume),
+            (dec!(10), dec!(10), dec!(0))
+        );
+        assert_eq!(filled[3].close, dec!(12));
+    }
+}

@@ -5,12 +5,13 @@
 //! paper exchange's code, fed 1-minute price paths and the signal interval's ratings.
 
 pub mod data;
+pub mod fetch;
 pub mod path;
 pub mod request;
 mod run;
 mod summary;
 
-pub use request::{Checked, Market, Request, Source};
+pub use request::{Checked, Data, History, Market, Request, Source};
 pub use run::{Backtest, Outcome, Progress, ScriptedSignal, Signals};
 pub use summary::Summary;
 

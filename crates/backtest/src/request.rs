@@ -12,7 +12,11 @@ use signaldesk_store::Store;
 use signaldesk_venue::market::sim::default_symbols;
 use signaldesk_venue::paper::PaperConfig;
 
-use crate::data::simulated_minutes;
+use std::collections::BTreeMap;
+
+use signaldesk_core::market::{Candle, Instrument};
+
+use crate::data::{check_stored, simulated_minutes, stored_minutes};
 use crate::{Backtest, BacktestError, ScriptedSignal, Signals};
 
 /// Candles of the signal interval read before the period to warm the ratings up: as many as
@@ -20,6 +24,17 @@ use crate::{Backtest, BacktestError, ScriptedSignal, Signals};
 pub const WARMUP_CANDLES: i64 = 300;
 /// The longest period one run covers.
 pub const MAX_DAYS: i64 = 366;
+
+/// Where a run's prices come from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Data {
+    /// The simulated market's history (any period, offline).
+    #[default]
+    Simulated,
+    /// Bybit's 1-minute candles stored by `signaldesk candles fetch`.
+    Bybit,
+}
 
 /// Where a run's signals come from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +55,7 @@ pub struct Request {
     /// Empty: every symbol of the market.
     pub symbols: Vec<String>,
     pub source: Source,
+    pub data: Data,
     /// Settings fields to use instead of the saved ones, checked as a settings update is.
     pub overrides: Map<String, Value>,
 }
@@ -59,6 +75,7 @@ pub struct Checked {
     pub settings: BotSettings,
     pub symbols: Vec<String>,
     pub source: Source,
+    pub data: Data,
     /// The period, `[from_ms, to_ms)`.
     pub from_ms: i64,
     pub to_ms: i64,
@@ -125,15 +142,19 @@ impl Request {
             settings,
             symbols,
             source: self.source,
+            data: self.data,
             from_ms,
             to_ms,
         })
     }
 }
 
+/// A run's 1-minute history: the instruments and each symbol's candles.
+pub type History = (Vec<Instrument>, BTreeMap<String, Vec<Candle>>);
+
 impl Checked {
-    /// The run: the market's 1-minute history of the period and its warm-up, and the
-    /// signals (the ratings, or `user_id`'s alerts read from `store`).
+    /// The run: the 1-minute history of the period and its warm-up, and the signals (the
+    /// ratings, or `user_id`'s alerts read from `store`).
     pub async fn load(
         self,
         market: &Market,
@@ -141,7 +162,42 @@ impl Checked {
         user_id: i64,
     ) -> Result<Backtest, BacktestError> {
         let alerts = self.alerts(store, user_id).await?;
-        self.build(market, alerts).await
+        let stored = self.stored(market, store).await?;
+        self.build(market, stored, alerts).await
+    }
+
+    fn warmup_from(&self, market: &Market) -> i64 {
+        self.from_ms - WARMUP_CANDLES * i64::from(market.interval_minutes.max(1)) * 60_000
+    }
+
+    /// With [`Data::Bybit`], whether the stored candles cover the period (cheap: two reads
+    /// per symbol); [`BacktestError::Invalid`] naming `data` otherwise.
+    pub async fn check_stored(&self, store: &Store) -> Result<(), BacktestError> {
+        if self.data != Data::Bybit {
+            return Ok(());
+        }
+        check_stored(store, &self.symbols, self.from_ms, self.to_ms).await
+    }
+
+    /// With [`Data::Bybit`], the stored candles (the period must be covered:
+    /// [`BacktestError::Invalid`] otherwise); `None` for the simulated market.
+    pub async fn stored(
+        &self,
+        market: &Market,
+        store: &Store,
+    ) -> Result<Option<History>, BacktestError> {
+        if self.data != Data::Bybit {
+            return Ok(None);
+        }
+        let history = stored_minutes(
+            store,
+            &self.symbols,
+            self.warmup_from(market),
+            self.from_ms,
+            self.to_ms,
+        )
+        .await?;
+        Ok(Some(history))
     }
 
     /// With [`Source::Alerts`], the user's alerts of the period from the store; `None` with
@@ -170,21 +226,26 @@ impl Checked {
         ))
     }
 
-    /// The run on the market's history, with `alerts` as its signals when given and the
-    /// ratings otherwise. The heavy part (the history is generated here).
+    /// The run on `stored` history (the simulated market's when `None`, generated here: the
+    /// heavy part), with `alerts` as its signals when given and the ratings otherwise.
     pub async fn build(
         self,
         market: &Market,
+        stored: Option<History>,
         alerts: Option<Vec<ScriptedSignal>>,
     ) -> Result<Backtest, BacktestError> {
-        let warmup_ms = WARMUP_CANDLES * i64::from(market.interval_minutes.max(1)) * 60_000;
-        let (instruments, minutes) = simulated_minutes(
-            market.seed,
-            &self.symbols,
-            self.from_ms - warmup_ms,
-            self.to_ms,
-        )
-        .await?;
+        let (instruments, minutes) = match stored {
+            Some(history) => history,
+            None => {
+                simulated_minutes(
+                    market.seed,
+                    &self.symbols,
+                    self.warmup_from(market),
+                    self.to_ms,
+                )
+                .await?
+            }
+        };
         let signals = match alerts {
             Some(list) => Signals::Scripted(list),
             None => Signals::Ratings {

@@ -51,8 +51,8 @@ pub struct ScriptedSignal {
 pub struct Backtest {
     pub settings: BotSettings,
     pub instruments: Vec<Instrument>,
-    /// 1-minute candles per symbol, oldest first, all on the same minutes. Those before
-    /// `from_ms` only warm the ratings up.
+    /// 1-minute candles per symbol, oldest first, one for every minute from the symbol's
+    /// first ([`crate::data::fill_gaps`]). Those before `from_ms` only warm the ratings up.
     pub minutes: BTreeMap<String, Vec<Candle>>,
     /// Trading starts here (Unix ms).
     pub from_ms: i64,
@@ -273,11 +273,18 @@ impl Ratings {
                 if minute_ms.rem_euclid(interval_ms) != 0 || opened < first_ms {
                     return Vec::new();
                 }
-                let index = usize::try_from((opened - first_ms) / MINUTE_MS).unwrap_or(0);
                 let width = *interval_minutes as usize;
                 let mut due = Vec::with_capacity(engines.len());
                 for (symbol, engine) in engines.iter_mut() {
-                    let Some(slice) = minutes[symbol].get(index..index + width) else {
+                    let candles = &minutes[symbol];
+                    // Each symbol's minutes are contiguous from its own first one.
+                    let Some(index) = candles
+                        .first()
+                        .and_then(|c| usize::try_from((opened - c.open_time_ms) / MINUTE_MS).ok())
+                    else {
+                        continue;
+                    };
+                    let Some(slice) = candles.get(index..index + width) else {
                         continue;
                     };
                     let Some(candle) = aggregate(slice, 1, *interval_minutes).pop() else {

@@ -117,6 +117,8 @@ struct State {
     hold_order_pushes: bool,
     max_page: usize,
     stats: Stats,
+    /// 1-minute candles per symbol by open time, served by `/v5/market/kline`.
+    klines: HashMap<String, std::collections::BTreeMap<i64, signaldesk_core::market::Candle>>,
 }
 
 pub(crate) struct Shared {
@@ -177,6 +179,7 @@ impl FakeBybit {
                 hold_order_pushes: false,
                 max_page: config.max_page.max(1),
                 stats: Stats::default(),
+                klines: HashMap::new(),
             }),
             pushes,
             generation: watch::channel(0).0,
@@ -226,6 +229,15 @@ impl FakeBybit {
         let pushes = self.shared.lock().exchange.set_price(symbol, price, now);
         for (key, push) in pushes {
             self.shared.publish(&key, vec![push]);
+        }
+    }
+
+    /// The 1-minute candles `/v5/market/kline` serves for `symbol` (added to those it has).
+    pub fn add_klines(&self, symbol: &str, candles: &[signaldesk_core::market::Candle]) {
+        let mut state = self.shared.lock();
+        let stored = state.klines.entry(symbol.to_string()).or_default();
+        for candle in candles {
+            stored.insert(candle.open_time_ms, candle.clone());
         }
     }
 

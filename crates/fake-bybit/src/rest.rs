@@ -162,6 +162,7 @@ async fn handle(
         (Method::GET, "/v5/market/instruments-info") => {
             answer(now, instruments(&shared, &query), None)
         }
+        (Method::GET, "/v5/market/kline") => answer(now, klines(&shared, &query), None),
         _ => {
             let payload = if method == Method::GET {
                 &raw_query
@@ -348,6 +349,76 @@ fn instruments(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
         .collect();
     let (list, next) = paged(rows, limit, offset);
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
+}
+
+/// GET /v5/market/kline (docs: market/kline): `category`, `symbol` and `interval` required;
+/// `start` and `end` bound the open times (both included); `limit` 1 to 1000, default 200;
+/// the newest candles of the range first. The fake has 1-minute candles only.
+fn klines(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
+    category(query)?;
+    let symbol = query
+        .get("symbol")
+        .ok_or_else(|| Reject::new(10001, "params error: symbol"))?;
+    const INTERVALS: [&str; 13] = [
+        "1", "3", "5", "15", "30", "60", "120", "240", "360", "720", "D", "W", "M",
+    ];
+    match query.get("interval").map(String::as_str) {
+        Some("1") => {}
+        Some(other) if INTERVALS.contains(&other) => {
+            return Err(Reject::new(10001, "the fake serves 1-minute klines only"))
+        }
+        _ => return Err(Reject::new(10001, "params error: interval")),
+    }
+    let bound = |name: &str| -> Result<Option<i64>, Reject> {
+        query
+            .get(name)
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| Reject::new(10001, format!("params error: {name}")))
+            })
+            .transpose()
+    };
+    let (start, end) = (bound("start")?, bound("end")?);
+    let limit: usize = match query.get("limit") {
+        None => 200,
+        Some(l) => l
+            .parse()
+            .map_err(|_| Reject::new(10001, "params error: limit"))?,
+    }
+    .clamp(1, 1000);
+    let state = shared.lock();
+    if !state
+        .exchange
+        .instruments
+        .iter()
+        .any(|i| &i.symbol == symbol)
+    {
+        return Err(Reject::new(10001, "Not supported symbols"));
+    }
+    let list: Vec<Value> = state
+        .klines
+        .get(symbol)
+        .map(|candles| {
+            candles
+                .range(start.unwrap_or(i64::MIN)..=end.unwrap_or(i64::MAX))
+                .rev()
+                .take(limit)
+                .map(|(_, c)| {
+                    let turnover = c.close * c.volume;
+                    json!([
+                        c.open_time_ms.to_string(),
+                        c.open.to_string(),
+                        c.high.to_string(),
+                        c.low.to_string(),
+                        c.close.to_string(),
+                        c.volume.to_string(),
+                        turnover.to_string(),
+                    ])
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(json!({"category": "linear", "symbol": symbol, "list": list}))
 }
 
 fn query_api(shared: &Arc<Shared>, key: &str) -> Result<Value, Reject> {

@@ -62,6 +62,9 @@ enum Command {
     /// Run a user's bot (saved settings, changed by --set) over the simulated market's
     /// history and print what it would have done (docs/backtesting.md).
     Backtest(BacktestArgs),
+    /// Market history for backtests.
+    #[command(subcommand)]
+    Candles(CandlesCommand),
     /// Print the OpenAPI document of the HTTP API (what `GET /api/openapi.json` serves).
     Openapi,
     /// Print the technical rating of the last candle of a CSV file as JSON
@@ -101,6 +104,24 @@ struct ServeArgs {
     instance_id: Option<String>,
 }
 
+#[derive(Subcommand)]
+enum CandlesCommand {
+    /// Store Bybit's 1-minute candles of the symbols from the first day to the last (UTC,
+    /// both included): only the minutes not stored yet are fetched, so it resumes and fills
+    /// gaps (docs/backtesting.md).
+    Fetch {
+        /// Comma-separated symbols.
+        #[arg(long, value_delimiter = ',', required = true)]
+        symbols: Vec<String>,
+        #[arg(long)]
+        from: chrono::NaiveDate,
+        #[arg(long)]
+        to: chrono::NaiveDate,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
 #[derive(Args)]
 struct BacktestArgs {
     #[arg(long)]
@@ -118,6 +139,10 @@ struct BacktestArgs {
     /// TradingView alerts).
     #[arg(long, value_enum, default_value = "ratings")]
     source: SourceArg,
+    /// Prices: simulated (the simulated market, default) or bybit (candles stored by
+    /// `signaldesk candles fetch`).
+    #[arg(long, value_enum, default_value = "simulated")]
+    data: DataArg,
     /// A settings field to change for this run, key=value; repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
@@ -126,6 +151,12 @@ struct BacktestArgs {
     json: bool,
     #[command(flatten)]
     storage: StorageArgs,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DataArg {
+    Simulated,
+    Bybit,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -269,10 +300,24 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     SourceArg::Ratings => signaldesk_backtest::Source::Ratings,
                     SourceArg::Alerts => signaldesk_backtest::Source::Alerts,
                 },
+                data: match args.data {
+                    DataArg::Simulated => signaldesk_backtest::Data::Simulated,
+                    DataArg::Bybit => signaldesk_backtest::Data::Bybit,
+                },
                 set: args.set,
                 json: args.json,
             };
             crate::backtest::cli::run(&config, asked).await
+        }
+        Command::Candles(CandlesCommand::Fetch {
+            symbols,
+            from,
+            to,
+            storage,
+        }) => {
+            let config =
+                Config::load(file, &storage_overrides(storage)).context("invalid configuration")?;
+            crate::backtest::fetch_cli::run(&config, symbols, from, to).await
         }
         Command::Serve(args) => {
             let overrides = Overrides {

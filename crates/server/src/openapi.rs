@@ -123,6 +123,9 @@ pub fn finish(document: utoipa::openapi::OpenApi) -> Value {
     doc
 }
 
+/// Bodies clients send, not answers: a property left out is as good as null there.
+const REQUEST_BODIES: &[&str] = &["SettingsInput", "BacktestInput"];
+
 /// serde writes `None` as null, so an optional property is always present: required, and
 /// nullable (the schema derive marks it not required, which would type it `T | undefined`).
 fn require_nullable_properties(name: &str, schema: &mut Value) {
@@ -145,7 +148,7 @@ fn require_nullable_properties(name: &str, schema: &mut Value) {
                 .collect()
         })
         .unwrap_or_default();
-    if nullable.is_empty() || name == "SettingsInput" {
+    if nullable.is_empty() || REQUEST_BODIES.contains(&name) {
         return;
     }
     let required = schema

@@ -758,6 +758,11 @@ export interface components {
         /** @description The body of `POST /api/backtests/`. */
         BacktestInput: {
             /**
+             * @description `simulated` (default): the simulated market's history; `bybit`: Bybit's 1-minute
+             *     candles stored by `signaldesk candles fetch` (400 when they do not cover the period).
+             */
+            data?: string | null;
+            /**
              * Format: date
              * @description First day, in the user's zone.
              */
@@ -767,15 +772,14 @@ export interface components {
              * @description Last day, included; not after today.
              */
             date_to: string;
-            /** @description Settings fields to use instead of the saved ones (as in a settings update). */
-            overrides: Record<string, never> | null;
+            overrides?: null | components["schemas"]["SettingsInput"];
             /**
              * @description `ratings` (default): the rating engine; `alerts`: the user's recorded TradingView
              *     alerts of the period.
              */
-            source: string | null;
+            source?: string | null;
             /** @description Symbols of the market (default: all of them). */
-            symbols: string[] | null;
+            symbols?: string[] | null;
         };
         BacktestResult: {
             /** @description The martingale chains, with their trades. */
@@ -798,8 +802,8 @@ export interface components {
              * @description 0 to 1.
              */
             progress: number;
-            /** @description What was asked for, as sent (dates, symbols, source, overrides). */
-            request: Record<string, never>;
+            /** @description What was asked for (dates, symbols, source, overrides). */
+            request: components["schemas"]["BacktestInput"];
             result: null | components["schemas"]["BacktestResult"];
             /** @description `running`, `done`, `failed` or `cancelled`. */
             status: string;

@@ -7,7 +7,7 @@ use axum::Json;
 use chrono::{NaiveDate, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use signaldesk_backtest::{BacktestError, Request, Source};
+use signaldesk_backtest::{BacktestError, Data, Request, Source};
 use signaldesk_store::{BacktestRecord, StoreError};
 use utoipa::ToSchema;
 
@@ -16,6 +16,7 @@ use crate::app::{now_ms, AppState};
 use crate::auth::AuthUser;
 use crate::backtest::view::BacktestResult;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody, FieldErrors};
+use crate::openapi::SettingsInput;
 
 /// The most symbols one backtest names.
 const MAX_SYMBOLS: usize = 100;
@@ -37,8 +38,12 @@ pub struct BacktestInput {
     /// alerts of the period.
     #[schema(pattern = "^(ratings|alerts)$")]
     source: Option<String>,
+    /// `simulated` (default): the simulated market's history; `bybit`: Bybit's 1-minute
+    /// candles stored by `signaldesk candles fetch` (400 when they do not cover the period).
+    #[schema(pattern = "^(simulated|bybit)$")]
+    data: Option<String>,
     /// Settings fields to use instead of the saved ones (as in a settings update).
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<SettingsInput>)]
     overrides: Option<Map<String, Value>>,
 }
 
@@ -49,8 +54,8 @@ pub struct BacktestView {
     pub status: String,
     /// 0 to 1.
     pub progress: f64,
-    /// What was asked for, as sent (dates, symbols, source, overrides).
-    #[schema(value_type = Object)]
+    /// What was asked for (dates, symbols, source, overrides).
+    #[schema(value_type = BacktestInput)]
     pub request: Value,
     /// Why it failed.
     pub error: Option<String>,
@@ -98,14 +103,15 @@ pub async fn create(
     let today = Utc::now().with_timezone(&saved.timezone()).date_naive();
     let checked = match request.check(&saved, today) {
         Ok(checked) => checked,
-        Err(BacktestError::Invalid(fields)) => return Err(ApiError::validation(fields)),
-        Err(e) => return Err(ApiError::bad_request(e.to_string())),
+        Err(e) => return Err(refused(e)),
     };
+    checked.check_stored(&state.store).await.map_err(refused)?;
     let asked = serde_json::json!({
         "date_from": request.date_from.to_string(),
         "date_to": request.date_to.to_string(),
         "symbols": request.symbols,
         "source": request.source,
+        "data": request.data,
         "overrides": request.overrides,
     });
     match state
@@ -191,6 +197,15 @@ pub async fn cancel(
     Ok(Json(record.into()))
 }
 
+/// A request the backtest refused: 400, by field where it says which.
+fn refused(error: BacktestError) -> ApiError {
+    match error {
+        BacktestError::Invalid(fields) => ApiError::validation(fields),
+        BacktestError::Store(e) => e.into(),
+        other => ApiError::bad_request(other.to_string()),
+    }
+}
+
 /// The request's fields, each wrong one named.
 fn read_request(payload: &Map<String, Value>) -> ApiResult<Request> {
     let mut errors = FieldErrors::new();
@@ -242,6 +257,18 @@ fn read_request(payload: &Map<String, Value>) -> ApiResult<Request> {
             Source::Ratings
         }
     };
+    let data = match payload.get("data") {
+        None | Some(Value::Null) => Data::Simulated,
+        Some(v) if v == "simulated" => Data::Simulated,
+        Some(v) if v == "bybit" => Data::Bybit,
+        Some(_) => {
+            errors.insert(
+                "data".into(),
+                vec!["Expected \"simulated\" or \"bybit\".".into()],
+            );
+            Data::Simulated
+        }
+    };
     let overrides = match payload.get("overrides") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(map)) => map.clone(),
@@ -259,6 +286,7 @@ fn read_request(payload: &Map<String, Value>) -> ApiResult<Request> {
             date_to,
             symbols,
             source,
+            data,
             overrides,
         }),
         _ => Err(ApiError::validation(errors)),

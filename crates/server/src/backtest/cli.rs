@@ -4,7 +4,7 @@
 use anyhow::{bail, Context};
 use chrono::NaiveDate;
 use serde_json::{Map, Value};
-use signaldesk_backtest::{Outcome, Progress, Request, Source};
+use signaldesk_backtest::{Data, Outcome, Progress, Request, Source};
 use signaldesk_store::Store;
 
 use super::market_of;
@@ -19,6 +19,7 @@ pub struct Asked {
     pub to: Option<NaiveDate>,
     pub symbols: Vec<String>,
     pub source: Source,
+    pub data: Data,
     /// `key=value` settings changes; a value that is not JSON is taken as text.
     pub set: Vec<String>,
     pub json: bool,
@@ -47,6 +48,7 @@ pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
         date_to: to,
         symbols: asked.symbols,
         source: asked.source,
+        data: asked.data,
         overrides: overrides(&asked.set)?,
     };
     let market = market_of(config);

@@ -99,8 +99,13 @@ impl BacktestJobs {
                 }
             }
         };
+        // The store is read here, on the server's runtime; the thread only computes.
         let alerts = checked
             .alerts(&self.store, user_id)
+            .await
+            .map_err(|e| e.to_string())?;
+        let stored = checked
+            .stored(&self.market, &self.store)
             .await
             .map_err(|e| e.to_string())?;
         let progress = Arc::new(Progress::default());
@@ -117,7 +122,11 @@ impl BacktestJobs {
                     .map_err(BacktestError::from)
                     .and_then(|runtime| {
                         runtime.block_on(async {
-                            checked.build(&market, alerts).await?.run(&shared).await
+                            checked
+                                .build(&market, stored, alerts)
+                                .await?
+                                .run(&shared)
+                                .await
                         })
                     });
                 let _ = done.send(result);

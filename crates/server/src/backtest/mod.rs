@@ -2,6 +2,7 @@
 //! run them in the background for the API, and how a result is shown.
 
 pub mod cli;
+pub mod fetch_cli;
 pub mod jobs;
 pub mod view;
 

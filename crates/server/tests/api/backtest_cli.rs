@@ -99,3 +99,124 @@ fn a_wrong_setting_symbol_or_period_is_refused_by_name() {
         assert!(stderr.contains(named), "{extra:?}: {stderr}");
     }
 }
+
+/// The fake Bybit with the simulated market's BTC minutes of the six days before yesterday.
+async fn bybit_with_history() -> (signaldesk_fake_bybit::FakeBybit, String, String) {
+    use signaldesk_venue::market::sim::default_symbols;
+    let today = chrono::Utc::now().date_naive();
+    let from = today - chrono::Days::new(7);
+    let to = today - chrono::Days::new(2);
+    let start = from
+        .and_hms_opt(0, 0, 0)
+        .unwrap()
+        .and_utc()
+        .timestamp_millis();
+    let end = (to + chrono::Days::new(1))
+        .and_hms_opt(0, 0, 0)
+        .unwrap()
+        .and_utc()
+        .timestamp_millis();
+    let (_, minutes) =
+        signaldesk_backtest::data::simulated_minutes(3, &["BTCUSDT".to_string()], start, end)
+            .await
+            .unwrap();
+    let instruments = default_symbols()
+        .into_iter()
+        .map(|s| s.instrument)
+        .collect();
+    let fake = signaldesk_fake_bybit::FakeBybit::start(signaldesk_fake_bybit::FakeConfig::new(
+        instruments,
+    ))
+    .await
+    .unwrap();
+    fake.add_klines("BTCUSDT", &minutes["BTCUSDT"]);
+    (fake, from.to_string(), to.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn candles_fetched_from_bybit_are_backtested_and_a_fetch_resumes() {
+    let (fake, from, to) = bybit_with_history().await;
+    let dir = with_trader();
+    let url = fake.rest_url();
+    let fetch_args = [
+        "candles",
+        "fetch",
+        "--symbols",
+        "BTCUSDT",
+        "--from",
+        &from,
+        "--to",
+        &to,
+    ];
+    let run = |args: Vec<String>| {
+        let dir = dir.path().to_path_buf();
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            signaldesk(&dir)
+                .env("SIGNALDESK_MARKET__BYBIT_REST_URL", url)
+                .args(args)
+                .output()
+                .unwrap()
+        })
+    };
+    let owned = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+
+    let fetched = run(owned(&fetch_args)).await.unwrap();
+    let stdout = String::from_utf8_lossy(&fetched.stdout);
+    assert!(
+        fetched.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fetched.stderr)
+    );
+    assert!(
+        stdout.contains(
+            "BTCUSDT: 0 minutes stored before, 8640 fetched in 9 requests, 0 with no candle"
+        ),
+        "{stdout}"
+    );
+    let again = run(owned(&fetch_args)).await.unwrap();
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        stdout.contains("BTCUSDT: 8640 minutes stored before, 0 fetched in 0 requests"),
+        "{stdout}"
+    );
+
+    let day_before_to = (chrono::NaiveDate::parse_from_str(&to, "%Y-%m-%d").unwrap()
+        - chrono::Days::new(1))
+    .to_string();
+    let backtest_args = |symbols: &str| {
+        owned(&[
+            "backtest",
+            "--username",
+            "trader",
+            "--from",
+            &day_before_to,
+            "--to",
+            &to,
+            "--symbols",
+            symbols,
+            "--data",
+            "bybit",
+            "--json",
+        ])
+    };
+    let tested = run(backtest_args("BTCUSDT")).await.unwrap();
+    assert!(
+        tested.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tested.stderr)
+    );
+    let report: Value = serde_json::from_slice(&tested.stdout).unwrap();
+    assert!(
+        report["summary"]["stats"]["total_trades"].is_u64(),
+        "{report}"
+    );
+
+    let uncovered = run(backtest_args("BTCUSDT,ETHUSDT")).await.unwrap();
+    assert!(!uncovered.status.success());
+    let stderr = String::from_utf8_lossy(&uncovered.stderr);
+    assert!(
+        stderr.contains("data:") && stderr.contains("ETHUSDT"),
+        "{stderr}"
+    );
+}

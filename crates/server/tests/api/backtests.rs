@@ -151,6 +151,15 @@ async fn a_bad_request_is_refused_by_field_and_starts_nothing() {
                 json!({"date_from": day(3), "date_to": day(2), "overrides": [1]}),
                 "overrides",
             ),
+            (
+                json!({"date_from": day(3), "date_to": day(2), "data": "moon"}),
+                "data",
+            ),
+            // Bybit's candles were never fetched here.
+            (
+                json!({"date_from": day(3), "date_to": day(2), "data": "bybit"}),
+                "data",
+            ),
         ];
         for (body, field) in cases {
             let res = app

@@ -23,7 +23,7 @@ const ROWS_PER_INSERT: usize = 2_000;
 /// statement of `$n` costs the square of its values (13,500 of them made an import of
 /// 100,000 trades take a minute); plain `?` values have no names and bind in order.
 #[derive(Clone, Copy)]
-enum Marks {
+pub(crate) enum Marks {
     /// `$1, $2, …` (PostgreSQL)
     Numbered,
     /// `?, ?, …` (SQLite)
@@ -31,7 +31,7 @@ enum Marks {
 }
 
 impl Marks {
-    fn of(store: &Store) -> Marks {
+    pub(crate) fn of(store: &Store) -> Marks {
         match store.backend() {
             crate::Backend::Sqlite => Marks::Plain,
             crate::Backend::Postgres => Marks::Numbered,
@@ -62,7 +62,7 @@ impl Marks {
 }
 
 /// `INSERT INTO table (columns) VALUES ($1, .., $k), (..)` for `rows` rows of `width` values.
-fn multi_row_insert(marks: Marks, head: &str, width: usize, rows: usize) -> String {
+pub(crate) fn multi_row_insert(marks: Marks, head: &str, width: usize, rows: usize) -> String {
     let mut sql = String::with_capacity(head.len() + rows * width * 6);
     sql.push_str(head);
     sql.push_str(" VALUES ");

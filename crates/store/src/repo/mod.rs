@@ -3,6 +3,7 @@
 pub mod api_keys;
 pub mod backtests;
 pub mod bot_logs;
+pub mod candles;
 pub mod commands;
 pub mod dashboard;
 pub mod import;

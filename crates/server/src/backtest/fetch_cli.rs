@@ -1,0 +1,76 @@
+//! `signaldesk candles fetch`: Bybit's 1-minute candles of the symbols and days into the
+//! database (docs/backtesting.md, "Bybit's history"), with a line of progress per page.
+
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use chrono::NaiveDate;
+use signaldesk_backtest::fetch::fetch_candles;
+use signaldesk_core::stats::local_dates_range;
+use signaldesk_store::Store;
+use signaldesk_venue::bybit::http::BybitHttpClient;
+use signaldesk_venue::market::sim::default_symbols;
+
+use crate::config::Config;
+
+/// The pause between two kline requests: 10 a second, far inside Bybit's public limit of
+/// 600 requests in 5 seconds per IP address.
+const PACE: Duration = Duration::from_millis(100);
+const TIMEOUT: Duration = Duration::from_secs(15);
+
+pub async fn run(
+    config: &Config,
+    symbols: Vec<String>,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> anyhow::Result<()> {
+    if to < from {
+        bail!("--to must not be before --from");
+    }
+    let known: Vec<String> = default_symbols()
+        .into_iter()
+        .map(|s| s.instrument.symbol)
+        .collect();
+    let symbols: Vec<String> = symbols.iter().map(|s| s.trim().to_uppercase()).collect();
+    if symbols.is_empty() {
+        bail!("--symbols names at least one symbol");
+    }
+    if let Some(unknown) = symbols.iter().find(|s| !known.contains(s)) {
+        bail!(
+            "unknown symbol {unknown}: backtests trade {}",
+            known.join(", ")
+        );
+    }
+    let store = Store::connect(&config.database_url)
+        .await
+        .context("cannot open the database")?;
+    let client = BybitHttpClient::new(&config.market.bybit_rest_url, TIMEOUT)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    // Whole UTC days.
+    let (from_ms, to_ms) = local_dates_range(from, to, chrono_tz::UTC);
+    for symbol in &symbols {
+        let mut stderr = std::io::stderr();
+        let done = fetch_candles(
+            &client,
+            &store,
+            symbol,
+            from_ms,
+            to_ms,
+            PACE,
+            |have, total| {
+                let _ = write!(stderr, "\r{symbol}: {have} of {total} minutes stored");
+                let _ = stderr.flush();
+            },
+        )
+        .await;
+        eprintln!();
+        let done = done?;
+        println!(
+            "{symbol}: {} minutes stored before, {} fetched in {} requests, {} with no candle at Bybit",
+            done.stored_before, done.stored_now, done.requests, done.missing
+        );
+    }
+    store.close().await;
+    Ok(())
+}

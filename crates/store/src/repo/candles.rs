@@ -1,0 +1,124 @@
+//! Stored 1-minute candles (migration 0016), fetched from Bybit for backtests: written in
+//! batches, each minute once (a candle fetched again replaces the stored one), read by range.
+
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use signaldesk_core::market::Candle;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::repo::import::{multi_row_insert, Marks};
+use crate::{Store, StoreError};
+
+/// Candles per INSERT (7 values each).
+const CANDLES_PER_INSERT: usize = 1_000;
+
+fn price(row: &AnyRow, column: &str) -> Result<Decimal, StoreError> {
+    let text: String = row.try_get(column)?;
+    Decimal::from_str(&text)
+        .map_err(|e| StoreError::Corrupt(format!("candle {column} {text}: {e}")))
+}
+
+fn candle(row: &AnyRow) -> Result<Candle, StoreError> {
+    Ok(Candle {
+        open_time_ms: row.try_get("open_time")?,
+        open: price(row, "open")?,
+        high: price(row, "high")?,
+        low: price(row, "low")?,
+        close: price(row, "close")?,
+        volume: price(row, "volume")?,
+    })
+}
+
+impl Store {
+    /// Stores `symbol`'s candles in one transaction; a minute already stored is replaced.
+    pub async fn save_candles(&self, symbol: &str, candles: &[Candle]) -> Result<(), StoreError> {
+        let marks = Marks::of(self);
+        let mut tx = self.pool.begin().await?;
+        for chunk in candles.chunks(CANDLES_PER_INSERT) {
+            let sql = multi_row_insert(
+                marks,
+                "INSERT INTO candles (symbol, open_time, open, high, low, close, volume)",
+                7,
+                chunk.len(),
+            ) + " ON CONFLICT (symbol, open_time) DO UPDATE SET open = excluded.open,
+                 high = excluded.high, low = excluded.low, close = excluded.close,
+                 volume = excluded.volume";
+            let mut q = sqlx::query(&sql);
+            for c in chunk {
+                q = q
+                    .bind(symbol)
+                    .bind(c.open_time_ms)
+                    .bind(c.open.to_string())
+                    .bind(c.high.to_string())
+                    .bind(c.low.to_string())
+                    .bind(c.close.to_string())
+                    .bind(c.volume.to_string());
+            }
+            q.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// `symbol`'s stored candles opened in `[from_ms, to_ms)`, oldest first.
+    pub async fn candles_between(
+        &self,
+        symbol: &str,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Vec<Candle>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT open_time, open, high, low, close, volume FROM candles
+             WHERE symbol = $1 AND open_time >= $2 AND open_time < $3 ORDER BY open_time",
+        )
+        .bind(symbol)
+        .bind(from_ms)
+        .bind(to_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(candle).collect()
+    }
+
+    /// The open times of `symbol`'s stored candles in `[from_ms, to_ms)`, oldest first: what
+    /// a fetch can skip.
+    pub async fn candle_times(
+        &self,
+        symbol: &str,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Vec<i64>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT open_time FROM candles
+             WHERE symbol = $1 AND open_time >= $2 AND open_time < $3 ORDER BY open_time",
+        )
+        .bind(symbol)
+        .bind(from_ms)
+        .bind(to_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("open_time")?)).collect()
+    }
+
+    /// The first and last open times of `symbol`'s stored candles in `[from_ms, to_ms)`.
+    pub async fn candle_bounds(
+        &self,
+        symbol: &str,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Option<(i64, i64)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT MIN(open_time) AS first, MAX(open_time) AS last FROM candles
+             WHERE symbol = $1 AND open_time >= $2 AND open_time < $3",
+        )
+        .bind(symbol)
+        .bind(from_ms)
+        .bind(to_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        let first: Option<i64> = row.try_get("first")?;
+        let last: Option<i64> = row.try_get("last")?;
+        Ok(first.zip(last))
+    }
+}
