@@ -33,6 +33,7 @@ const PAGES: Check[] = [
     },
   },
   { path: '/statistics', heading: 'Live Trading Statistics' },
+  { path: '/backtest', heading: 'Backtest' },
   {
     path: '/stats',
     heading: 'Statistics',

@@ -1,6 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { DASHBOARD_SIGNALS_LIMIT } from '@/lib/live/constants'
 import { ApiKeysPage } from '@/features/api-keys/components/api-keys-page'
+import { BacktestPage } from '@/features/backtest/components/backtest-page'
 import { LoginPage } from '@/features/auth/components/login-page'
 import { HomeRedirect, RequireAuth } from '@/features/auth/components/route-guards'
 import { DashboardPage } from '@/features/dashboard/components/dashboard-page'
@@ -40,6 +41,7 @@ export const routes: RouteObject[] = [
           { path: '/logs', element: <LogsPage /> },
           { path: '/statistics', element: <LiveStatisticsPage /> },
           { path: '/stats', element: <StatsPage /> },
+          { path: '/backtest', element: <BacktestPage /> },
         ],
       },
       { path: '/', element: <HomeRedirect /> },

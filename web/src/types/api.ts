@@ -74,3 +74,9 @@ export type HourRow = Schemas['HourRowView']
 export type HeatmapCell = Schemas['HeatmapCellView']
 export type EquitySample = Schemas['EquityPointView']
 export type CloseAllTradesAnswer = Schemas['CloseAllAnswer']
+/** A backtest (GET /api/backtests/ and /api/backtests/{id}/); `result` once done, in the latter. */
+export type Backtest = Schemas['BacktestView']
+/** What POST /api/backtests/ takes. */
+export type BacktestInput = Schemas['BacktestInput']
+/** A finished backtest's figures, trades and chains. */
+export type BacktestResult = Schemas['BacktestResult']

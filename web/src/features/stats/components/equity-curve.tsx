@@ -1,6 +1,6 @@
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { pnlClass } from '@/lib/pnl-class'
-import { useStats, type StatsFilter } from '@/features/stats/api/get-stats'
+import { useStats, type EquitySample, type StatsFilter } from '@/features/stats/api/get-stats'
 import { statsStrings as s } from '@/features/stats/strings'
 import { equityPoints, polylinePoints, zeroLineY } from '@/features/stats/utils/equity-points'
 
@@ -19,7 +19,13 @@ function formatTime(time: number): string {
  */
 export function EquityCurve({ filter }: { filter: StatsFilter }) {
   const stats = useStats(filter)
-  const points = stats.data && stats.data.total_trades > 0 ? equityPoints(stats.data.equity) : []
+  if (!stats.data || stats.data.total_trades === 0) return null
+  return <EquityCurveCard equity={stats.data.equity} />
+}
+
+/** The equity curve card of `equity` (GET /api/stats/, a backtest's result); nothing when empty. */
+export function EquityCurveCard({ equity }: { equity: EquitySample[] }) {
+  const points = equityPoints(equity)
   const first = points[0]
   const last = points.at(-1)
   if (!first || !last) return null

@@ -1,6 +1,6 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { cn } from '@/lib/utils'
-import { useStats, type StatsFilter } from '@/features/stats/api/get-stats'
+import { useStats, type HeatmapCell, type StatsFilter } from '@/features/stats/api/get-stats'
 import { statsStrings as s } from '@/features/stats/strings'
 import { cellColor, heatmapRows, HOURS_PER_DAY, maxAbsPnl } from '@/features/stats/utils/heatmap-grid'
 import { hourLabel } from '@/features/stats/utils/stats-format'
@@ -16,7 +16,11 @@ const HOURS = Array.from({ length: HOURS_PER_DAY }, (_, hour) => hour)
 export function PnlHeatmap({ filter }: { filter: StatsFilter }) {
   const stats = useStats(filter)
   if (!stats.data || stats.data.total_trades === 0) return null
-  const cells = stats.data.heatmap
+  return <PnlHeatmapCard cells={stats.data.heatmap} />
+}
+
+/** The weekday x hour heatmap card of `cells` (GET /api/stats/, a backtest's result). */
+export function PnlHeatmapCard({ cells }: { cells: HeatmapCell[] }) {
   const maxAbs = maxAbsPnl(cells)
 
   return (

@@ -1,5 +1,8 @@
 import { useId, useState } from 'react'
+import { Link } from 'react-router'
 import { PageHeader } from '@/components/page-header'
+import { Button } from '@/components/ui/button'
+import { backtestStrings } from '@/features/backtest/strings'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
@@ -29,6 +32,9 @@ export function StatsPage() {
         title={s.title}
         actions={
           <div className="flex flex-wrap items-center gap-3">
+            <Button asChild variant="outline" size="sm">
+              <Link to="/backtest">{backtestStrings.openFromStats}</Link>
+            </Button>
             <Label htmlFor={`${id}-period`} className="text-muted-foreground">
               {s.periodLabel}
             </Label>

@@ -1,7 +1,12 @@
 import { StatTile } from '@/components/stat-tile'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { pnlClass } from '@/lib/pnl-class'
-import { useStats, type StatsBucket, type StatsFilter } from '@/features/stats/api/get-stats'
+import {
+  useStats,
+  type StatsBucket,
+  type StatsFilter,
+  type StatsResponse,
+} from '@/features/stats/api/get-stats'
 import { EmptyState, ErrorState, LoadingState } from '@/features/stats/components/query-state'
 import { statsStrings as s } from '@/features/stats/strings'
 import { bestAndWorst, hourLabel, percentOf, weekdayLabel } from '@/features/stats/utils/stats-format'
@@ -59,9 +64,12 @@ export function StatsSummary({ filter }: { filter: StatsFilter }) {
       />
     )
   }
-  const data = stats.data
-  if (data.total_trades === 0) return <EmptyState text={s.noStatistics} />
+  if (stats.data.total_trades === 0) return <EmptyState text={s.noStatistics} />
+  return <StatsFigures data={stats.data} />
+}
 
+/** The tiles and the best/worst lists of a Stats answer (the /stats page, a backtest's result). */
+export function StatsFigures({ data }: { data: StatsResponse }) {
   const weekdays = bestAndWorst(
     data.weekday.map((row) => ({ ...row, label: weekdayLabel(row.weekday) })),
     WEEKDAYS_LISTED,

@@ -1,0 +1,65 @@
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import type { Backtest, BacktestInput, BacktestResult } from '@/types/api'
+
+export type { Backtest, BacktestInput, BacktestResult }
+
+/** How often a running backtest is read again. */
+export const RUNNING_POLL_MS = 500
+
+const LIST_KEY = ['backtests'] as const
+
+/** GET /api/backtests/: the user's runs, newest first, without results. */
+export function backtestsQueryOptions() {
+  return queryOptions({
+    queryKey: LIST_KEY,
+    queryFn: ({ signal }) => api.get<Backtest[]>('backtests/', { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.some((run) => run.status === 'running') ? RUNNING_POLL_MS : false,
+  })
+}
+
+export function useBacktests() {
+  return useQuery(backtestsQueryOptions())
+}
+
+/** GET /api/backtests/{id}/: one run, read again while it runs; its result once done. */
+export function useBacktest(id: number | null) {
+  return useQuery({
+    queryKey: [...LIST_KEY, id],
+    queryFn: ({ signal }) => api.get<Backtest>(`backtests/${String(id)}/`, { signal }),
+    enabled: id !== null,
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? RUNNING_POLL_MS : false),
+  })
+}
+
+function refreshAll(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: LIST_KEY })
+}
+
+/** POST /api/backtests/: 202 with the run; 400 with `fields`; 409 while another runs. */
+export function useStartBacktest() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: BacktestInput) => api.post<Backtest>('backtests/', input),
+    onSuccess: () => refreshAll(queryClient),
+  })
+}
+
+/** POST /api/backtests/{id}/cancel/. */
+export function useCancelBacktest() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: number) => api.post<Backtest>(`backtests/${String(id)}/cancel/`),
+    onSettled: () => refreshAll(queryClient),
+  })
+}
+
+/** DELETE /api/backtests/{id}/. */
+export function useDeleteBacktest() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`backtests/${String(id)}/`),
+    onSettled: () => refreshAll(queryClient),
+  })
+}

@@ -1,0 +1,104 @@
+import { StatTile } from '@/components/stat-tile'
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { pnlClass } from '@/lib/pnl-class'
+import { useBacktest, type BacktestResult } from '@/features/backtest/api/backtests'
+import { ProgressBar } from '@/features/backtest/components/progress-bar'
+import { backtestStrings as s } from '@/features/backtest/strings'
+import { EquityCurveCard } from '@/features/stats/components/equity-curve'
+import { PnlHeatmapCard } from '@/features/stats/components/pnl-heatmap'
+import { StatsFigures } from '@/features/stats/components/stats-summary'
+
+/** The trades listed under a result; the figures above count every trade. */
+const TRADES_LISTED = 100
+
+function Figures({ result }: { result: BacktestResult }) {
+  const summary = result.summary
+  const trades = result.trades.slice(-TRADES_LISTED).reverse()
+  return (
+    <div className="space-y-4">
+      <div className="grid grid-cols-2 gap-4 md:grid-cols-4">
+        <StatTile label={s.maxDrawdown} value={`${summary.max_drawdown_pct.toFixed(2)}%`} />
+        <StatTile
+          label={s.finalBalance}
+          value={summary.final_balance.toFixed(2)}
+          valueClassName={pnlClass(summary.final_balance - summary.starting_balance)}
+        />
+        <StatTile label={s.fees} value={summary.fees.toFixed(2)} />
+        <StatTile label={s.openAtEnd} value={String(summary.open_at_end)} />
+      </div>
+      <StatsFigures data={summary.stats} />
+      <EquityCurveCard equity={summary.stats.equity} />
+      <PnlHeatmapCard cells={summary.stats.heatmap} />
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            {s.trades}{' '}
+            <span className="text-sm font-normal text-muted-foreground">
+              ({s.tradesShown(trades.length, result.trades_total)})
+            </span>
+          </CardTitle>
+        </CardHeader>
+        <CardContent className="overflow-x-auto">
+          <Table aria-label={s.trades}>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Symbol</TableHead>
+                <TableHead>Side</TableHead>
+                <TableHead>Entry</TableHead>
+                <TableHead>Exit</TableHead>
+                <TableHead>PnL</TableHead>
+                <TableHead>Reason</TableHead>
+                <TableHead>Closed</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {trades.map((trade) => (
+                <TableRow key={trade.id}>
+                  <TableCell>{trade.symbol}</TableCell>
+                  <TableCell>{trade.side}</TableCell>
+                  <TableCell className="tabular-nums">{trade.entry_price ?? '—'}</TableCell>
+                  <TableCell className="tabular-nums">{trade.exit_price ?? '—'}</TableCell>
+                  <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
+                    {trade.pnl.toFixed(2)}
+                  </TableCell>
+                  <TableCell>{trade.close_reason ?? trade.status}</TableCell>
+                  <TableCell className="whitespace-nowrap tabular-nums">
+                    {trade.closed_at ? new Date(trade.closed_at).toLocaleString() : '—'}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}
+
+/** One run: its progress while it runs, why it failed, or its figures once done. */
+export function BacktestResultView({ id }: { id: number }) {
+  const run = useBacktest(id)
+  const title = s.result(id)
+
+  return (
+    <section aria-label={title} className="min-w-0 space-y-4">
+      <h2 className="text-xl font-semibold">{title}</h2>
+      {run.isError ? (
+        <p role="alert" className="text-sm text-destructive">
+          {s.loadFailed}
+        </p>
+      ) : !run.data ? null : run.data.status === 'running' ? (
+        <ProgressBar value={run.data.progress} label={s.progressLabel(id)} />
+      ) : run.data.status === 'failed' ? (
+        <p role="alert" className="text-sm text-destructive">
+          {s.runFailed}: {run.data.error}
+        </p>
+      ) : run.data.result ? (
+        <Figures result={run.data.result} />
+      ) : (
+        <p className="text-sm text-muted-foreground">{s.statuses[run.data.status] ?? run.data.status}</p>
+      )}
+    </section>
+  )
+}
