@@ -10,6 +10,7 @@ pub mod path;
 pub mod request;
 mod run;
 mod summary;
+pub mod sweep;
 
 pub use request::{Checked, Data, History, Market, Request, Source};
 pub use run::{Backtest, Outcome, Progress, ScriptedSignal, Signals};
@@ -41,7 +42,7 @@ pub enum BacktestError {
     Venue(#[from] signaldesk_venue::VenueError),
 }
 
-fn describe(fields: &signaldesk_core::validation::FieldErrors) -> String {
+pub(crate) fn describe(fields: &signaldesk_core::validation::FieldErrors) -> String {
     fields
         .iter()
         .map(|(field, messages)| format!("{field}: {}", messages.join(" ")))

@@ -219,6 +219,7 @@ impl Checked {
                 .filter(|s| self.symbols.contains(&s.symbol))
                 .map(|s| ScriptedSignal {
                     at_ms: s.created_at,
+                    candle_ms: s.created_at,
                     symbol: s.symbol,
                     rating: s.rating,
                 })
@@ -247,7 +248,7 @@ impl Checked {
             }
         };
         let signals = match alerts {
-            Some(list) => Signals::Scripted(list),
+            Some(list) => Signals::Scripted(std::sync::Arc::new(list)),
             None => Signals::Ratings {
                 interval_minutes: market.interval_minutes,
             },
@@ -255,7 +256,7 @@ impl Checked {
         Ok(Backtest {
             settings: self.settings,
             instruments,
-            minutes,
+            minutes: std::sync::Arc::new(minutes),
             from_ms: self.from_ms,
             signals,
             paper: market.paper.clone(),

@@ -34,13 +34,17 @@ const MINUTE_MS: i64 = 60_000;
 pub enum Signals {
     /// The rating engine over candles of this many minutes, built from the 1-minute ones.
     Ratings { interval_minutes: u32 },
-    /// Given signals (recorded alerts, a test's script), each taken at its time.
-    Scripted(Vec<ScriptedSignal>),
+    /// Given signals (recorded alerts, a test's script, ratings computed once for a sweep),
+    /// each taken at its time.
+    Scripted(Arc<Vec<ScriptedSignal>>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScriptedSignal {
+    /// When the signal is known: it is taken at the first minute at or after it.
     pub at_ms: i64,
+    /// The time of the candle it rates (its arrival for an alert).
+    pub candle_ms: i64,
     pub symbol: String,
     /// STRONG_BUY, BUY, NEUTRAL, SELL or STRONG_SELL.
     pub rating: String,
@@ -53,7 +57,7 @@ pub struct Backtest {
     pub instruments: Vec<Instrument>,
     /// 1-minute candles per symbol, oldest first, one for every minute from the symbol's
     /// first ([`crate::data::fill_gaps`]). Those before `from_ms` only warm the ratings up.
-    pub minutes: BTreeMap<String, Vec<Candle>>,
+    pub minutes: Arc<BTreeMap<String, Vec<Candle>>>,
     /// Trading starts here (Unix ms).
     pub from_ms: i64,
     pub signals: Signals,
@@ -73,7 +77,7 @@ impl Progress {
         f64::from_bits(self.done.load(Ordering::Relaxed))
     }
 
-    fn set(&self, share: f64) {
+    pub(crate) fn set(&self, share: f64) {
         self.done.store(share.to_bits(), Ordering::Relaxed);
     }
 
@@ -120,7 +124,7 @@ impl Backtest {
         ));
         let exchange =
             PaperExchange::new(market.clone(), self.paper.clone(), Arc::new(NoJournal)).await?;
-        for (symbol, candles) in &self.minutes {
+        for (symbol, candles) in self.minutes.iter() {
             let open = candles[0].open;
             market.set_price(symbol, open);
             exchange.on_tick(symbol, open, timeline.first_ms);
@@ -192,6 +196,24 @@ impl Backtest {
     }
 }
 
+impl Backtest {
+    /// Every signal the run would take, computed without trading: the same for any settings,
+    /// so a sweep computes them once and gives each cell [`Signals::Scripted`].
+    pub fn signals_once(&self) -> Result<Arc<Vec<ScriptedSignal>>, BacktestError> {
+        if let Signals::Scripted(list) = &self.signals {
+            return Ok(list.clone());
+        }
+        let timeline = Timeline::of(&self.minutes)?;
+        let mut ratings = Ratings::new(&self.signals, &self.minutes);
+        let mut all = Vec::new();
+        for step in 0..timeline.minutes {
+            let minute_ms = timeline.first_ms + step as i64 * MINUTE_MS;
+            all.extend(ratings.due(minute_ms, &self.minutes, timeline.first_ms));
+        }
+        Ok(Arc::new(all))
+    }
+}
+
 /// The minutes the run walks: from the first candle to the last, every symbol on each.
 struct Timeline {
     first_ms: i64,
@@ -230,7 +252,7 @@ enum Source {
         engines: BTreeMap<String, RatingEngine>,
     },
     Scripted {
-        signals: Vec<ScriptedSignal>,
+        signals: Arc<Vec<ScriptedSignal>>,
         next: usize,
     },
 }
@@ -246,8 +268,13 @@ impl Ratings {
                     .collect(),
             },
             Signals::Scripted(list) => {
-                let mut signals = list.clone();
-                signals.sort_by_key(|s| s.at_ms);
+                let signals = if list.is_sorted_by_key(|s| s.at_ms) {
+                    list.clone()
+                } else {
+                    let mut sorted = list.as_ref().clone();
+                    sorted.sort_by_key(|s| s.at_ms);
+                    Arc::new(sorted)
+                };
                 Source::Scripted { signals, next: 0 }
             }
         };
@@ -292,7 +319,8 @@ impl Ratings {
                     };
                     let rating = engine.update(&ratings_candle(&candle));
                     due.push(ScriptedSignal {
-                        at_ms: candle.open_time_ms,
+                        at_ms: minute_ms,
+                        candle_ms: candle.open_time_ms,
                         symbol: symbol.clone(),
                         rating: rating.recommendation.as_str().to_string(),
                     });
@@ -338,7 +366,7 @@ impl Driver<'_> {
                 total: None,
                 ma: None,
                 osc: None,
-                candle_time: signal.at_ms,
+                candle_time: signal.candle_ms,
                 source: "backtest".into(),
                 created_at: now_ms,
             })

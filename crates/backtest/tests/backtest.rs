@@ -3,6 +3,7 @@
 //! history gives the same trades every time.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
 use rust_decimal::Decimal;
@@ -64,13 +65,14 @@ fn scripted(prices: &[[Decimal; 4]]) -> Backtest {
     Backtest {
         settings: classic(),
         instruments: vec![btc()],
-        minutes: minutes(prices),
+        minutes: Arc::new(minutes(prices)),
         from_ms: start_ms(),
-        signals: Signals::Scripted(vec![ScriptedSignal {
+        signals: Signals::Scripted(Arc::new(vec![ScriptedSignal {
             at_ms: start_ms() + MINUTE_MS,
+            candle_ms: start_ms(),
             symbol: "BTCUSDT".into(),
             rating: "STRONG_BUY".into(),
-        }]),
+        }])),
         paper: PaperConfig {
             slippage_bps: dec!(0),
             ..PaperConfig::default()
@@ -143,7 +145,7 @@ async fn the_same_history_gives_the_same_trades() {
     let run = Backtest {
         settings: BotSettings::default(),
         instruments,
-        minutes: candles,
+        minutes: Arc::new(candles),
         from_ms: from,
         signals: Signals::Ratings {
             interval_minutes: 15,
@@ -186,7 +188,7 @@ async fn a_cancelled_run_stops_and_says_so() {
     let run = Backtest {
         settings: BotSettings::default(),
         instruments,
-        minutes,
+        minutes: Arc::new(minutes),
         from_ms: from,
         signals: Signals::Ratings {
             interval_minutes: 15,
@@ -201,4 +203,67 @@ async fn a_cancelled_run_stops_and_says_so() {
         "{stopped:?}"
     );
     assert_eq!(progress.share(), 0.0);
+}
+
+#[tokio::test]
+async fn a_sweep_computes_the_signals_once_and_each_cell_is_the_single_run_of_its_settings() {
+    use signaldesk_backtest::sweep::{combinations, sweep, Axis};
+    let symbols: Vec<String> = ["BTCUSDT", "SOLUSDT"].map(String::from).to_vec();
+    let from = start_ms();
+    let (instruments, minutes) =
+        simulated_minutes(7, &symbols, from - 2 * 86_400_000, from + 86_400_000)
+            .await
+            .unwrap();
+    let base = Backtest {
+        settings: BotSettings::default(),
+        instruments,
+        minutes: Arc::new(minutes),
+        from_ms: from,
+        signals: Signals::Ratings {
+            interval_minutes: 15,
+        },
+        paper: PaperConfig::default(),
+    };
+    let axes = [
+        Axis {
+            field: "initial_stop_loss_pct".into(),
+            values: vec![serde_json::json!(1), serde_json::json!(3)],
+        },
+        Axis {
+            field: "take_profit_first_pct".into(),
+            values: vec![serde_json::json!(2), serde_json::json!(-5)],
+        },
+    ];
+    assert_eq!(combinations(&axes).len(), 4);
+    let base_for_threads = base.clone();
+    let cells = tokio::task::spawn_blocking(move || {
+        sweep(&base_for_threads, &axes, 2, &Progress::default())
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(cells.len(), 4);
+    // A value the settings refuse is that cell's error, not the sweep's.
+    for cell in [&cells[1], &cells[3]] {
+        let error = cell.outcome.as_ref().expect_err("-5 % is refused");
+        assert!(error.contains("take_profit_first_pct"), "{error}");
+    }
+    // The cell (3 %, 2 %) is the single run of those settings, ratings computed in the run.
+    let single = Backtest {
+        settings: BotSettings {
+            initial_stop_loss_pct: dec!(3),
+            take_profit_first_pct: dec!(2),
+            ..BotSettings::default()
+        },
+        ..base
+    };
+    let alone = single.run(&Progress::default()).await.unwrap();
+    let cell = cells[2].outcome.as_ref().unwrap();
+    assert!(cell.stats.total_trades > 0, "{cell:?}");
+    assert_eq!(cell, &alone.summary);
+    assert_ne!(
+        cells[0].outcome.as_ref().unwrap(),
+        cell,
+        "the settings changed the result"
+    );
 }

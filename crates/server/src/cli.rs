@@ -149,6 +149,10 @@ struct BacktestArgs {
     /// Print the summary and the trades as JSON.
     #[arg(long)]
     json: bool,
+    /// A sweep: one run per value of the key, key=v1,v2,…; twice for every combination of
+    /// two keys (ratings computed once, runs on all cores).
+    #[arg(long = "sweep", value_name = "KEY=V1,V2,...")]
+    sweep: Vec<String>,
     #[command(flatten)]
     storage: StorageArgs,
 }
@@ -306,6 +310,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 },
                 set: args.set,
                 json: args.json,
+                sweep: args.sweep,
             };
             crate::backtest::cli::run(&config, asked).await
         }

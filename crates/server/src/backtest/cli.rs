@@ -4,7 +4,8 @@
 use anyhow::{bail, Context};
 use chrono::NaiveDate;
 use serde_json::{Map, Value};
-use signaldesk_backtest::{Data, Outcome, Progress, Request, Source};
+use signaldesk_backtest::sweep::{sweep as sweep_runs, Axis, Cell};
+use signaldesk_backtest::{Backtest, Data, Outcome, Progress, Request, Source};
 use signaldesk_store::Store;
 
 use super::market_of;
@@ -23,6 +24,8 @@ pub struct Asked {
     /// `key=value` settings changes; a value that is not JSON is taken as text.
     pub set: Vec<String>,
     pub json: bool,
+    /// `key=v1,v2,…`: a sweep over these values (at most two keys).
+    pub sweep: Vec<String>,
 }
 
 /// The 30 days up to yesterday when no dates are given.
@@ -57,6 +60,9 @@ pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
         .load(&market, &store, user.id)
         .await?;
     store.close().await;
+    if !asked.sweep.is_empty() {
+        return run_sweep(run, &asked.sweep, asked.json).await;
+    }
     let symbols = run.minutes.len();
     let outcome = run.run(&Progress::default()).await?;
     if asked.json {
@@ -73,6 +79,69 @@ pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
             market.interval_minutes,
             &outcome,
         );
+    }
+    Ok(())
+}
+
+/// Runs every combination on all cores and prints each cell's total pnl and max drawdown
+/// (a table with rows for the first key's values and columns for the second's), or JSON.
+async fn run_sweep(run: Backtest, sweep: &[String], json: bool) -> anyhow::Result<()> {
+    if sweep.len() > 2 {
+        bail!("--sweep takes at most two keys");
+    }
+    let mut axes = Vec::new();
+    for spec in sweep {
+        let Some((field, values)) = spec.split_once('=') else {
+            bail!("--sweep takes key=v1,v2,…, not \"{spec}\"");
+        };
+        let values: Vec<Value> = values
+            .split(',')
+            .map(|v| {
+                serde_json::from_str(v.trim()).unwrap_or_else(|_| Value::String(v.trim().into()))
+            })
+            .collect();
+        axes.push(Axis {
+            field: field.trim().to_string(),
+            values,
+        });
+    }
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let for_threads = axes.clone();
+    let cells = tokio::task::spawn_blocking(move || {
+        sweep_runs(&run, &for_threads, threads, &Progress::default())
+    })
+    .await??;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&cells)?);
+        return Ok(());
+    }
+    let cell_text = |cell: &Cell| match &cell.outcome {
+        Ok(s) => format!("{:.2} / {:.2} %", s.stats.total_pnl, s.max_drawdown_pct),
+        Err(e) => format!("refused: {e}"),
+    };
+    println!(
+        "total pnl (USDT) / max drawdown, per {}",
+        axes.iter()
+            .map(|a| a.field.as_str())
+            .collect::<Vec<_>>()
+            .join(" x ")
+    );
+    let columns = axes.get(1).map_or(1, |a| a.values.len());
+    for (row, chunk) in cells.chunks(columns).enumerate() {
+        let label = &axes[0].values[row];
+        let line: Vec<String> = chunk
+            .iter()
+            .map(|cell| match axes.get(1) {
+                Some(axis) => format!(
+                    "{}={}: {}",
+                    axis.field,
+                    cell.values[&axis.field],
+                    cell_text(cell)
+                ),
+                None => cell_text(cell),
+            })
+            .collect();
+        println!("{}={label}: {}", axes[0].field, line.join(" | "));
     }
     Ok(())
 }

@@ -220,3 +220,38 @@ async fn candles_fetched_from_bybit_are_backtested_and_a_fetch_resumes() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_sweep_prints_one_cell_per_value_and_names_a_refused_one() {
+    let dir = with_trader();
+    let out = backtest(
+        dir.path(),
+        &[
+            "--from",
+            "2026-11-02",
+            "--to",
+            "2026-11-03",
+            "--symbols",
+            "BTCUSDT,SOLUSDT",
+            "--sweep",
+            "initial_stop_loss_pct=1,4,500",
+            "--json",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cells: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cells = cells.as_array().unwrap();
+    assert_eq!(cells.len(), 3);
+    assert_eq!(cells[1]["values"]["initial_stop_loss_pct"], 4);
+    assert!(
+        cells[0]["outcome"]["Ok"]["stats"]["total_trades"].is_u64(),
+        "{cells:?}"
+    );
+    assert!(cells[1]["outcome"]["Ok"].is_object());
+    let refused = cells[2]["outcome"]["Err"].as_str().unwrap();
+    assert!(refused.contains("initial_stop_loss_pct"), "{refused}");
+}
