@@ -23,12 +23,15 @@ const PUBLIC_ROUTES: [(&str, &str); 5] = [
 
 /// Where a created resource's id leads: (operation, status, the operation it links to),
 /// each passing `id` from the answer's body. Fuzzers follow these to reach real records.
-const LINKS: [(&str, &str, &str); 5] = [
+const LINKS: [(&str, &str, &str); 8] = [
     ("api_keys_create", "201", "api_keys_delete"),
     ("api_keys_create", "201", "api_keys_set_active"),
     ("settings_create", "201", "settings_read"),
     ("settings_create", "201", "settings_update"),
     ("settings_create", "201", "bot_start_signals"),
+    ("backtests_create", "202", "backtests_read"),
+    ("backtests_create", "202", "backtests_cancel"),
+    ("backtests_create", "202", "backtests_delete"),
 ];
 
 /// Text fields that only ever carry one of a few words: (schema, property, the words).

@@ -1,0 +1,104 @@
+//! Where a backtest's time goes, on the simulated market (docs/benchmarks.md, "Backtests"):
+//! generating the 1-minute history, the ratings alone, a whole run, and a sweep.
+//! `cargo bench -p signaldesk-backtest --bench phases -- DAYS SYMBOLS CELLS` (defaults 30 20 4).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::{TimeZone, Utc};
+use serde_json::json;
+use signaldesk_backtest::data::simulated_minutes;
+use signaldesk_backtest::sweep::{sweep, Axis};
+use signaldesk_backtest::{Backtest, Progress, Signals};
+use signaldesk_core::settings::BotSettings;
+use signaldesk_venue::market::sim::default_symbols;
+use signaldesk_venue::paper::PaperConfig;
+
+const WARMUP_MS: i64 = 300 * 15 * 60_000;
+
+/// Peak resident memory of this process so far, in MB (Linux).
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn main() {
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let days = args.first().copied().unwrap_or(30) as i64;
+    let symbols_wanted = args.get(1).copied().unwrap_or(20);
+    let cells = args.get(2).copied().unwrap_or(4);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let symbols: Vec<String> = default_symbols()
+        .into_iter()
+        .take(symbols_wanted)
+        .map(|s| s.instrument.symbol)
+        .collect();
+    let to = Utc.with_ymd_and_hms(2026, 11, 1, 0, 0, 0).unwrap().timestamp_millis();
+    let from = to - days * 86_400_000;
+
+    let began = Instant::now();
+    let (instruments, minutes) = runtime
+        .block_on(simulated_minutes(42, &symbols, from - WARMUP_MS, to))
+        .unwrap();
+    let generated = began.elapsed();
+    let candles: usize = minutes.values().map(Vec::len).sum();
+    let base = Backtest {
+        settings: BotSettings::default(),
+        instruments,
+        minutes: Arc::new(minutes),
+        from_ms: from,
+        signals: Signals::Ratings {
+            interval_minutes: 15,
+        },
+        paper: PaperConfig::default(),
+    };
+
+    let began = Instant::now();
+    let signals = base.signals_once().unwrap();
+    let rated = began.elapsed();
+
+    let began = Instant::now();
+    let outcome = runtime.block_on(base.run(&Progress::default())).unwrap();
+    let whole = began.elapsed();
+
+    println!("{days} days x {} symbols: {candles} 1-minute candles (warm-up included)", symbols.len());
+    println!("  history generated: {:.2} s", generated.as_secs_f64());
+    println!("  ratings alone: {:.2} s ({} signals)", rated.as_secs_f64(), signals.len());
+    println!(
+        "  one run (ratings, price paths, worker, paper exchange, scratch books): {:.2} s, {} trades",
+        whole.as_secs_f64(),
+        outcome.trades.len()
+    );
+    println!("  peak RSS so far: {:.0} MB", peak_rss_mb());
+
+    if cells > 0 {
+        let values: Vec<serde_json::Value> = (1..=cells).map(|v| json!(v)).collect();
+        let axes = [Axis {
+            field: "initial_stop_loss_pct".into(),
+            values,
+        }];
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let began = Instant::now();
+        let done = sweep(&base, &axes, threads, &Progress::default()).unwrap();
+        let swept = began.elapsed();
+        println!(
+            "  sweep of {} cells on {threads} threads: {:.2} s ({:.2} s a cell)",
+            done.len(),
+            swept.as_secs_f64(),
+            swept.as_secs_f64() / done.len() as f64
+        );
+        println!("  peak RSS: {:.0} MB", peak_rss_mb());
+    }
+}
