@@ -535,6 +535,16 @@ mod tests {
     }
 
     #[test]
+    fn a_number_just_over_a_maximum_is_read_exactly_and_refused() {
+        // 1,000,000,000.0000001 is a double of its own (1e9 + 2^-23): a parser that rounds
+        // it to 1e9 would let it through (schemathesis found this on the risk preview).
+        let payload: Value =
+            serde_json::from_str(r#"{"take_profit_first_pct": 1000000000.0000001}"#).unwrap();
+        assert_eq!(error_fields(payload), vec!["take_profit_first_pct".to_string()]);
+        assert!(apply(json!({"take_profit_first_pct": 1_000_000_000})).is_ok());
+    }
+
+    #[test]
     fn trader_bounds_depth_stop_loss_and_hour_intervals() {
         assert!(apply(json!({"martingale_max_depth": 20})).is_ok());
         assert_eq!(
