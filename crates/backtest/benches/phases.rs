@@ -21,9 +21,11 @@ fn peak_rss_mb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|kb| kb.parse::<f64>().ok())
+            })
         })
         .map_or(0.0, |kb| kb / 1024.0)
 }
@@ -45,7 +47,10 @@ fn main() {
         .take(symbols_wanted)
         .map(|s| s.instrument.symbol)
         .collect();
-    let to = Utc.with_ymd_and_hms(2026, 11, 1, 0, 0, 0).unwrap().timestamp_millis();
+    let to = Utc
+        .with_ymd_and_hms(2026, 11, 1, 0, 0, 0)
+        .unwrap()
+        .timestamp_millis();
     let from = to - days * 86_400_000;
 
     let began = Instant::now();
@@ -73,9 +78,16 @@ fn main() {
     let outcome = runtime.block_on(base.run(&Progress::default())).unwrap();
     let whole = began.elapsed();
 
-    println!("{days} days x {} symbols: {candles} 1-minute candles (warm-up included)", symbols.len());
+    println!(
+        "{days} days x {} symbols: {candles} 1-minute candles (warm-up included)",
+        symbols.len()
+    );
     println!("  history generated: {:.2} s", generated.as_secs_f64());
-    println!("  ratings alone: {:.2} s ({} signals)", rated.as_secs_f64(), signals.len());
+    println!(
+        "  ratings alone: {:.2} s ({} signals)",
+        rated.as_secs_f64(),
+        signals.len()
+    );
     println!(
         "  one run (ratings, price paths, worker, paper exchange, scratch books): {:.2} s, {} trades",
         whole.as_secs_f64(),

@@ -540,7 +540,10 @@ mod tests {
         // it to 1e9 would let it through (schemathesis found this on the risk preview).
         let payload: Value =
             serde_json::from_str(r#"{"take_profit_first_pct": 1000000000.0000001}"#).unwrap();
-        assert_eq!(error_fields(payload), vec!["take_profit_first_pct".to_string()]);
+        assert_eq!(
+            error_fields(payload),
+            vec!["take_profit_first_pct".to_string()]
+        );
         assert!(apply(json!({"take_profit_first_pct": 1_000_000_000})).is_ok());
     }
 

@@ -813,23 +813,30 @@ fn seeded_trade(user_id: i64, at: DateTime<Utc>) -> Trade {
     }
 }
 
-async fn a_pending_trade_is_settled_by_the_venue_and_its_order_id_never_opens_twice(on: On) {
-    let mut desk = Desk::new(on, classic()).await;
-    // A crash between sending the order and storing the fill: the store says PENDING.
+/// A PENDING BTC long in the books whose opening order is `client_order_id` (0.01 at market),
+/// and that order, as a worker leaves them when it dies right after sending it.
+async fn pending_btc_buy(desk: &Desk, client_order_id: &str) -> (Trade, OrderRequest) {
     let mut pending = seeded_trade(desk.user, desk.now);
-    pending.client_order_id = "sd-crash-1".into();
+    pending.client_order_id = client_order_id.into();
     pending.closed_qty = dec!(0);
     pending.close_reason = None;
     pending.opened_at = None;
     pending.entry_price = None;
     let pending = desk.store.insert_trade(&pending).await.unwrap();
     let order = OrderRequest {
-        client_order_id: "sd-crash-1".into(),
+        client_order_id: client_order_id.into(),
         symbol: "BTCUSDT".into(),
         side: Side::Buy,
         qty: dec!(0.01),
         reduce_only: false,
     };
+    (pending, order)
+}
+
+async fn a_pending_trade_is_settled_by_the_venue_and_its_order_id_never_opens_twice(on: On) {
+    let mut desk = Desk::new(on, classic()).await;
+    // A crash between sending the order and storing the fill: the store says PENDING.
+    let (pending, order) = pending_btc_buy(&desk, "sd-crash-1").await;
     let first = desk.venue.submit_market_order(order.clone()).await.unwrap();
     // The retried submit answers the first fill and opens nothing more.
     let again = desk.venue.submit_market_order(order).await.unwrap();
@@ -867,20 +874,7 @@ async fn a_stop_loss_the_price_went_through_while_away_closes_the_position_at_re
     // A crash after the opening fill and before the stop loss: the store says PENDING, the
     // venue holds the position unprotected, and the price falls through where the stop
     // (5 % below 30,000: 28,500) would have been.
-    let mut pending = seeded_trade(desk.user, desk.now);
-    pending.client_order_id = "sd-crash-3".into();
-    pending.closed_qty = dec!(0);
-    pending.close_reason = None;
-    pending.opened_at = None;
-    pending.entry_price = None;
-    let pending = desk.store.insert_trade(&pending).await.unwrap();
-    let order = OrderRequest {
-        client_order_id: "sd-crash-3".into(),
-        symbol: "BTCUSDT".into(),
-        side: Side::Buy,
-        qty: dec!(0.01),
-        reduce_only: false,
-    };
+    let (pending, order) = pending_btc_buy(&desk, "sd-crash-3").await;
     desk.venue.submit_market_order(order).await.unwrap();
     desk.now += Duration::minutes(1);
     desk.market.set_price("BTCUSDT", dec!(28000));
