@@ -4,12 +4,28 @@
 use std::collections::BTreeMap;
 
 use signaldesk_core::market::{Candle, Instrument};
-use signaldesk_venue::market::sim::{default_symbols, SimConfig, SimulatedMarket};
+use signaldesk_venue::market::sim::{default_symbols, SimConfig, SimSymbol, SimulatedMarket};
 use signaldesk_venue::market::MarketData;
 
 use crate::BacktestError;
 
 const MINUTE_MS: i64 = 60_000;
+
+/// The symbols backtests trade: the simulated market's universe.
+pub fn universe() -> Vec<String> {
+    default_symbols()
+        .into_iter()
+        .map(|s| s.instrument.symbol)
+        .collect()
+}
+
+/// The simulated market's specification of `symbol`.
+fn spec_of(symbol: &str) -> Result<SimSymbol, BacktestError> {
+    default_symbols()
+        .into_iter()
+        .find(|s| s.instrument.symbol == symbol)
+        .ok_or_else(|| BacktestError::UnknownSymbol(symbol.to_string()))
+}
 
 /// The 1-minute candles of the simulated market (seed `seed`) for `symbols` from `from_ms`
 /// to `to_ms` (both floored to the minute; `to_ms` excluded), oldest first, with the
@@ -25,14 +41,10 @@ pub async fn simulated_minutes(
     if to <= from {
         return Err(BacktestError::EmptyPeriod);
     }
-    let universe = default_symbols();
-    let mut chosen = Vec::with_capacity(symbols.len());
-    for symbol in symbols {
-        match universe.iter().find(|s| &s.instrument.symbol == symbol) {
-            Some(spec) => chosen.push(spec.clone()),
-            None => return Err(BacktestError::UnknownSymbol(symbol.clone())),
-        }
-    }
+    let chosen = symbols
+        .iter()
+        .map(|s| spec_of(s))
+        .collect::<Result<Vec<_>, _>>()?;
     let minutes = usize::try_from((to - from) / MINUTE_MS).unwrap_or(usize::MAX);
     let market = SimulatedMarket::new(SimConfig {
         seed,
@@ -133,15 +145,12 @@ pub async fn stored_minutes(
     to_ms: i64,
 ) -> Result<(Vec<Instrument>, BTreeMap<String, Vec<Candle>>), BacktestError> {
     check_stored(store, symbols, covers_from, to_ms).await?;
-    let universe = default_symbols();
     let mut instruments = Vec::with_capacity(symbols.len());
     let mut candles = BTreeMap::new();
     for symbol in symbols {
-        let Some(spec) = universe.iter().find(|s| &s.instrument.symbol == symbol) else {
-            return Err(BacktestError::UnknownSymbol(symbol.clone()));
-        };
+        let spec = spec_of(symbol)?;
         let stored = store.candles_between(symbol, from_ms, to_ms).await?;
-        instruments.push(spec.instrument.clone());
+        instruments.push(spec.instrument);
         candles.insert(symbol.clone(), fill_gaps(stored));
     }
     Ok((instruments, candles))

@@ -9,14 +9,13 @@ use signaldesk_core::settings::BotSettings;
 use signaldesk_core::stats::local_dates_range;
 use signaldesk_core::validation::FieldErrors;
 use signaldesk_store::Store;
-use signaldesk_venue::market::sim::default_symbols;
 use signaldesk_venue::paper::PaperConfig;
 
 use std::collections::BTreeMap;
 
 use signaldesk_core::market::{Candle, Instrument};
 
-use crate::data::{check_stored, simulated_minutes, stored_minutes};
+use crate::data::{check_stored, simulated_minutes, stored_minutes, universe};
 use crate::{Backtest, BacktestError, ScriptedSignal, Signals};
 
 /// Candles of the signal interval read before the period to warm the ratings up: as many as
@@ -113,10 +112,7 @@ impl Request {
                 vec![format!("There is no history after today ({today}).")],
             );
         }
-        let universe: Vec<String> = default_symbols()
-            .into_iter()
-            .map(|s| s.instrument.symbol)
-            .collect();
+        let universe = universe();
         let symbols = if self.symbols.is_empty() {
             universe
         } else {

@@ -146,13 +146,18 @@ async fn run_sweep(run: Backtest, sweep: &[String], json: bool) -> anyhow::Resul
     Ok(())
 }
 
+/// A command-line value: JSON where it reads as JSON (`3`, `true`), text otherwise.
+fn json_or_text(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.into()))
+}
+
 fn overrides(set: &[String]) -> anyhow::Result<Map<String, Value>> {
     let mut map = Map::new();
     for pair in set {
         let Some((key, value)) = pair.split_once('=') else {
             bail!("--set takes key=value, not \"{pair}\"");
         };
-        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.into()));
+        let value = json_or_text(value);
         map.insert(key.trim().to_string(), value);
     }
     Ok(map)

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use chrono::NaiveDate;
+use signaldesk_backtest::data::universe;
 use signaldesk_backtest::fetch::fetch_candles;
 use signaldesk_core::stats::local_dates_range;
 use signaldesk_store::Store;
 use signaldesk_venue::bybit::http::BybitHttpClient;
-use signaldesk_venue::market::sim::default_symbols;
 
 use crate::config::Config;
 
@@ -28,10 +28,7 @@ pub async fn run(
     if to < from {
         bail!("--to must not be before --from");
     }
-    let known: Vec<String> = default_symbols()
-        .into_iter()
-        .map(|s| s.instrument.symbol)
-        .collect();
+    let known = universe();
     let symbols: Vec<String> = symbols.iter().map(|s| s.trim().to_uppercase()).collect();
     if symbols.is_empty() {
         bail!("--symbols names at least one symbol");

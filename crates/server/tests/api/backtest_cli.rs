@@ -3,21 +3,11 @@
 
 use serde_json::Value;
 
-use crate::cli::signaldesk;
+use crate::cli::{create_user, signaldesk};
 
 fn with_trader() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let out = signaldesk(dir.path())
-        .args([
-            "user",
-            "create",
-            "--username",
-            "trader",
-            "--password",
-            "secret-pass-1",
-        ])
-        .output()
-        .unwrap();
+    let out = create_user(dir.path(), "trader");
     assert!(
         out.status.success(),
         "{}",

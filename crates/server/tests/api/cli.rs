@@ -21,36 +21,31 @@ pub fn signaldesk(dir: &std::path::Path) -> Command {
     cmd
 }
 
-#[test]
-fn user_create_then_duplicate_fails_clearly() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = signaldesk(dir.path())
+/// `signaldesk user create` of `username` (password "secret-pass-1") in `dir`.
+pub fn create_user(dir: &std::path::Path, username: &str) -> std::process::Output {
+    signaldesk(dir)
         .args([
             "user",
             "create",
             "--username",
-            "trader",
+            username,
             "--password",
             "secret-pass-1",
         ])
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn user_create_then_duplicate_fails_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = create_user(dir.path(), "trader");
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let again = signaldesk(dir.path())
-        .args([
-            "user",
-            "create",
-            "--username",
-            "trader",
-            "--password",
-            "secret-pass-1",
-        ])
-        .output()
-        .unwrap();
+    let again = create_user(dir.path(), "trader");
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
 

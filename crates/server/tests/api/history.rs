@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use signaldesk_store::{ChainStatus, Store};
 
-use crate::cli::signaldesk;
+use crate::cli::{create_user, signaldesk};
 
 fn import(dir: &Path, history: &Value) -> std::process::Output {
     let file = dir.join("history.json");
@@ -45,17 +45,7 @@ fn history() -> Value {
 #[tokio::test]
 async fn a_history_file_is_imported_whole_and_only_once() {
     let dir = tempfile::tempdir().unwrap();
-    let created = signaldesk(dir.path())
-        .args([
-            "user",
-            "create",
-            "--username",
-            "trader",
-            "--password",
-            "secret-pass-1",
-        ])
-        .output()
-        .unwrap();
+    let created = create_user(dir.path(), "trader");
     assert!(created.status.success());
 
     // A bad trade anywhere in the file: refused with where and why, nothing written.
