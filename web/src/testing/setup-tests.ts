@@ -4,6 +4,13 @@ import { toast } from 'sonner'
 import { afterEach, beforeEach, vi } from 'vitest'
 import { setStoreDegraded } from '@/lib/store-health'
 import { FakeWebSocket } from '@/testing/fake-web-socket'
+import { resetFakeCharts } from '@/testing/fake-lightweight-charts'
+
+// jsdom has no canvas: charts are fakes that record what they draw (fake-lightweight-charts.ts).
+vi.mock('lightweight-charts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('lightweight-charts')>()),
+  ...(await import('@/testing/fake-lightweight-charts')),
+}))
 
 // jsdom has no matchMedia; report "no match" (mobile width, light system theme) unless a test stubs it.
 if (typeof window.matchMedia !== 'function') {
@@ -35,6 +42,7 @@ if (typeof globalThis.ResizeObserver !== 'function') {
 }
 
 beforeEach(() => {
+  resetFakeCharts()
   // The app opens its live connection on every protected page: never a real socket in a test.
   FakeWebSocket.reset()
   vi.stubGlobal('WebSocket', FakeWebSocket)

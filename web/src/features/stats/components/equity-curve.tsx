@@ -1,15 +1,67 @@
+import { useCallback, useMemo } from 'react'
+import { BaselineSeries, LineStyle } from 'lightweight-charts'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { pnlClass } from '@/lib/pnl-class'
+import { useChart, type ChartBuilder } from '@/lib/charts/use-chart'
+import { withAlpha, type ChartPalette } from '@/lib/charts/chart-colors'
 import { useStats, type EquitySample, type StatsFilter } from '@/features/stats/api/get-stats'
 import { statsStrings as s } from '@/features/stats/strings'
-import { equityPoints, polylinePoints, zeroLineY } from '@/features/stats/utils/equity-points'
+import { equitySeries, type EquityPoint } from '@/features/stats/utils/equity-points'
 
-const WIDTH = 600
-const HEIGHT = 160
+/** The browser's local date and time of a chart time (UTC seconds). */
+function formatTime(seconds: number): string {
+  return new Date(seconds * 1000).toLocaleString()
+}
 
-/** The browser's local date and time of an epoch time. */
-function formatTime(time: number): string {
-  return new Date(time).toLocaleString()
+/** Green above zero, red below, zero as the dashed base line. */
+function curveColors(palette: ChartPalette) {
+  return {
+    topLineColor: palette.success,
+    topFillColor1: withAlpha(palette.success, 0.28),
+    topFillColor2: withAlpha(palette.success, 0.04),
+    bottomLineColor: palette.destructive,
+    bottomFillColor1: withAlpha(palette.destructive, 0.04),
+    bottomFillColor2: withAlpha(palette.destructive, 0.28),
+    priceLineColor: palette.text,
+  }
+}
+
+/** The cumulative pnl as a lightweight-charts baseline series around zero. */
+function EquityChart({ points, label }: { points: EquityPoint[]; label: string }) {
+  const build = useCallback<ChartBuilder>(
+    (chart, palette) => {
+      const series = chart.addSeries(BaselineSeries, {
+        baseValue: { type: 'price', price: 0 },
+        lineWidth: 2,
+        priceLineVisible: false,
+        ...curveColors(palette),
+      })
+      series.setData(points)
+      const zero = series.createPriceLine({
+        price: 0,
+        color: palette.text,
+        lineWidth: 1,
+        lineStyle: LineStyle.Dashed,
+        axisLabelVisible: false,
+      })
+      chart.timeScale().fitContent()
+      return (next) => {
+        series.applyOptions(curveColors(next))
+        zero.applyOptions({ color: next.text })
+      }
+    },
+    [points],
+  )
+  const ref = useChart(build)
+  return (
+    <div
+      ref={ref}
+      role="img"
+      aria-label={label}
+      data-testid="equity-chart"
+      className="h-48 w-full overflow-hidden rounded-md border bg-muted/30"
+    />
+  )
 }
 
 /**
@@ -23,10 +75,14 @@ export function EquityCurve({ filter }: { filter: StatsFilter }) {
   return <EquityCurveCard equity={stats.data.equity} />
 }
 
-/** The equity curve card of `equity` (GET /api/stats/, a backtest's result); nothing when empty. */
+/**
+ * The equity curve card of `equity` (GET /api/stats/, a backtest's result), drawn with
+ * lightweight-charts (times in the browser's zone); nothing when empty.
+ */
 export function EquityCurveCard({ equity }: { equity: EquitySample[] }) {
-  const points = equityPoints(equity)
-  const first = points[0]
+  const points = useMemo(() => equitySeries(equity), [equity])
+  // points[0] is the zero a second before the first sample; the times shown are the samples'.
+  const first = points[1]
   const last = points.at(-1)
   if (!first || !last) return null
 
@@ -40,35 +96,10 @@ export function EquityCurveCard({ equity }: { equity: EquitySample[] }) {
         </span>
       </CardHeader>
       <CardContent className="space-y-2">
-        <svg
-          role="img"
-          aria-label={s.equityCurveImage(points.length - 1)}
-          viewBox={`0 0 ${String(WIDTH)} ${String(HEIGHT)}`}
-          preserveAspectRatio="none"
-          className="h-40 w-full rounded-md border bg-muted/30"
-        >
-          <line
-            x1={0}
-            x2={WIDTH}
-            y1={zeroLineY(points, HEIGHT)}
-            y2={zeroLineY(points, HEIGHT)}
-            stroke="currentColor"
-            strokeDasharray="4 4"
-            vectorEffect="non-scaling-stroke"
-            className="text-muted-foreground/50"
-          />
-          <polyline
-            fill="none"
-            stroke="currentColor"
-            strokeWidth={2}
-            vectorEffect="non-scaling-stroke"
-            className={last.value < 0 ? 'text-destructive' : 'text-success'}
-            points={polylinePoints(points, WIDTH, HEIGHT)}
-          />
-        </svg>
+        <EquityChart points={points} label={s.equityCurveImage(points.length - 1)} />
         <div className="flex justify-between text-xs text-muted-foreground tabular-nums">
-          <time dateTime={new Date(first.time).toISOString()}>{formatTime(first.time)}</time>
-          <time dateTime={new Date(last.time).toISOString()}>{formatTime(last.time)}</time>
+          <time dateTime={new Date(first.time * 1000).toISOString()}>{formatTime(first.time)}</time>
+          <time dateTime={new Date(last.time * 1000).toISOString()}>{formatTime(last.time)}</time>
         </div>
       </CardContent>
     </Card>

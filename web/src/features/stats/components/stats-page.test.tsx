@@ -6,6 +6,7 @@ import type { StatsResponse } from '@/features/stats/api/get-stats'
 import { admin, settingsRecord, storeSession } from '@/testing/fixtures'
 import { renderApp, stubServer } from '@/testing/render-app'
 import { columnTexts } from '@/testing/table'
+import { fakeCharts } from '@/testing/fake-lightweight-charts'
 
 const stats: StatsResponse = {
   total_trades: 12,
@@ -86,8 +87,9 @@ function statsServer({
 
 async function openStats() {
   storeSession()
-  renderApp('/stats')
+  const view = renderApp('/stats')
   await screen.findByRole('heading', { level: 1, name: 'Statistics' })
+  return view
 }
 
 function tile(name: string) {
@@ -250,21 +252,38 @@ describe('stats page', () => {
     })
   })
 
-  it('draws the equity curve of the period from zero, with its last value in green or red', async () => {
+  it('draws the equity curve of the period with lightweight-charts: from zero, a baseline at 0, green or red last value', async () => {
     statsServer()
-    await openStats()
+    const view = await openStats()
     const curve = await screen.findByRole('region', { name: 'Equity curve' })
     const image = within(curve).getByRole('img', { name: 'Cumulative PnL of the period over 3 points' })
-    // Zero first, then 40, 10, 123.456 by time (x by time over the 600 x 160 box).
-    const points = image.querySelector('polyline')?.getAttribute('points')?.split(' ')
-    expect(points).toHaveLength(4)
-    expect(points?.[0]).toBe('0.00,160.00')
-    expect(points?.[3]).toBe('600.00,0.00')
+    // The (fake) chart mounts its canvas in the container and gets the series in UTC seconds.
+    expect(image.querySelector('canvas')).toBeInTheDocument()
+    const chart = fakeCharts.find((made) => made.container === image)
+    const series = chart?.series[0]
+    expect(series?.kind).toBe('Baseline')
+    expect(series?.options).toMatchObject({ baseValue: { type: 'price', price: 0 } })
+    const start = Date.parse('2026-11-02T09:00:00Z') / 1000
+    expect(series?.data).toEqual([
+      { time: start - 1, value: 0 },
+      { time: start, value: 40 },
+      { time: Date.parse('2026-11-08T22:00:00Z') / 1000, value: 10 },
+      { time: Date.parse('2026-11-11T13:00:00Z') / 1000, value: 123.456 },
+    ])
+    expect(series?.priceLines.map((line) => line.options.price)).toEqual([0])
+    expect(chart?.options).toMatchObject({ autoSize: true })
     expect(within(curve).getByTestId('equity-last')).toHaveTextContent('123.46')
     expect(within(curve).getByTestId('equity-last')).toHaveClass('text-success')
+    // The first and last times are the samples' (not the zero's).
+    expect(curve.querySelectorAll('time')[0]).toHaveAttribute('datetime', '2026-11-02T09:00:00.000Z')
+    expect(curve.querySelectorAll('time')[1]).toHaveAttribute('datetime', '2026-11-11T13:00:00.000Z')
+
+    // Leaving the page disposes of the chart.
+    view.unmount()
+    expect(chart?.removed).toBe(true)
   })
 
-  it("shows a losing period's curve in red", async () => {
+  it("shows a losing period's last value in red", async () => {
     statsServer({
       statsReply: { status: 200, body: { ...stats, equity: [{ time: '2026-11-02T09:00:00Z', pnl: -7.5 }] } },
     })
@@ -272,7 +291,9 @@ describe('stats page', () => {
     const curve = await screen.findByRole('region', { name: 'Equity curve' })
     expect(within(curve).getByTestId('equity-last')).toHaveTextContent('-7.50')
     expect(within(curve).getByTestId('equity-last')).toHaveClass('text-destructive')
-    expect(within(curve).getByRole('img').querySelector('polyline')).toHaveClass('text-destructive')
+    expect(
+      within(curve).getByRole('img', { name: 'Cumulative PnL of the period over 1 point' }),
+    ).toBeInTheDocument()
   })
 
   it('draws the weekday x hour heatmap: Monday..Sunday in Russian, 0..23, green and red by amount, a title per cell', async () => {

@@ -1,38 +1,58 @@
 import { describe, expect, it } from 'vitest'
-import { equityPoints, polylinePoints, zeroLineY } from '@/features/stats/utils/equity-points'
+import { equitySeries } from '@/features/stats/utils/equity-points'
 
-describe('equity points', () => {
-  it('starts at zero at the first sample, then follows the samples, skipping a bad time', () => {
-    const points = equityPoints([
-      { time: '2026-11-20T10:00:00Z', pnl: 2 },
-      { time: 'not a time', pnl: 5 },
-      { time: '2026-11-20T12:00:00Z', pnl: -1 },
+const seconds = (iso: string) => Date.parse(iso) / 1000
+
+describe('equity series', () => {
+  it('starts at zero a second before the first sample, then follows the samples in seconds', () => {
+    expect(
+      equitySeries([
+        { time: '2026-11-20T10:00:00Z', pnl: 2 },
+        { time: '2026-11-20T12:00:00Z', pnl: -1 },
+      ]),
+    ).toEqual([
+      { time: seconds('2026-11-20T10:00:00Z') - 1, value: 0 },
+      { time: seconds('2026-11-20T10:00:00Z'), value: 2 },
+      { time: seconds('2026-11-20T12:00:00Z'), value: -1 },
     ])
-    const first = Date.parse('2026-11-20T10:00:00Z')
-    expect(points).toEqual([
-      { time: first, value: 0 },
-      { time: first, value: 2 },
-      { time: Date.parse('2026-11-20T12:00:00Z'), value: -1 },
-    ])
-    expect(equityPoints([])).toEqual([])
+    expect(equitySeries([])).toEqual([])
   })
 
-  it('scales x by time and y from the lowest to the highest value, zero included', () => {
-    const points = [
-      { time: 1000, value: 0 },
-      { time: 1000, value: 10 },
-      { time: 2000, value: -10 },
-      { time: 5000, value: 5 },
-    ]
-    expect(polylinePoints(points, 100, 40)).toBe('0.00,20.00 0.00,0.00 25.00,40.00 100.00,10.00')
-    expect(zeroLineY(points, 40)).toBe(20)
+  it('leaves out a sample whose time does not parse', () => {
+    expect(
+      equitySeries([
+        { time: 'not a time', pnl: 5 },
+        { time: '2026-11-20T10:00:00Z', pnl: 2 },
+      ]).map((point) => point.value),
+    ).toEqual([0, 2])
+    expect(equitySeries([{ time: 'nope', pnl: 1 }])).toEqual([])
   })
 
-  it('spreads points of one instant evenly', () => {
-    const points = [
-      { time: 7, value: 0 },
-      { time: 7, value: 4 },
-    ]
-    expect(polylinePoints(points, 100, 40)).toBe('0.00,40.00 100.00,0.00')
+  it('sorts by time, keeping the order of samples of one instant', () => {
+    const series = equitySeries([
+      { time: '2026-11-20T12:00:00Z', pnl: 3 },
+      { time: '2026-11-20T10:00:00Z', pnl: 1 },
+      { time: '2026-11-20T11:00:00Z', pnl: 2 },
+    ])
+    expect(series.map((point) => point.value)).toEqual([0, 1, 2, 3])
+  })
+
+  it('keeps the last sample of one second, so the times rise strictly', () => {
+    const series = equitySeries([
+      { time: '2026-11-20T10:00:00Z', pnl: 1 },
+      { time: '2026-11-20T10:15:00.000Z', pnl: 4 },
+      { time: '2026-11-20T10:15:00.400Z', pnl: 6 },
+      { time: '2026-11-20T10:15:00Z', pnl: 5 },
+      { time: '2026-11-20T10:30:00Z', pnl: 7 },
+    ])
+    expect(series).toEqual([
+      { time: seconds('2026-11-20T10:00:00Z') - 1, value: 0 },
+      { time: seconds('2026-11-20T10:00:00Z'), value: 1 },
+      { time: seconds('2026-11-20T10:15:00Z'), value: 5 },
+      { time: seconds('2026-11-20T10:30:00Z'), value: 7 },
+    ])
+    for (let i = 1; i < series.length; i++) {
+      expect(series[i]?.time).toBeGreaterThan(series[i - 1]?.time ?? Infinity)
+    }
   })
 })
