@@ -1,4 +1,4 @@
-import type { ApiKey, BotSettings, Position, Trade } from '@/types/api'
+import type { ApiKey, Backtest, BacktestResult, BotSettings, Position, Trade } from '@/types/api'
 
 /** Records shaped like the server's answers, for component tests. */
 
@@ -100,6 +100,60 @@ export function positionRecord(overrides: Partial<Position> = {}): Position {
     take_profit: null,
     trailing_stop_price: null,
     opened_at: '2026-11-22T04:30:00Z',
+    ...overrides,
+  }
+}
+
+type BacktestSummary = BacktestResult['summary']
+
+/** A backtest's summary with `total_pnl` and `max_drawdown_pct` as given, the rest plain. */
+export function backtestSummary(totalPnl = 12.5, maxDrawdownPct = 3.25): BacktestSummary {
+  return {
+    starting_balance: 1000,
+    final_balance: 1000 + totalPnl,
+    fees: 1.5,
+    volume: 5000,
+    open_at_end: 0,
+    max_drawdown_pct: maxDrawdownPct,
+    stats: {
+      total_trades: 2,
+      win_trades: 1,
+      lose_trades: 1,
+      win_rate: 50,
+      total_pnl: totalPnl,
+      avg_pnl: totalPnl / 2,
+      weekday: [],
+      hour: [],
+      heatmap: [],
+      equity: [
+        { time: '2026-11-20T10:00:00Z', pnl: 20 },
+        { time: '2026-11-20T11:00:00Z', pnl: totalPnl },
+      ],
+    },
+  }
+}
+
+/** A finished single backtest (GET /api/backtests/{id}/) with `trades`. */
+export function backtestRecord(
+  id: number,
+  trades: Trade[] = [],
+  overrides: Partial<Backtest> = {},
+): Backtest {
+  return {
+    id,
+    status: 'done',
+    progress: 1,
+    error: null,
+    created_at: '2026-11-22T04:30:00Z',
+    finished_at: '2026-11-22T04:31:00Z',
+    request: {
+      date_from: '2026-11-10',
+      date_to: '2026-11-20',
+      symbols: ['BTCUSDT'],
+      source: 'ratings',
+      overrides: { leverage: 5 },
+    },
+    result: { summary: backtestSummary(), trades, trades_total: trades.length, chains: [] },
     ...overrides,
   }
 }

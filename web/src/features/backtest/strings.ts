@@ -41,4 +41,18 @@ export const backtestStrings = {
   loadFailed: 'Failed to load backtests',
   runFailed: 'The backtest failed',
   progressLabel: (id: number) => `Progress of backtest #${String(id)}`,
+  // A trade's price chart.
+  chart: 'Chart',
+  chartOf: (tradeId: number) => `Chart of trade #${String(tradeId)}`,
+  chartRegion: (tradeId: number) => `Price chart of trade #${String(tradeId)}`,
+  chartLoading: 'Loading the chart…',
+  chartFailed: 'Failed to load the chart',
+  chartEmpty: 'No candles for this trade.',
+  chartImage: (symbol: string, minutes: number, markers: number) =>
+    `${symbol} ${String(minutes)}-minute candles with ${String(markers)} ${markers === 1 ? 'marker' : 'markers'}`,
+  chartMarkers: 'Markers',
+  lineEntry: 'Entry',
+  lineExit: 'Exit',
+  lineTakeProfit: (n: number) => `TP ${String(n)}`,
+  lineStop: 'Stop',
 } as const

@@ -1,9 +1,13 @@
+import { Fragment, useState } from 'react'
+import { ChartCandlestick } from 'lucide-react'
 import { StatTile } from '@/components/stat-tile'
+import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { pnlClass } from '@/lib/pnl-class'
 import { useBacktest, type BacktestResult } from '@/features/backtest/api/backtests'
 import { ProgressBar } from '@/features/backtest/components/progress-bar'
+import { TradeChartPanel } from '@/features/backtest/components/trade-chart'
 import { backtestStrings as s } from '@/features/backtest/strings'
 import { EquityCurveCard } from '@/features/stats/components/equity-curve'
 import { PnlHeatmapCard } from '@/features/stats/components/pnl-heatmap'
@@ -12,9 +16,19 @@ import { StatsFigures } from '@/features/stats/components/stats-summary'
 /** The trades listed under a result; the figures above count every trade. */
 const TRADES_LISTED = 100
 
-function Figures({ result }: { result: BacktestResult }) {
+const TRADE_COLUMNS = 8
+
+function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
   const summary = result.summary
   const trades = result.trades.slice(-TRADES_LISTED).reverse()
+  const [charted, setCharted] = useState<ReadonlySet<number>>(() => new Set())
+  const toggleChart = (tradeId: number) => {
+    setCharted((old) => {
+      const next = new Set(old)
+      if (!next.delete(tradeId)) next.add(tradeId)
+      return next
+    })
+  }
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-2 gap-4 md:grid-cols-4">
@@ -50,24 +64,55 @@ function Figures({ result }: { result: BacktestResult }) {
                 <TableHead>PnL</TableHead>
                 <TableHead>Reason</TableHead>
                 <TableHead>Closed</TableHead>
+                <TableHead>
+                  <span className="sr-only">{s.chart}</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
-              {trades.map((trade) => (
-                <TableRow key={trade.id}>
-                  <TableCell>{trade.symbol}</TableCell>
-                  <TableCell>{trade.side}</TableCell>
-                  <TableCell className="tabular-nums">{trade.entry_price ?? '—'}</TableCell>
-                  <TableCell className="tabular-nums">{trade.exit_price ?? '—'}</TableCell>
-                  <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
-                    {trade.pnl.toFixed(2)}
-                  </TableCell>
-                  <TableCell>{trade.close_reason ?? trade.status}</TableCell>
-                  <TableCell className="whitespace-nowrap tabular-nums">
-                    {trade.closed_at ? new Date(trade.closed_at).toLocaleString() : '—'}
-                  </TableCell>
-                </TableRow>
-              ))}
+              {trades.map((trade) => {
+                const open = charted.has(trade.id)
+                const panelId = `trade-chart-${String(runId)}-${String(trade.id)}`
+                return (
+                  <Fragment key={trade.id}>
+                    <TableRow>
+                      <TableCell>{trade.symbol}</TableCell>
+                      <TableCell>{trade.side}</TableCell>
+                      <TableCell className="tabular-nums">{trade.entry_price ?? '—'}</TableCell>
+                      <TableCell className="tabular-nums">{trade.exit_price ?? '—'}</TableCell>
+                      <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
+                        {trade.pnl.toFixed(2)}
+                      </TableCell>
+                      <TableCell>{trade.close_reason ?? trade.status}</TableCell>
+                      <TableCell className="whitespace-nowrap tabular-nums">
+                        {trade.closed_at ? new Date(trade.closed_at).toLocaleString() : '—'}
+                      </TableCell>
+                      <TableCell>
+                        <Button
+                          size="sm"
+                          variant={open ? 'secondary' : 'outline'}
+                          aria-label={s.chartOf(trade.id)}
+                          aria-expanded={open}
+                          aria-controls={open ? panelId : undefined}
+                          onClick={() => {
+                            toggleChart(trade.id)
+                          }}
+                        >
+                          <ChartCandlestick aria-hidden="true" />
+                          {s.chart}
+                        </Button>
+                      </TableCell>
+                    </TableRow>
+                    {open ? (
+                      <TableRow id={panelId} className="hover:bg-transparent">
+                        <TableCell colSpan={TRADE_COLUMNS} className="whitespace-normal">
+                          <TradeChartPanel runId={runId} trade={trade} />
+                        </TableCell>
+                      </TableRow>
+                    ) : null}
+                  </Fragment>
+                )
+              })}
             </TableBody>
           </Table>
         </CardContent>
@@ -95,7 +140,7 @@ export function BacktestResultView({ id }: { id: number }) {
           {s.runFailed}: {run.data.error}
         </p>
       ) : run.data.result ? (
-        <Figures result={run.data.result} />
+        <Figures runId={id} result={run.data.result} />
       ) : (
         <p className="text-sm text-muted-foreground">{s.statuses[run.data.status] ?? run.data.status}</p>
       )}

@@ -1,0 +1,136 @@
+import { useCallback, useMemo } from 'react'
+import { CandlestickSeries, createSeriesMarkers, LineStyle } from 'lightweight-charts'
+import type { ChartPalette } from '@/lib/charts/chart-colors'
+import { useChart, type ChartBuilder } from '@/lib/charts/use-chart'
+import { serverMessage } from '@/lib/api-client'
+import type { Trade } from '@/types/api'
+import { useTradeChart, type TradeChart } from '@/features/backtest/api/trade-chart'
+import { backtestStrings as s } from '@/features/backtest/strings'
+import {
+  candleSeries,
+  tradeMarkers,
+  tradePriceLines,
+  type PriceLineKind,
+} from '@/features/backtest/utils/trade-chart-data'
+
+function candleColors(palette: ChartPalette) {
+  return {
+    upColor: palette.success,
+    downColor: palette.destructive,
+    borderUpColor: palette.success,
+    borderDownColor: palette.destructive,
+    wickUpColor: palette.success,
+    wickDownColor: palette.destructive,
+  }
+}
+
+function markerColors(palette: ChartPalette, pnl: number) {
+  return {
+    entry: palette.foreground,
+    takeProfit: palette.success,
+    exit: pnl < 0 ? palette.destructive : palette.success,
+  }
+}
+
+function lineColor(kind: PriceLineKind, palette: ChartPalette, pnl: number): string {
+  switch (kind) {
+    case 'entry':
+      return palette.foreground
+    case 'take_profit':
+      return palette.success
+    case 'stop':
+      return palette.destructive
+    case 'exit':
+      return markerColors(palette, pnl).exit
+  }
+}
+
+/** The candles with the trade's markers and price lines, drawn by lightweight-charts. */
+function TradeCandles({ data, trade }: { data: TradeChart; trade: Trade }) {
+  const candles = useMemo(() => candleSeries(data.candles), [data.candles])
+  const lines = useMemo(() => tradePriceLines(data.markers, trade.stop_loss), [data.markers, trade.stop_loss])
+
+  const build = useCallback<ChartBuilder>(
+    (chart, palette) => {
+      const series = chart.addSeries(CandlestickSeries, { priceLineVisible: false, ...candleColors(palette) })
+      series.setData(candles)
+      const times = candles.map((candle) => candle.time)
+      const markers = createSeriesMarkers(
+        series,
+        tradeMarkers(data.markers, times, trade.side, markerColors(palette, trade.pnl)),
+      )
+      const priceLines = lines.map((line) => ({
+        kind: line.kind,
+        api: series.createPriceLine({
+          price: line.price,
+          title: line.title,
+          color: lineColor(line.kind, palette, trade.pnl),
+          lineWidth: 1,
+          lineStyle: line.kind === 'stop' ? LineStyle.Dashed : LineStyle.Dotted,
+          axisLabelVisible: true,
+        }),
+      }))
+      chart.timeScale().fitContent()
+      return (next) => {
+        series.applyOptions(candleColors(next))
+        markers.setMarkers(tradeMarkers(data.markers, times, trade.side, markerColors(next, trade.pnl)))
+        for (const line of priceLines) line.api.applyOptions({ color: lineColor(line.kind, next, trade.pnl) })
+      }
+    },
+    [candles, lines, data.markers, trade.side, trade.pnl],
+  )
+  const ref = useChart(build)
+
+  return (
+    <div
+      ref={ref}
+      role="img"
+      aria-label={s.chartImage(data.symbol, data.interval_minutes, data.markers.length)}
+      data-testid="trade-chart"
+      className="h-72 w-full overflow-hidden rounded-md border bg-muted/30"
+    />
+  )
+}
+
+/**
+ * A backtest trade's price chart (GET /api/backtests/{id}/trades/{trade_id}/chart/): the symbol's
+ * candles around the trade, with markers at the entry, each take profit and the exit, and lines
+ * at those prices and the stop; the markers are listed under it as text too.
+ */
+export function TradeChartPanel({ runId, trade }: { runId: number; trade: Trade }) {
+  const chart = useTradeChart(runId, trade.id)
+
+  return (
+    <div role="region" aria-label={s.chartRegion(trade.id)} className="min-w-0 space-y-2">
+      {chart.isError ? (
+        <p role="alert" className="text-sm text-destructive">
+          {s.chartFailed}
+          {serverMessage(chart.error) ? `: ${serverMessage(chart.error) ?? ''}` : null}
+        </p>
+      ) : !chart.data ? (
+        <p className="text-sm text-muted-foreground">{s.chartLoading}</p>
+      ) : chart.data.candles.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{s.chartEmpty}</p>
+      ) : (
+        <>
+          <TradeCandles data={chart.data} trade={trade} />
+          <ul
+            aria-label={s.chartMarkers}
+            className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground"
+          >
+            {chart.data.markers
+              .filter((marker) => Number.isFinite(marker.time))
+              .map((marker, index) => (
+                <li key={`${marker.kind}-${String(index)}`} className="tabular-nums">
+                  <span className="text-foreground">{marker.label}</span>{' '}
+                  <time dateTime={new Date(marker.time).toISOString()}>
+                    {new Date(marker.time).toLocaleString()}
+                  </time>
+                </li>
+              ))}
+          </ul>
+        </>
+      )}
+    </div>
+  )
+}
