@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { Backtest, BacktestInput, BacktestResult } from '@/types/api'
+import type { BacktestRequest, BacktestRun } from '@/features/backtest/api/sweep'
 
 export type { Backtest, BacktestInput, BacktestResult }
 
@@ -13,7 +14,7 @@ const LIST_KEY = ['backtests'] as const
 export function backtestsQueryOptions() {
   return queryOptions({
     queryKey: LIST_KEY,
-    queryFn: ({ signal }) => api.get<Backtest[]>('backtests/', { signal }),
+    queryFn: ({ signal }) => api.get<BacktestRun[]>('backtests/', { signal }),
     refetchInterval: (query) =>
       query.state.data?.some((run) => run.status === 'running') ? RUNNING_POLL_MS : false,
   })
@@ -27,7 +28,7 @@ export function useBacktests() {
 export function useBacktest(id: number | null) {
   return useQuery({
     queryKey: [...LIST_KEY, id],
-    queryFn: ({ signal }) => api.get<Backtest>(`backtests/${String(id)}/`, { signal }),
+    queryFn: ({ signal }) => api.get<BacktestRun>(`backtests/${String(id)}/`, { signal }),
     enabled: id !== null,
     refetchInterval: (query) => (query.state.data?.status === 'running' ? RUNNING_POLL_MS : false),
   })
@@ -37,11 +38,11 @@ function refreshAll(queryClient: QueryClient) {
   return queryClient.invalidateQueries({ queryKey: LIST_KEY })
 }
 
-/** POST /api/backtests/: 202 with the run; 400 with `fields`; 409 while another runs. */
+/** POST /api/backtests/ (a single run, or a sweep): 202 with the run; 400 with `fields`; 409 while another runs. */
 export function useStartBacktest() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (input: BacktestInput) => api.post<Backtest>('backtests/', input),
+    mutationFn: (input: BacktestRequest) => api.post<BacktestRun>('backtests/', input),
     onSuccess: () => refreshAll(queryClient),
   })
 }

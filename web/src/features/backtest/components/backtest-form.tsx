@@ -5,8 +5,12 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
 import { ApiError } from '@/lib/api-client'
-import { useStartBacktest, type Backtest, type BacktestInput } from '@/features/backtest/api/backtests'
+import { useStartBacktest } from '@/features/backtest/api/backtests'
+import type { BacktestRequest, BacktestRun, SweepAxis } from '@/features/backtest/api/sweep'
 import { backtestStrings as s } from '@/features/backtest/strings'
+import { OVERRIDES, type OverrideKey } from '@/features/backtest/utils/overrides'
+import { EMPTY_SWEEP, sweepAxes, type SweepDraft } from '@/features/backtest/utils/sweep-draft'
+import { SweepFields } from '@/features/backtest/components/sweep-fields'
 
 type Source = 'ratings' | 'alerts'
 
@@ -19,17 +23,11 @@ function daysAgo(days: number): string {
   return `${String(date.getFullYear())}-${month}-${day}`
 }
 
-/** The settings a run may change; empty means the saved value. */
-const OVERRIDES = [
-  { key: 'initial_stop_loss_pct', label: s.stopLoss, step: '0.01' },
-  { key: 'take_profit_first_pct', label: s.takeProfit, step: '0.01' },
-  { key: 'leverage', label: s.leverage, step: '1' },
-] as const
-
-type OverrideKey = (typeof OVERRIDES)[number]['key']
-
-/** The new-run form: period, symbols, signal source and a few settings to try. */
-export function BacktestForm({ onStarted }: { onStarted: (run: Backtest) => void }) {
+/**
+ * The new-run form: period, symbols, signal source and a few settings to try; optionally a sweep
+ * of one or two of those settings over lists of values (checked here before it is sent).
+ */
+export function BacktestForm({ onStarted }: { onStarted: (run: BacktestRun) => void }) {
   const id = useId()
   const start = useStartBacktest()
   const [dateFrom, setDateFrom] = useState(() => daysAgo(7))
@@ -41,18 +39,29 @@ export function BacktestForm({ onStarted }: { onStarted: (run: Backtest) => void
     take_profit_first_pct: '',
     leverage: '',
   })
+  const [sweep, setSweep] = useState<SweepDraft>(EMPTY_SWEEP)
+  const [showSweepErrors, setShowSweepErrors] = useState(false)
+  const checked = sweepAxes(sweep)
+  const swept = new Set<string>(checked.fields)
 
   const fields = start.error instanceof ApiError ? (start.error.fields ?? {}) : {}
   const fieldError = (name: string) => fields[name]?.join(' ')
 
   function submit(event: SyntheticEvent<HTMLFormElement>) {
     event.preventDefault()
+    if (!checked.ok) {
+      setShowSweepErrors(true)
+      return
+    }
+    setShowSweepErrors(false)
     const changed: Record<string, number> = {}
     for (const { key } of OVERRIDES) {
       const value = overrides[key].trim()
-      if (value !== '') changed[key] = Number(value)
+      // A swept setting takes the sweep's values, not the single one.
+      if (value !== '' && !swept.has(key)) changed[key] = Number(value)
     }
-    const input: BacktestInput = {
+    const axes: SweepAxis[] = checked.axes
+    const input: BacktestRequest = {
       date_from: dateFrom,
       date_to: dateTo,
       symbols: symbols
@@ -61,6 +70,7 @@ export function BacktestForm({ onStarted }: { onStarted: (run: Backtest) => void
         .filter((symbol) => symbol !== ''),
       source,
       overrides: changed,
+      ...(axes.length > 0 ? { sweep: axes } : {}),
     }
     start.mutate(input, { onSuccess: onStarted })
   }
@@ -142,8 +152,9 @@ export function BacktestForm({ onStarted }: { onStarted: (run: Backtest) => void
                 id={`${id}-${key}`}
                 type="number"
                 step={step}
-                placeholder={s.savedValue}
-                value={overrides[key]}
+                placeholder={swept.has(key) ? s.sweepSwept : s.savedValue}
+                disabled={swept.has(key)}
+                value={swept.has(key) ? '' : overrides[key]}
                 onChange={(event) => {
                   const value = event.target.value
                   setOverrides((old) => ({ ...old, [key]: value }))
@@ -152,9 +163,16 @@ export function BacktestForm({ onStarted }: { onStarted: (run: Backtest) => void
               {error(`overrides.${key}`)}
             </div>
           ))}
+          <SweepFields
+            draft={sweep}
+            checked={checked}
+            showErrors={showSweepErrors}
+            serverError={fieldError('sweep')}
+            onChange={setSweep}
+          />
           <div className="flex items-end">
             <Button type="submit" disabled={start.isPending} className="w-full">
-              {start.isPending ? s.starting : s.run}
+              {start.isPending ? s.starting : checked.axes.length > 0 ? s.runSweep : s.run}
             </Button>
           </div>
           {start.error ? (

@@ -8,7 +8,8 @@ import { backtestStrings as s } from '@/features/backtest/strings'
 
 /**
  * /backtest (issue 19): the form, the user's runs with their progress, and one run's result (the
- * /stats figures, curve and heatmap, and its trades), or two runs side by side.
+ * /stats figures, curve and heatmap, and its trades; a sweep's table and heatmaps), or two runs
+ * side by side (a sweep and the run of one of its cells, opened by a click on the cell).
  */
 export function BacktestPage() {
   const [selected, setSelected] = useState<number[]>([])
@@ -37,7 +38,14 @@ export function BacktestPage() {
           className={cn('grid grid-cols-1 gap-6', selected.length === 2 && 'xl:grid-cols-2')}
         >
           {selected.map((id) => (
-            <BacktestResultView key={id} id={id} />
+            <BacktestResultView
+              key={id}
+              id={id}
+              onOpenRun={(run) => {
+                // A sweep's cell: the sweep stays, its run opens beside it.
+                setSelected([id, run.id])
+              }}
+            />
           ))}
         </div>
       ) : null}

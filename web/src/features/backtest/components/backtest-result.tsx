@@ -6,7 +6,9 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { pnlClass } from '@/lib/pnl-class'
 import { useBacktest, type BacktestResult } from '@/features/backtest/api/backtests'
+import { isSweepResult, type BacktestRun } from '@/features/backtest/api/sweep'
 import { ProgressBar } from '@/features/backtest/components/progress-bar'
+import { SweepResultView } from '@/features/backtest/components/sweep-result'
 import { TradeChartPanel } from '@/features/backtest/components/trade-chart'
 import { backtestStrings as s } from '@/features/backtest/strings'
 import { EquityCurveCard } from '@/features/stats/components/equity-curve'
@@ -121,10 +123,20 @@ function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
   )
 }
 
-/** One run: its progress while it runs, why it failed, or its figures once done. */
-export function BacktestResultView({ id }: { id: number }) {
+/**
+ * One run: its progress while it runs, why it failed, or its figures once done; a sweep's table
+ * and heatmaps, whose cells open their own runs through `onOpenRun`.
+ */
+export function BacktestResultView({
+  id,
+  onOpenRun,
+}: {
+  id: number
+  onOpenRun?: (run: BacktestRun) => void
+}) {
   const run = useBacktest(id)
   const title = s.result(id)
+  const result = run.data?.result ?? null
 
   return (
     <section aria-label={title} className="min-w-0 space-y-4">
@@ -139,8 +151,10 @@ export function BacktestResultView({ id }: { id: number }) {
         <p role="alert" className="text-sm text-destructive">
           {s.runFailed}: {run.data.error}
         </p>
-      ) : run.data.result ? (
-        <Figures runId={id} result={run.data.result} />
+      ) : result && isSweepResult(result) ? (
+        <SweepResultView run={run.data} result={result} onOpenRun={onOpenRun} />
+      ) : result ? (
+        <Figures runId={id} result={result} />
       ) : (
         <p className="text-sm text-muted-foreground">{s.statuses[run.data.status] ?? run.data.status}</p>
       )}

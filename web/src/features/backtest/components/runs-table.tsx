@@ -2,12 +2,8 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
-import {
-  useBacktests,
-  useCancelBacktest,
-  useDeleteBacktest,
-  type Backtest,
-} from '@/features/backtest/api/backtests'
+import { useBacktests, useCancelBacktest, useDeleteBacktest } from '@/features/backtest/api/backtests'
+import { isSweep, type BacktestRun } from '@/features/backtest/api/sweep'
 import { ProgressBar } from '@/features/backtest/components/progress-bar'
 import { backtestStrings as s } from '@/features/backtest/strings'
 
@@ -18,7 +14,7 @@ const STATUS_VARIANT = {
   cancelled: 'secondary',
 } as const
 
-function period(run: Backtest): string {
+function period(run: BacktestRun): string {
   return `${run.request.date_from} – ${run.request.date_to}`
 }
 
@@ -61,7 +57,14 @@ export function RunsTable({ selected, onOpen, onCompare }: RunsTableProps) {
             <TableBody>
               {runs.data.map((run) => (
                 <TableRow key={run.id} data-selected={selected.includes(run.id) || undefined}>
-                  <TableCell className="tabular-nums">{run.id}</TableCell>
+                  <TableCell className="whitespace-nowrap tabular-nums">
+                    {run.id}
+                    {isSweep(run) ? (
+                      <Badge variant="outline" className="ml-2">
+                        {s.sweep}
+                      </Badge>
+                    ) : null}
+                  </TableCell>
                   <TableCell className="whitespace-nowrap tabular-nums">{period(run)}</TableCell>
                   <TableCell>
                     <Badge variant={STATUS_VARIANT[run.status as keyof typeof STATUS_VARIANT]}>
