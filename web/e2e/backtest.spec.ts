@@ -3,8 +3,10 @@ import { expect, test } from './fixtures'
 
 /**
  * /backtest against the real server: a run started from the form shows its progress bar, then its
- * figures (the /stats tiles and lists, the curve, the trades); a second run with another stop loss
- * is compared side by side; a reversed period is refused with the server's field message.
+ * figures (the /stats tiles and lists, the lightweight-charts curve, the trades and a trade's price
+ * chart); a second run with another stop loss is compared side by side; a reversed period is
+ * refused with the server's field message. A 2 x 2 sweep runs from the form, shows its table and
+ * heatmaps, and a cell opens the single run that reproduces it.
  */
 
 function daysAgo(days: number): string {
@@ -60,6 +62,38 @@ test('a backtest from the page: progress, then the result; two runs compared', a
   expect(trades).toBeGreaterThan(0)
   await expect(firstResult.getByRole('table', { name: 'Trades' }).getByRole('row').nth(1)).toBeVisible()
   await expect(firstResult.getByRole('region', { name: 'Equity curve' })).toBeVisible()
+  // The curve is drawn by lightweight-charts: canvases inside the labelled container.
+  const curveChart = firstResult.getByRole('region', { name: 'Equity curve' }).getByRole('img')
+  await expect(curveChart).toHaveAttribute('aria-label', /^Cumulative PnL of the period over \d+ points?$/)
+  await expect(curveChart.locator('canvas').first()).toBeVisible()
+
+  // A trade's price chart: its candles from the server, markers listed, the entry first.
+  // (a closed one: a trade still open at the end has no exit.)
+  const chartName = /^Chart of trade #\d+$/
+  const chartButton = firstResult
+    .getByRole('table', { name: 'Trades' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: chartName }) })
+    .filter({ hasNotText: /\bOPEN\b/ })
+    .first()
+    .getByRole('button', { name: chartName })
+  const tradeId = Number(/#(\d+)$/.exec((await chartButton.getAttribute('aria-label')) ?? '')?.[1])
+  expect(tradeId).toBeGreaterThan(0)
+  const chartAnswer = page.waitForResponse((response) =>
+    response.url().endsWith(`/api/backtests/${String(first)}/trades/${String(tradeId)}/chart/`),
+  )
+  await chartButton.click()
+  expect((await chartAnswer).status()).toBe(200)
+  await expect(chartButton).toHaveAttribute('aria-expanded', 'true')
+  const tradeChart = firstResult.getByRole('region', { name: `Price chart of trade #${String(tradeId)}` })
+  const candles = tradeChart.getByRole('img', { name: /^[A-Z0-9]+ \d+-minute candles with \d+ markers?$/ })
+  await expect(candles).toBeVisible()
+  await expect(candles.locator('canvas').first()).toBeVisible()
+  await expect(tradeChart.getByRole('list', { name: 'Markers' }).getByRole('listitem').first()).toContainText(
+    'Entry',
+  )
+  await chartButton.click()
+  await expect(tradeChart).toHaveCount(0)
   const runs = page.getByRole('table', { name: 'Runs' })
   await expect(runs.getByRole('row').nth(1).getByText('Done')).toBeVisible()
 
@@ -84,4 +118,95 @@ test('a backtest from the page: progress, then the result; two runs compared', a
   await form.getByRole('button', { name: 'Run backtest' }).click()
   await expect(form.getByRole('alert').first()).toContainText('must end on or after date_from')
   await expect(runs.getByRole('row')).toHaveCount(3)
+})
+
+test('a 2 x 2 sweep from the page: the table and heatmaps of 4 cells; a cell opens its run', async ({
+  page,
+  login,
+  account,
+}) => {
+  test.setTimeout(360_000)
+  await login(page, account)
+  await page.goto('/backtest')
+  const form = page.getByRole('form', { name: 'New backtest' })
+  await form.getByLabel('From', { exact: true }).fill(daysAgo(5))
+  await form.getByLabel('To', { exact: true }).fill(daysAgo(2))
+  await form.getByLabel('Symbols').fill('BTCUSDT, ETHUSDT')
+  await form.getByLabel('Sweep setting 1').selectOption({ label: 'Stop loss %' })
+  await form.getByLabel('Values 1').fill('2, 4')
+  await form.getByLabel('Sweep setting 2').selectOption({ label: 'First take profit %' })
+  await form.getByLabel('Values 2').fill('3..6:3')
+  await expect(form.getByText('4 runs', { exact: true })).toBeVisible()
+  const started = page.waitForResponse(
+    (response) => response.url().endsWith('/api/backtests/') && response.request().method() === 'POST',
+  )
+  await form.getByRole('button', { name: 'Run sweep' }).click()
+  const response = await started
+  expect(response.status()).toBe(202)
+  expect(response.request().postDataJSON()).toMatchObject({
+    sweep: [
+      { field: 'initial_stop_loss_pct', values: [2, 4] },
+      { field: 'take_profit_first_pct', values: [3, 6] },
+    ],
+  })
+  const sweepId = ((await response.json()) as { id: number }).id
+  const runs = page.getByRole('table', { name: 'Runs' })
+  await expect(runs.getByRole('row').nth(1)).toContainText('Sweep')
+
+  const sweep = result(page, sweepId)
+  const table = sweep.getByRole('table', { name: 'Sweep results' })
+  await expect(table).toBeVisible({ timeout: 300_000 })
+  await expect(sweep.getByRole('progressbar')).toHaveCount(0)
+  await expect(table.getByRole('columnheader')).toHaveText(['Stop loss % \\ First take profit %', '3', '6'])
+  await expect(table.getByRole('rowheader')).toHaveText(['2', '4'])
+  const cellLabel =
+    /^Stop loss % [24], First take profit % [36]: (total PnL -?\d+\.\d{2}, max drawdown \d+\.\d{2}%|failed \(.+\))$/
+  const tableCells = table.getByRole('button')
+  await expect(tableCells).toHaveCount(4)
+  for (const name of ['Total PnL heatmap', 'Max drawdown heatmap']) {
+    const heatmap = sweep.getByRole('table', { name })
+    await expect(heatmap.getByRole('button')).toHaveCount(4)
+    for (const cell of await heatmap.getByRole('button').all()) {
+      await expect(cell).toHaveAttribute('aria-label', cellLabel)
+    }
+  }
+  for (const cell of await tableCells.all()) await expect(cell).toHaveAttribute('aria-label', cellLabel)
+
+  // Stop loss 4 x take profit 6 (the last cell): its own run, with the sweep's period and symbols.
+  const cell = table.getByRole('button', { name: /^Stop loss % 4, First take profit % 6: total PnL/ })
+  const label = (await cell.getAttribute('aria-label')) ?? ''
+  const figures = /total PnL (-?\d+\.\d{2}), max drawdown (\d+\.\d{2})%$/.exec(label)
+  expect(figures).not.toBeNull()
+  const pnl = figures?.[1] ?? 'missing'
+  const drawdown = figures?.[2] ?? 'missing'
+  const opened = page.waitForResponse(
+    (answer) => answer.url().endsWith('/api/backtests/') && answer.request().method() === 'POST',
+  )
+  await cell.click()
+  const openedAnswer = await opened
+  expect(openedAnswer.status()).toBe(202)
+  const single = openedAnswer.request().postDataJSON() as Record<string, unknown>
+  expect(single).toMatchObject({
+    date_from: daysAgo(5),
+    date_to: daysAgo(2),
+    symbols: ['BTCUSDT', 'ETHUSDT'],
+    overrides: { initial_stop_loss_pct: 4, take_profit_first_pct: 6 },
+  })
+  expect(single).not.toHaveProperty('sweep')
+  const cellRunId = ((await openedAnswer.json()) as { id: number }).id
+
+  const compared = page.getByRole('group', { name: 'Two runs side by side' })
+  await expect(compared.getByRole('heading', { level: 2 })).toHaveText([
+    `Backtest #${String(sweepId)}`,
+    `Backtest #${String(cellRunId)}`,
+  ])
+  const cellRun = result(page, cellRunId)
+  await expect(cellRun.getByRole('group', { name: 'Max drawdown', exact: true })).toBeVisible({
+    timeout: 120_000,
+  })
+  // Runs are deterministic: the run shows the cell's figures.
+  await expect(cellRun.getByRole('group', { name: 'Max drawdown', exact: true })).toHaveText(
+    `Max drawdown${drawdown}%`,
+  )
+  await expect(cellRun.getByRole('group', { name: 'Total PnL', exact: true })).toHaveText(`Total PnL${pnl}`)
 })
