@@ -39,7 +39,11 @@ test('Start Bot: on a sped-up market the paper account opens and closes trades o
     take_profit_first_pct: 0.5,
     take_profit_next_pct: 0.5,
   })
-  const key = (await api(page, 'POST', '/api/api-keys/', { key: 'paper', secret: 'paper', is_demo: true })) as {
+  const key = (await api(page, 'POST', '/api/api-keys/', {
+    key: 'paper',
+    secret: 'paper',
+    is_demo: true,
+  })) as {
     id: number
   }
   await api(page, 'POST', `/api/api-keys/${key.id}/set_active/`)
@@ -52,10 +56,20 @@ test('Start Bot: on a sped-up market the paper account opens and closes trades o
   await page.goto('/logs')
   // The worker's own lines arrive live: an entry, then an exit.
   await expect(page.getByRole('row').filter({ hasText: 'Trading worker started' })).toHaveCount(1)
-  await expect(page.getByRole('row').filter({ hasText: /: opened (long|short) / }).first()).toBeVisible({
+  await expect(
+    page
+      .getByRole('row')
+      .filter({ hasText: /: opened (long|short) / })
+      .first(),
+  ).toBeVisible({
     timeout: 120_000,
   })
-  await expect(page.getByRole('row').filter({ hasText: /trade #\d+ closed/ }).first()).toBeVisible({
+  await expect(
+    page
+      .getByRole('row')
+      .filter({ hasText: /trade #\d+ closed/ })
+      .first(),
+  ).toBeVisible({
     timeout: 180_000,
   })
   const closed = (await api(page, 'GET', '/api/trades/?status=closed')) as TradePage

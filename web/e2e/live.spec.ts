@@ -64,7 +64,10 @@ test.describe('live signals and logs', () => {
     const card = page.getByRole('region', { name: 'Trading Signals (Last 5)' })
     await expect(card.getByText('No signals available')).toBeVisible()
 
-    await page.getByRole('region', { name: 'Bot Status' }).getByRole('button', { name: 'Start Signals' }).click()
+    await page
+      .getByRole('region', { name: 'Bot Status' })
+      .getByRole('button', { name: 'Start Signals' })
+      .click()
     await expect(page.getByText('Signals started')).toBeVisible()
     // Within a minute (here within moments: the current ratings are stored at once).
     await expect(card.getByRole('row')).toHaveCount(6, { timeout: 60_000 })
@@ -121,7 +124,11 @@ test.describe('live signals and logs', () => {
 
     // Stopping the signals while the bot runs is a warning, in yellow.
     await level.selectOption({ label: 'All Levels' })
-    const key = (await apiPost(page, '/api/api-keys/', { key: 'paper-k', secret: 'paper-s', is_demo: true })) as {
+    const key = (await apiPost(page, '/api/api-keys/', {
+      key: 'paper-k',
+      secret: 'paper-s',
+      is_demo: true,
+    })) as {
       id: number
     }
     await apiPost(page, `/api/api-keys/${key.id}/set_active/`)
@@ -129,7 +136,9 @@ test.describe('live signals and logs', () => {
     await expect(page.getByRole('row').filter({ hasText: 'Trading worker started' })).toHaveCount(1)
     await apiPost(page, '/api/command/signals/stop/')
     await expect(page.getByRole('row').filter({ hasText: 'Signal worker stopped' })).toHaveCount(1)
-    await expect(page.getByRole('row').filter({ hasText: 'Signals stopped while the bot runs' })).toHaveCount(1)
+    await expect(page.getByRole('row').filter({ hasText: 'Signals stopped while the bot runs' })).toHaveCount(
+      1,
+    )
     expect(await hue(page, 'warning')).toBe('yellow')
     await level.selectOption({ label: 'Warning' })
     await expect(page.getByRole('row')).toHaveCount(2)
