@@ -13,9 +13,11 @@ pub mod bybit;
 mod error;
 pub mod market;
 pub mod paper;
+mod quiet;
 mod venue;
 
 pub use error::VenueError;
+pub use quiet::QuietBand;
 pub use venue::{
     CloseReason, Fill, OrderRequest, Position, PositionClose, Stops, Trailing, Venue, VenueEvent,
     Wallet,

@@ -36,6 +36,7 @@ use signaldesk_core::market::{Instrument, PositionSide, Side};
 use super::snapshot::{AccountSnapshot, PositionState, TrailingState};
 use super::PaperConfig;
 use crate::error::VenueError;
+use crate::quiet::QuietBand;
 use crate::venue::{
     CloseReason, Fill, OrderRequest, Position, PositionClose, Stops, Trailing, Wallet,
 };
@@ -635,6 +636,52 @@ impl AccountSnapshot {
         self.trim(config.memory);
         changed |= close.is_some();
         PriceOutcome { changed, close }
+    }
+
+    /// The prices of `instrument`'s symbol at which [`on_price`](Self::on_price) changes
+    /// nothing: short of every stop, trailing level and liquidation, and of the take profit,
+    /// the trailing stop's activation and a new best price.
+    pub fn quiet_band(&self, instrument: &Instrument, config: &PaperConfig) -> QuietBand {
+        let Some(pos) = self.positions.get(&instrument.symbol) else {
+            return QuietBand::EVERYWHERE;
+        };
+        let long = pos.side == PositionSide::Long;
+        let against = |band: QuietBand, level| {
+            if long {
+                band.acting_at_or_below(level)
+            } else {
+                band.acting_at_or_above(level)
+            }
+        };
+        let favour = |band: QuietBand, level| {
+            if long {
+                band.acting_at_or_above(level)
+            } else {
+                band.acting_at_or_below(level)
+            }
+        };
+        let mut band = QuietBand::EVERYWHERE;
+        band = against(
+            band,
+            liquidation_price(pos, instrument, config.maintenance_margin_rate),
+        );
+        if let Some(stop) = pos.stop_loss {
+            band = against(band, stop);
+        }
+        if let Some(tp) = pos.take_profit {
+            band = favour(band, tp);
+        }
+        if let Some(t) = &pos.trailing {
+            match (t.best_price, t.activation_price) {
+                (Some(best), _) => band = favour(band, best),
+                (None, Some(activation)) => band = favour(band, activation),
+                (None, None) => return QuietBand::NOWHERE,
+            }
+            if let Some(stop) = t.stop_price {
+                band = against(band, stop);
+            }
+        }
+        band
     }
 
     /// Wallet balance not held as margin.

@@ -17,6 +17,7 @@ use super::snapshot::{AccountSnapshot, UserId};
 use super::PaperConfig;
 use crate::error::VenueError;
 use crate::market::{MarketData, MarketEvent};
+use crate::quiet::QuietBand;
 use crate::venue::{Fill, OrderRequest, Position, PositionClose, Stops, Venue, VenueEvent, Wallet};
 
 const EVENT_CAPACITY: usize = 1024;
@@ -243,6 +244,20 @@ impl PaperExchange {
                 state.publish_close(user_id, close);
             }
         }
+    }
+
+    /// The prices of `symbol` at which a tick would change nothing in `user_id`'s account
+    /// ([`AccountSnapshot::quiet_band`]).
+    pub fn quiet_band(&self, user_id: UserId, symbol: &str) -> QuietBand {
+        let Some(instrument) = self.shared.instruments.get(symbol) else {
+            return QuietBand::EVERYWHERE;
+        };
+        self.lock()
+            .accounts
+            .get(&user_id)
+            .map_or(QuietBand::EVERYWHERE, |a| {
+                a.quiet_band(instrument, &self.shared.config)
+            })
     }
 
     /// Applies every market event received since the last call, without waiting: the way to

@@ -121,6 +121,11 @@ struct MinuteBar {
     volume: f64,
 }
 
+/// The time between two ticks of generated history.
+fn history_step_ms(config: &SimConfig) -> i64 {
+    i64::from(config.history_tick_seconds.max(1)) * 1000
+}
+
 fn wall_clock_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -130,10 +135,54 @@ fn wall_clock_ms() -> i64 {
 
 /// `price` as a quoted price: rounded to the tick, at least one tick.
 fn quote(price: f64, instrument: &Instrument) -> Decimal {
-    Decimal::from_f64(price)
-        .map(|p| instrument.round_price(p))
-        .unwrap_or(instrument.tick_size)
+    fast_round(price, instrument.tick_size, Rounding::Nearest)
+        .unwrap_or_else(|| {
+            Decimal::from_f64(price)
+                .map(|p| instrument.round_price(p))
+                .unwrap_or(instrument.tick_size)
+        })
         .max(instrument.tick_size)
+}
+
+/// `volume` as a traded quantity: rounded down to the quantity step.
+fn quantity(volume: f64, instrument: &Instrument) -> Decimal {
+    fast_round(volume, instrument.qty_step, Rounding::Down).unwrap_or_else(|| {
+        Decimal::from_f64(volume)
+            .map(|v| instrument.round_qty_down(v))
+            .unwrap_or(Decimal::ZERO)
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Rounding {
+    /// Half a step away from zero, as [`Instrument::round_price`].
+    Nearest,
+    /// Towards negative infinity, as [`Instrument::round_qty_down`].
+    Down,
+}
+
+/// `value` rounded to a multiple of `step` in floating point, which is what generating a long
+/// history costs most in exact decimals; `None` (so the exact path decides) when `value` is
+/// so near a rounding boundary that floating point could put it on the wrong side.
+fn fast_round(value: f64, step: Decimal, rounding: Rounding) -> Option<Decimal> {
+    use rust_decimal::prelude::ToPrimitive;
+    let steps = value / step.to_f64().filter(|s| *s > 0.0)?;
+    if !steps.is_finite() || steps.abs() > 1e15 {
+        return None;
+    }
+    let margin = 1e-9 + steps.abs() * 1e-12;
+    let below = steps.floor();
+    let fraction = steps - below;
+    let whole = match rounding {
+        Rounding::Nearest if (fraction - 0.5).abs() < margin => return None,
+        Rounding::Nearest => steps.round(),
+        Rounding::Down if fraction < margin || fraction > 1.0 - margin => return None,
+        Rounding::Down => below,
+    };
+    let mantissa = step.mantissa().checked_mul(whole as i128)?;
+    Decimal::try_from_i128_with_scale(mantissa, step.scale())
+        .ok()
+        .map(|d| d.normalize())
 }
 
 impl MinuteBar {
@@ -145,14 +194,57 @@ impl MinuteBar {
             high: quote(self.high, instrument),
             low: quote(self.low, instrument),
             close: quote(self.close, instrument),
-            volume: Decimal::from_f64(self.volume)
-                .map(|v| instrument.round_qty_down(v))
-                .unwrap_or(Decimal::ZERO),
+            volume: quantity(self.volume, instrument),
         }
     }
 }
 
 impl SimState {
+    /// Every symbol of `config` at its start price at `now_ms`, keeping `retain_minutes`
+    /// closed 1-minute candles each.
+    fn new(
+        config: &SimConfig,
+        now_ms: i64,
+        interval_minutes: u32,
+        retain_minutes: usize,
+    ) -> SimState {
+        let symbols: Vec<SymbolState> = config
+            .symbols
+            .iter()
+            .map(|spec| {
+                let rng = Rng::for_stream(config.seed, &spec.instrument.symbol);
+                let start_price = spec.start_price.try_into().unwrap_or(1.0);
+                SymbolState {
+                    spec: spec.clone(),
+                    process: PriceProcess::new(rng, start_price, spec.daily_vol),
+                    last_price: spec.start_price,
+                    bar: None,
+                    minutes: VecDeque::new(),
+                }
+            })
+            .collect();
+        let index = symbols
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.spec.instrument.symbol.clone(), i))
+            .collect();
+        SimState {
+            now_ms,
+            market_rng: Rng::for_stream(config.seed, "market"),
+            symbols,
+            index,
+            interval_minutes,
+            retain_minutes,
+        }
+    }
+
+    /// One quiet tick of history from `t`, `step` later but not past `end`; answers its time.
+    fn history_tick(&mut self, t: i64, end: i64, step: i64) -> i64 {
+        let next = (t + step).min(end);
+        self.tick(next, (next - t) as f64 / 60_000.0, None);
+        next
+    }
+
     /// Moves every symbol to `ts_ms`, `dt_minutes` after the previous tick; pushes the
     /// events to `out` when given (live), keeps quiet otherwise (history).
     fn tick(&mut self, ts_ms: i64, dt_minutes: f64, mut out: Option<&mut Vec<MarketEvent>>) {
@@ -233,40 +325,11 @@ impl SimulatedMarket {
         let history_ms = minutes_ms(interval) * config.history_candles as i64;
         let history_start = bucket_start(start - history_ms, interval);
         let retain_minutes = config.history_candles * interval as usize + 1440;
-        let symbols: Vec<SymbolState> = config
-            .symbols
-            .iter()
-            .map(|spec| {
-                let rng = Rng::for_stream(config.seed, &spec.instrument.symbol);
-                let start_price = spec.start_price.try_into().unwrap_or(1.0);
-                SymbolState {
-                    spec: spec.clone(),
-                    process: PriceProcess::new(rng, start_price, spec.daily_vol),
-                    last_price: spec.start_price,
-                    bar: None,
-                    minutes: VecDeque::new(),
-                }
-            })
-            .collect();
-        let index = symbols
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.spec.instrument.symbol.clone(), i))
-            .collect();
-        let mut state = SimState {
-            now_ms: history_start,
-            market_rng: Rng::for_stream(config.seed, "market"),
-            symbols,
-            index,
-            interval_minutes: interval,
-            retain_minutes,
-        };
-        let step = i64::from(config.history_tick_seconds.max(1)) * 1000;
+        let mut state = SimState::new(&config, history_start, interval, retain_minutes);
+        let step = history_step_ms(&config);
         let mut t = history_start;
         while t < start {
-            let next = (t + step).min(start);
-            state.tick(next, (next - t) as f64 / 60_000.0, None);
-            t = next;
+            t = state.history_tick(t, start, step);
         }
         state.refresh_last_prices();
         let instruments = config
@@ -401,6 +464,55 @@ impl SimulatedMarket {
     }
 }
 
+/// The simulated market's 1-minute history of `[from_ms, to_ms)`, generated forward a piece
+/// at a time and never held whole (a backtest's year is millions of candles): the minutes
+/// [`SimulatedMarket::new`] generates for a market of 1-minute candles starting at `to_ms`
+/// with that many candles of history. Only the chosen symbols are generated; each one's path
+/// is the same whichever others are chosen.
+pub struct MinuteHistory {
+    state: SimState,
+    t: i64,
+    end: i64,
+    step: i64,
+}
+
+impl MinuteHistory {
+    /// The history of `config`'s seed and symbols (its interval, start and speed do not
+    /// matter), both ends floored to the minute.
+    pub fn new(config: &SimConfig, from_ms: i64, to_ms: i64) -> MinuteHistory {
+        let from = bucket_start(from_ms, 1);
+        let end = bucket_start(to_ms, 1).max(from);
+        MinuteHistory {
+            state: SimState::new(config, from, 1, usize::MAX),
+            t: from,
+            end,
+            step: history_step_ms(config),
+        }
+    }
+
+    pub fn instruments(&self) -> Vec<Instrument> {
+        self.state
+            .symbols
+            .iter()
+            .map(|s| s.spec.instrument.clone())
+            .collect()
+    }
+
+    /// The next `minutes` (at least one) closed 1-minute candles of every symbol, in the
+    /// config's order, oldest first; fewer at the end, none once the period is done.
+    pub fn next_minutes(&mut self, minutes: usize) -> Vec<Vec<Candle>> {
+        let closed = |state: &SimState| state.symbols.first().map_or(0, |s| s.minutes.len());
+        while self.t < self.end && closed(&self.state) < minutes.max(1) {
+            self.t = self.state.history_tick(self.t, self.end, self.step);
+        }
+        self.state
+            .symbols
+            .iter_mut()
+            .map(|s| s.minutes.drain(..).collect())
+            .collect()
+    }
+}
+
 #[async_trait]
 impl MarketData for SimulatedMarket {
     async fn instruments(&self) -> Result<Vec<Instrument>, VenueError> {
@@ -440,5 +552,84 @@ impl MarketData for SimulatedMarket {
 
     fn now_ms(&self) -> i64 {
         self.lock().now_ms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn quick_rounding_equals_the_exact_decimal_rounding() {
+        let mut rng = Rng::new(3);
+        for instrument in default_symbols().into_iter().map(|s| s.instrument) {
+            let tick: f64 = instrument.tick_size.try_into().unwrap();
+            let step: f64 = instrument.qty_step.try_into().unwrap();
+            for i in 0..20_000 {
+                // Random values, and values on and next to every kind of boundary.
+                let ticks = rng.between(1.0, 2e6).floor();
+                let value = match i % 4 {
+                    0 => rng.between(tick, 2e6 * tick),
+                    1 => (ticks + 0.5) * tick,
+                    2 => ticks * tick,
+                    _ => (ticks + 0.5) * tick * (1.0 + 1e-15),
+                };
+                let exact_price = Decimal::from_f64(value)
+                    .map(|p| instrument.round_price(p))
+                    .unwrap()
+                    .max(instrument.tick_size);
+                assert_eq!(quote(value, &instrument), exact_price, "price {value}");
+                let volume = value / tick * step;
+                let exact_qty = Decimal::from_f64(volume)
+                    .map(|v| instrument.round_qty_down(v))
+                    .unwrap();
+                assert_eq!(quantity(volume, &instrument), exact_qty, "qty {volume}");
+            }
+        }
+        let btc = &default_symbols()[0].instrument;
+        assert_eq!(
+            quote(95_000.05, btc).to_string(),
+            (dec!(95000.1)).to_string()
+        );
+    }
+
+    #[test]
+    fn the_history_read_a_piece_at_a_time_is_the_market_s_own_history() {
+        let start = 1_795_435_200_000;
+        let minutes = 3 * 1440 + 7;
+        let config = SimConfig {
+            seed: 9,
+            interval_minutes: 1,
+            history_candles: minutes,
+            start_ms: Some(start),
+            ..SimConfig::default()
+        };
+        let market = SimulatedMarket::new(config.clone());
+        let mut pieces = MinuteHistory::new(&config, start - minutes as i64 * 60_000, start);
+        let mut read: Vec<Vec<Candle>> = vec![Vec::new(); config.symbols.len()];
+        loop {
+            let piece = pieces.next_minutes(1000);
+            if piece[0].is_empty() {
+                break;
+            }
+            for (all, part) in read.iter_mut().zip(piece) {
+                all.extend(part);
+            }
+        }
+        for (spec, candles) in config.symbols.iter().zip(&read) {
+            let whole = market.with_symbol(&spec.instrument.symbol, |s| {
+                s.minutes.iter().cloned().collect::<Vec<_>>()
+            });
+            assert_eq!(candles.len(), minutes);
+            assert_eq!(candles, &whole.unwrap()[..]);
+        }
+        // One symbol alone walks the same path as among all of them.
+        let alone = SimConfig {
+            symbols: vec![config.symbols[3].clone()],
+            ..config.clone()
+        };
+        let mut single = MinuteHistory::new(&alone, start - minutes as i64 * 60_000, start);
+        assert_eq!(single.next_minutes(500)[0], read[3][..500]);
     }
 }
