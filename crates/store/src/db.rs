@@ -67,6 +67,10 @@ impl Store {
                 Backend::Postgres => 16,
             })
             .acquire_timeout(Duration::from_secs(10))
+            // A ping before each lent connection finds a network connection that died; a
+            // SQLite connection is a file handle in this process, and the ping a round trip to
+            // its thread for every statement.
+            .test_before_acquire(backend == Backend::Postgres)
             // A transaction that did not end with a COMMIT or ROLLBACK that succeeded (a COMMIT
             // failing on a full disk, a dropped transaction whose rollback failed) may still
             // hold SQLite's write lock, and every later statement on that connection would join

@@ -43,6 +43,7 @@ impl TradingWorker {
         let Some(side) = entry_side(new, self.settings.reverse_mode) else {
             return;
         };
+        self.no_waiting_chains = false;
         let label = format!("{} {}", signal.symbol, new);
         if let Err(skip) = self.try_entry(signal, side, now).await {
             self.info(&format!("{label}: skipped, {skip}")).await;
@@ -75,6 +76,12 @@ impl TradingWorker {
                 self.enter(symbol, side, margin, source, now).await
             }
             BotMode::Martingale => {
+                // A trade of a chain open on the symbol: its chain is open (no need to read).
+                if self.open.get(symbol).is_some_and(|t| t.chain_id.is_some()) {
+                    return Err(Skip::Forbidden(
+                        "a martingale chain on this symbol is still open".into(),
+                    ));
+                }
                 let chains = self
                     .deps
                     .store
@@ -194,15 +201,30 @@ impl TradingWorker {
     /// Chains whose newest trade has closed in a loss and whose next step waits (a forbidden
     /// window at the time, or a restart in between).
     pub(super) async fn resume_waiting_chains(&mut self, now: DateTime<Utc>) {
+        if self.no_waiting_chains {
+            return;
+        }
         let Ok(chains) = self.deps.store.open_chains(self.user_id).await else {
             return;
         };
+        let mut ids = Vec::with_capacity(chains.len());
         for chain in chains {
+            ids.push(chain.id);
             let trading = self.open.values().any(|t| t.chain_id == Some(chain.id));
             if !trading && entry_forbidden(&self.settings, now).is_none() {
                 self.next_chain_step(chain, now).await;
             }
         }
+        let trading = |id: i64| self.open.values().any(|t| t.chain_id == Some(id));
+        self.no_waiting_chains = ids.into_iter().all(trading);
+    }
+
+    /// Whether [`on_signal`](Self::on_signal) would act on `rating` for `symbol` (try an
+    /// entry); any other signal only updates the latest one.
+    pub fn acts_on(&self, symbol: &str, rating: &str) -> bool {
+        let new = TradeSignal::from_rating(rating);
+        is_entry_transition(self.signals.get(symbol).copied(), new)
+            && entry_side(new, self.settings.reverse_mode).is_some()
     }
 
     pub(super) async fn end_chain(&mut self, chain: &mut Chain, won: bool, now: DateTime<Utc>) {
@@ -365,7 +387,12 @@ impl TradingWorker {
         trade.margin = fill.price * fill.qty / Decimal::from(plan.leverage);
         // The fill's own time is the venue's clock (simulated, on paper): the worker's clock
         // plus the order's round trip keeps signal-to-fill latency in one clock.
-        let filled_at = now.timestamp_millis() + sent.elapsed().as_millis() as i64;
+        let round_trip = if self.round_trips_take_time {
+            sent.elapsed().as_millis() as i64
+        } else {
+            0
+        };
+        let filled_at = now.timestamp_millis() + round_trip;
         trade.opened_at = Some(filled_at);
         let latency_ms = trade.signal_at.map(|at| filled_at - at);
         let slippage_pct = (fill.price - price) / price * Decimal::ONE_HUNDRED;

@@ -4,10 +4,11 @@
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
+use signaldesk_core::market::{Instrument, PositionSide};
 use signaldesk_core::martingale::{after_close, ChainOutcome};
 use signaldesk_core::trading::{reached_in_favour, take_profit_price, take_profit_qty};
 use signaldesk_store::{Trade, TradeStatus};
-use signaldesk_venue::{CloseReason, Fill, OrderRequest, PositionClose, VenueEvent};
+use signaldesk_venue::{CloseReason, Fill, OrderRequest, PositionClose, QuietBand, VenueEvent};
 
 use super::books::{apply_close, mark_closed, Booked, Execution};
 use super::entries::side_name;
@@ -29,29 +30,62 @@ impl TradingWorker {
     /// A price: runs the take-profit ladder of the trade open on `symbol`.
     pub async fn on_tick(&mut self, symbol: &str, price: Decimal, now: DateTime<Utc>) {
         self.prices.insert(symbol.to_string(), price);
-        if self.out_of_sync.active {
-            // No new decisions until the books are in line with the venue.
+        if self.ladder_trade(symbol).is_none() {
             return;
         }
-        let Some(trade) = self.open.get(symbol) else {
-            return;
-        };
-        if trade.status != TradeStatus::Open {
-            return;
-        }
-        let (Some(entry), side, step) = (trade.entry_price, trade.side, trade.tp_step) else {
-            return;
-        };
         let Ok(instrument) = self.instrument(symbol).await else {
             return;
         };
-        let level = take_profit_price(side, entry, &self.settings, step, &instrument);
+        let Some((side, level)) = self.next_take_profit(symbol, &instrument) else {
+            return;
+        };
         if reached_in_favour(side, price, level) {
             self.take_profit(symbol.to_string(), level, now).await;
         }
     }
 
+    /// The prices of `symbol` at which [`on_tick`](Self::on_tick) does nothing: short of the
+    /// next take profit of the trade open on it (every price while its instrument is not yet
+    /// known here, since the first tick reads it).
+    pub fn quiet_band(&self, symbol: &str) -> QuietBand {
+        if self.ladder_trade(symbol).is_none() {
+            return QuietBand::EVERYWHERE;
+        }
+        let Some(instrument) = self.instruments.get(symbol) else {
+            return QuietBand::NOWHERE;
+        };
+        match self.next_take_profit(symbol, instrument) {
+            None => QuietBand::EVERYWHERE,
+            Some((PositionSide::Long, level)) => QuietBand::EVERYWHERE.acting_at_or_above(level),
+            Some((PositionSide::Short, level)) => QuietBand::EVERYWHERE.acting_at_or_below(level),
+        }
+    }
+
+    /// The trade on `symbol` whose take-profit ladder prices move: open and filled, while
+    /// the books are in line with the venue (no new decisions until they are).
+    fn ladder_trade(&self, symbol: &str) -> Option<&Trade> {
+        if self.out_of_sync.active {
+            return None;
+        }
+        self.open
+            .get(symbol)
+            .filter(|t| t.status == TradeStatus::Open && t.entry_price.is_some())
+    }
+
+    /// The side and the next take-profit level of the ladder trade on `symbol`.
+    fn next_take_profit(
+        &self,
+        symbol: &str,
+        instrument: &Instrument,
+    ) -> Option<(PositionSide, Decimal)> {
+        let trade = self.ladder_trade(symbol)?;
+        let entry = trade.entry_price?;
+        let level = take_profit_price(trade.side, entry, &self.settings, trade.tp_step, instrument);
+        Some((trade.side, level))
+    }
+
     async fn take_profit(&mut self, symbol: String, level: Decimal, now: DateTime<Utc>) {
+        self.no_waiting_chains = false;
         let Some(trade) = self.open.get(&symbol).cloned() else {
             return;
         };
@@ -163,6 +197,9 @@ impl TradingWorker {
     /// the worker's own orders are booked from their fills, so `Manual` closes are skipped.
     /// While the books are out of sync the event is parked for after the reconciliation.
     pub async fn on_venue_event(&mut self, event: VenueEvent, now: DateTime<Utc>) {
+        if !matches!(event, VenueEvent::Wallet(_)) {
+            self.no_waiting_chains = false;
+        }
         match event {
             VenueEvent::Wallet(wallet) => {
                 self.deps

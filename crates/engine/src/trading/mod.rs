@@ -84,6 +84,13 @@ pub struct TradingWorker {
     open: HashMap<String, Trade>,
     /// Set while a write to the store failed and the books wait for a reconciliation.
     out_of_sync: books::OutOfSync,
+    /// Known that no open martingale chain waits for its next step: set when a look at the
+    /// chains found none, cleared by anything that can close a trade or start a chain, so
+    /// the timers read the chains again only when something changed.
+    no_waiting_chains: bool,
+    /// Whether an order's round trip (wall-clock time) is added to the worker's clock for
+    /// its fill time; not on a clock moved by hand, where it would make runs differ.
+    round_trips_take_time: bool,
 }
 
 impl TradingWorker {
@@ -108,7 +115,17 @@ impl TradingWorker {
             instruments: HashMap::new(),
             open: HashMap::new(),
             out_of_sync: books::OutOfSync::default(),
+            no_waiting_chains: false,
+            round_trips_take_time: true,
         })
+    }
+
+    /// This worker on a clock its caller moves by hand (a backtest): the venue answers in no
+    /// time on that clock, so no wall-clock time enters the books.
+    #[must_use]
+    pub fn on_a_hand_moved_clock(mut self) -> TradingWorker {
+        self.round_trips_take_time = false;
+        self
     }
 
     pub fn settings(&self) -> &BotSettings {
@@ -132,6 +149,7 @@ impl TradingWorker {
     }
 
     pub async fn handle(&mut self, command: Command, now: DateTime<Utc>) {
+        self.no_waiting_chains = false;
         match command {
             Command::Close { trade_id, reply } => {
                 let _ = reply.send(self.close_trade(trade_id, now).await);
@@ -208,6 +226,12 @@ impl TradingWorker {
     pub async fn on_clock(&mut self, now: DateTime<Utc>) {
         self.resync(now).await;
         self.resume_waiting_chains(now).await;
+    }
+
+    /// Whether [`on_clock`](Self::on_clock) has anything to do: a reconciliation to retry,
+    /// or martingale chains that may be waiting for their next step.
+    pub fn clock_due(&self) -> bool {
+        self.out_of_sync.active || !self.no_waiting_chains
     }
 
     async fn instrument(&mut self, symbol: &str) -> Result<Instrument, EngineError> {

@@ -32,6 +32,7 @@ impl TradingWorker {
     /// Answers whether every read and write succeeded; a failed one leaves the worker out
     /// of sync, to be tried again.
     pub async fn reconcile(&mut self, now: DateTime<Utc>) -> bool {
+        self.no_waiting_chains = false;
         let positions = match self.deps.venue.positions().await {
             Ok(p) => p,
             Err(e) => {
