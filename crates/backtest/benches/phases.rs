@@ -2,14 +2,13 @@
 //! generating the 1-minute history, the ratings alone, a whole run, and a sweep.
 //! `cargo bench -p signaldesk-backtest --bench phases -- DAYS SYMBOLS CELLS` (defaults 30 20 4).
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use chrono::{TimeZone, Utc};
 use serde_json::json;
-use signaldesk_backtest::data::simulated_minutes;
+use signaldesk_backtest::data::instruments_of;
 use signaldesk_backtest::sweep::{sweep, Axis};
-use signaldesk_backtest::{Backtest, Progress, Signals};
+use signaldesk_backtest::{Backtest, Candles, Progress, Signals};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_venue::market::sim::default_symbols;
 use signaldesk_venue::paper::PaperConfig;
@@ -53,47 +52,72 @@ fn main() {
         .timestamp_millis();
     let from = to - days * 86_400_000;
 
-    let began = Instant::now();
-    let (instruments, minutes) = runtime
-        .block_on(simulated_minutes(42, &symbols, from - WARMUP_MS, to))
-        .unwrap();
-    let generated = began.elapsed();
-    let candles: usize = minutes.values().map(Vec::len).sum();
-    let base = Backtest {
+    let streamed = Backtest {
         settings: BotSettings::default(),
-        instruments,
-        minutes: Arc::new(minutes),
+        instruments: instruments_of(&symbols).unwrap(),
+        candles: Candles::Simulated {
+            seed: 42,
+            symbols: symbols.clone(),
+            from_ms: from - WARMUP_MS,
+            to_ms: to,
+        },
         from_ms: from,
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
         paper: PaperConfig::default(),
+        walk_every_candle: false,
     };
 
+    // The single run first, on a fresh process: its peak memory is its own.
+    let began = Instant::now();
+    let outcome = runtime
+        .block_on(streamed.run(&Progress::default()))
+        .unwrap();
+    let whole = began.elapsed();
+    let run_peak = peak_rss_mb();
+    println!(
+        "{days} days x {} symbols, ratings on 15-minute candles, 1-minute price paths",
+        symbols.len()
+    );
+    println!(
+        "  one run (history generated as it goes, ratings, price paths, worker, paper exchange, scratch books): {:.2} s, {} trades, peak RSS {run_peak:.0} MB",
+        whole.as_secs_f64(),
+        outcome.trades.len()
+    );
+
+    let began = Instant::now();
+    let minutes = streamed.candles.load().unwrap();
+    let generated = began.elapsed();
+    let candles: usize = minutes.values().map(Vec::len).sum();
+    println!(
+        "  history alone: {candles} 1-minute candles (warm-up included) in {:.2} s",
+        generated.as_secs_f64()
+    );
+    let base = Backtest {
+        candles: Candles::Loaded(minutes),
+        ..streamed
+    };
     let began = Instant::now();
     let signals = base.signals_once().unwrap();
     let rated = began.elapsed();
-
-    let began = Instant::now();
-    let outcome = runtime.block_on(base.run(&Progress::default())).unwrap();
-    let whole = began.elapsed();
-
-    println!(
-        "{days} days x {} symbols: {candles} 1-minute candles (warm-up included)",
-        symbols.len()
-    );
-    println!("  history generated: {:.2} s", generated.as_secs_f64());
     println!(
         "  ratings alone: {:.2} s ({} signals)",
         rated.as_secs_f64(),
         signals.len()
     );
+    let scripted = Backtest {
+        signals: Signals::Scripted(signals),
+        ..base.clone()
+    };
+    let began = Instant::now();
+    runtime
+        .block_on(scripted.run(&Progress::default()))
+        .unwrap();
     println!(
-        "  one run (ratings, price paths, worker, paper exchange, scratch books): {:.2} s, {} trades",
-        whole.as_secs_f64(),
-        outcome.trades.len()
+        "  trading alone (history in memory, signals given): {:.2} s",
+        began.elapsed().as_secs_f64()
     );
-    println!("  peak RSS so far: {:.0} MB", peak_rss_mb());
 
     if cells > 0 {
         let values: Vec<serde_json::Value> = (1..=cells).map(|v| json!(v)).collect();

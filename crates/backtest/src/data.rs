@@ -4,10 +4,11 @@
 use std::collections::BTreeMap;
 
 use signaldesk_core::market::{Candle, Instrument};
-use signaldesk_venue::market::sim::{default_symbols, SimConfig, SimSymbol, SimulatedMarket};
-use signaldesk_venue::market::MarketData;
+use std::sync::Arc;
 
-use crate::BacktestError;
+use signaldesk_venue::market::sim::{default_symbols, SimSymbol};
+
+use crate::{BacktestError, Candles};
 
 const MINUTE_MS: i64 = 60_000;
 
@@ -19,8 +20,16 @@ pub fn universe() -> Vec<String> {
         .collect()
 }
 
+/// The symbols' instruments: the simulated market's specifications of them.
+pub fn instruments_of(symbols: &[String]) -> Result<Vec<Instrument>, BacktestError> {
+    symbols
+        .iter()
+        .map(|s| spec_of(s).map(|spec| spec.instrument))
+        .collect()
+}
+
 /// The simulated market's specification of `symbol`.
-fn spec_of(symbol: &str) -> Result<SimSymbol, BacktestError> {
+pub(crate) fn spec_of(symbol: &str) -> Result<SimSymbol, BacktestError> {
     default_symbols()
         .into_iter()
         .find(|s| s.instrument.symbol == symbol)
@@ -29,41 +38,24 @@ fn spec_of(symbol: &str) -> Result<SimSymbol, BacktestError> {
 
 /// The 1-minute candles of the simulated market (seed `seed`) for `symbols` from `from_ms`
 /// to `to_ms` (both floored to the minute; `to_ms` excluded), oldest first, with the
-/// symbols' instruments. An unknown symbol is [`BacktestError::UnknownSymbol`].
-pub async fn simulated_minutes(
+/// symbols' instruments, all in memory (a run reads [`Candles::Simulated`] a day at a time
+/// instead). An unknown symbol is [`BacktestError::UnknownSymbol`].
+pub fn simulated_minutes(
     seed: u64,
     symbols: &[String],
     from_ms: i64,
     to_ms: i64,
-) -> Result<(Vec<Instrument>, BTreeMap<String, Vec<Candle>>), BacktestError> {
-    let from = from_ms.div_euclid(MINUTE_MS) * MINUTE_MS;
-    let to = to_ms.div_euclid(MINUTE_MS) * MINUTE_MS;
-    if to <= from {
-        return Err(BacktestError::EmptyPeriod);
-    }
-    let chosen = symbols
-        .iter()
-        .map(|s| spec_of(s))
-        .collect::<Result<Vec<_>, _>>()?;
-    let minutes = usize::try_from((to - from) / MINUTE_MS).unwrap_or(usize::MAX);
-    let market = SimulatedMarket::new(SimConfig {
+) -> Result<crate::History, BacktestError> {
+    let instruments = instruments_of(symbols)?;
+    let candles = Candles::Simulated {
         seed,
-        symbols: chosen.clone(),
-        interval_minutes: 1,
-        history_candles: minutes,
-        start_ms: Some(to),
-        ..SimConfig::default()
-    });
-    let mut candles = BTreeMap::new();
-    for spec in &chosen {
-        let symbol = &spec.instrument.symbol;
-        let history = market
-            .history(symbol, 1, minutes)
-            .await
-            .map_err(|e| BacktestError::Data(e.to_string()))?;
-        candles.insert(symbol.clone(), history);
+        symbols: symbols.to_vec(),
+        from_ms,
+        to_ms,
     }
-    Ok((chosen.into_iter().map(|s| s.instrument).collect(), candles))
+    .load()?;
+    let candles = Arc::try_unwrap(candles).unwrap_or_else(|shared| shared.as_ref().clone());
+    Ok((instruments, candles))
 }
 
 /// `candles` (oldest first) with a flat candle at the close before for every minute missing

@@ -4,7 +4,9 @@
 //! stops, liquidations, martingale chains and forbidden windows are the engine's and the
 //! paper exchange's code, fed 1-minute price paths and the signal interval's ratings.
 
+pub mod chart;
 pub mod data;
+mod feed;
 pub mod fetch;
 pub mod path;
 pub mod request;
@@ -12,8 +14,9 @@ mod run;
 mod summary;
 pub mod sweep;
 
+pub use feed::Candles;
 pub use request::{Checked, Data, History, Market, Request, Source};
-pub use run::{Backtest, Outcome, Progress, ScriptedSignal, Signals};
+pub use run::{yield_to_the_live_bots, Backtest, Outcome, Progress, ScriptedSignal, Signals};
 pub use summary::Summary;
 
 /// Why a backtest could not run.

@@ -5,24 +5,29 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use signaldesk_core::settings::BotSettings;
+use signaldesk_core::settings::{bound, BotSettings};
 use signaldesk_core::stats::local_dates_range;
 use signaldesk_core::validation::FieldErrors;
 use signaldesk_store::Store;
 use signaldesk_venue::paper::PaperConfig;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use signaldesk_core::market::{Candle, Instrument};
 
-use crate::data::{check_stored, simulated_minutes, stored_minutes, universe};
-use crate::{Backtest, BacktestError, ScriptedSignal, Signals};
+use crate::data::{check_stored, instruments_of, stored_minutes, universe};
+use crate::sweep::{Axis, MAX_CELLS};
+use crate::{Backtest, BacktestError, Candles, ScriptedSignal, Signals};
 
 /// Candles of the signal interval read before the period to warm the ratings up: as many as
 /// the live rating hub starts from.
 pub const WARMUP_CANDLES: i64 = 300;
 /// The longest period one run covers.
 pub const MAX_DAYS: i64 = 366;
+/// The most symbols times days one sweep covers: its history is held in memory for all its
+/// runs, about 2.5 MB a symbol-day.
+pub const MAX_SWEEP_SYMBOL_DAYS: i64 = 2_400;
 
 /// Where a run's prices come from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +62,8 @@ pub struct Request {
     pub data: Data,
     /// Settings fields to use instead of the saved ones, checked as a settings update is.
     pub overrides: Map<String, Value>,
+    /// One or two settings and their values: a sweep, one run per combination.
+    pub sweep: Vec<Axis>,
 }
 
 /// The simulated market a run reads (the deployment's seed, its signal interval) and the
@@ -78,6 +85,8 @@ pub struct Checked {
     /// The period, `[from_ms, to_ms)`.
     pub from_ms: i64,
     pub to_ms: i64,
+    /// Empty for a single run.
+    pub sweep: Vec<Axis>,
 }
 
 impl Request {
@@ -130,6 +139,12 @@ impl Request {
             }
             chosen
         };
+        if let Some(settings) = &settings {
+            let problems = sweep_problems(&self.sweep, settings, symbols.len(), days);
+            if !problems.is_empty() {
+                errors.insert("sweep".into(), problems);
+            }
+        }
         let Some(settings) = settings.filter(|_| errors.is_empty()) else {
             return Err(BacktestError::Invalid(errors));
         };
@@ -141,8 +156,54 @@ impl Request {
             data: self.data,
             from_ms,
             to_ms,
+            sweep: self.sweep.clone(),
         })
     }
+}
+
+/// What is wrong with a sweep on top of `settings` over `symbols` symbols and `days` days:
+/// at most two settings, each a bounded settings field once, with values the settings
+/// accept; at most [`MAX_CELLS`] runs; a history small enough to hold in memory.
+fn sweep_problems(axes: &[Axis], settings: &BotSettings, symbols: usize, days: i64) -> Vec<String> {
+    if axes.is_empty() {
+        return Vec::new();
+    }
+    let mut problems = Vec::new();
+    if axes.len() > 2 {
+        problems.push("A sweep varies one or two settings.".to_string());
+    }
+    for (i, axis) in axes.iter().enumerate() {
+        if bound(&axis.field).is_none() {
+            problems.push(format!("Unknown setting {}.", axis.field));
+            continue;
+        }
+        if axes[..i].iter().any(|a| a.field == axis.field) {
+            problems.push(format!("{} is swept twice.", axis.field));
+        }
+        if axis.values.is_empty() {
+            problems.push(format!("{} needs at least one value.", axis.field));
+        }
+        for value in &axis.values {
+            let change = Map::from_iter([(axis.field.clone(), value.clone())]);
+            if let Err(fields) = settings.apply(&change) {
+                let why: Vec<String> = fields.into_values().flatten().collect();
+                problems.push(format!("{} = {value}: {}", axis.field, why.join(" ")));
+            }
+        }
+    }
+    let cells: usize = axes.iter().map(|a| a.values.len()).product();
+    if cells > MAX_CELLS {
+        problems.push(format!(
+            "At most {MAX_CELLS} runs in one sweep ({cells} asked)."
+        ));
+    }
+    let symbol_days = symbols as i64 * days.max(0);
+    if symbol_days > MAX_SWEEP_SYMBOL_DAYS {
+        problems.push(format!(
+            "A sweep holds its history in memory: at most {MAX_SWEEP_SYMBOL_DAYS} symbol-days (e.g. 20 symbols over 120 days), {symbol_days} asked."
+        ));
+    }
+    problems
 }
 
 /// A run's 1-minute history: the instruments and each symbol's candles.
@@ -223,28 +284,28 @@ impl Checked {
         ))
     }
 
-    /// The run on `stored` history (the simulated market's when `None`, generated here: the
-    /// heavy part), with `alerts` as its signals when given and the ratings otherwise.
+    /// The run on `stored` history (the simulated market's when `None`, generated as the run
+    /// goes), with `alerts` as its signals when given and the ratings otherwise.
     pub async fn build(
         self,
         market: &Market,
         stored: Option<History>,
         alerts: Option<Vec<ScriptedSignal>>,
     ) -> Result<Backtest, BacktestError> {
-        let (instruments, minutes) = match stored {
-            Some(history) => history,
-            None => {
-                simulated_minutes(
-                    market.seed,
-                    &self.symbols,
-                    self.warmup_from(market),
-                    self.to_ms,
-                )
-                .await?
-            }
+        let (instruments, candles) = match stored {
+            Some((instruments, minutes)) => (instruments, Candles::Loaded(Arc::new(minutes))),
+            None => (
+                instruments_of(&self.symbols)?,
+                Candles::Simulated {
+                    seed: market.seed,
+                    symbols: self.symbols.clone(),
+                    from_ms: self.warmup_from(market),
+                    to_ms: self.to_ms,
+                },
+            ),
         };
         let signals = match alerts {
-            Some(list) => Signals::Scripted(std::sync::Arc::new(list)),
+            Some(list) => Signals::Scripted(Arc::new(list)),
             None => Signals::Ratings {
                 interval_minutes: market.interval_minutes,
             },
@@ -252,10 +313,11 @@ impl Checked {
         Ok(Backtest {
             settings: self.settings,
             instruments,
-            minutes: std::sync::Arc::new(minutes),
+            candles,
             from_ms: self.from_ms,
             signals,
             paper: market.paper.clone(),
+            walk_every_candle: false,
         })
     }
 }

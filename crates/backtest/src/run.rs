@@ -1,33 +1,33 @@
 //! One run: scratch books (a SQLite file in a temporary folder, the live store's own code),
 //! a paper exchange on a hand-driven market, the user's trading worker, and the clock moved
-//! minute by minute through the history.
+//! minute by minute through the history, read a day at a time ([`crate::feed`]).
 
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 
 use chrono::{DateTime, Utc};
-use signaldesk_core::market::{Candle, Instrument};
+use rust_decimal::Decimal;
+use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::signal::TradeSignal;
 use signaldesk_engine::journal::BotJournal;
-use signaldesk_engine::signals::ratings_candle;
 use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::trading::{TradingDeps, TradingWorker};
 use signaldesk_engine::EventBus;
-use signaldesk_ratings::RatingEngine;
 use signaldesk_store::repo::stats::ChainWithTrades;
 use signaldesk_store::{Store, StoredSignal, Trade};
-use signaldesk_venue::market::candles::aggregate;
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::paper::{NoJournal, PaperConfig, PaperExchange};
-use signaldesk_venue::{Venue, VenueEvent};
+use signaldesk_venue::{QuietBand, Venue, VenueEvent};
 use tokio::sync::broadcast;
 
-use crate::path::price_path;
+use crate::feed::{Candles, Chunk, Feed, Part, MINUTE_MS};
+use crate::path::{price_path, OFFSETS_MS};
 use crate::{BacktestError, Summary};
 
-const MINUTE_MS: i64 = 60_000;
+/// The bot log lines a run keeps (the newest).
+const LOG_KEPT: usize = 1_000;
 
 /// Where the run's signals come from.
 #[derive(Debug, Clone)]
@@ -55,13 +55,15 @@ pub struct ScriptedSignal {
 pub struct Backtest {
     pub settings: BotSettings,
     pub instruments: Vec<Instrument>,
-    /// 1-minute candles per symbol, oldest first, one for every minute from the symbol's
-    /// first ([`crate::data::fill_gaps`]). Those before `from_ms` only warm the ratings up.
-    pub minutes: Arc<BTreeMap<String, Vec<Candle>>>,
+    /// The 1-minute candles; those before `from_ms` only warm the ratings up.
+    pub candles: Candles,
     /// Trading starts here (Unix ms).
     pub from_ms: i64,
     pub signals: Signals,
     pub paper: PaperConfig,
+    /// Walk every candle through the exchange and the worker, even one whose prices all lie
+    /// where neither would act (the same trades, slower: what a test compares with).
+    pub walk_every_candle: bool,
 }
 
 /// How far a run is, and whether it should stop; shared with whoever watches it.
@@ -108,7 +110,9 @@ impl Backtest {
     /// with [`BacktestError::Cancelled`] once it is cancelled. The same inputs give the same
     /// trades.
     pub async fn run(&self, progress: &Progress) -> Result<Outcome, BacktestError> {
-        let timeline = Timeline::of(&self.minutes)?;
+        let (first_ms, total_minutes) = self.candles.timeline()?;
+        let symbols = self.candles.symbols();
+        let mut chunks = Chunks::start(&self.candles, &self.signals)?;
         let scratch = scratch_dir()?;
         let url = format!("sqlite://{}", scratch.path().join("backtest.db").display());
         let store = Store::connect(&url).await?;
@@ -118,68 +122,69 @@ impl Backtest {
             .update_settings(user, record.id, &self.settings, 0)
             .await?;
 
-        let market = Arc::new(ManualMarket::new(
-            self.instruments.clone(),
-            timeline.first_ms,
-        ));
+        let market = Arc::new(ManualMarket::new(self.instruments.clone(), first_ms));
         let exchange =
             PaperExchange::new(market.clone(), self.paper.clone(), Arc::new(NoJournal)).await?;
-        for (symbol, candles) in self.minutes.iter() {
-            let open = candles[0].open;
-            market.set_price(symbol, open);
-            exchange.on_tick(symbol, open, timeline.first_ms);
-        }
         let venue: Arc<dyn Venue> = Arc::new(exchange.account(user));
         let mut events = venue.subscribe();
         let bus = EventBus::new();
+        let journal = BotJournal::kept_in_memory(store.clone(), bus.clone(), LOG_KEPT);
         let deps = TradingDeps {
             store: store.clone(),
-            journal: BotJournal::new(store.clone(), bus.clone()),
+            journal: journal.clone(),
             bus,
             venue: venue.clone(),
             market: market.clone(),
             telegram: Notifier::disabled(),
         };
-        let known = self
-            .minutes
-            .keys()
-            .map(|s| (s.clone(), TradeSignal::Neutral));
-        let mut worker = TradingWorker::new(user, deps, known).await?;
-        let mut ratings = Ratings::new(&self.signals, &self.minutes);
-
+        let known = symbols.iter().map(|s| (s.clone(), TradeSignal::Neutral));
+        let mut worker = TradingWorker::new(user, deps, known)
+            .await?
+            .on_a_hand_moved_clock();
         let mut driver = Driver {
-            store: &store,
+            user,
             market: &market,
             exchange: &exchange,
             venue: &venue,
             events: &mut events,
             worker: &mut worker,
+            symbols: &symbols,
+            signals_taken: 0,
+            bands: vec![QuietBand::EVERYWHERE; symbols.len()],
+            unseen: vec![None; symbols.len()],
+            opened: vec![false; symbols.len()],
+            walk_every_candle: self.walk_every_candle,
         };
-        let total = timeline.minutes.max(1) as f64;
-        for step in 0..timeline.minutes {
-            let minute_ms = timeline.first_ms + step as i64 * MINUTE_MS;
-            for signal in ratings.due(minute_ms, &self.minutes, timeline.first_ms) {
+
+        let mut due: VecDeque<ScriptedSignal> = VecDeque::new();
+        let mut walked = 0;
+        while let Some(chunk) = chunks.next() {
+            if progress.is_cancelled() {
+                return Err(BacktestError::Cancelled);
+            }
+            driver.first_prices(&chunk.candles, first_ms);
+            due.extend(chunk.signals);
+            for step in 0..chunk.minutes {
+                let minute_ms = chunk.start_ms + step as i64 * MINUTE_MS;
+                while let Some(signal) = due.pop_front_if(|s| s.at_ms <= minute_ms) {
+                    if minute_ms >= self.from_ms {
+                        driver.signal(signal, minute_ms).await?;
+                    }
+                }
                 if minute_ms >= self.from_ms {
-                    driver.signal(user, signal, minute_ms).await?;
+                    driver.minute(&chunk.candles, minute_ms).await?;
                 }
             }
-            if minute_ms >= self.from_ms {
-                driver.minute(&self.minutes, &timeline, step).await?;
-            }
-            if step % 1_000 == 0 {
-                if progress.is_cancelled() {
-                    return Err(BacktestError::Cancelled);
-                }
-                progress.set(step as f64 / total);
-            }
+            walked += chunk.minutes;
+            progress.set(walked as f64 / total_minutes.max(1) as f64);
         }
+        chunks.finish()?;
+        driver.show_closes().await;
         progress.set(1.0);
 
         let trades = store.all_trades(user).await?;
         let wallet = venue.wallet().await?;
         let chains = store.chains_with_trades(user, i64::MIN, i64::MAX).await?;
-        let mut log = store.recent_logs(user, None, 1000).await?;
-        log.reverse();
         let summary = Summary::of(
             &trades,
             self.settings.timezone(),
@@ -191,203 +196,155 @@ impl Backtest {
             trades,
             chains,
             summary,
-            log: log.into_iter().map(|e| e.message).collect(),
+            log: journal.kept_lines(),
         })
     }
-}
 
-impl Backtest {
     /// Every signal the run would take, computed without trading: the same for any settings,
     /// so a sweep computes them once and gives each cell [`Signals::Scripted`].
     pub fn signals_once(&self) -> Result<Arc<Vec<ScriptedSignal>>, BacktestError> {
         if let Signals::Scripted(list) = &self.signals {
             return Ok(list.clone());
         }
-        let timeline = Timeline::of(&self.minutes)?;
-        let mut ratings = Ratings::new(&self.signals, &self.minutes);
+        let mut feed = Feed::new(&self.candles, &self.signals)?;
         let mut all = Vec::new();
-        for step in 0..timeline.minutes {
-            let minute_ms = timeline.first_ms + step as i64 * MINUTE_MS;
-            all.extend(ratings.due(minute_ms, &self.minutes, timeline.first_ms));
+        while let Some(chunk) = feed.next_chunk() {
+            all.extend(chunk.signals);
         }
         Ok(Arc::new(all))
     }
 }
 
-/// The minutes the run walks: from the first candle to the last, every symbol on each.
-struct Timeline {
-    first_ms: i64,
-    minutes: usize,
-}
-
-impl Timeline {
-    fn of(minutes: &BTreeMap<String, Vec<Candle>>) -> Result<Timeline, BacktestError> {
-        let mut first = i64::MAX;
-        let mut last = i64::MIN;
-        for (symbol, candles) in minutes {
-            let (Some(a), Some(b)) = (candles.first(), candles.last()) else {
-                return Err(BacktestError::NoCandles(symbol.clone()));
-            };
-            first = first.min(a.open_time_ms);
-            last = last.max(b.open_time_ms);
-        }
-        if first > last {
-            return Err(BacktestError::EmptyPeriod);
-        }
-        Ok(Timeline {
-            first_ms: first,
-            minutes: usize::try_from((last - first) / MINUTE_MS + 1).unwrap_or(0),
-        })
-    }
-}
-
-/// The signals due at the start of each minute.
-struct Ratings {
-    source: Source,
-}
-
-enum Source {
-    Engines {
-        interval_minutes: u32,
-        engines: BTreeMap<String, RatingEngine>,
-    },
-    Scripted {
-        signals: Arc<Vec<ScriptedSignal>>,
-        next: usize,
+/// The chunks of a run: read here, or made on a thread of their own while the run trades
+/// (generating the simulated market and rating it take as long as the trading).
+enum Chunks {
+    Here(Box<Feed>),
+    Made {
+        chunks: mpsc::Receiver<Chunk>,
+        maker: std::thread::JoinHandle<()>,
     },
 }
 
-impl Ratings {
-    fn new(signals: &Signals, minutes: &BTreeMap<String, Vec<Candle>>) -> Ratings {
-        let source = match signals {
-            Signals::Ratings { interval_minutes } => Source::Engines {
-                interval_minutes: (*interval_minutes).max(1),
-                engines: minutes
-                    .keys()
-                    .map(|s| (s.clone(), RatingEngine::new()))
-                    .collect(),
-            },
-            Signals::Scripted(list) => {
-                let signals = if list.is_sorted_by_key(|s| s.at_ms) {
-                    list.clone()
-                } else {
-                    let mut sorted = list.as_ref().clone();
-                    sorted.sort_by_key(|s| s.at_ms);
-                    Arc::new(sorted)
-                };
-                Source::Scripted { signals, next: 0 }
-            }
-        };
-        Ratings { source }
+impl Chunks {
+    fn start(candles: &Candles, signals: &Signals) -> Result<Chunks, BacktestError> {
+        let mut feed = Feed::new(candles, signals)?;
+        let heavy = matches!(candles, Candles::Simulated { .. })
+            || matches!(signals, Signals::Ratings { .. });
+        if !heavy {
+            return Ok(Chunks::Here(Box::new(feed)));
+        }
+        let (sender, chunks) = mpsc::sync_channel(2);
+        let maker = std::thread::Builder::new()
+            .name("backtest-feed".into())
+            .spawn(move || {
+                yield_to_the_live_bots();
+                while let Some(chunk) = feed.next_chunk() {
+                    // The run stopped (cancelled or failed): nobody reads on.
+                    if sender.send(chunk).is_err() {
+                        break;
+                    }
+                }
+            })?;
+        Ok(Chunks::Made { chunks, maker })
     }
 
-    /// The signals known at `minute_ms`: with ratings, each symbol's rating of the candle
-    /// that closed at this minute (none before the first full candle); scripted, those
-    /// whose time has come.
-    fn due(
-        &mut self,
-        minute_ms: i64,
-        minutes: &BTreeMap<String, Vec<Candle>>,
-        first_ms: i64,
-    ) -> Vec<ScriptedSignal> {
-        match &mut self.source {
-            Source::Engines {
-                interval_minutes,
-                engines,
-            } => {
-                let interval_ms = i64::from(*interval_minutes) * MINUTE_MS;
-                let opened = minute_ms - interval_ms;
-                if minute_ms.rem_euclid(interval_ms) != 0 || opened < first_ms {
-                    return Vec::new();
-                }
-                let width = *interval_minutes as usize;
-                let mut due = Vec::with_capacity(engines.len());
-                for (symbol, engine) in engines.iter_mut() {
-                    let candles = &minutes[symbol];
-                    // Each symbol's minutes are contiguous from its own first one.
-                    let Some(index) = candles
-                        .first()
-                        .and_then(|c| usize::try_from((opened - c.open_time_ms) / MINUTE_MS).ok())
-                    else {
-                        continue;
-                    };
-                    let Some(slice) = candles.get(index..index + width) else {
-                        continue;
-                    };
-                    let Some(candle) = aggregate(slice, 1, *interval_minutes).pop() else {
-                        continue;
-                    };
-                    let rating = engine.update(&ratings_candle(&candle));
-                    due.push(ScriptedSignal {
-                        at_ms: minute_ms,
-                        candle_ms: candle.open_time_ms,
-                        symbol: symbol.clone(),
-                        rating: rating.recommendation.as_str().to_string(),
-                    });
-                }
-                due
-            }
-            Source::Scripted { signals, next } => {
-                let start = *next;
-                while *next < signals.len() && signals[*next].at_ms <= minute_ms {
-                    *next += 1;
-                }
-                signals[start..*next].to_vec()
-            }
+    /// The next chunk (waiting for it to be made); `None` once the period is done.
+    fn next(&mut self) -> Option<Chunk> {
+        match self {
+            Chunks::Here(feed) => feed.next_chunk(),
+            Chunks::Made { chunks, .. } => chunks.recv().ok(),
         }
+    }
+
+    fn finish(self) -> Result<(), BacktestError> {
+        if let Chunks::Made { maker, .. } = self {
+            maker
+                .join()
+                .map_err(|_| BacktestError::Data("the history's thread failed".into()))?;
+        }
+        Ok(())
     }
 }
 
-/// Moves the world one step at a time and lets the worker hear it.
+/// Moves the world one step at a time and lets the worker hear it. A candle whose prices
+/// all lie in its symbol's [`QuietBand`] (where neither the exchange nor the worker would
+/// act) is not walked: its close is shown to the market and the exchange before anything
+/// next reads prices.
 struct Driver<'a> {
-    store: &'a Store,
+    user: i64,
     market: &'a ManualMarket,
     exchange: &'a PaperExchange,
     venue: &'a Arc<dyn Venue>,
     events: &'a mut broadcast::Receiver<VenueEvent>,
     worker: &'a mut TradingWorker,
+    symbols: &'a [String],
+    /// How many signals the worker acted on: their ids in the scratch books (no trade
+    /// refers to a signal row, so none is written).
+    signals_taken: i64,
+    bands: Vec<QuietBand>,
+    /// Each symbol's last close the market and the exchange have not been shown, with its
+    /// time.
+    unseen: Vec<Option<(Decimal, i64)>>,
+    /// Whether each symbol's first price is set.
+    opened: Vec<bool>,
+    walk_every_candle: bool,
 }
 
 impl Driver<'_> {
-    async fn signal(
-        &mut self,
-        user: i64,
-        signal: ScriptedSignal,
-        now_ms: i64,
-    ) -> Result<(), BacktestError> {
-        self.market.set_time(now_ms);
-        let stored = self
-            .store
-            .insert_signal(&StoredSignal {
-                id: 0,
-                user_id: user,
-                symbol: signal.symbol,
-                rating: signal.rating,
-                total: None,
-                ma: None,
-                osc: None,
-                candle_time: signal.candle_ms,
-                source: "backtest".into(),
-                created_at: now_ms,
-            })
-            .await?;
-        self.worker.on_signal(&stored, at(now_ms)).await;
-        self.pump(now_ms).await
+    /// Sets the first price of each symbol whose candles start in this chunk: its first
+    /// open, at the start of the run.
+    fn first_prices(&mut self, parts: &[Part], first_ms: i64) {
+        for (i, part) in parts.iter().enumerate() {
+            if let (false, Some(candle)) = (self.opened[i], part.candles.first()) {
+                self.opened[i] = true;
+                let symbol = &self.symbols[i];
+                self.market.set_price(symbol, candle.open);
+                self.exchange.on_tick(symbol, candle.open, first_ms);
+            }
+        }
     }
 
-    /// Every symbol's candle of minute `step`, each walked as its price path.
-    async fn minute(
-        &mut self,
-        minutes: &BTreeMap<String, Vec<Candle>>,
-        timeline: &Timeline,
-        step: usize,
-    ) -> Result<(), BacktestError> {
-        let minute_ms = timeline.first_ms + step as i64 * MINUTE_MS;
-        for (symbol, candles) in minutes {
-            let offset = (minute_ms - candles[0].open_time_ms) / MINUTE_MS;
-            let Some(candle) = usize::try_from(offset).ok().and_then(|i| candles.get(i)) else {
+    async fn signal(&mut self, scripted: ScriptedSignal, now_ms: i64) -> Result<(), BacktestError> {
+        self.market.set_time(now_ms);
+        let mut signal = StoredSignal {
+            id: 0,
+            user_id: self.user,
+            symbol: scripted.symbol,
+            rating: scripted.rating,
+            total: None,
+            ma: None,
+            osc: None,
+            candle_time: scripted.candle_ms,
+            source: "backtest".into(),
+            created_at: now_ms,
+        };
+        if !self.worker.acts_on(&signal.symbol, &signal.rating) {
+            // Only noted as the latest signal.
+            self.worker.on_signal(&signal, at(now_ms)).await;
+            return Ok(());
+        }
+        self.show_closes().await;
+        self.signals_taken += 1;
+        signal.id = self.signals_taken;
+        self.worker.on_signal(&signal, at(now_ms)).await;
+        self.pump(now_ms).await?;
+        self.refresh_bands();
+        Ok(())
+    }
+
+    /// Every symbol's candle of the minute, each walked as its price path unless it is
+    /// quiet; then the worker's timers.
+    async fn minute(&mut self, parts: &[Part], minute_ms: i64) -> Result<(), BacktestError> {
+        for (i, part) in parts.iter().enumerate() {
+            let Some(candle) = part.at(minute_ms) else {
                 continue;
             };
+            if !self.walk_every_candle && self.bands[i].holds(candle.low, candle.high) {
+                self.unseen[i] = Some((candle.close, minute_ms + OFFSETS_MS[3]));
+                continue;
+            }
+            self.unseen[i] = None;
+            let symbol = &self.symbols[i];
             for (after, price) in price_path(candle) {
                 let now_ms = minute_ms + after;
                 self.market.set_time(now_ms);
@@ -397,9 +354,41 @@ impl Driver<'_> {
                 self.worker.on_tick(symbol, price, at(now_ms)).await;
                 self.pump(now_ms).await?;
             }
+            self.refresh_bands();
         }
-        self.worker.on_clock(at(minute_ms + MINUTE_MS - 1)).await;
+        if self.walk_every_candle || self.worker.clock_due() {
+            let now_ms = minute_ms + MINUTE_MS - 1;
+            self.show_closes().await;
+            self.market.set_time(now_ms);
+            self.worker.on_clock(at(now_ms)).await;
+            self.pump(now_ms).await?;
+            self.refresh_bands();
+        }
         Ok(())
+    }
+
+    /// Shows the market, the exchange and the worker each symbol's last close they have
+    /// not seen (a quiet price: nobody acts on it).
+    async fn show_closes(&mut self) {
+        for (i, unseen) in self.unseen.iter_mut().enumerate() {
+            if let Some((price, ts_ms)) = unseen.take() {
+                let symbol = &self.symbols[i];
+                self.market.set_price(symbol, price);
+                self.exchange.on_tick(symbol, price, ts_ms);
+                self.worker.on_tick(symbol, price, at(ts_ms)).await;
+            }
+        }
+    }
+
+    /// Where each symbol's prices may move unwalked, after anything that may have changed
+    /// a position, a stop or a take profit.
+    fn refresh_bands(&mut self) {
+        for (band, symbol) in self.bands.iter_mut().zip(self.symbols) {
+            *band = self
+                .exchange
+                .quiet_band(self.user, symbol)
+                .and(self.worker.quiet_band(symbol));
+        }
     }
 
     /// Hands the worker everything the exchange did so far.
@@ -410,6 +399,12 @@ impl Driver<'_> {
         }
         Ok(())
     }
+}
+/// Lowers the calling thread's priority as far as it goes (on Linux the lowest niceness,
+/// for this thread alone), so a backtest beside the live bots takes only the time they
+/// leave. Where the system refuses, the thread keeps its priority.
+pub fn yield_to_the_live_bots() {
+    let _ = thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min);
 }
 
 /// The scratch books' folder: in memory (`/dev/shm`) where the machine has it, since the
@@ -429,4 +424,28 @@ fn scratch_dir() -> std::io::Result<tempfile::TempDir> {
 
 fn at(ms: i64) -> DateTime<Utc> {
     DateTime::from_timestamp_millis(ms).unwrap_or_default()
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// The nice value of the calling thread, from /proc.
+    fn niceness() -> i64 {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+        // Fields after the command's closing parenthesis: state is the 3rd field, nice the 19th.
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        after.split_whitespace().nth(16).unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn a_backtest_thread_runs_at_the_lowest_priority_and_only_it() {
+        let before = niceness();
+        let inside = std::thread::spawn(|| {
+            super::yield_to_the_live_bots();
+            niceness()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(inside, 19);
+        assert_eq!(niceness(), before, "the caller's own priority is unchanged");
+    }
 }

@@ -8,13 +8,13 @@ use std::sync::Mutex;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::{Backtest, BacktestError, Progress, Signals, Summary};
+use crate::{Backtest, BacktestError, Candles, Progress, Signals, Summary};
 
 /// The most runs one sweep makes.
 pub const MAX_CELLS: usize = 400;
 
 /// One settings field and the values it takes.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Axis {
     pub field: String,
     pub values: Vec<Value>,
@@ -63,9 +63,13 @@ pub fn sweep(
         );
         return Err(BacktestError::Invalid(fields));
     }
-    let shared = Backtest {
-        signals: Signals::Scripted(base.signals_once()?),
+    let loaded = Backtest {
+        candles: Candles::Loaded(base.candles.load()?),
         ..base.clone()
+    };
+    let shared = Backtest {
+        signals: Signals::Scripted(loaded.signals_once()?),
+        ..loaded
     };
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -74,6 +78,7 @@ pub fn sweep(
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, combos.len().max(1)) {
             scope.spawn(|| {
+                crate::run::yield_to_the_live_bots();
                 let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()

@@ -9,7 +9,7 @@ use chrono::{TimeZone, Utc};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use signaldesk_backtest::data::simulated_minutes;
-use signaldesk_backtest::{Backtest, BacktestError, Progress, ScriptedSignal, Signals};
+use signaldesk_backtest::{Backtest, BacktestError, Candles, Progress, ScriptedSignal, Signals};
 use signaldesk_core::market::{Candle, Instrument};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_store::{Trade, TradeStatus};
@@ -65,7 +65,7 @@ fn scripted(prices: &[[Decimal; 4]]) -> Backtest {
     Backtest {
         settings: classic(),
         instruments: vec![btc()],
-        minutes: Arc::new(minutes(prices)),
+        candles: Candles::Loaded(Arc::new(minutes(prices))),
         from_ms: start_ms(),
         signals: Signals::Scripted(Arc::new(vec![ScriptedSignal {
             at_ms: start_ms() + MINUTE_MS,
@@ -77,6 +77,7 @@ fn scripted(prices: &[[Decimal; 4]]) -> Backtest {
             slippage_bps: dec!(0),
             ..PaperConfig::default()
         },
+        walk_every_candle: false,
     }
 }
 
@@ -138,19 +139,18 @@ async fn the_same_history_gives_the_same_trades() {
     let symbols: Vec<String> = ["BTCUSDT", "ETHUSDT", "SOLUSDT"].map(String::from).to_vec();
     let from = start_ms();
     let (instruments, candles) =
-        simulated_minutes(7, &symbols, from - 2 * 86_400_000, from + 86_400_000)
-            .await
-            .unwrap();
+        simulated_minutes(7, &symbols, from - 2 * 86_400_000, from + 86_400_000).unwrap();
     assert_eq!(candles["BTCUSDT"].len(), 3 * 1440);
     let run = Backtest {
         settings: BotSettings::default(),
         instruments,
-        minutes: Arc::new(candles),
+        candles: Candles::Loaded(Arc::new(candles)),
         from_ms: from,
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
         paper: PaperConfig::default(),
+        walk_every_candle: false,
     };
     let progress = Progress::default();
     let first = run.run(&progress).await.unwrap();
@@ -182,18 +182,17 @@ async fn a_cancelled_run_stops_and_says_so() {
     let symbols = vec!["BTCUSDT".to_string()];
     let from = start_ms();
     let (instruments, minutes) =
-        simulated_minutes(7, &symbols, from - 86_400_000, from + 86_400_000)
-            .await
-            .unwrap();
+        simulated_minutes(7, &symbols, from - 86_400_000, from + 86_400_000).unwrap();
     let run = Backtest {
         settings: BotSettings::default(),
         instruments,
-        minutes: Arc::new(minutes),
+        candles: Candles::Loaded(Arc::new(minutes)),
         from_ms: from,
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
         paper: PaperConfig::default(),
+        walk_every_candle: false,
     };
     let progress = Progress::default();
     progress.cancel();
@@ -211,18 +210,17 @@ async fn a_sweep_computes_the_signals_once_and_each_cell_is_the_single_run_of_it
     let symbols: Vec<String> = ["BTCUSDT", "SOLUSDT"].map(String::from).to_vec();
     let from = start_ms();
     let (instruments, minutes) =
-        simulated_minutes(7, &symbols, from - 2 * 86_400_000, from + 86_400_000)
-            .await
-            .unwrap();
+        simulated_minutes(7, &symbols, from - 2 * 86_400_000, from + 86_400_000).unwrap();
     let base = Backtest {
         settings: BotSettings::default(),
         instruments,
-        minutes: Arc::new(minutes),
+        candles: Candles::Loaded(Arc::new(minutes)),
         from_ms: from,
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
         paper: PaperConfig::default(),
+        walk_every_candle: false,
     };
     let axes = [
         Axis {
@@ -266,4 +264,105 @@ async fn a_sweep_computes_the_signals_once_and_each_cell_is_the_single_run_of_it
         cell,
         "the settings changed the result"
     );
+}
+
+/// Trades without the opening orders' ids, which are unique by design (a random part).
+fn comparable(trades: &[Trade]) -> Vec<Trade> {
+    trades
+        .iter()
+        .map(|t| Trade {
+            client_order_id: String::new(),
+            ..t.clone()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn skipping_quiet_candles_trades_exactly_as_walking_every_candle() {
+    use signaldesk_core::settings::BotMode;
+    let symbols: Vec<String> = ["BTCUSDT", "ETHUSDT", "SOLUSDT", "DOGEUSDT"]
+        .map(String::from)
+        .to_vec();
+    let from = start_ms();
+    let candles = Candles::Simulated {
+        seed: 11,
+        symbols: symbols.clone(),
+        from_ms: from - 2 * 86_400_000,
+        to_ms: from + 2 * 86_400_000,
+    };
+    let instruments = signaldesk_backtest::data::instruments_of(&symbols).unwrap();
+    // Trailing stops, the take-profit ladder, tight stops and martingale chains: every
+    // level the quiet bands must know of.
+    let settings = [
+        BotSettings::default(),
+        BotSettings {
+            initial_stop_loss_pct: dec!(1),
+            take_profit_first_pct: dec!(0.5),
+            ..classic()
+        },
+        BotSettings {
+            bot_mode: BotMode::Martingale,
+            initial_stop_loss_pct: dec!(1.5),
+            ..BotSettings::default()
+        },
+    ];
+    for settings in settings {
+        let skipping = Backtest {
+            settings: settings.clone(),
+            instruments: instruments.clone(),
+            candles: candles.clone(),
+            from_ms: from,
+            signals: Signals::Ratings {
+                interval_minutes: 15,
+            },
+            paper: PaperConfig::default(),
+            walk_every_candle: false,
+        };
+        let walking = Backtest {
+            walk_every_candle: true,
+            ..skipping.clone()
+        };
+        let quick = skipping.run(&Progress::default()).await.unwrap();
+        let slow = walking.run(&Progress::default()).await.unwrap();
+        assert!(
+            slow.trades.len() >= 5,
+            "too few trades to compare: {:#?}",
+            slow.log
+        );
+        assert_eq!(comparable(&quick.trades), comparable(&slow.trades));
+        assert_eq!(quick.summary, slow.summary);
+    }
+}
+
+#[tokio::test]
+async fn a_run_generating_its_history_as_it_goes_equals_one_on_the_history_in_memory() {
+    let symbols: Vec<String> = ["BTCUSDT", "XRPUSDT"].map(String::from).to_vec();
+    let from = start_ms();
+    let (instruments, loaded) =
+        simulated_minutes(5, &symbols, from - 86_400_000, from + 86_400_000).unwrap();
+    let in_memory = Backtest {
+        settings: BotSettings::default(),
+        instruments,
+        candles: Candles::Loaded(Arc::new(loaded)),
+        from_ms: from,
+        signals: Signals::Ratings {
+            interval_minutes: 15,
+        },
+        paper: PaperConfig::default(),
+        walk_every_candle: false,
+    };
+    let streamed = Backtest {
+        candles: Candles::Simulated {
+            seed: 5,
+            symbols,
+            from_ms: from - 86_400_000,
+            to_ms: from + 86_400_000,
+        },
+        ..in_memory.clone()
+    };
+    let a = in_memory.run(&Progress::default()).await.unwrap();
+    let b = streamed.run(&Progress::default()).await.unwrap();
+    assert!(!a.trades.is_empty(), "{:#?}", a.log);
+    assert_eq!(comparable(&a.trades), comparable(&b.trades));
+    assert_eq!(a.summary, b.summary);
 }
