@@ -7,6 +7,7 @@ use axum::Json;
 use chrono::{NaiveDate, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use signaldesk_backtest::sweep::{Axis, MAX_CELLS};
 use signaldesk_backtest::{BacktestError, Data, Request, Source};
 use signaldesk_store::{BacktestRecord, StoreError};
 use utoipa::ToSchema;
@@ -14,7 +15,7 @@ use utoipa::ToSchema;
 use crate::api::rfc3339;
 use crate::app::{now_ms, AppState};
 use crate::auth::AuthUser;
-use crate::backtest::view::BacktestResult;
+use crate::backtest::view::BacktestOutcomeView;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody, FieldErrors};
 use crate::openapi::SettingsInput;
 
@@ -45,11 +46,28 @@ pub struct BacktestInput {
     /// Settings fields to use instead of the saved ones (as in a settings update).
     #[schema(value_type = Option<SettingsInput>)]
     overrides: Option<Map<String, Value>>,
+    /// A sweep: one or two settings fields, each with its values; one run per combination
+    /// (at most 400), shown as a table of total pnl and max drawdown.
+    #[schema(max_items = 2)]
+    sweep: Option<Vec<SweepAxisInput>>,
+}
+
+/// One swept setting.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct SweepAxisInput {
+    /// A settings field, e.g. `initial_stop_loss_pct`.
+    field: String,
+    /// Its values, each checked as a settings update is.
+    #[schema(min_items = 1, max_items = 400)]
+    values: Vec<Value>,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct BacktestView {
     pub id: i64,
+    /// `single` (one run) or `sweep` (one run per combination of the swept settings).
+    pub kind: &'static str,
     /// `running`, `done`, `failed` or `cancelled`.
     pub status: String,
     /// 0 to 1.
@@ -61,18 +79,24 @@ pub struct BacktestView {
     pub error: Option<String>,
     pub created_at: String,
     pub finished_at: Option<String>,
-    /// When done (only in `GET /api/backtests/{id}/`).
-    #[schema(value_type = Option<BacktestResult>)]
+    /// When done (only in `GET /api/backtests/{id}/`): a run's result, or a sweep's cells.
+    #[schema(value_type = Option<BacktestOutcomeView>)]
     pub result: Option<Value>,
 }
 
 impl From<BacktestRecord> for BacktestView {
     fn from(r: BacktestRecord) -> Self {
+        let request: Value = serde_json::from_str(&r.request).unwrap_or(Value::Null);
+        let swept = request
+            .get("sweep")
+            .and_then(Value::as_array)
+            .is_some_and(|axes| !axes.is_empty());
         BacktestView {
             id: r.id,
+            kind: if swept { "sweep" } else { "single" },
             status: r.status,
             progress: r.progress,
-            request: serde_json::from_str(&r.request).unwrap_or(Value::Null),
+            request,
             error: r.error,
             created_at: rfc3339(r.created_at),
             finished_at: r.finished_at.map(rfc3339),
@@ -113,6 +137,7 @@ pub async fn create(
         "source": request.source,
         "data": request.data,
         "overrides": request.overrides,
+        "sweep": request.sweep,
     });
     match state
         .backtests
@@ -280,6 +305,10 @@ fn read_request(payload: &Map<String, Value>) -> ApiResult<Request> {
             Map::new()
         }
     };
+    let sweep = read_sweep(payload.get("sweep")).unwrap_or_else(|problem| {
+        errors.insert("sweep".into(), vec![problem]);
+        Vec::new()
+    });
     match (date_from, date_to) {
         (Some(date_from), Some(date_to)) if errors.is_empty() => Ok(Request {
             date_from,
@@ -288,7 +317,35 @@ fn read_request(payload: &Map<String, Value>) -> ApiResult<Request> {
             source,
             data,
             overrides,
+            sweep,
         }),
         _ => Err(ApiError::validation(errors)),
     }
+}
+
+/// The sweep's axes as sent: a list of `{"field": …, "values": […]}` (what they may hold is
+/// checked with the rest of the request).
+fn read_sweep(value: Option<&Value>) -> Result<Vec<Axis>, String> {
+    const SHAPE: &str =
+        "Expected a list of {\"field\": a setting, \"values\": a list of its values}.";
+    let items = match value {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(SHAPE.into()),
+    };
+    items
+        .iter()
+        .map(|item| {
+            let field = item.get("field").and_then(Value::as_str);
+            let values = item.get("values").and_then(Value::as_array);
+            match (field, values) {
+                (Some(field), Some(values)) if values.len() <= MAX_CELLS => Ok(Axis {
+                    field: field.to_string(),
+                    values: values.clone(),
+                }),
+                (Some(_), Some(_)) => Err(format!("At most {MAX_CELLS} runs in one sweep.")),
+                _ => Err(SHAPE.into()),
+            }
+        })
+        .collect()
 }

@@ -1,6 +1,7 @@
 //! The `/api/` resources other than auth: one module per resource, handlers named by verb.
 
 pub mod api_keys;
+pub mod backtest_chart;
 pub mod backtests;
 pub mod balance;
 pub mod bot;

@@ -53,22 +53,22 @@ pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
         source: asked.source,
         data: asked.data,
         overrides: overrides(&asked.set)?,
+        sweep: sweep_axes(&asked.sweep)?,
     };
     let market = market_of(config);
-    let run = request
-        .check(&saved, today)?
-        .load(&market, &store, user.id)
-        .await?;
+    let checked = request.check(&saved, today)?;
+    let axes = checked.sweep.clone();
+    let run = checked.load(&market, &store, user.id).await?;
     store.close().await;
-    if !asked.sweep.is_empty() {
-        return run_sweep(run, &asked.sweep, asked.json).await;
+    if !axes.is_empty() {
+        return run_sweep(run, axes, asked.json).await;
     }
-    let symbols = run.minutes.len();
+    let symbols = run.candles.symbols().len();
     let outcome = run.run(&Progress::default()).await?;
     if asked.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&BacktestResult::of(outcome, usize::MAX))?
+            serde_json::to_string_pretty(&BacktestResult::of(&run, outcome, usize::MAX))?
         );
     } else {
         print_summary(
@@ -83,28 +83,25 @@ pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs every combination on all cores and prints each cell's total pnl and max drawdown
-/// (a table with rows for the first key's values and columns for the second's), or JSON.
-async fn run_sweep(run: Backtest, sweep: &[String], json: bool) -> anyhow::Result<()> {
-    if sweep.len() > 2 {
-        bail!("--sweep takes at most two keys");
-    }
+/// `key=v1,v2,…` for each swept setting (checked with the request: at most two keys, values
+/// the settings accept).
+fn sweep_axes(sweep: &[String]) -> anyhow::Result<Vec<Axis>> {
     let mut axes = Vec::new();
     for spec in sweep {
         let Some((field, values)) = spec.split_once('=') else {
             bail!("--sweep takes key=v1,v2,…, not \"{spec}\"");
         };
-        let values: Vec<Value> = values
-            .split(',')
-            .map(|v| {
-                serde_json::from_str(v.trim()).unwrap_or_else(|_| Value::String(v.trim().into()))
-            })
-            .collect();
         axes.push(Axis {
             field: field.trim().to_string(),
-            values,
+            values: values.split(',').map(|v| json_or_text(v.trim())).collect(),
         });
     }
+    Ok(axes)
+}
+
+/// Runs every combination on all cores and prints each cell's total pnl and max drawdown
+/// (a table with rows for the first key's values and columns for the second's), or JSON.
+async fn run_sweep(run: Backtest, axes: Vec<Axis>, json: bool) -> anyhow::Result<()> {
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let for_threads = axes.clone();
     let cells = tokio::task::spawn_blocking(move || {

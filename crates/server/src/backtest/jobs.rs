@@ -8,13 +8,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use signaldesk_backtest::{BacktestError, Checked, Market, Outcome, Progress};
+use signaldesk_backtest::sweep::sweep;
+use signaldesk_backtest::{
+    yield_to_the_live_bots, BacktestError, Checked, History, Market, Progress, ScriptedSignal,
+};
 use signaldesk_store::{BacktestRecord, Store, StoreError};
 use tokio::sync::{oneshot, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use super::view::{BacktestResult, MAX_TRADES_KEPT};
+use super::view::{BacktestResult, SweepResult, MAX_TRADES_KEPT};
 
 const HEARTBEAT: Duration = Duration::from_secs(1);
 const SERVER_STOPPED: &str = "The server stopped before the backtest finished.";
@@ -52,13 +55,7 @@ impl BacktestJobs {
         self.tasks.spawn(async move {
             let ended = jobs.drive(id, user_id, checked).await;
             let written = match ended {
-                Ok(Some(outcome)) => {
-                    let view = BacktestResult::of(outcome, MAX_TRADES_KEPT);
-                    match serde_json::to_string(&view) {
-                        Ok(json) => jobs.store.finish_backtest(id, Ok(&json)).await,
-                        Err(e) => jobs.store.finish_backtest(id, Err(&e.to_string())).await,
-                    }
-                }
+                Ok(Some(json)) => jobs.store.finish_backtest(id, Ok(&json)).await,
                 // Cancelled or deleted: the row already says so.
                 Ok(None) => Ok(true),
                 Err(why) => jobs.store.finish_backtest(id, Err(&why)).await,
@@ -78,14 +75,15 @@ impl BacktestJobs {
         let _ = tokio::time::timeout(Duration::from_secs(5), self.tasks.wait()).await;
     }
 
-    /// Waits for a turn, runs the backtest on its own thread with the heartbeat beside it.
-    /// `Ok(None)`: cancelled or deleted; `Err`: why it failed.
+    /// Waits for a turn, runs the backtest (or the sweep) on its own thread with the
+    /// heartbeat beside it; answers its result's JSON. `Ok(None)`: cancelled or deleted;
+    /// `Err`: why it failed.
     async fn drive(
         &self,
         id: i64,
         user_id: i64,
         checked: Checked,
-    ) -> Result<Option<Outcome>, String> {
+    ) -> Result<Option<String>, String> {
         let permit = loop {
             tokio::select! {
                 permit = self.permits.clone().acquire_owned() => {
@@ -116,20 +114,8 @@ impl BacktestJobs {
             .name(format!("backtest-{id}"))
             .spawn(move || {
                 let _permit = permit;
-                let result = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .map_err(BacktestError::from)
-                    .and_then(|runtime| {
-                        runtime.block_on(async {
-                            checked
-                                .build(&market, stored, alerts)
-                                .await?
-                                .run(&shared)
-                                .await
-                        })
-                    });
-                let _ = done.send(result);
+                yield_to_the_live_bots();
+                let _ = done.send(compute(checked, &market, stored, alerts, &shared));
             })
             .map_err(|e| e.to_string())?;
         let mut outcome = std::pin::pin!(outcome);
@@ -137,7 +123,7 @@ impl BacktestJobs {
             tokio::select! {
                 ended = &mut outcome => {
                     return match ended {
-                        Ok(Ok(outcome)) => Ok(Some(outcome)),
+                        Ok(Ok(json)) => Ok(Some(json)),
                         Ok(Err(BacktestError::Cancelled)) if !self.stop.is_cancelled() => Ok(None),
                         Ok(Err(BacktestError::Cancelled)) => Err(SERVER_STOPPED.into()),
                         Ok(Err(e)) => Err(e.to_string()),
@@ -165,4 +151,29 @@ impl BacktestJobs {
             }
         }
     }
+}
+
+/// The run or the sweep `checked` asks for, as its result's JSON: a sweep on every core,
+/// its threads as low in priority as the run's.
+fn compute(
+    checked: Checked,
+    market: &Market,
+    stored: Option<History>,
+    alerts: Option<Vec<ScriptedSignal>>,
+    progress: &Progress,
+) -> Result<String, BacktestError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let axes = checked.sweep.clone();
+    let backtest = runtime.block_on(checked.build(market, stored, alerts))?;
+    let json = if axes.is_empty() {
+        let outcome = runtime.block_on(backtest.run(progress))?;
+        serde_json::to_string(&BacktestResult::of(&backtest, outcome, MAX_TRADES_KEPT))
+    } else {
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let cells = sweep(&backtest, &axes, threads, progress)?;
+        serde_json::to_string(&SweepResult::of(&axes, cells))
+    };
+    json.map_err(|e| BacktestError::Data(format!("the result could not be written: {e}")))
 }

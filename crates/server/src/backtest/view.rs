@@ -4,8 +4,10 @@
 
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
-use serde::Serialize;
-use signaldesk_backtest::Outcome;
+use serde::{Deserialize, Serialize};
+use signaldesk_backtest::sweep::{Axis, Cell};
+use signaldesk_backtest::{Backtest, Candles, Outcome, Summary};
+use signaldesk_core::settings::BotSettings;
 use utoipa::ToSchema;
 
 use crate::api::stats::{ChainView, StatsView};
@@ -39,28 +41,82 @@ pub struct BacktestResult {
     pub trades: Vec<TradeView>,
     /// The martingale chains, with their trades.
     pub chains: Vec<ChainView>,
+    /// The settings the run traded with (the saved ones with the overrides).
+    pub settings: BotSettings,
+    /// Where its prices came from, so a trade's chart shows the same ones.
+    pub history: HistoryView,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct HistoryView {
+    /// `simulated` or `bybit`.
+    pub data: String,
+    /// The simulated market's seed.
+    pub seed: Option<u64>,
+    /// The first minute read (warm-up included) and the end, Unix ms.
+    pub from_ms: i64,
+    pub to_ms: i64,
+}
+
+impl HistoryView {
+    pub fn of(candles: &Candles) -> HistoryView {
+        match candles {
+            Candles::Simulated {
+                seed,
+                from_ms,
+                to_ms,
+                ..
+            } => HistoryView {
+                data: "simulated".into(),
+                seed: Some(*seed),
+                from_ms: *from_ms,
+                to_ms: *to_ms,
+            },
+            Candles::Loaded(map) => {
+                let first = map
+                    .values()
+                    .filter_map(|c| c.first())
+                    .map(|c| c.open_time_ms);
+                let last = map
+                    .values()
+                    .filter_map(|c| c.last())
+                    .map(|c| c.open_time_ms);
+                HistoryView {
+                    data: "bybit".into(),
+                    seed: None,
+                    from_ms: first.min().unwrap_or_default(),
+                    to_ms: last.max().map_or(0, |ms| ms + 60_000),
+                }
+            }
+        }
+    }
 }
 
 fn num(d: Decimal) -> f64 {
     d.to_f64().unwrap_or(0.0)
 }
 
+impl From<Summary> for SummaryView {
+    fn from(s: Summary) -> Self {
+        SummaryView {
+            stats: s.stats.into(),
+            max_drawdown_pct: num(s.max_drawdown_pct),
+            fees: num(s.fees),
+            volume: num(s.volume),
+            open_at_end: s.open_at_end,
+            starting_balance: num(s.starting_balance),
+            final_balance: num(s.final_balance),
+        }
+    }
+}
+
 impl BacktestResult {
-    /// The view of `outcome`, keeping at most `max_trades` of its newest trades.
-    pub fn of(outcome: Outcome, max_trades: usize) -> BacktestResult {
-        let s = outcome.summary;
+    /// The view of `run`'s `outcome`, keeping at most `max_trades` of its newest trades.
+    pub fn of(run: &Backtest, outcome: Outcome, max_trades: usize) -> BacktestResult {
         let trades_total = outcome.trades.len();
         let skip = trades_total.saturating_sub(max_trades);
         BacktestResult {
-            summary: SummaryView {
-                stats: s.stats.into(),
-                max_drawdown_pct: num(s.max_drawdown_pct),
-                fees: num(s.fees),
-                volume: num(s.volume),
-                open_at_end: s.open_at_end,
-                starting_balance: num(s.starting_balance),
-                final_balance: num(s.final_balance),
-            },
+            summary: outcome.summary.into(),
             trades_total,
             trades: outcome
                 .trades
@@ -69,6 +125,80 @@ impl BacktestResult {
                 .map(TradeView::from)
                 .collect(),
             chains: outcome.chains.into_iter().map(ChainView::from).collect(),
+            settings: run.settings.clone(),
+            history: HistoryView::of(&run.candles),
         }
     }
+}
+
+/// A finished sweep: its axes and one cell per combination.
+#[derive(Serialize, ToSchema)]
+pub struct SweepResult {
+    pub sweep: SweepView,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SweepView {
+    pub axes: Vec<SweepAxisView>,
+    /// One per combination, the last axis's values changing fastest.
+    pub cells: Vec<SweepCellView>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SweepAxisView {
+    pub field: String,
+    pub values: Vec<serde_json::Value>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SweepCellView {
+    /// The cell's value of each axis, in the axes' order.
+    pub values: Vec<serde_json::Value>,
+    /// Why this combination could not run.
+    pub error: Option<String>,
+    /// The run's figures (the same as a single run's `summary`).
+    pub summary: Option<SummaryView>,
+}
+
+impl SweepResult {
+    pub fn of(axes: &[Axis], cells: Vec<Cell>) -> SweepResult {
+        SweepResult {
+            sweep: SweepView {
+                axes: axes
+                    .iter()
+                    .map(|a| SweepAxisView {
+                        field: a.field.clone(),
+                        values: a.values.clone(),
+                    })
+                    .collect(),
+                cells: cells
+                    .into_iter()
+                    .map(|cell| {
+                        let values = axes
+                            .iter()
+                            .map(|a| cell.values.get(&a.field).cloned().unwrap_or_default())
+                            .collect();
+                        let (summary, error) = match cell.outcome {
+                            Ok(summary) => (Some(summary.into()), None),
+                            Err(why) => (None, Some(why)),
+                        };
+                        SweepCellView {
+                            values,
+                            error,
+                            summary,
+                        }
+                    })
+                    .collect(),
+            },
+        }
+    }
+}
+
+/// What `result` holds: a run's result, or a sweep's cells.
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)]
+#[serde(untagged)]
+pub enum BacktestOutcomeView {
+    Run(BacktestResult),
+    Sweep(SweepResult),
 }

@@ -79,6 +79,45 @@ async fn a_backtest_runs_in_the_background_and_only_its_owner_sees_it() {
             assert!((distance - 0.02).abs() < 0.001, "{t}");
         }
 
+        assert_eq!(done["kind"], "single");
+        assert_eq!(result["history"]["data"], "simulated");
+        assert_eq!(result["settings"]["initial_stop_loss_pct"], 2.0);
+
+        // A closed trade's chart: the symbol's candles around it and its markers.
+        let trade = closed[0];
+        let chart_path = format!("/api/backtests/{id}/trades/{}/chart/", trade["id"]);
+        let chart = app
+            .call_ok(Method::GET, &chart_path, &token, None, StatusCode::OK)
+            .await;
+        assert_eq!(chart["symbol"], trade["symbol"]);
+        let candles = chart["candles"].as_array().unwrap();
+        assert!(!candles.is_empty() && candles.len() <= 400, "{chart}");
+        let markers = chart["markers"].as_array().unwrap();
+        assert_eq!(markers[0]["kind"], "entry");
+        assert_eq!(markers[0]["price"], trade["entry_price"]);
+        let exit = markers.last().unwrap();
+        assert_eq!(exit["kind"], "exit");
+        assert_eq!(exit["price"], trade["exit_price"]);
+        let taken = trade["take_profits_taken"].as_u64().unwrap() as usize;
+        assert_eq!(markers.len(), 2 + taken, "{chart}");
+        // The candles hold the entry price: the chart is the run's own history.
+        let entry = trade["entry_price"].as_f64().unwrap();
+        let (low, high) = candles.iter().fold((f64::MAX, f64::MIN), |(l, h), c| {
+            (
+                l.min(c["low"].as_f64().unwrap()),
+                h.max(c["high"].as_f64().unwrap()),
+            )
+        });
+        assert!(
+            low <= entry && entry <= high,
+            "{entry} outside {low}..{high}"
+        );
+        let res = app.call(Method::GET, &chart_path, &other, None).await;
+        assert_json_error(res, StatusCode::NOT_FOUND).await;
+        let missing = format!("/api/backtests/{id}/trades/999999/chart/");
+        let res = app.call(Method::GET, &missing, &token, None).await;
+        assert_json_error(res, StatusCode::NOT_FOUND).await;
+
         let listed = app
             .call_ok(Method::GET, "/api/backtests/", &token, None, StatusCode::OK)
             .await;
@@ -245,5 +284,91 @@ async fn one_run_at_a_time_per_user_and_a_cancelled_run_stops() {
         .await;
         let (done, _) = wait_for_end(&app, &token, again["id"].as_i64().unwrap()).await;
         assert_eq!(done["status"], "done", "{done}");
+    }
+}
+
+#[tokio::test]
+async fn a_sweep_runs_every_combination_and_each_cell_is_its_own_single_run() {
+    for app in TestApp::on_every_backend().await {
+        let token = app.user_with_token("trader").await;
+        let period = json!({
+            "date_from": day(3),
+            "date_to": day(3),
+            "symbols": ["BTCUSDT", "SOLUSDT"],
+        });
+        // Refused by field, nothing started: an unknown setting, a refused value, too many runs.
+        let bad_sweeps = [
+            json!([{"field": "no_such_setting", "values": [1]}]),
+            json!([{"field": "initial_stop_loss_pct", "values": [1, -5]}]),
+            json!([{"field": "initial_stop_loss_pct", "values": (1..=30).collect::<Vec<_>>()},
+                   {"field": "take_profit_first_pct", "values": (1..=30).collect::<Vec<_>>()}]),
+            json!({"field": "initial_stop_loss_pct"}),
+        ];
+        for sweep in bad_sweeps {
+            let mut body = period.clone();
+            body["sweep"] = sweep.clone();
+            let res = app
+                .call(Method::POST, "/api/backtests/", &token, Some(body))
+                .await;
+            let error = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+            assert!(error["fields"]["sweep"].is_array(), "{sweep}: {error}");
+        }
+        let listed = app
+            .call_ok(Method::GET, "/api/backtests/", &token, None, StatusCode::OK)
+            .await;
+        assert_eq!(listed, json!([]));
+
+        let mut body = period.clone();
+        body["sweep"] = json!([
+            {"field": "initial_stop_loss_pct", "values": [1, 3]},
+            {"field": "take_profit_first_pct", "values": [2, 4]}
+        ]);
+        let started = app
+            .call_ok(
+                Method::POST,
+                "/api/backtests/",
+                &token,
+                Some(body),
+                StatusCode::ACCEPTED,
+            )
+            .await;
+        assert_eq!(started["kind"], "sweep");
+        let id = started["id"].as_i64().unwrap();
+        let (done, _) = wait_for_end(&app, &token, id).await;
+        assert_eq!(done["status"], "done", "{done}");
+        let sweep = &done["result"]["sweep"];
+        assert_eq!(sweep["axes"][1]["field"], "take_profit_first_pct");
+        let cells = sweep["cells"].as_array().unwrap();
+        let values: Vec<&Value> = cells.iter().map(|c| &c["values"]).collect();
+        assert_eq!(
+            values,
+            [
+                &json!([1, 2]),
+                &json!([1, 4]),
+                &json!([3, 2]),
+                &json!([3, 4])
+            ]
+        );
+
+        // The cell (3 %, 4 %) is the single run of those settings.
+        let mut single = period.clone();
+        single["overrides"] = json!({"initial_stop_loss_pct": 3, "take_profit_first_pct": 4});
+        let started = app
+            .call_ok(
+                Method::POST,
+                "/api/backtests/",
+                &token,
+                Some(single),
+                StatusCode::ACCEPTED,
+            )
+            .await;
+        let (run, _) = wait_for_end(&app, &token, started["id"].as_i64().unwrap()).await;
+        assert_eq!(run["status"], "done", "{run}");
+        assert_eq!(cells[3]["error"], Value::Null);
+        assert_eq!(cells[3]["summary"], run["result"]["summary"]);
+        assert_ne!(
+            cells[0]["summary"], cells[3]["summary"],
+            "the settings change the runs"
+        );
     }
 }
