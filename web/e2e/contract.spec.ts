@@ -33,6 +33,12 @@ test('the OpenAPI document lists every path the web app calls', async ({ request
     ['/api/martingale_chains/', 'get'],
     ['/api/statistics/', 'get'],
     ['/api/dashboard/', 'get'],
+    ['/api/backtests/', 'get'],
+    ['/api/backtests/', 'post'],
+    ['/api/backtests/{id}/', 'get'],
+    ['/api/backtests/{id}/', 'delete'],
+    ['/api/backtests/{id}/cancel/', 'post'],
+    ['/api/backtests/{id}/trades/{trade_id}/chart/', 'get'],
   ]
   const missing = expected.filter(([path, method]) => !document.paths[path]?.[method])
   expect(missing).toEqual([])
