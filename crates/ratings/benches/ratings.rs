@@ -87,6 +87,18 @@ fn update_1_symbol(c: &mut Criterion) {
     });
 }
 
+fn cold_batch_500x500(c: &mut Criterion) {
+    let series = common::batch_series(SYMBOLS, WARM_UP);
+    c.bench_function("cold_batch_500x500", |b| {
+        b.iter(|| {
+            series
+                .iter()
+                .map(|candles| report_for(black_box(candles)).expect("valid candles").total)
+                .sum::<f64>()
+        })
+    });
+}
+
 fn cold_500_candles(c: &mut Criterion) {
     let candles = common::random_walk(500, 42, 240.0);
     c.bench_function("cold_500_candles", |b| {
@@ -101,6 +113,7 @@ criterion_group!(
     benches,
     update_500_symbols,
     update_1_symbol,
-    cold_500_candles
+    cold_500_candles,
+    cold_batch_500x500
 );
 criterion_main!(benches);
