@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use signaldesk_ratings::{report_for, Candle, RatingEngine};
+use signaldesk_ratings::{report_batch, report_for, Candle, RatingEngine};
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -89,12 +89,25 @@ fn update_1_symbol(c: &mut Criterion) {
 
 fn cold_batch_500x500(c: &mut Criterion) {
     let series = common::batch_series(SYMBOLS, WARM_UP);
-    c.bench_function("cold_batch_500x500", |b| {
+    for threads in [1, 2] {
+        let name = format!(
+            "cold_batch_500x500_{threads}_thread{}",
+            if threads > 1 { "s" } else { "" }
+        );
+        c.bench_function(&name, |b| {
+            b.iter(|| report_batch(black_box(&series), threads))
+        });
+    }
+    c.bench_function("cold_batch_500x500_every_bar", |b| {
         b.iter(|| {
-            series
-                .iter()
-                .map(|candles| report_for(black_box(candles)).expect("valid candles").total)
-                .sum::<f64>()
+            let mut sum = 0.0;
+            for candles in &series {
+                let mut engine = RatingEngine::new();
+                for c in black_box(candles) {
+                    sum += engine.update(c).total;
+                }
+            }
+            sum
         })
     });
 }

@@ -156,11 +156,46 @@ impl RatingEngine {
         self.last_time = Some(candle.time);
         self.candles += 1;
 
-        let bar = self.next_bar(candle);
+        self.step(candle);
+        let bar = self.read_bar(candle);
         self.votes = votes_of(&bar, &self.bar, self.prev_ao);
         self.prev_ao = self.bar.get(Indicator::Ao);
         self.bar = bar;
         self.rating = aggregate(&self.votes);
+        Ok(self.rating)
+    }
+
+    /// Feeds `candles` (oldest first) and returns the rating after the last
+    /// one: the same state and rating as [`try_update`](Self::try_update) on
+    /// each candle in turn, bit for bit, but the indicator values are read
+    /// (and voted on) only on the last three bars, the ones the final votes
+    /// look at. This is how a cold start rates a whole history cheaply.
+    ///
+    /// Every candle is checked first; if one is refused, the engine is left
+    /// unchanged (no candle is taken) and the error names it.
+    pub fn try_extend(&mut self, candles: &[Candle]) -> Result<Rating, ReportError> {
+        let mut previous = self.last_time;
+        for (index, candle) in candles.iter().enumerate() {
+            let checked = candle.validate().and_then(|()| match previous {
+                Some(previous) if candle.time <= previous => Err(CandleError::NotAfterPrevious {
+                    time: candle.time,
+                    previous,
+                }),
+                _ => Ok(()),
+            });
+            checked.map_err(|source| ReportError::BadCandle { index, source })?;
+            previous = Some(candle.time);
+        }
+        // The votes of the last bar read the values of the two bars before it.
+        let (silent, read) = candles.split_at(candles.len().saturating_sub(3));
+        for candle in silent {
+            self.step(candle);
+        }
+        self.candles += silent.len() as u64;
+        self.last_time = silent.last().map(|c| c.time).or(self.last_time);
+        for candle in read {
+            self.try_update(candle).expect("a checked candle is taken");
+        }
         Ok(self.rating)
     }
 
@@ -192,51 +227,73 @@ impl RatingEngine {
         self.candles
     }
 
-    fn next_bar(&mut self, c: &Candle) -> Bar {
+    /// Moves every indicator by one candle without reading any value.
+    #[inline]
+    fn step(&mut self, c: &Candle) {
+        for (sma, ema) in self.sma.iter_mut().zip(self.ema.iter_mut()) {
+            sma.push(c.close);
+            ema.push(c.close);
+        }
+        self.vwma.push(c.close, c.volume);
+        self.hma.push(c.close);
+        self.ichimoku.push(c.high, c.low);
+        self.rsi.push(c.close);
+        let channel = self.channel.push(c.high, c.low);
+        self.stoch.push(c.close, channel);
+        self.cci.push(c.high, c.low, c.close);
+        self.dmi.push(c.high, c.low, c.close);
+        self.ao.push(c.high, c.low);
+        self.momentum.push(c.close);
+        self.macd.push(c.close);
+        self.stoch_rsi.push(self.rsi.value());
+        self.ema13.push(c.close);
+        self.uo.push(c.high, c.low, c.close);
+    }
+
+    /// Every value on the bar of `c`, the latest candle [`step`](Self::step) took.
+    fn read_bar(&self, c: &Candle) -> Bar {
         let mut bar = Bar::EMPTY;
         bar.close = c.close;
         for ((sma, ema), (sma_key, ema_key)) in self
             .sma
-            .iter_mut()
-            .zip(self.ema.iter_mut())
+            .iter()
+            .zip(&self.ema)
             .zip(SMA_KEYS.into_iter().zip(EMA_KEYS))
         {
-            bar.set(sma_key, sma.push(c.close));
-            bar.set(ema_key, ema.push(c.close));
+            bar.set(sma_key, sma.value());
+            bar.set(ema_key, ema.value());
         }
-        bar.set(Indicator::Vwma20, self.vwma.push(c.close, c.volume));
-        bar.set(Indicator::Hma9, self.hma.push(c.close));
-        bar.ichimoku = self.ichimoku.push(c.high, c.low);
+        bar.set(Indicator::Vwma20, self.vwma.value());
+        bar.set(Indicator::Hma9, self.hma.value());
+        bar.ichimoku = self.ichimoku.value();
         bar.set(Indicator::IchimokuBase, bar.ichimoku.base);
 
-        let rsi = self.rsi.push(c.close);
-        bar.set(Indicator::Rsi14, rsi);
-        let channel = self.channel.push(c.high, c.low);
-        let stoch = self.stoch.push(c.close, channel);
+        bar.set(Indicator::Rsi14, self.rsi.value());
+        let stoch = self.stoch.value();
         bar.set(Indicator::StochK, stoch.map(|s| s.0));
         bar.set(Indicator::StochD, stoch.map(|s| s.1));
-        bar.set(Indicator::Wr14, williams_r(c.close, channel));
-        bar.set(Indicator::Cci20, self.cci.push(c.high, c.low, c.close));
-        let dmi = self.dmi.push(c.high, c.low, c.close);
+        bar.set(Indicator::Wr14, williams_r(c.close, self.channel.value()));
+        bar.set(Indicator::Cci20, self.cci.value());
+        let dmi = self.dmi.value();
         bar.set(Indicator::Adx14, dmi.adx);
         bar.set(Indicator::PlusDi, dmi.plus_di);
         bar.set(Indicator::MinusDi, dmi.minus_di);
-        bar.set(Indicator::Ao, self.ao.push(c.high, c.low));
-        bar.set(Indicator::Mom10, self.momentum.push(c.close));
-        let macd = self.macd.push(c.close);
+        bar.set(Indicator::Ao, self.ao.value());
+        bar.set(Indicator::Mom10, self.momentum.value());
+        let macd = self.macd.value();
         bar.set(Indicator::Macd, macd.map(|m| m.0));
         bar.set(Indicator::MacdSignal, macd.map(|m| m.1));
-        let (k, d) = self.stoch_rsi.push(rsi);
+        let (k, d) = self.stoch_rsi.value();
         bar.set(Indicator::StochRsiK, k);
         bar.set(Indicator::StochRsiD, d);
-        let ema13 = self.ema13.push(c.close);
+        let ema13 = self.ema13.value();
         bar.bull_power = ema13.map(|e| c.high - e);
         bar.bear_power = ema13.map(|e| c.low - e);
         bar.set(
             Indicator::Bbp,
             bar.bull_power.zip(bar.bear_power).map(|(b, s)| b + s),
         );
-        bar.set(Indicator::Uo, self.uo.push(c.high, c.low, c.close));
+        bar.set(Indicator::Uo, self.uo.value());
         bar
     }
 }
@@ -389,10 +446,31 @@ pub fn report_for(candles: &[Candle]) -> Result<RatingReport, ReportError> {
         return Err(ReportError::NoCandles);
     }
     let mut engine = RatingEngine::new();
-    for (index, candle) in candles.iter().enumerate() {
-        engine
-            .try_update(candle)
-            .map_err(|source| ReportError::BadCandle { index, source })?;
-    }
+    engine.try_extend(candles)?;
     Ok(engine.report())
+}
+
+/// [`report_for`] on each series of a batch (e.g. every symbol's history
+/// at start-up), in order, split over `threads` threads (at most one per
+/// series; 0 or 1 runs on the calling thread).
+pub fn report_batch<S>(series: &[S], threads: usize) -> Vec<Result<RatingReport, ReportError>>
+where
+    S: AsRef<[Candle]> + Sync,
+{
+    let one = |candles: &S| report_for(candles.as_ref());
+    let threads = threads.min(series.len());
+    if threads <= 1 {
+        return series.iter().map(one).collect();
+    }
+    let chunk = series.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = series
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a rating thread panicked"))
+            .collect()
+    })
 }

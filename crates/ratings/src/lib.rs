@@ -45,7 +45,7 @@ mod window;
 
 pub use candle::{Candle, CandleError};
 pub use csv::{parse_candles_csv, CsvError, CSV_HEADER};
-pub use engine::{report_for, RatingEngine, ReportError};
+pub use engine::{report_batch, report_for, RatingEngine, ReportError};
 pub use rating::{
     Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, Recommendation,
 };

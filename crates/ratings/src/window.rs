@@ -4,8 +4,6 @@
 //! weighted average (O(period)) and the periodic exact re-summation of a
 //! rolling sum (O(period) once every `period` pushes).
 
-use std::collections::VecDeque;
-
 /// The latest `capacity` values of a series.
 #[derive(Clone, Debug)]
 pub(crate) struct Window {
@@ -74,23 +72,26 @@ impl Window {
 
     /// The held values from the latest back (lag 0, 1, 2, ...).
     pub(crate) fn newest_first(&self) -> impl Iterator<Item = f64> + '_ {
-        (0..self.len).filter_map(move |lag| self.get(lag))
+        // The newest values sit just below `head`, the oldest from `head` on
+        // (until the ring is full, `head == len` and that part is empty).
+        let (recent, oldest) = self.buf[..self.len].split_at(self.head);
+        recent.iter().rev().chain(oldest.iter().rev()).copied()
     }
 }
 
 /// Sum of the last `period` values. It is updated by adding the new value and
 /// subtracting the one that leaves, and re-summed exactly each time the ring
 /// wraps, so rounding errors never accumulate over a long run. Short windows
-/// (up to [`EXACT_SUM_PERIOD`]) are simply re-summed on every push: equal
-/// inputs then give exactly equal sums (a stochastic stuck at 0 or 100 has
-/// %K exactly equal to %D, not 1e-13 apart).
+/// (up to [`EXACT_SUM_PERIOD`]) are simply re-summed whenever the sum is read:
+/// equal inputs then give exactly equal sums (a stochastic stuck at 0 or 100
+/// has %K exactly equal to %D, not 1e-13 apart).
 #[derive(Clone, Debug)]
 pub(crate) struct RollingSum {
     window: Window,
     sum: f64,
 }
 
-/// Windows up to this length are summed exactly on every push.
+/// Windows up to this length are summed exactly on every read.
 pub(crate) const EXACT_SUM_PERIOD: usize = 8;
 
 impl RollingSum {
@@ -101,16 +102,33 @@ impl RollingSum {
         }
     }
 
-    /// Adds `x`; returns the sum once `period` values have been seen.
-    pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
+    /// Adds `x`.
+    #[inline]
+    pub(crate) fn push(&mut self, x: f64) {
+        if self.window.capacity() <= EXACT_SUM_PERIOD {
+            self.window.push(x);
+            return;
+        }
         match self.window.push(x) {
             Some(old) => self.sum += x - old,
             None => self.sum += x,
         }
-        if self.window.wrapped() || self.window.capacity() <= EXACT_SUM_PERIOD {
+        if self.window.wrapped() {
             self.sum = self.window.values().iter().sum();
         }
-        self.window.is_full().then_some(self.sum)
+    }
+
+    /// The sum once `period` values have been seen.
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
+        if !self.window.is_full() {
+            return None;
+        }
+        Some(if self.window.capacity() <= EXACT_SUM_PERIOD {
+            self.window.values().iter().sum()
+        } else {
+            self.sum
+        })
     }
 }
 
@@ -129,8 +147,14 @@ impl Sma {
         }
     }
 
-    pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
-        self.sum.push(x).map(|s| s / self.period)
+    #[inline]
+    pub(crate) fn push(&mut self, x: f64) {
+        self.sum.push(x);
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
+        self.sum.value().map(|s| s / self.period)
     }
 }
 
@@ -188,7 +212,7 @@ impl Ema {
 }
 
 /// Linearly weighted moving average: the latest value weighs `period`, the
-/// oldest 1. Computed over the window on each push (O(period), small periods).
+/// oldest 1. Computed over the window when read (O(period), small periods).
 #[derive(Clone, Debug)]
 pub(crate) struct Wma {
     window: Window,
@@ -204,8 +228,13 @@ impl Wma {
         }
     }
 
-    pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
+    #[inline]
+    pub(crate) fn push(&mut self, x: f64) {
         self.window.push(x);
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
         if !self.window.is_full() {
             return None;
         }
@@ -220,56 +249,113 @@ impl Wma {
     }
 }
 
-/// Highest (or lowest) of the last `period` values on a monotonic deque:
-/// amortized O(1) per push.
+/// Highest (or lowest) of the last `period` values, O(1) per push without
+/// data-dependent branches (van Herk / Gil-Werman): the pushes are cut into
+/// blocks of `period`; a window is the tail of the previous block, whose
+/// extremes (`suffix`) are computed once when that block closes, plus the
+/// head of the current block, whose running extreme (`prefix`) each push
+/// updates. Among equal values the newest wins, as on a monotonic deque
+/// (it matters only for 0.0 against -0.0). `HIGHEST` is a type parameter so
+/// that each comparison compiles to a single max or min instruction.
 #[derive(Clone, Debug)]
-pub(crate) struct RollingExtreme {
-    period: u64,
-    highest: bool,
-    t: u64,
-    deque: VecDeque<(u64, f64)>,
+pub(crate) struct RollingExtreme<const HIGHEST: bool> {
+    /// How many values have been pushed.
+    t: usize,
+    /// The current block's values; `filled` of them so far (0 to period - 1).
+    block: Box<[f64]>,
+    filled: usize,
+    /// The extreme of `block[..filled]`.
+    prefix: f64,
+    /// `suffix[i]`: the extreme of the previous block's values from `i` on.
+    suffix: Box<[f64]>,
 }
 
-impl RollingExtreme {
+/// The highest of the last `period` values.
+pub(crate) type Highest = RollingExtreme<true>;
+/// The lowest of the last `period` values.
+pub(crate) type Lowest = RollingExtreme<false>;
+
+impl Highest {
     pub(crate) fn highest(period: usize) -> Self {
-        Self::new(period, true)
+        Self::new(period)
     }
+}
 
+impl Lowest {
     pub(crate) fn lowest(period: usize) -> Self {
-        Self::new(period, false)
+        Self::new(period)
     }
+}
 
-    fn new(period: usize, highest: bool) -> Self {
+impl<const HIGHEST: bool> RollingExtreme<HIGHEST> {
+    fn new(period: usize) -> Self {
         assert!(period > 0, "an extreme needs a period of at least one");
         Self {
-            period: period as u64,
-            highest,
             t: 0,
-            deque: VecDeque::with_capacity(period + 1),
+            block: vec![0.0; period].into_boxed_slice(),
+            filled: 0,
+            prefix: 0.0,
+            suffix: vec![0.0; period].into_boxed_slice(),
+        }
+    }
+
+    /// `newer` unless `older` beats it strictly.
+    #[inline(always)]
+    fn pick(newer: f64, older: f64) -> f64 {
+        let older_wins = if HIGHEST {
+            older > newer
+        } else {
+            older < newer
+        };
+        if older_wins {
+            older
+        } else {
+            newer
         }
     }
 
     /// Adds `x`; returns the extreme once `period` values have been seen.
+    #[inline(always)]
     pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
-        while let Some(&(_, back)) = self.deque.back() {
-            let dominated = if self.highest { back <= x } else { back >= x };
-            if !dominated {
-                break;
-            }
-            self.deque.pop_back();
-        }
-        self.deque.push_back((self.t, x));
-        while let Some(&(i, _)) = self.deque.front() {
-            if i + self.period > self.t {
-                break;
-            }
-            self.deque.pop_front();
-        }
+        self.prefix = if self.filled == 0 {
+            x
+        } else {
+            Self::pick(x, self.prefix)
+        };
+        self.block[self.filled] = x;
+        self.filled += 1;
         self.t += 1;
-        if self.t < self.period {
+        if self.filled == self.block.len() {
+            self.close_block();
+        }
+        self.value()
+    }
+
+    #[cold]
+    fn close_block(&mut self) {
+        let mut best = f64::NAN;
+        for i in (0..self.block.len()).rev() {
+            best = if i + 1 == self.block.len() {
+                self.block[i]
+            } else {
+                Self::pick(best, self.block[i])
+            };
+            self.suffix[i] = best;
+        }
+        self.filled = 0;
+    }
+
+    /// The extreme once `period` values have been seen.
+    #[inline(always)]
+    pub(crate) fn value(&self) -> Option<f64> {
+        if self.t < self.block.len() {
             return None;
         }
-        self.deque.front().map(|&(_, v)| v)
+        Some(if self.filled == 0 {
+            self.suffix[0]
+        } else {
+            Self::pick(self.prefix, self.suffix[self.filled])
+        })
     }
 }
 
@@ -316,10 +402,13 @@ mod tests {
     #[test]
     fn wma_weights_the_latest_value_most() {
         let mut w = Wma::new(3);
-        assert_eq!(w.push(1.0), None);
-        assert_eq!(w.push(2.0), None);
+        w.push(1.0);
+        assert_eq!(w.value(), None);
+        w.push(2.0);
+        assert_eq!(w.value(), None);
+        w.push(3.0);
         // (1*1 + 2*2 + 3*3) / 6
-        assert_eq!(w.push(3.0), Some(14.0 / 6.0));
+        assert_eq!(w.value(), Some(14.0 / 6.0));
     }
 
     #[test]
