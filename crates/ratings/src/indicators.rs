@@ -6,7 +6,7 @@
 //! state, so reading it on some bars only (a cold batch reads the last few)
 //! gives the same numbers as reading it on every bar.
 
-use crate::window::{Ema, Highest, Lowest, RollingSum, Sma, Window, Wma};
+use crate::window::{Ema, RollingRange, RollingSum, Sma, Window, Wma};
 
 /// TA-Lib's `TRUE_RANGE`: the largest of high - low, |high - previous close|
 /// and |low - previous close|.
@@ -59,11 +59,9 @@ impl Rsi {
         let change = close - prev;
         let p = self.period as f64;
         if self.changes < self.period {
-            if change < 0.0 {
-                self.loss -= change;
-            } else {
-                self.gain += change;
-            }
+            let (up, down) = split_change(change);
+            self.loss -= down;
+            self.gain += up;
             self.changes += 1;
             if self.changes < self.period {
                 return;
@@ -73,11 +71,9 @@ impl Rsi {
         } else {
             self.loss *= p - 1.0;
             self.gain *= p - 1.0;
-            if change < 0.0 {
-                self.loss -= change;
-            } else {
-                self.gain += change;
-            }
+            let (up, down) = split_change(change);
+            self.loss -= down;
+            self.gain += up;
             self.loss /= p;
             self.gain /= p;
             if change == 0.0 {
@@ -99,6 +95,19 @@ impl Rsi {
     }
 }
 
+/// A close-to-close change as (gain, loss side): `(change, 0)` or
+/// `(0, change)`. Adding or subtracting that 0 leaves a sum exactly as it
+/// was, so the averages are those of TA-Lib's if/else; selects instead of
+/// a branch on the sign, which a random walk would mispredict half the time.
+#[inline(always)]
+fn split_change(change: f64) -> (f64, f64) {
+    let falling = change < 0.0;
+    (
+        if falling { 0.0 } else { change },
+        if falling { change } else { 0.0 },
+    )
+}
+
 /// TA-Lib's raw stochastic `%K`: where `x` sits in `[lowest, highest]`, in
 /// percent, 0 when the range is empty.
 fn raw_stochastic(x: f64, highest: f64, lowest: f64) -> f64 {
@@ -113,30 +122,26 @@ fn raw_stochastic(x: f64, highest: f64, lowest: f64) -> f64 {
 /// The 14-bar high/low channel shared by the Stochastic and Williams %R.
 #[derive(Clone, Debug)]
 pub(crate) struct Channel {
-    highest: Highest,
-    lowest: Lowest,
+    range: RollingRange,
 }
 
 impl Channel {
     pub(crate) fn new(period: usize) -> Self {
         Self {
-            highest: Highest::highest(period),
-            lowest: Lowest::lowest(period),
+            range: RollingRange::new(period),
         }
     }
 
     /// Returns (highest high, lowest low) once full.
     #[inline]
     pub(crate) fn push(&mut self, high: f64, low: f64) -> Option<(f64, f64)> {
-        let h = self.highest.push(high);
-        let l = self.lowest.push(low);
-        h.zip(l)
+        self.range.push(high, low)
     }
 
     /// (highest high, lowest low) once full.
     #[inline]
     pub(crate) fn value(&self) -> Option<(f64, f64)> {
-        self.highest.value().zip(self.lowest.value())
+        self.range.value()
     }
 
     /// Donchian midpoint.
@@ -200,8 +205,7 @@ pub(crate) fn williams_r(close: f64, channel: Option<(f64, f64)>) -> Option<f64>
 /// `%D` at index 31 for (3, 3, 14, 14).
 #[derive(Clone, Debug)]
 pub(crate) struct StochRsi {
-    highest: Highest,
-    lowest: Lowest,
+    range: RollingRange,
     k: Sma,
     d: Sma,
 }
@@ -209,8 +213,7 @@ pub(crate) struct StochRsi {
 impl StochRsi {
     pub(crate) fn new(stoch_length: usize, k_smoothing: usize, d_smoothing: usize) -> Self {
         Self {
-            highest: Highest::highest(stoch_length),
-            lowest: Lowest::lowest(stoch_length),
+            range: RollingRange::new(stoch_length),
             k: Sma::new(k_smoothing),
             d: Sma::new(d_smoothing),
         }
@@ -223,9 +226,7 @@ impl StochRsi {
         let Some(rsi) = rsi else {
             return;
         };
-        let h = self.highest.push(rsi);
-        let l = self.lowest.push(rsi);
-        let Some((h, l)) = h.zip(l) else {
+        let Some((h, l)) = self.range.push(rsi, rsi) else {
             return;
         };
         self.k.push(raw_stochastic(rsi, h, l));
@@ -339,12 +340,13 @@ impl Dmi {
         self.moves += 1;
         let up = high - prev_high;
         let down = prev_low - low;
-        let (plus, minus) = if down > 0.0 && up < down {
-            (0.0, down)
-        } else if up > 0.0 && up > down {
-            (up, 0.0)
+        // TA-Lib's if/else chain as two selects (the two conditions exclude
+        // each other); branches on the moves would be mispredicted often.
+        let plus = if (up > 0.0) & (up > down) { up } else { 0.0 };
+        let minus = if (down > 0.0) & (up < down) {
+            down
         } else {
-            (0.0, 0.0)
+            0.0
         };
         let tr = true_range(high, low, prev_close);
         if self.moves < self.period {

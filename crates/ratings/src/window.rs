@@ -24,6 +24,7 @@ impl Window {
     }
 
     /// Adds `x`; returns the value that fell out when the window was full.
+    #[inline(always)]
     pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
         let evicted = if self.len == self.buf.len() {
             Some(self.buf[self.head])
@@ -103,7 +104,7 @@ impl RollingSum {
     }
 
     /// Adds `x`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, x: f64) {
         if self.window.capacity() <= EXACT_SUM_PERIOD {
             self.window.push(x);
@@ -114,8 +115,13 @@ impl RollingSum {
             None => self.sum += x,
         }
         if self.window.wrapped() {
-            self.sum = self.window.values().iter().sum();
+            self.resum();
         }
+    }
+
+    #[cold]
+    fn resum(&mut self) {
+        self.sum = self.window.values().iter().sum();
     }
 
     /// The sum once `period` values have been seen.
@@ -249,82 +255,77 @@ impl Wma {
     }
 }
 
-/// Highest (or lowest) of the last `period` values, O(1) per push without
-/// data-dependent branches (van Herk / Gil-Werman): the pushes are cut into
-/// blocks of `period`; a window is the tail of the previous block, whose
-/// extremes (`suffix`) are computed once when that block closes, plus the
-/// head of the current block, whose running extreme (`prefix`) each push
-/// updates. Among equal values the newest wins, as on a monotonic deque
-/// (it matters only for 0.0 against -0.0). `HIGHEST` is a type parameter so
-/// that each comparison compiles to a single max or min instruction.
+/// Highest and lowest of the last `period` (high, low) pairs, O(1) per push
+/// without data-dependent branches (van Herk / Gil-Werman): the pushes are
+/// cut into blocks of `period`; a window is the tail of the previous block,
+/// whose extremes (`suffix`) are computed once when that block closes, plus
+/// the head of the current block, whose running extremes (`prefix`) each
+/// push updates. Among equal values the newest wins, as on a monotonic deque
+/// (it matters only for 0.0 against -0.0), so the result depends on the
+/// window's values only, not on where the blocks fall.
 #[derive(Clone, Debug)]
-pub(crate) struct RollingExtreme<const HIGHEST: bool> {
-    /// How many values have been pushed.
-    t: usize,
-    /// The current block's values; `filled` of them so far (0 to period - 1).
-    block: Box<[f64]>,
+pub(crate) struct RollingRange {
+    /// Whether a whole block has been seen.
+    warm: bool,
+    /// The current block's (high, low) pairs; `filled` of them so far (0 to
+    /// period - 1).
+    block: Box<[(f64, f64)]>,
     filled: usize,
-    /// The extreme of `block[..filled]`.
-    prefix: f64,
-    /// `suffix[i]`: the extreme of the previous block's values from `i` on.
-    suffix: Box<[f64]>,
+    /// (highest, lowest) of `block[..filled]`.
+    prefix: (f64, f64),
+    /// `suffix[i]`: (highest, lowest) of the previous block from `i` on.
+    suffix: Box<[(f64, f64)]>,
 }
 
-/// The highest of the last `period` values.
-pub(crate) type Highest = RollingExtreme<true>;
-/// The lowest of the last `period` values.
-pub(crate) type Lowest = RollingExtreme<false>;
-
-impl Highest {
-    pub(crate) fn highest(period: usize) -> Self {
-        Self::new(period)
+/// `newer` unless `older` is strictly higher; compiles to one `maxsd`.
+#[inline(always)]
+fn higher(newer: f64, older: f64) -> f64 {
+    if older > newer {
+        older
+    } else {
+        newer
     }
 }
 
-impl Lowest {
-    pub(crate) fn lowest(period: usize) -> Self {
-        Self::new(period)
+/// `newer` unless `older` is strictly lower; compiles to one `minsd`.
+#[inline(always)]
+fn lower(newer: f64, older: f64) -> f64 {
+    if older < newer {
+        older
+    } else {
+        newer
     }
 }
 
-impl<const HIGHEST: bool> RollingExtreme<HIGHEST> {
-    fn new(period: usize) -> Self {
-        assert!(period > 0, "an extreme needs a period of at least one");
+#[inline(always)]
+fn widen(newer: (f64, f64), older: (f64, f64)) -> (f64, f64) {
+    (higher(newer.0, older.0), lower(newer.1, older.1))
+}
+
+impl RollingRange {
+    pub(crate) fn new(period: usize) -> Self {
+        assert!(period > 0, "a range needs a period of at least one");
         Self {
-            t: 0,
-            block: vec![0.0; period].into_boxed_slice(),
+            warm: false,
+            block: vec![(0.0, 0.0); period].into_boxed_slice(),
             filled: 0,
-            prefix: 0.0,
-            suffix: vec![0.0; period].into_boxed_slice(),
+            prefix: (0.0, 0.0),
+            suffix: vec![(0.0, 0.0); period].into_boxed_slice(),
         }
     }
 
-    /// `newer` unless `older` beats it strictly.
+    /// Adds a (high, low) pair; returns (highest, lowest) once `period`
+    /// pairs have been seen.
     #[inline(always)]
-    fn pick(newer: f64, older: f64) -> f64 {
-        let older_wins = if HIGHEST {
-            older > newer
-        } else {
-            older < newer
-        };
-        if older_wins {
-            older
-        } else {
-            newer
-        }
-    }
-
-    /// Adds `x`; returns the extreme once `period` values have been seen.
-    #[inline(always)]
-    pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
+    pub(crate) fn push(&mut self, high: f64, low: f64) -> Option<(f64, f64)> {
+        let x = (high, low);
         self.prefix = if self.filled == 0 {
             x
         } else {
-            Self::pick(x, self.prefix)
+            widen(x, self.prefix)
         };
         self.block[self.filled] = x;
         self.filled += 1;
-        self.t += 1;
         if self.filled == self.block.len() {
             self.close_block();
         }
@@ -333,29 +334,56 @@ impl<const HIGHEST: bool> RollingExtreme<HIGHEST> {
 
     #[cold]
     fn close_block(&mut self) {
-        let mut best = f64::NAN;
-        for i in (0..self.block.len()).rev() {
-            best = if i + 1 == self.block.len() {
-                self.block[i]
-            } else {
-                Self::pick(best, self.block[i])
-            };
-            self.suffix[i] = best;
+        let mut best = self.block[self.block.len() - 1];
+        for (suffix, &x) in self.suffix.iter_mut().zip(self.block.iter()).rev() {
+            best = widen(best, x);
+            *suffix = best;
         }
         self.filled = 0;
+        self.warm = true;
     }
 
-    /// The extreme once `period` values have been seen.
+    /// (highest, lowest) once `period` pairs have been seen.
     #[inline(always)]
-    pub(crate) fn value(&self) -> Option<f64> {
-        if self.t < self.block.len() {
+    pub(crate) fn value(&self) -> Option<(f64, f64)> {
+        if !self.warm {
             return None;
         }
         Some(if self.filled == 0 {
             self.suffix[0]
         } else {
-            Self::pick(self.prefix, self.suffix[self.filled])
+            widen(self.prefix, self.suffix[self.filled])
         })
+    }
+}
+
+/// One side of a [`RollingRange`], for the tests that check it against a
+/// naive scan.
+#[cfg(test)]
+pub(crate) struct RollingExtreme {
+    range: RollingRange,
+    highest: bool,
+}
+
+#[cfg(test)]
+impl RollingExtreme {
+    pub(crate) fn highest(period: usize) -> Self {
+        Self {
+            range: RollingRange::new(period),
+            highest: true,
+        }
+    }
+
+    pub(crate) fn lowest(period: usize) -> Self {
+        Self {
+            range: RollingRange::new(period),
+            highest: false,
+        }
+    }
+
+    pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
+        let (h, l) = self.range.push(x, x)?;
+        Some(if self.highest { h } else { l })
     }
 }
 
