@@ -309,11 +309,20 @@ impl RatingEngine {
         for (i, candle) in silent.iter().enumerate() {
             self.step(candle, i, &starts);
         }
-        self.candles += silent.len() as u64;
-        self.last_time = silent.last().map(|c| c.time).or(self.last_time);
-        for candle in read {
-            self.try_update(candle).expect("a checked candle is taken");
+        // The last candles as `try_update` takes them, but only the last one's
+        // votes are counted: the others would be overwritten unread.
+        for (k, candle) in read.iter().enumerate() {
+            self.step(candle, 0, &Starts::EVERY);
+            let bar = self.read_bar(candle);
+            if k + 1 == read.len() {
+                self.votes = votes_of(&bar, &self.bar, self.prev_ao);
+                self.rating = aggregate(&self.votes);
+            }
+            self.prev_ao = self.bar.get(Indicator::Ao);
+            self.bar = bar;
         }
+        self.candles += candles.len() as u64;
+        self.last_time = candles.last().map(|c| c.time).or(self.last_time);
         Ok(self.rating)
     }
 
