@@ -332,7 +332,7 @@ impl Dmi {
         self.out
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) {
         let Some((prev_high, prev_low, prev_close)) = self.prev.replace((high, low, close)) else {
             return;
