@@ -1,8 +1,9 @@
 //! Bounded building blocks shared by the indicators: a fixed window of the
 //! latest values, a rolling sum, simple/exponential/weighted averages and
-//! rolling extremes on monotonic deques. Each `push` does O(1) work, except the
-//! weighted average (O(period)) and the periodic exact re-summation of a
-//! rolling sum (O(period) once every `period` pushes).
+//! rolling highest/lowest pairs. `push` moves the state and does O(1) work,
+//! except the periodic exact re-summation of a rolling sum and the closing
+//! of a block of extremes (O(period) once every `period` pushes); `value`
+//! reads it (O(period) for the weighted average and the short exact sums).
 
 /// The latest `capacity` values of a series.
 #[derive(Clone, Debug)]
