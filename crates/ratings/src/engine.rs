@@ -347,6 +347,53 @@ impl RatingEngine {
         }
     }
 
+    /// Back to the state of [`new`](Self::new), keeping the windows'
+    /// buffers (a batch reuses one engine for many series).
+    fn reset(&mut self) {
+        let RatingEngine {
+            last_time,
+            candles,
+            sma,
+            ema,
+            vwma,
+            hma,
+            ichimoku,
+            rsi,
+            channel,
+            stoch,
+            cci,
+            dmi,
+            ao,
+            momentum,
+            macd,
+            stoch_rsi,
+            ema13,
+            uo,
+            bar,
+            prev_ao,
+            votes,
+            rating,
+        } = self;
+        (*last_time, *candles) = (None, 0);
+        sma.iter_mut().for_each(Sma::reset);
+        ema.iter_mut().for_each(Ema::reset);
+        vwma.reset();
+        hma.reset();
+        ichimoku.reset();
+        rsi.reset();
+        channel.reset();
+        stoch.reset();
+        cci.reset();
+        dmi.reset();
+        ao.reset();
+        momentum.reset();
+        macd.reset();
+        stoch_rsi.reset();
+        ema13.reset();
+        uo.reset();
+        (*bar, *prev_ao, *votes, *rating) = (Bar::EMPTY, None, [None; COUNT], Rating::NEUTRAL);
+    }
+
     /// How many candles the engine has taken.
     pub fn candle_count(&self) -> u64 {
         self.candles
@@ -645,6 +692,23 @@ pub fn report_for(candles: &[Candle]) -> Result<RatingReport, ReportError> {
     Ok(engine.report())
 }
 
+/// [`report_for`] on each of `series`, one engine reset between them.
+fn report_run<S: AsRef<[Candle]>>(series: &[S]) -> Vec<Result<RatingReport, ReportError>> {
+    let mut engine = RatingEngine::new();
+    series
+        .iter()
+        .map(|candles| {
+            let candles = candles.as_ref();
+            if candles.is_empty() {
+                return Err(ReportError::NoCandles);
+            }
+            engine.reset();
+            engine.try_extend(candles)?;
+            Ok(engine.report())
+        })
+        .collect()
+}
+
 /// [`report_for`] on each series of a batch (e.g. every symbol's history
 /// at start-up), in order, split over `threads` threads (at most one per
 /// series; 0 or 1 runs on the calling thread).
@@ -652,16 +716,15 @@ pub fn report_batch<S>(series: &[S], threads: usize) -> Vec<Result<RatingReport,
 where
     S: AsRef<[Candle]> + Sync,
 {
-    let one = |candles: &S| report_for(candles.as_ref());
     let threads = threads.min(series.len());
     if threads <= 1 {
-        return series.iter().map(one).collect();
+        return report_run(series);
     }
     let chunk = series.len().div_ceil(threads);
     std::thread::scope(|scope| {
         let workers: Vec<_> = series
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
+            .map(|part| scope.spawn(move || report_run(part)))
             .collect();
         workers
             .into_iter()

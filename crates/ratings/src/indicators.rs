@@ -40,6 +40,10 @@ pub(crate) struct Rsi {
 }
 
 impl Rsi {
+    pub(crate) fn reset(&mut self) {
+        *self = Rsi::new(self.period);
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             period,
@@ -126,6 +130,11 @@ pub(crate) struct Channel {
 }
 
 impl Channel {
+    pub(crate) fn reset(&mut self) {
+        let Channel { range } = self;
+        range.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             range: RollingRange::new(period),
@@ -161,6 +170,12 @@ pub(crate) struct Stoch {
 }
 
 impl Stoch {
+    pub(crate) fn reset(&mut self) {
+        let Stoch { k, d } = self;
+        k.reset();
+        d.reset();
+    }
+
     pub(crate) fn new(k_smoothing: usize, d_smoothing: usize) -> Self {
         Self {
             k: Sma::new(k_smoothing),
@@ -211,6 +226,13 @@ pub(crate) struct StochRsi {
 }
 
 impl StochRsi {
+    pub(crate) fn reset(&mut self) {
+        let StochRsi { range, k, d } = self;
+        range.reset();
+        k.reset();
+        d.reset();
+    }
+
     pub(crate) fn new(stoch_length: usize, k_smoothing: usize, d_smoothing: usize) -> Self {
         Self {
             range: RollingRange::new(stoch_length),
@@ -253,6 +275,11 @@ pub(crate) struct Cci {
 }
 
 impl Cci {
+    pub(crate) fn reset(&mut self) {
+        let Cci { window } = self;
+        window.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             window: Window::new(period),
@@ -313,6 +340,10 @@ pub(crate) struct DmiValue {
 }
 
 impl Dmi {
+    pub(crate) fn reset(&mut self) {
+        *self = Dmi::new(self.period);
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             period,
@@ -409,6 +440,21 @@ pub(crate) struct Macd {
 }
 
 impl Macd {
+    pub(crate) fn reset(&mut self) {
+        let Macd {
+            fast_seed,
+            fast,
+            slow,
+            signal,
+            out,
+        } = self;
+        fast_seed.reset();
+        fast.reset();
+        slow.reset();
+        signal.reset();
+        *out = None;
+    }
+
     pub(crate) fn new(fast: usize, slow: usize, signal: usize) -> Self {
         Self {
             fast_seed: Sma::new(fast),
@@ -460,6 +506,20 @@ pub(crate) struct Uo {
 }
 
 impl Uo {
+    pub(crate) fn reset(&mut self) {
+        let Uo {
+            prev_close,
+            windows,
+            flat_run,
+        } = self;
+        *prev_close = None;
+        for (_, bp, tr) in windows {
+            bp.reset();
+            tr.reset();
+        }
+        *flat_run = 0;
+    }
+
     pub(crate) fn new(short: usize, medium: usize, long: usize) -> Self {
         let window = |p| (p, RollingSum::new(p), RollingSum::new(p));
         Self {
@@ -519,6 +579,22 @@ pub(crate) struct Ichimoku {
 }
 
 impl Ichimoku {
+    pub(crate) fn reset(&mut self) {
+        let Ichimoku {
+            conversion,
+            base,
+            span_b,
+            lead1,
+            lead2,
+            displacement: _,
+        } = self;
+        conversion.reset();
+        base.reset();
+        span_b.reset();
+        lead1.reset();
+        lead2.reset();
+    }
+
     pub(crate) fn new(conversion: usize, base: usize, span_b: usize, displacement: usize) -> Self {
         Self {
             conversion: Channel::new(conversion),
@@ -567,6 +643,12 @@ pub(crate) struct Vwma {
 }
 
 impl Vwma {
+    pub(crate) fn reset(&mut self) {
+        let Vwma { prices, volumes } = self;
+        prices.reset();
+        volumes.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             prices: Window::new(period),
@@ -609,6 +691,13 @@ pub(crate) struct Hma {
 }
 
 impl Hma {
+    pub(crate) fn reset(&mut self) {
+        let Hma { half, full, smooth } = self;
+        half.reset();
+        full.reset();
+        smooth.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         let root = (period as f64).sqrt().floor() as usize;
         Self {
@@ -643,6 +732,12 @@ pub(crate) struct Ao {
 }
 
 impl Ao {
+    pub(crate) fn reset(&mut self) {
+        let Ao { fast, slow } = self;
+        fast.reset();
+        slow.reset();
+    }
+
     pub(crate) fn new(fast: usize, slow: usize) -> Self {
         Self {
             fast: Sma::new(fast),
@@ -676,6 +771,11 @@ pub(crate) struct Momentum {
 }
 
 impl Momentum {
+    pub(crate) fn reset(&mut self) {
+        let Momentum { closes } = self;
+        closes.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             closes: Window::new(period + 1),

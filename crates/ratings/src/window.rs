@@ -15,6 +15,12 @@ pub(crate) struct Window {
 }
 
 impl Window {
+    /// Empties the window (keeping its buffer).
+    pub(crate) fn reset(&mut self) {
+        let Window { buf: _, head, len } = self;
+        (*head, *len) = (0, 0);
+    }
+
     pub(crate) fn new(capacity: usize) -> Self {
         assert!(capacity > 0, "a window holds at least one value");
         Self {
@@ -97,6 +103,12 @@ pub(crate) struct RollingSum {
 pub(crate) const EXACT_SUM_PERIOD: usize = 8;
 
 impl RollingSum {
+    pub(crate) fn reset(&mut self) {
+        let RollingSum { window, sum } = self;
+        window.reset();
+        *sum = 0.0;
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             window: Window::new(period),
@@ -147,6 +159,11 @@ pub(crate) struct Sma {
 }
 
 impl Sma {
+    pub(crate) fn reset(&mut self) {
+        let Sma { sum, period: _ } = self;
+        sum.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             sum: RollingSum::new(period),
@@ -178,6 +195,10 @@ pub(crate) struct Ema {
 }
 
 impl Ema {
+    pub(crate) fn reset(&mut self) {
+        *self = Ema::new(self.period);
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             period,
@@ -227,6 +248,11 @@ pub(crate) struct Wma {
 }
 
 impl Wma {
+    pub(crate) fn reset(&mut self) {
+        let Wma { window, divisor: _ } = self;
+        window.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         let n = period as f64;
         Self {
@@ -304,6 +330,17 @@ fn widen(newer: (f64, f64), older: (f64, f64)) -> (f64, f64) {
 }
 
 impl RollingRange {
+    pub(crate) fn reset(&mut self) {
+        let RollingRange {
+            warm,
+            block: _,
+            filled,
+            prefix,
+            suffix: _,
+        } = self;
+        (*warm, *filled, *prefix) = (false, 0, (0.0, 0.0));
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         assert!(period > 0, "a range needs a period of at least one");
         Self {

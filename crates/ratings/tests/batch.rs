@@ -88,7 +88,8 @@ fn assert_same(a: &RatingReport, b: &RatingReport, what: &str) {
 }
 
 /// `report_batch` over every prefix of every series (on one thread and on
-/// two) equals the incremental engine after the same candles.
+/// two, and each prefix right after the whole series, since a batch reuses
+/// its engines) equals the incremental engine after the same candles.
 #[test]
 fn batch_reports_equal_the_incremental_engine_at_every_length() {
     for (s, candles) in series().iter().enumerate() {
@@ -97,6 +98,19 @@ fn batch_reports_equal_the_incremental_engine_at_every_length() {
         let two = report_batch(&prefixes, 2);
         assert_eq!(one.len(), candles.len());
         assert_eq!(one, two, "series {s}: one thread against two");
+        let after_whole: Vec<&[Candle]> = prefixes
+            .iter()
+            .flat_map(|&prefix| [candles.as_slice(), prefix])
+            .collect();
+        let reused: Vec<_> = report_batch(&after_whole, 1)
+            .into_iter()
+            .skip(1)
+            .step_by(2)
+            .collect();
+        assert_eq!(
+            one, reused,
+            "series {s}: each prefix after the whole series"
+        );
         let mut engine = RatingEngine::new();
         for (n, batch) in (1..).zip(&one) {
             engine.update(&candles[n - 1]);
