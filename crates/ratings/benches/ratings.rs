@@ -5,13 +5,22 @@
 //!   closed candle for a 500-symbol universe), rating included.
 //! * `cold_500_candles`: a fresh engine over 500 candles and its full report
 //!   (`report_for`, what `signaldesk ratings --candles` does).
+//! * `cold_batch_500x500`: the cold batch, `report_batch` on one thread over
+//!   500 symbols x 500 candles (the same series as `update_500_symbols`
+//!   warms on; `examples/batch_csv.rs` writes them for
+//!   `tools/talib_batch_bench.py`, which times TA-Lib on them): a fresh
+//!   engine per symbol, every indicator, the final votes, ratings and full
+//!   report. `cold_batch_500x500_2_threads` splits the symbols over two
+//!   threads; `cold_batch_500x500_every_bar` feeds the same candles one
+//!   `update` at a time (values, votes and rating on every bar), as the
+//!   live path does.
 //!
-//! Both run on one thread.
+//! All but `cold_batch_500x500_2_threads` run on one thread.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use signaldesk_ratings::{report_for, Candle, RatingEngine};
+use signaldesk_ratings::{report_batch, report_for, Candle, RatingEngine};
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -87,6 +96,28 @@ fn update_1_symbol(c: &mut Criterion) {
     });
 }
 
+fn cold_batch_500x500(c: &mut Criterion) {
+    let series = common::batch_series(SYMBOLS, WARM_UP);
+    c.bench_function("cold_batch_500x500", |b| {
+        b.iter(|| report_batch(black_box(&series), 1))
+    });
+    c.bench_function("cold_batch_500x500_2_threads", |b| {
+        b.iter(|| report_batch(black_box(&series), 2))
+    });
+    c.bench_function("cold_batch_500x500_every_bar", |b| {
+        b.iter(|| {
+            let mut sum = 0.0;
+            for candles in &series {
+                let mut engine = RatingEngine::new();
+                for c in black_box(candles) {
+                    sum += engine.update(c).total;
+                }
+            }
+            sum
+        })
+    });
+}
+
 fn cold_500_candles(c: &mut Criterion) {
     let candles = common::random_walk(500, 42, 240.0);
     c.bench_function("cold_500_candles", |b| {
@@ -101,6 +132,7 @@ criterion_group!(
     benches,
     update_500_symbols,
     update_1_symbol,
-    cold_500_candles
+    cold_500_candles,
+    cold_batch_500x500
 );
 criterion_main!(benches);

@@ -31,6 +31,22 @@ impl Candle {
     /// `low <= high`, volume not negative. (Open and close are not required to
     /// lie inside `[low, high]`; the indicators stay defined either way.)
     pub fn validate(&self) -> Result<(), CandleError> {
+        let finite = self.open.is_finite()
+            & self.high.is_finite()
+            & self.low.is_finite()
+            & self.close.is_finite()
+            & self.volume.is_finite();
+        // With every field finite, these are the negations of the refusals.
+        if finite && self.low <= self.high && self.volume >= 0.0 {
+            return Ok(());
+        }
+        self.refusal()
+    }
+
+    /// The first reason [`validate`](Self::validate) refuses the candle
+    /// for (kept off its fast path, which a cold start takes per candle).
+    #[cold]
+    fn refusal(&self) -> Result<(), CandleError> {
         for (field, v) in [
             ("open", self.open),
             ("high", self.high),

@@ -13,6 +13,22 @@ use crate::votes;
 use crate::window::{Ema, Sma};
 
 const MA_PERIODS: [usize; 6] = [10, 20, 30, 50, 100, 200];
+const VWMA: usize = 20;
+const HMA: usize = 9;
+/// Conversion, base, span B, displacement.
+const ICHIMOKU: (usize, usize, usize, usize) = (9, 26, 52, 26);
+const RSI: usize = 14;
+/// Channel, %K smoothing, %D smoothing.
+const STOCH: (usize, usize, usize) = (14, 3, 3);
+const CCI: usize = 20;
+const DMI: usize = 14;
+const AO: (usize, usize) = (5, 34);
+const MOMENTUM: usize = 10;
+const MACD: (usize, usize, usize) = (12, 26, 9);
+/// Stochastic length, %K smoothing, %D smoothing (on RSI 14).
+const STOCH_RSI: (usize, usize, usize) = (14, 3, 3);
+const BULL_BEAR_EMA: usize = 13;
+const UO: (usize, usize, usize) = (7, 14, 28);
 const SMA_KEYS: [Indicator; 6] = [
     Indicator::Sma10,
     Indicator::Sma20,
@@ -29,6 +45,97 @@ const EMA_KEYS: [Indicator; 6] = [
     Indicator::Ema100,
     Indicator::Ema200,
 ];
+
+/// The first candle (0-based) of a series of `n` that each windowed
+/// indicator of a fresh engine has to take for its values on the last three
+/// bars (all that the final votes read) to come out exactly as if it had
+/// taken every candle. An indicator's `memory` is how many trailing candles
+/// those values depend on; `align` is the period of what else they depend
+/// on: a short rolling sum adds its window in ring order and a long one is
+/// re-summed whenever its ring wraps, so a late start must put the ring
+/// where the full run has it. Extremes and lagged reads depend on the
+/// window's values only. The recursive indicators (the EMAs, MACD, RSI,
+/// directional movement) have unbounded memory and take every candle.
+#[derive(Clone, Copy, Debug, Default)]
+struct Starts {
+    sma: [usize; 6],
+    vwma: usize,
+    hma: usize,
+    ichimoku: usize,
+    /// The 14-bar channel with the Stochastic (and Williams %R) on it.
+    stoch: usize,
+    cci: usize,
+    ao: usize,
+    momentum: usize,
+    stoch_rsi: usize,
+    uo: usize,
+}
+
+impl Starts {
+    /// Every indicator takes every candle.
+    const EVERY: Starts = Starts {
+        sma: [0; 6],
+        vwma: 0,
+        hma: 0,
+        ichimoku: 0,
+        stoch: 0,
+        cci: 0,
+        ao: 0,
+        momentum: 0,
+        stoch_rsi: 0,
+        uo: 0,
+    };
+
+    fn for_fresh(n: usize) -> Starts {
+        // A rolling sum of p read on three consecutive bars depends on the
+        // candles since the wrap before the first read, less p: at most
+        // 2p + 1 candles back.
+        let sum_memory = |p: usize| 2 * p + 1;
+        Starts {
+            sma: MA_PERIODS.map(|p| tail_start(n, sum_memory(p), p, 0)),
+            // Both windows re-summed in ring order on each read.
+            vwma: tail_start(n, VWMA + 2, VWMA, 0),
+            // WMA(.., 3) of WMA(close, 9): 9 + 2 closes a value, read on 3 bars.
+            hma: tail_start(n, HMA + 2 + 2, 1, 0),
+            // The cloud read 26 bars back is the 52-bar span there.
+            ichimoku: tail_start(n, ICHIMOKU.3 + ICHIMOKU.2 + 2, 1, 0),
+            // %D reads 3 %K, each 3 raw values, each a 14-bar channel; both
+            // smoothings are short sums in ring order.
+            stoch: tail_start(n, STOCH.0 + STOCH.1 + STOCH.2, lcm(STOCH.1, STOCH.2), 0),
+            cci: tail_start(n, CCI + 2, CCI, 0),
+            ao: tail_start(n, sum_memory(AO.1), lcm(AO.0, AO.1), 0),
+            momentum: tail_start(n, MOMENTUM + 1 + 2, 1, 0),
+            // As the Stochastic, on RSI values, which exist from candle 14
+            // on: the smoothing rings line up counted from there.
+            stoch_rsi: tail_start(
+                n,
+                STOCH_RSI.0 + STOCH_RSI.1 + STOCH_RSI.2,
+                lcm(STOCH_RSI.1, STOCH_RSI.2),
+                RSI,
+            ),
+            // Sums of 7 (ring order), 14 and 28 (re-summed on wraps) of
+            // values that start one candle after the first close.
+            uo: tail_start(n, sum_memory(UO.2) + 2, lcm(lcm(UO.0, UO.1), UO.2), 0),
+        }
+    }
+}
+
+/// The latest start `s <= n - memory` with `s >= offset` and
+/// `s - offset` a multiple of `align`; 0 if there is none.
+fn tail_start(n: usize, memory: usize, align: usize, offset: usize) -> usize {
+    match n.checked_sub(memory + offset) {
+        Some(room) => offset + room / align * align,
+        None => 0,
+    }
+}
+
+fn lcm(a: usize, b: usize) -> usize {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
+}
 
 /// What one bar left behind: every reported value plus the extra lines the
 /// vote rules read.
@@ -112,20 +219,20 @@ impl RatingEngine {
             candles: 0,
             sma: MA_PERIODS.map(Sma::new),
             ema: MA_PERIODS.map(Ema::new),
-            vwma: Vwma::new(20),
-            hma: Hma::new(9),
-            ichimoku: Ichimoku::new(9, 26, 52, 26),
-            rsi: Rsi::new(14),
-            channel: Channel::new(14),
-            stoch: Stoch::new(3, 3),
-            cci: Cci::new(20),
-            dmi: Dmi::new(14),
-            ao: Ao::new(5, 34),
-            momentum: Momentum::new(10),
-            macd: Macd::new(12, 26, 9),
-            stoch_rsi: StochRsi::new(14, 3, 3),
-            ema13: Ema::new(13),
-            uo: Uo::new(7, 14, 28),
+            vwma: Vwma::new(VWMA),
+            hma: Hma::new(HMA),
+            ichimoku: Ichimoku::new(ICHIMOKU.0, ICHIMOKU.1, ICHIMOKU.2, ICHIMOKU.3),
+            rsi: Rsi::new(RSI),
+            channel: Channel::new(STOCH.0),
+            stoch: Stoch::new(STOCH.1, STOCH.2),
+            cci: Cci::new(CCI),
+            dmi: Dmi::new(DMI),
+            ao: Ao::new(AO.0, AO.1),
+            momentum: Momentum::new(MOMENTUM),
+            macd: Macd::new(MACD.0, MACD.1, MACD.2),
+            stoch_rsi: StochRsi::new(STOCH_RSI.0, STOCH_RSI.1, STOCH_RSI.2),
+            ema13: Ema::new(BULL_BEAR_EMA),
+            uo: Uo::new(UO.0, UO.1, UO.2),
             bar: Bar::EMPTY,
             prev_ao: None,
             votes: [None; COUNT],
@@ -156,11 +263,64 @@ impl RatingEngine {
         self.last_time = Some(candle.time);
         self.candles += 1;
 
-        let bar = self.next_bar(candle);
+        self.step(candle, 0, &Starts::EVERY);
+        let bar = self.read_bar(candle);
         self.votes = votes_of(&bar, &self.bar, self.prev_ao);
         self.prev_ao = self.bar.get(Indicator::Ao);
         self.bar = bar;
         self.rating = aggregate(&self.votes);
+        Ok(self.rating)
+    }
+
+    /// Feeds `candles` (oldest first) and returns the rating after the last
+    /// one: the same rating, report and state for what follows as
+    /// [`try_update`](Self::try_update) on each candle in turn, bit for bit,
+    /// for less work. The values are read and voted on only on the last
+    /// three bars (the final votes read no others), and a fresh engine feeds
+    /// each windowed indicator only the trailing candles those values depend
+    /// on (the recursive ones, such as the EMAs, RSI and ADX, take them all).
+    /// This is how a cold start rates a whole history.
+    ///
+    /// Every candle is checked first; if one is refused, the engine is left
+    /// unchanged (no candle is taken) and the error names it.
+    pub fn try_extend(&mut self, candles: &[Candle]) -> Result<Rating, ReportError> {
+        let mut previous = self.last_time;
+        for (index, candle) in candles.iter().enumerate() {
+            let in_order = match previous {
+                Some(previous) if candle.time <= previous => Err(CandleError::NotAfterPrevious {
+                    time: candle.time,
+                    previous,
+                }),
+                _ => Ok(()),
+            };
+            candle
+                .validate()
+                .and(in_order)
+                .map_err(|source| ReportError::BadCandle { index, source })?;
+            previous = Some(candle.time);
+        }
+        let starts = if self.candles == 0 {
+            Starts::for_fresh(candles.len())
+        } else {
+            Starts::EVERY
+        };
+        // The votes of the last bar read the values of the two bars before it.
+        let (silent, read) = candles.split_at(candles.len().saturating_sub(3));
+        self.step_silent(silent, &starts);
+        // The last candles as `try_update` takes them, but only the last one's
+        // votes are counted: the others would be overwritten unread.
+        for (k, candle) in read.iter().enumerate() {
+            self.step(candle, 0, &Starts::EVERY);
+            let bar = self.read_bar(candle);
+            if k + 1 == read.len() {
+                self.votes = votes_of(&bar, &self.bar, self.prev_ao);
+                self.rating = aggregate(&self.votes);
+            }
+            self.prev_ao = self.bar.get(Indicator::Ao);
+            self.bar = bar;
+        }
+        self.candles += candles.len() as u64;
+        self.last_time = candles.last().map(|c| c.time).or(self.last_time);
         Ok(self.rating)
     }
 
@@ -187,57 +347,196 @@ impl RatingEngine {
         }
     }
 
+    /// Back to the state of [`new`](Self::new), keeping the windows'
+    /// buffers (a batch reuses one engine for many series).
+    fn reset(&mut self) {
+        let RatingEngine {
+            last_time,
+            candles,
+            sma,
+            ema,
+            vwma,
+            hma,
+            ichimoku,
+            rsi,
+            channel,
+            stoch,
+            cci,
+            dmi,
+            ao,
+            momentum,
+            macd,
+            stoch_rsi,
+            ema13,
+            uo,
+            bar,
+            prev_ao,
+            votes,
+            rating,
+        } = self;
+        (*last_time, *candles) = (None, 0);
+        sma.iter_mut().for_each(Sma::reset);
+        ema.iter_mut().for_each(Ema::reset);
+        vwma.reset();
+        hma.reset();
+        ichimoku.reset();
+        rsi.reset();
+        channel.reset();
+        stoch.reset();
+        cci.reset();
+        dmi.reset();
+        ao.reset();
+        momentum.reset();
+        macd.reset();
+        stoch_rsi.reset();
+        ema13.reset();
+        uo.reset();
+        (*bar, *prev_ao, *votes, *rating) = (Bar::EMPTY, None, [None; COUNT], Rating::NEUTRAL);
+    }
+
     /// How many candles the engine has taken.
     pub fn candle_count(&self) -> u64 {
         self.candles
     }
 
-    fn next_bar(&mut self, c: &Candle) -> Bar {
+    /// Moves the indicators by candle `i` of a series without reading any
+    /// value; an indicator whose start (see [`Starts`]) is after `i` skips it.
+    /// The indicators fall in independent parts, which a cold start runs
+    /// apart ([`step_silent`](Self::step_silent)).
+    #[inline(always)]
+    fn step(&mut self, c: &Candle, i: usize, from: &Starts) {
+        step_directional(&mut self.dmi, c);
+        step_exponential(&mut self.ema, &mut self.ema13, &mut self.macd, c);
+        step_rsi(&mut self.rsi, &mut self.stoch_rsi, c, i, from);
+        self.step_windows(c, i, from);
+    }
+
+    /// The windowed indicators' part of [`step`](Self::step).
+    #[inline(always)]
+    fn step_windows(&mut self, c: &Candle, i: usize, from: &Starts) {
+        for (sma, &start) in self.sma.iter_mut().zip(&from.sma) {
+            if i >= start {
+                sma.push(c.close);
+            }
+        }
+        if i >= from.vwma {
+            self.vwma.push(c.close, c.volume);
+        }
+        if i >= from.hma {
+            self.hma.push(c.close);
+        }
+        if i >= from.ichimoku {
+            self.ichimoku.push(c.high, c.low);
+        }
+        if i >= from.stoch {
+            let channel = self.channel.push(c.high, c.low);
+            self.stoch.push(c.close, channel);
+        }
+        if i >= from.cci {
+            self.cci.push(c.high, c.low, c.close);
+        }
+        if i >= from.ao {
+            self.ao.push(c.high, c.low);
+        }
+        if i >= from.momentum {
+            self.momentum.push(c.close);
+        }
+        if i >= from.uo {
+            self.uo.push(c.high, c.low, c.close);
+        }
+    }
+
+    /// [`step`](Self::step) over the silent candles of a cold start. The
+    /// directional movement, whose chain of four dependent divisions a bar
+    /// took a third of the time among the other indicators, runs first over
+    /// all of them in a tight loop on a local copy of its state (plain data,
+    /// kept in registers); then the rest, candle by candle. The parts are
+    /// independent, so only the order of the candles within each counts,
+    /// and it is unchanged. (Splitting the other recursions off as well
+    /// was slower: alone, their chains no longer overlap.)
+    fn step_silent(&mut self, silent: &[Candle], from: &Starts) {
+        let mut dmi = self.dmi.clone();
+        for c in silent {
+            step_directional(&mut dmi, c);
+        }
+        self.dmi = dmi;
+        for (i, c) in silent.iter().enumerate() {
+            step_exponential(&mut self.ema, &mut self.ema13, &mut self.macd, c);
+            step_rsi(&mut self.rsi, &mut self.stoch_rsi, c, i, from);
+            self.step_windows(c, i, from);
+        }
+    }
+
+    /// Every value on the bar of `c`, the latest candle [`step`](Self::step) took.
+    fn read_bar(&self, c: &Candle) -> Bar {
         let mut bar = Bar::EMPTY;
         bar.close = c.close;
         for ((sma, ema), (sma_key, ema_key)) in self
             .sma
-            .iter_mut()
-            .zip(self.ema.iter_mut())
+            .iter()
+            .zip(&self.ema)
             .zip(SMA_KEYS.into_iter().zip(EMA_KEYS))
         {
-            bar.set(sma_key, sma.push(c.close));
-            bar.set(ema_key, ema.push(c.close));
+            bar.set(sma_key, sma.value());
+            bar.set(ema_key, ema.value());
         }
-        bar.set(Indicator::Vwma20, self.vwma.push(c.close, c.volume));
-        bar.set(Indicator::Hma9, self.hma.push(c.close));
-        bar.ichimoku = self.ichimoku.push(c.high, c.low);
+        bar.set(Indicator::Vwma20, self.vwma.value());
+        bar.set(Indicator::Hma9, self.hma.value());
+        bar.ichimoku = self.ichimoku.value();
         bar.set(Indicator::IchimokuBase, bar.ichimoku.base);
 
-        let rsi = self.rsi.push(c.close);
-        bar.set(Indicator::Rsi14, rsi);
-        let channel = self.channel.push(c.high, c.low);
-        let stoch = self.stoch.push(c.close, channel);
+        bar.set(Indicator::Rsi14, self.rsi.value());
+        let stoch = self.stoch.value();
         bar.set(Indicator::StochK, stoch.map(|s| s.0));
         bar.set(Indicator::StochD, stoch.map(|s| s.1));
-        bar.set(Indicator::Wr14, williams_r(c.close, channel));
-        bar.set(Indicator::Cci20, self.cci.push(c.high, c.low, c.close));
-        let dmi = self.dmi.push(c.high, c.low, c.close);
+        bar.set(Indicator::Wr14, williams_r(c.close, self.channel.value()));
+        bar.set(Indicator::Cci20, self.cci.value());
+        let dmi = self.dmi.value();
         bar.set(Indicator::Adx14, dmi.adx);
         bar.set(Indicator::PlusDi, dmi.plus_di);
         bar.set(Indicator::MinusDi, dmi.minus_di);
-        bar.set(Indicator::Ao, self.ao.push(c.high, c.low));
-        bar.set(Indicator::Mom10, self.momentum.push(c.close));
-        let macd = self.macd.push(c.close);
+        bar.set(Indicator::Ao, self.ao.value());
+        bar.set(Indicator::Mom10, self.momentum.value());
+        let macd = self.macd.value();
         bar.set(Indicator::Macd, macd.map(|m| m.0));
         bar.set(Indicator::MacdSignal, macd.map(|m| m.1));
-        let (k, d) = self.stoch_rsi.push(rsi);
+        let (k, d) = self.stoch_rsi.value();
         bar.set(Indicator::StochRsiK, k);
         bar.set(Indicator::StochRsiD, d);
-        let ema13 = self.ema13.push(c.close);
+        let ema13 = self.ema13.value();
         bar.bull_power = ema13.map(|e| c.high - e);
         bar.bear_power = ema13.map(|e| c.low - e);
         bar.set(
             Indicator::Bbp,
             bar.bull_power.zip(bar.bear_power).map(|(b, s)| b + s),
         );
-        bar.set(Indicator::Uo, self.uo.push(c.high, c.low, c.close));
+        bar.set(Indicator::Uo, self.uo.value());
         bar
+    }
+}
+
+/// The directional movement's part of [`RatingEngine::step`].
+#[inline(always)]
+fn step_directional(dmi: &mut Dmi, c: &Candle) {
+    dmi.push(c.high, c.low, c.close);
+}
+
+/// The exponential averages' part of [`RatingEngine::step`].
+#[inline(always)]
+fn step_exponential(ema: &mut [Ema; 6], ema13: &mut Ema, macd: &mut Macd, c: &Candle) {
+    for ema in ema {
+        ema.push(c.close);
+    }
+    ema13.push(c.close);
+    macd.push(c.close);
+}
+
+/// The RSI's part of [`RatingEngine::step`], with the Stochastic RSI on it.
+#[inline(always)]
+fn step_rsi(rsi: &mut Rsi, stoch_rsi: &mut StochRsi, c: &Candle, i: usize, from: &Starts) {
+    rsi.push(c.close);
+    if i >= from.stoch_rsi {
+        stoch_rsi.push(rsi.value());
     }
 }
 
@@ -389,10 +688,47 @@ pub fn report_for(candles: &[Candle]) -> Result<RatingReport, ReportError> {
         return Err(ReportError::NoCandles);
     }
     let mut engine = RatingEngine::new();
-    for (index, candle) in candles.iter().enumerate() {
-        engine
-            .try_update(candle)
-            .map_err(|source| ReportError::BadCandle { index, source })?;
-    }
+    engine.try_extend(candles)?;
     Ok(engine.report())
+}
+
+/// [`report_for`] on each of `series`, one engine reset between them.
+fn report_run<S: AsRef<[Candle]>>(series: &[S]) -> Vec<Result<RatingReport, ReportError>> {
+    let mut engine = RatingEngine::new();
+    series
+        .iter()
+        .map(|candles| {
+            let candles = candles.as_ref();
+            if candles.is_empty() {
+                return Err(ReportError::NoCandles);
+            }
+            engine.reset();
+            engine.try_extend(candles)?;
+            Ok(engine.report())
+        })
+        .collect()
+}
+
+/// [`report_for`] on each series of a batch (e.g. every symbol's history
+/// at start-up), in order, split over `threads` threads (at most one per
+/// series; 0 or 1 runs on the calling thread).
+pub fn report_batch<S>(series: &[S], threads: usize) -> Vec<Result<RatingReport, ReportError>>
+where
+    S: AsRef<[Candle]> + Sync,
+{
+    let threads = threads.min(series.len());
+    if threads <= 1 {
+        return report_run(series);
+    }
+    let chunk = series.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = series
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || report_run(part)))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a rating thread panicked"))
+            .collect()
+    })
 }

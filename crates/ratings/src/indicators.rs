@@ -1,9 +1,12 @@
-//! The incremental indicators. Each one takes the latest closed candle's
-//! fields and returns its value once it has enough history (its warm-up),
-//! following TA-Lib's definitions (default compatibility, unstable period 0)
-//! where TA-Lib has the indicator, TradingView's otherwise.
+//! The incremental indicators. Each one's `push` takes the latest closed
+//! candle's fields and moves its state; `value` reads the indicator on the
+//! latest bar once it has enough history (its warm-up), following TA-Lib's
+//! definitions (default compatibility, unstable period 0) where TA-Lib has
+//! the indicator, TradingView's otherwise. A value is a pure function of the
+//! state, so reading it on some bars only (a cold batch reads the last few)
+//! gives the same numbers as reading it on every bar.
 
-use crate::window::{Ema, RollingExtreme, RollingSum, Sma, Window, Wma};
+use crate::window::{Ema, RollingRange, RollingSum, Sma, Window, Wma};
 
 /// TA-Lib's `TRUE_RANGE`: the largest of high - low, |high - previous close|
 /// and |low - previous close|.
@@ -32,10 +35,15 @@ pub(crate) struct Rsi {
     changes: usize,
     gain: f64,
     loss: f64,
-    value: Option<f64>,
+    /// (gain, loss) as of the latest bar that set the value.
+    valued: Option<(f64, f64)>,
 }
 
 impl Rsi {
+    pub(crate) fn reset(&mut self) {
+        *self = Rsi::new(self.period);
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             period,
@@ -43,48 +51,65 @@ impl Rsi {
             changes: 0,
             gain: 0.0,
             loss: 0.0,
-            value: None,
+            valued: None,
         }
     }
 
-    pub(crate) fn push(&mut self, close: f64) -> Option<f64> {
-        let prev = self.prev_close.replace(close)?;
+    #[inline]
+    pub(crate) fn push(&mut self, close: f64) {
+        let Some(prev) = self.prev_close.replace(close) else {
+            return;
+        };
         let change = close - prev;
         let p = self.period as f64;
         if self.changes < self.period {
-            if change < 0.0 {
-                self.loss -= change;
-            } else {
-                self.gain += change;
-            }
+            let (up, down) = split_change(change);
+            self.loss -= down;
+            self.gain += up;
             self.changes += 1;
             if self.changes < self.period {
-                return None;
+                return;
             }
             self.loss /= p;
             self.gain /= p;
         } else {
             self.loss *= p - 1.0;
             self.gain *= p - 1.0;
-            if change < 0.0 {
-                self.loss -= change;
-            } else {
-                self.gain += change;
-            }
+            let (up, down) = split_change(change);
+            self.loss -= down;
+            self.gain += up;
             self.loss /= p;
             self.gain /= p;
             if change == 0.0 {
-                return self.value;
+                return;
             }
         }
-        let total = self.gain + self.loss;
-        self.value = Some(if total != 0.0 {
-            100.0 * (self.gain / total)
+        self.valued = Some((self.gain, self.loss));
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
+        let (gain, loss) = self.valued?;
+        let total = gain + loss;
+        Some(if total != 0.0 {
+            100.0 * (gain / total)
         } else {
             0.0
-        });
-        self.value
+        })
     }
+}
+
+/// A close-to-close change as (gain, loss side): `(change, 0)` or
+/// `(0, change)`. Adding or subtracting that 0 leaves a sum exactly as it
+/// was, so the averages are those of TA-Lib's if/else; selects instead of
+/// a branch on the sign, which a random walk would mispredict half the time.
+#[inline(always)]
+fn split_change(change: f64) -> (f64, f64) {
+    let falling = change < 0.0;
+    (
+        if falling { 0.0 } else { change },
+        if falling { change } else { 0.0 },
+    )
 }
 
 /// TA-Lib's raw stochastic `%K`: where `x` sits in `[lowest, highest]`, in
@@ -101,28 +126,37 @@ fn raw_stochastic(x: f64, highest: f64, lowest: f64) -> f64 {
 /// The 14-bar high/low channel shared by the Stochastic and Williams %R.
 #[derive(Clone, Debug)]
 pub(crate) struct Channel {
-    highest: RollingExtreme,
-    lowest: RollingExtreme,
+    range: RollingRange,
 }
 
 impl Channel {
+    pub(crate) fn reset(&mut self) {
+        let Channel { range } = self;
+        range.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
-            highest: RollingExtreme::highest(period),
-            lowest: RollingExtreme::lowest(period),
+            range: RollingRange::new(period),
         }
     }
 
     /// Returns (highest high, lowest low) once full.
+    #[inline]
     pub(crate) fn push(&mut self, high: f64, low: f64) -> Option<(f64, f64)> {
-        let h = self.highest.push(high);
-        let l = self.lowest.push(low);
-        h.zip(l)
+        self.range.push(high, low)
+    }
+
+    /// (highest high, lowest low) once full.
+    #[inline]
+    pub(crate) fn value(&self) -> Option<(f64, f64)> {
+        self.range.value()
     }
 
     /// Donchian midpoint.
-    pub(crate) fn push_mid(&mut self, high: f64, low: f64) -> Option<f64> {
-        self.push(high, low).map(|(h, l)| (h + l) / 2.0)
+    #[inline]
+    pub(crate) fn mid(&self) -> Option<f64> {
+        self.value().map(|(h, l)| (h + l) / 2.0)
     }
 }
 
@@ -136,6 +170,12 @@ pub(crate) struct Stoch {
 }
 
 impl Stoch {
+    pub(crate) fn reset(&mut self) {
+        let Stoch { k, d } = self;
+        k.reset();
+        d.reset();
+    }
+
     pub(crate) fn new(k_smoothing: usize, d_smoothing: usize) -> Self {
         Self {
             k: Sma::new(k_smoothing),
@@ -143,12 +183,23 @@ impl Stoch {
         }
     }
 
-    /// Takes the channel of the bar; returns (%K, %D).
-    pub(crate) fn push(&mut self, close: f64, channel: Option<(f64, f64)>) -> Option<(f64, f64)> {
-        let (highest, lowest) = channel?;
-        let k = self.k.push(raw_stochastic(close, highest, lowest))?;
-        let d = self.d.push(k)?;
-        Some((k, d))
+    /// Takes the channel of the bar.
+    #[inline]
+    pub(crate) fn push(&mut self, close: f64, channel: Option<(f64, f64)>) {
+        let Some((highest, lowest)) = channel else {
+            return;
+        };
+        self.k.push(raw_stochastic(close, highest, lowest));
+        if let Some(k) = self.k.value() {
+            self.d.push(k);
+        }
+    }
+
+    /// (%K, %D).
+    #[inline]
+    pub(crate) fn value(&self) -> Option<(f64, f64)> {
+        let d = self.d.value()?;
+        Some((self.k.value()?, d))
     }
 }
 
@@ -169,40 +220,53 @@ pub(crate) fn williams_r(close: f64, channel: Option<(f64, f64)>) -> Option<f64>
 /// `%D` at index 31 for (3, 3, 14, 14).
 #[derive(Clone, Debug)]
 pub(crate) struct StochRsi {
-    highest: RollingExtreme,
-    lowest: RollingExtreme,
+    range: RollingRange,
     k: Sma,
     d: Sma,
 }
 
 impl StochRsi {
+    pub(crate) fn reset(&mut self) {
+        let StochRsi { range, k, d } = self;
+        range.reset();
+        k.reset();
+        d.reset();
+    }
+
     pub(crate) fn new(stoch_length: usize, k_smoothing: usize, d_smoothing: usize) -> Self {
         Self {
-            highest: RollingExtreme::highest(stoch_length),
-            lowest: RollingExtreme::lowest(stoch_length),
+            range: RollingRange::new(stoch_length),
             k: Sma::new(k_smoothing),
             d: Sma::new(d_smoothing),
         }
     }
 
-    /// Returns (%K, %D), each once available.
-    pub(crate) fn push(&mut self, rsi: Option<f64>) -> (Option<f64>, Option<f64>) {
+    /// Takes the bar's RSI (none while the RSI warms up; once it has a
+    /// value it has one on every later bar).
+    #[inline]
+    pub(crate) fn push(&mut self, rsi: Option<f64>) {
         let Some(rsi) = rsi else {
-            return (None, None);
+            return;
         };
-        let h = self.highest.push(rsi);
-        let l = self.lowest.push(rsi);
-        let Some((h, l)) = h.zip(l) else {
-            return (None, None);
+        let Some((h, l)) = self.range.push(rsi, rsi) else {
+            return;
         };
-        let k = self.k.push(raw_stochastic(rsi, h, l));
-        let d = k.and_then(|k| self.d.push(k));
-        (k, d)
+        self.k.push(raw_stochastic(rsi, h, l));
+        if let Some(k) = self.k.value() {
+            self.d.push(k);
+        }
+    }
+
+    /// (%K, %D), each once available.
+    #[inline]
+    pub(crate) fn value(&self) -> (Option<f64>, Option<f64>) {
+        (self.k.value(), self.d.value())
     }
 }
 
 /// Commodity Channel Index on the typical price (TA-Lib `CCI`): the mean and
-/// the mean absolute deviation are recomputed over the window (O(period)).
+/// the mean absolute deviation are recomputed over the window when read
+/// (O(period)).
 /// 0 when the price equals its mean or the deviation is 0, and when the whole
 /// window is one price (where TA-Lib's rounding of the mean yields +-66.67).
 #[derive(Clone, Debug)]
@@ -211,18 +275,28 @@ pub(crate) struct Cci {
 }
 
 impl Cci {
+    pub(crate) fn reset(&mut self) {
+        let Cci { window } = self;
+        window.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             window: Window::new(period),
         }
     }
 
-    pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) -> Option<f64> {
-        let tp = (high + low + close) / 3.0;
-        self.window.push(tp);
+    #[inline]
+    pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) {
+        self.window.push((high + low + close) / 3.0);
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
         if !self.window.is_full() {
             return None;
         }
+        let tp = self.window.get(0)?;
         let n = self.window.capacity() as f64;
         let values = self.window.values();
         if values.iter().all(|&v| v == tp) {
@@ -253,6 +327,8 @@ pub(crate) struct Dmi {
     tr: f64,
     dx_sum: f64,
     adx: Option<f64>,
+    /// The latest bar's lines.
+    out: DmiValue,
 }
 
 /// One bar of [`Dmi`] output.
@@ -264,6 +340,10 @@ pub(crate) struct DmiValue {
 }
 
 impl Dmi {
+    pub(crate) fn reset(&mut self) {
+        *self = Dmi::new(self.period);
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             period,
@@ -274,29 +354,37 @@ impl Dmi {
             tr: 0.0,
             dx_sum: 0.0,
             adx: None,
+            out: DmiValue::default(),
         }
     }
 
-    pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) -> DmiValue {
+    #[inline]
+    pub(crate) fn value(&self) -> DmiValue {
+        self.out
+    }
+
+    #[inline(always)]
+    pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) {
         let Some((prev_high, prev_low, prev_close)) = self.prev.replace((high, low, close)) else {
-            return DmiValue::default();
+            return;
         };
         self.moves += 1;
         let up = high - prev_high;
         let down = prev_low - low;
-        let (plus, minus) = if down > 0.0 && up < down {
-            (0.0, down)
-        } else if up > 0.0 && up > down {
-            (up, 0.0)
+        // TA-Lib's if/else chain as two selects (the two conditions exclude
+        // each other); branches on the moves would be mispredicted often.
+        let plus = if (up > 0.0) & (up > down) { up } else { 0.0 };
+        let minus = if (down > 0.0) & (up < down) {
+            down
         } else {
-            (0.0, 0.0)
+            0.0
         };
         let tr = true_range(high, low, prev_close);
         if self.moves < self.period {
             self.plus_dm += plus;
             self.minus_dm += minus;
             self.tr += tr;
-            return DmiValue::default();
+            return;
         }
         let n = self.period as f64;
         self.plus_dm = self.plus_dm - self.plus_dm / n + plus;
@@ -328,11 +416,11 @@ impl Dmi {
                 }
             }
         }
-        DmiValue {
+        self.out = DmiValue {
             plus_di: Some(plus_di),
             minus_di: Some(minus_di),
             adx: self.adx,
-        }
+        };
     }
 }
 
@@ -347,33 +435,59 @@ pub(crate) struct Macd {
     fast: Ema,
     slow: Ema,
     signal: Ema,
+    /// The latest bar's (MACD, signal).
+    out: Option<(f64, f64)>,
 }
 
 impl Macd {
+    pub(crate) fn reset(&mut self) {
+        let Macd {
+            fast_seed,
+            fast,
+            slow,
+            signal,
+            out,
+        } = self;
+        fast_seed.reset();
+        fast.reset();
+        slow.reset();
+        signal.reset();
+        *out = None;
+    }
+
     pub(crate) fn new(fast: usize, slow: usize, signal: usize) -> Self {
         Self {
             fast_seed: Sma::new(fast),
             fast: Ema::new(fast),
             slow: Ema::new(slow),
             signal: Ema::new(signal),
+            out: None,
         }
     }
 
-    /// Returns (MACD, signal).
-    pub(crate) fn push(&mut self, close: f64) -> Option<(f64, f64)> {
+    #[inline]
+    pub(crate) fn push(&mut self, close: f64) {
         let slow = self.slow.push(close);
         let fast = if self.fast.value().is_some() {
             self.fast.step(close)
         } else {
-            let seed = self.fast_seed.push(close);
-            if let (Some(seed), Some(_)) = (seed, slow) {
+            self.fast_seed.push(close);
+            if let (Some(seed), Some(_)) = (self.fast_seed.value(), slow) {
                 self.fast.seed(seed);
             }
             self.fast.value()
         };
-        let macd = fast? - slow?;
-        let signal = self.signal.push(macd)?;
-        Some((macd, signal))
+        let (Some(fast), Some(slow)) = (fast, slow) else {
+            return;
+        };
+        let macd = fast - slow;
+        self.out = self.signal.push(macd).map(|signal| (macd, signal));
+    }
+
+    /// (MACD, signal).
+    #[inline]
+    pub(crate) fn value(&self) -> Option<(f64, f64)> {
+        self.out
     }
 }
 
@@ -392,6 +506,20 @@ pub(crate) struct Uo {
 }
 
 impl Uo {
+    pub(crate) fn reset(&mut self) {
+        let Uo {
+            prev_close,
+            windows,
+            flat_run,
+        } = self;
+        *prev_close = None;
+        for (_, bp, tr) in windows {
+            bp.reset();
+            tr.reset();
+        }
+        *flat_run = 0;
+    }
+
     pub(crate) fn new(short: usize, medium: usize, long: usize) -> Self {
         let window = |p| (p, RollingSum::new(p), RollingSum::new(p));
         Self {
@@ -401,17 +529,26 @@ impl Uo {
         }
     }
 
-    pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) -> Option<f64> {
-        let prev_close = self.prev_close.replace(close)?;
+    #[inline]
+    pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) {
+        let Some(prev_close) = self.prev_close.replace(close) else {
+            return;
+        };
         let pressure = close - low.min(prev_close);
         let range = true_range(high, low, prev_close);
         self.flat_run = if range == 0.0 { self.flat_run + 1 } else { 0 };
+        for (_, bp, tr) in &mut self.windows {
+            bp.push(pressure);
+            tr.push(range);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
         let mut total = 0.0;
         let mut ready = true;
-        for ((period, bp, tr), weight) in self.windows.iter_mut().zip([4.0, 2.0, 1.0]) {
-            let bp = bp.push(pressure);
-            let tr = tr.push(range);
-            match bp.zip(tr) {
+        for ((period, bp, tr), weight) in self.windows.iter().zip([4.0, 2.0, 1.0]) {
+            match bp.value().zip(tr.value()) {
                 Some((bp, tr)) if self.flat_run < *period => total += weight * (bp / tr),
                 Some(_) => {}
                 None => ready = false,
@@ -442,6 +579,22 @@ pub(crate) struct Ichimoku {
 }
 
 impl Ichimoku {
+    pub(crate) fn reset(&mut self) {
+        let Ichimoku {
+            conversion,
+            base,
+            span_b,
+            lead1,
+            lead2,
+            displacement: _,
+        } = self;
+        conversion.reset();
+        base.reset();
+        span_b.reset();
+        lead1.reset();
+        lead2.reset();
+    }
+
     pub(crate) fn new(conversion: usize, base: usize, span_b: usize, displacement: usize) -> Self {
         Self {
             conversion: Channel::new(conversion),
@@ -453,28 +606,34 @@ impl Ichimoku {
         }
     }
 
-    pub(crate) fn push(&mut self, high: f64, low: f64) -> IchimokuValue {
-        let conversion = self.conversion.push_mid(high, low);
-        let base = self.base.push_mid(high, low);
-        let span_b = self.span_b.push_mid(high, low);
+    #[inline]
+    pub(crate) fn push(&mut self, high: f64, low: f64) {
+        self.conversion.push(high, low);
+        self.base.push(high, low);
+        self.span_b.push(high, low);
+        let (conversion, base) = (self.conversion.mid(), self.base.mid());
         // Once a line exists it exists on every later bar, so the window
         // holds consecutive bars and lag `displacement` is 26 bars back.
         if let (Some(c), Some(b)) = (conversion, base) {
             self.lead1.push((c + b) / 2.0);
         }
-        if let Some(s) = span_b {
+        if let Some(s) = self.span_b.mid() {
             self.lead2.push(s);
         }
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> IchimokuValue {
         IchimokuValue {
-            conversion,
-            base,
+            conversion: self.conversion.mid(),
+            base: self.base.mid(),
             lead1_lagged: self.lead1.get(self.displacement),
             lead2_lagged: self.lead2.get(self.displacement),
         }
     }
 }
 
-/// Volume-weighted moving average, summed over the window on each bar
+/// Volume-weighted moving average, summed over the window when read
 /// (O(period)) so that an all-zero-volume window is detected exactly; it
 /// has no value then.
 #[derive(Clone, Debug)]
@@ -484,6 +643,12 @@ pub(crate) struct Vwma {
 }
 
 impl Vwma {
+    pub(crate) fn reset(&mut self) {
+        let Vwma { prices, volumes } = self;
+        prices.reset();
+        volumes.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             prices: Window::new(period),
@@ -491,9 +656,14 @@ impl Vwma {
         }
     }
 
-    pub(crate) fn push(&mut self, close: f64, volume: f64) -> Option<f64> {
+    #[inline]
+    pub(crate) fn push(&mut self, close: f64, volume: f64) {
         self.prices.push(close);
         self.volumes.push(volume);
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
         if !self.prices.is_full() {
             return None;
         }
@@ -521,6 +691,13 @@ pub(crate) struct Hma {
 }
 
 impl Hma {
+    pub(crate) fn reset(&mut self) {
+        let Hma { half, full, smooth } = self;
+        half.reset();
+        full.reset();
+        smooth.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         let root = (period as f64).sqrt().floor() as usize;
         Self {
@@ -530,10 +707,18 @@ impl Hma {
         }
     }
 
-    pub(crate) fn push(&mut self, close: f64) -> Option<f64> {
-        let half = self.half.push(close);
-        let full = self.full.push(close)?;
-        self.smooth.push(2.0 * half? - full)
+    #[inline]
+    pub(crate) fn push(&mut self, close: f64) {
+        self.half.push(close);
+        self.full.push(close);
+        if let (Some(half), Some(full)) = (self.half.value(), self.full.value()) {
+            self.smooth.push(2.0 * half - full);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
+        self.smooth.value()
     }
 }
 
@@ -547,6 +732,12 @@ pub(crate) struct Ao {
 }
 
 impl Ao {
+    pub(crate) fn reset(&mut self) {
+        let Ao { fast, slow } = self;
+        fast.reset();
+        slow.reset();
+    }
+
     pub(crate) fn new(fast: usize, slow: usize) -> Self {
         Self {
             fast: Sma::new(fast),
@@ -554,11 +745,17 @@ impl Ao {
         }
     }
 
-    pub(crate) fn push(&mut self, high: f64, low: f64) -> Option<f64> {
+    #[inline]
+    pub(crate) fn push(&mut self, high: f64, low: f64) {
         let mid = (high + low) / 2.0;
-        let fast = self.fast.push(mid);
-        let slow = self.slow.push(mid)?;
-        let ao = fast? - slow;
+        self.fast.push(mid);
+        self.slow.push(mid);
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
+        let slow = self.slow.value()?;
+        let ao = self.fast.value()? - slow;
         Some(if ao.abs() <= 1e-12 * slow.abs() {
             0.0
         } else {
@@ -574,15 +771,25 @@ pub(crate) struct Momentum {
 }
 
 impl Momentum {
+    pub(crate) fn reset(&mut self) {
+        let Momentum { closes } = self;
+        closes.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             closes: Window::new(period + 1),
         }
     }
 
-    pub(crate) fn push(&mut self, close: f64) -> Option<f64> {
+    #[inline]
+    pub(crate) fn push(&mut self, close: f64) {
         self.closes.push(close);
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
         let back = self.closes.get(self.closes.capacity() - 1)?;
-        Some(close - back)
+        Some(self.closes.get(0)? - back)
     }
 }

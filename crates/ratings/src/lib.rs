@@ -4,7 +4,10 @@
 //! `ma`, `osc` and `total` ratings and a STRONG_BUY ... STRONG_SELL
 //! recommendation. The signal worker keeps one [`RatingEngine`] per symbol
 //! and feeds it each closed candle; [`report_for`] and [`parse_candles_csv`]
-//! serve one-off ratings such as `signaldesk ratings --candles FILE.csv`.
+//! serve one-off ratings such as `signaldesk ratings --candles FILE.csv`, and
+//! [`report_batch`] rates many symbols' histories at once (a cold start).
+//! Those cold paths ([`RatingEngine::try_extend`]) give bit for bit what
+//! feeding the candles one by one gives, for a fraction of the work.
 //!
 //! Pure computation in `f64`: no I/O, no clock, no global state. Indicator
 //! values follow TA-Lib where TA-Lib has the indicator; the vote rules,
@@ -45,7 +48,7 @@ mod window;
 
 pub use candle::{Candle, CandleError};
 pub use csv::{parse_candles_csv, CsvError, CSV_HEADER};
-pub use engine::{report_for, RatingEngine, ReportError};
+pub use engine::{report_batch, report_for, RatingEngine, ReportError};
 pub use rating::{
     Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, Recommendation,
 };

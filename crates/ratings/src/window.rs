@@ -1,10 +1,9 @@
 //! Bounded building blocks shared by the indicators: a fixed window of the
 //! latest values, a rolling sum, simple/exponential/weighted averages and
-//! rolling extremes on monotonic deques. Each `push` does O(1) work, except the
-//! weighted average (O(period)) and the periodic exact re-summation of a
-//! rolling sum (O(period) once every `period` pushes).
-
-use std::collections::VecDeque;
+//! rolling highest/lowest pairs. `push` moves the state and does O(1) work,
+//! except the periodic exact re-summation of a rolling sum and the closing
+//! of a block of extremes (O(period) once every `period` pushes); `value`
+//! reads it (O(period) for the weighted average and the short exact sums).
 
 /// The latest `capacity` values of a series.
 #[derive(Clone, Debug)]
@@ -16,6 +15,12 @@ pub(crate) struct Window {
 }
 
 impl Window {
+    /// Empties the window (keeping its buffer).
+    pub(crate) fn reset(&mut self) {
+        let Window { buf: _, head, len } = self;
+        (*head, *len) = (0, 0);
+    }
+
     pub(crate) fn new(capacity: usize) -> Self {
         assert!(capacity > 0, "a window holds at least one value");
         Self {
@@ -26,6 +31,7 @@ impl Window {
     }
 
     /// Adds `x`; returns the value that fell out when the window was full.
+    #[inline(always)]
     pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
         let evicted = if self.len == self.buf.len() {
             Some(self.buf[self.head])
@@ -74,26 +80,35 @@ impl Window {
 
     /// The held values from the latest back (lag 0, 1, 2, ...).
     pub(crate) fn newest_first(&self) -> impl Iterator<Item = f64> + '_ {
-        (0..self.len).filter_map(move |lag| self.get(lag))
+        // The newest values sit just below `head`, the oldest from `head` on
+        // (until the ring is full, `head == len` and that part is empty).
+        let (recent, oldest) = self.buf[..self.len].split_at(self.head);
+        recent.iter().rev().chain(oldest.iter().rev()).copied()
     }
 }
 
 /// Sum of the last `period` values. It is updated by adding the new value and
 /// subtracting the one that leaves, and re-summed exactly each time the ring
 /// wraps, so rounding errors never accumulate over a long run. Short windows
-/// (up to [`EXACT_SUM_PERIOD`]) are simply re-summed on every push: equal
-/// inputs then give exactly equal sums (a stochastic stuck at 0 or 100 has
-/// %K exactly equal to %D, not 1e-13 apart).
+/// (up to [`EXACT_SUM_PERIOD`]) are simply re-summed whenever the sum is read:
+/// equal inputs then give exactly equal sums (a stochastic stuck at 0 or 100
+/// has %K exactly equal to %D, not 1e-13 apart).
 #[derive(Clone, Debug)]
 pub(crate) struct RollingSum {
     window: Window,
     sum: f64,
 }
 
-/// Windows up to this length are summed exactly on every push.
+/// Windows up to this length are summed exactly on every read.
 pub(crate) const EXACT_SUM_PERIOD: usize = 8;
 
 impl RollingSum {
+    pub(crate) fn reset(&mut self) {
+        let RollingSum { window, sum } = self;
+        window.reset();
+        *sum = 0.0;
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             window: Window::new(period),
@@ -101,16 +116,38 @@ impl RollingSum {
         }
     }
 
-    /// Adds `x`; returns the sum once `period` values have been seen.
-    pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
+    /// Adds `x`.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, x: f64) {
+        if self.window.capacity() <= EXACT_SUM_PERIOD {
+            self.window.push(x);
+            return;
+        }
         match self.window.push(x) {
             Some(old) => self.sum += x - old,
             None => self.sum += x,
         }
-        if self.window.wrapped() || self.window.capacity() <= EXACT_SUM_PERIOD {
-            self.sum = self.window.values().iter().sum();
+        if self.window.wrapped() {
+            self.resum();
         }
-        self.window.is_full().then_some(self.sum)
+    }
+
+    #[cold]
+    fn resum(&mut self) {
+        self.sum = self.window.values().iter().sum();
+    }
+
+    /// The sum once `period` values have been seen.
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
+        if !self.window.is_full() {
+            return None;
+        }
+        Some(if self.window.capacity() <= EXACT_SUM_PERIOD {
+            self.window.values().iter().sum()
+        } else {
+            self.sum
+        })
     }
 }
 
@@ -122,6 +159,11 @@ pub(crate) struct Sma {
 }
 
 impl Sma {
+    pub(crate) fn reset(&mut self) {
+        let Sma { sum, period: _ } = self;
+        sum.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             sum: RollingSum::new(period),
@@ -129,8 +171,14 @@ impl Sma {
         }
     }
 
-    pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
-        self.sum.push(x).map(|s| s / self.period)
+    #[inline]
+    pub(crate) fn push(&mut self, x: f64) {
+        self.sum.push(x);
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
+        self.sum.value().map(|s| s / self.period)
     }
 }
 
@@ -147,6 +195,10 @@ pub(crate) struct Ema {
 }
 
 impl Ema {
+    pub(crate) fn reset(&mut self) {
+        *self = Ema::new(self.period);
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         Self {
             period,
@@ -188,7 +240,7 @@ impl Ema {
 }
 
 /// Linearly weighted moving average: the latest value weighs `period`, the
-/// oldest 1. Computed over the window on each push (O(period), small periods).
+/// oldest 1. Computed over the window when read (O(period), small periods).
 #[derive(Clone, Debug)]
 pub(crate) struct Wma {
     window: Window,
@@ -196,6 +248,11 @@ pub(crate) struct Wma {
 }
 
 impl Wma {
+    pub(crate) fn reset(&mut self) {
+        let Wma { window, divisor: _ } = self;
+        window.reset();
+    }
+
     pub(crate) fn new(period: usize) -> Self {
         let n = period as f64;
         Self {
@@ -204,8 +261,13 @@ impl Wma {
         }
     }
 
-    pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
+    #[inline]
+    pub(crate) fn push(&mut self, x: f64) {
         self.window.push(x);
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> Option<f64> {
         if !self.window.is_full() {
             return None;
         }
@@ -220,56 +282,146 @@ impl Wma {
     }
 }
 
-/// Highest (or lowest) of the last `period` values on a monotonic deque:
-/// amortized O(1) per push.
+/// Highest and lowest of the last `period` (high, low) pairs, O(1) per push
+/// without data-dependent branches (van Herk / Gil-Werman): the pushes are
+/// cut into blocks of `period`; a window is the tail of the previous block,
+/// whose extremes (`suffix`) are computed once when that block closes, plus
+/// the head of the current block, whose running extremes (`prefix`) each
+/// push updates. Among equal values the newest wins, as on a monotonic deque
+/// (it matters only for 0.0 against -0.0), so the result depends on the
+/// window's values only, not on where the blocks fall.
 #[derive(Clone, Debug)]
-pub(crate) struct RollingExtreme {
-    period: u64,
-    highest: bool,
-    t: u64,
-    deque: VecDeque<(u64, f64)>,
+pub(crate) struct RollingRange {
+    /// Whether a whole block has been seen.
+    warm: bool,
+    /// The current block's (high, low) pairs; `filled` of them so far (0 to
+    /// period - 1).
+    block: Box<[(f64, f64)]>,
+    filled: usize,
+    /// (highest, lowest) of `block[..filled]`.
+    prefix: (f64, f64),
+    /// `suffix[i]`: (highest, lowest) of the previous block from `i` on.
+    suffix: Box<[(f64, f64)]>,
 }
 
+/// `newer` unless `older` is strictly higher; compiles to one `maxsd`.
+#[inline(always)]
+fn higher(newer: f64, older: f64) -> f64 {
+    if older > newer {
+        older
+    } else {
+        newer
+    }
+}
+
+/// `newer` unless `older` is strictly lower; compiles to one `minsd`.
+#[inline(always)]
+fn lower(newer: f64, older: f64) -> f64 {
+    if older < newer {
+        older
+    } else {
+        newer
+    }
+}
+
+#[inline(always)]
+fn widen(newer: (f64, f64), older: (f64, f64)) -> (f64, f64) {
+    (higher(newer.0, older.0), lower(newer.1, older.1))
+}
+
+impl RollingRange {
+    pub(crate) fn reset(&mut self) {
+        let RollingRange {
+            warm,
+            block: _,
+            filled,
+            prefix,
+            suffix: _,
+        } = self;
+        (*warm, *filled, *prefix) = (false, 0, (0.0, 0.0));
+    }
+
+    pub(crate) fn new(period: usize) -> Self {
+        assert!(period > 0, "a range needs a period of at least one");
+        Self {
+            warm: false,
+            block: vec![(0.0, 0.0); period].into_boxed_slice(),
+            filled: 0,
+            prefix: (0.0, 0.0),
+            suffix: vec![(0.0, 0.0); period].into_boxed_slice(),
+        }
+    }
+
+    /// Adds a (high, low) pair; returns (highest, lowest) once `period`
+    /// pairs have been seen.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, high: f64, low: f64) -> Option<(f64, f64)> {
+        let x = (high, low);
+        self.prefix = if self.filled == 0 {
+            x
+        } else {
+            widen(x, self.prefix)
+        };
+        self.block[self.filled] = x;
+        self.filled += 1;
+        if self.filled == self.block.len() {
+            self.close_block();
+        }
+        self.value()
+    }
+
+    #[cold]
+    fn close_block(&mut self) {
+        let mut best = self.block[self.block.len() - 1];
+        for (suffix, &x) in self.suffix.iter_mut().zip(self.block.iter()).rev() {
+            best = widen(best, x);
+            *suffix = best;
+        }
+        self.filled = 0;
+        self.warm = true;
+    }
+
+    /// (highest, lowest) once `period` pairs have been seen.
+    #[inline(always)]
+    pub(crate) fn value(&self) -> Option<(f64, f64)> {
+        if !self.warm {
+            return None;
+        }
+        Some(if self.filled == 0 {
+            self.suffix[0]
+        } else {
+            widen(self.prefix, self.suffix[self.filled])
+        })
+    }
+}
+
+/// One side of a [`RollingRange`], for the tests that check it against a
+/// naive scan.
+#[cfg(test)]
+pub(crate) struct RollingExtreme {
+    range: RollingRange,
+    highest: bool,
+}
+
+#[cfg(test)]
 impl RollingExtreme {
     pub(crate) fn highest(period: usize) -> Self {
-        Self::new(period, true)
+        Self {
+            range: RollingRange::new(period),
+            highest: true,
+        }
     }
 
     pub(crate) fn lowest(period: usize) -> Self {
-        Self::new(period, false)
-    }
-
-    fn new(period: usize, highest: bool) -> Self {
-        assert!(period > 0, "an extreme needs a period of at least one");
         Self {
-            period: period as u64,
-            highest,
-            t: 0,
-            deque: VecDeque::with_capacity(period + 1),
+            range: RollingRange::new(period),
+            highest: false,
         }
     }
 
-    /// Adds `x`; returns the extreme once `period` values have been seen.
     pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
-        while let Some(&(_, back)) = self.deque.back() {
-            let dominated = if self.highest { back <= x } else { back >= x };
-            if !dominated {
-                break;
-            }
-            self.deque.pop_back();
-        }
-        self.deque.push_back((self.t, x));
-        while let Some(&(i, _)) = self.deque.front() {
-            if i + self.period > self.t {
-                break;
-            }
-            self.deque.pop_front();
-        }
-        self.t += 1;
-        if self.t < self.period {
-            return None;
-        }
-        self.deque.front().map(|&(_, v)| v)
+        let (h, l) = self.range.push(x, x)?;
+        Some(if self.highest { h } else { l })
     }
 }
 
@@ -316,10 +468,13 @@ mod tests {
     #[test]
     fn wma_weights_the_latest_value_most() {
         let mut w = Wma::new(3);
-        assert_eq!(w.push(1.0), None);
-        assert_eq!(w.push(2.0), None);
+        w.push(1.0);
+        assert_eq!(w.value(), None);
+        w.push(2.0);
+        assert_eq!(w.value(), None);
+        w.push(3.0);
         // (1*1 + 2*2 + 3*3) / 6
-        assert_eq!(w.push(3.0), Some(14.0 / 6.0));
+        assert_eq!(w.value(), Some(14.0 / 6.0));
     }
 
     #[test]

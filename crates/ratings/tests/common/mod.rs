@@ -122,3 +122,17 @@ pub fn random_walk(n: usize, seed: u64, price: f64) -> Vec<Candle> {
         })
         .collect()
 }
+
+/// The cold-batch data set: `symbols` series of `n` candles, symbol `s` a
+/// [`random_walk`] with seed `s + 1` from a price of 0.01 * 10^(s % 7), so
+/// prices run from cents to tens of thousands. Shared by the
+/// `cold_batch_500x500` bench, `examples/batch_csv.rs` (which writes it for
+/// `tools/talib_batch_bench.py`) and the batch tests.
+pub fn batch_series(symbols: usize, n: usize) -> Vec<Vec<Candle>> {
+    (0..symbols)
+        .map(|s| {
+            let price = 0.01 * 10f64.powi((s % 7) as i32);
+            random_walk(n, s as u64 + 1, price)
+        })
+        .collect()
+}

@@ -1,0 +1,232 @@
+//! The cold-start paths (`RatingEngine::try_extend`, `report_for`,
+//! `report_batch`) read values only on the last bars and feed a fresh
+//! engine's windowed indicators only the trailing candles they need; they
+//! must give exactly what the incremental engine gives candle by candle, at
+//! every length, and leave a state that continues exactly like it.
+
+mod common;
+
+use common::{batch_series, candles_of, random_walk, reference_candles};
+use signaldesk_ratings::{
+    report_batch, report_for, Candle, CandleError, Indicator, RatingEngine, RatingReport,
+    ReportError,
+};
+
+/// Candles whose prices jump across many binades from one bar to the next,
+/// so that rolling sums of price differences round (on a random walk the
+/// differences share an exponent range and their sums are often exact, in
+/// any order).
+fn wild(n: usize, seed: u64) -> Vec<Candle> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut close = 1.0;
+    (0..n)
+        .map(|i| {
+            let open = close;
+            close = (next() * 10.0 - 5.0).exp();
+            Candle {
+                time: 1_700_000_000_000 + i as i64 * 60_000,
+                open,
+                high: open.max(close) * (1.0 + next() * 0.3),
+                low: open.min(close) * (1.0 - next() * 0.3),
+                close,
+                volume: next() * 1e4,
+            }
+        })
+        .collect()
+}
+
+/// Series with awkward stretches: TA-Lib's edge series (flat channels, zero
+/// true ranges, zero volumes), a long flat run with zero volume in the
+/// middle of a random walk, prices from 1e-4 to 3e4, and prices jumping
+/// across binades.
+fn series() -> Vec<Vec<Candle>> {
+    let mut flat = random_walk(420, 5, 3.0);
+    let p = flat[99].close;
+    for (i, c) in flat.iter_mut().enumerate().take(250).skip(100) {
+        *c = Candle {
+            time: c.time,
+            open: p,
+            high: p,
+            low: p,
+            close: p,
+            volume: if i < 180 { 0.0 } else { 5.0 },
+        };
+    }
+    vec![
+        reference_candles(),
+        candles_of("edge_reference_300.csv"),
+        flat,
+        random_walk(640, 7, 0.000_12),
+        random_walk(450, 11, 30_000.0),
+        wild(520, 13),
+    ]
+}
+
+fn assert_same(a: &RatingReport, b: &RatingReport, what: &str) {
+    for indicator in Indicator::ALL {
+        let (x, y) = (a.indicators[indicator], b.indicators[indicator]);
+        assert_eq!(
+            x.value.map(f64::to_bits),
+            y.value.map(f64::to_bits),
+            "{} value, {what}",
+            indicator.key()
+        );
+        assert_eq!(x.vote, y.vote, "{} vote, {what}", indicator.key());
+    }
+    assert_eq!(
+        (a.total.to_bits(), a.ma.to_bits(), a.osc.to_bits()),
+        (b.total.to_bits(), b.ma.to_bits(), b.osc.to_bits()),
+        "ratings, {what}"
+    );
+    assert_eq!(a.recommendation, b.recommendation, "recommendation, {what}");
+}
+
+/// `report_batch` over every prefix of every series (on one thread and on
+/// two, and each prefix right after the whole series, since a batch reuses
+/// its engines) equals the incremental engine after the same candles.
+#[test]
+fn batch_reports_equal_the_incremental_engine_at_every_length() {
+    for (s, candles) in series().iter().enumerate() {
+        let prefixes: Vec<&[Candle]> = (1..=candles.len()).map(|n| &candles[..n]).collect();
+        let one = report_batch(&prefixes, 1);
+        let two = report_batch(&prefixes, 2);
+        assert_eq!(one.len(), candles.len());
+        assert_eq!(one, two, "series {s}: one thread against two");
+        let after_whole: Vec<&[Candle]> = prefixes
+            .iter()
+            .flat_map(|&prefix| [candles.as_slice(), prefix])
+            .collect();
+        let reused: Vec<_> = report_batch(&after_whole, 1)
+            .into_iter()
+            .skip(1)
+            .step_by(2)
+            .collect();
+        assert_eq!(
+            one, reused,
+            "series {s}: each prefix after the whole series"
+        );
+        let mut engine = RatingEngine::new();
+        for (n, batch) in (1..).zip(&one) {
+            engine.update(&candles[n - 1]);
+            let batch = batch.as_ref().expect("valid candles");
+            assert_same(batch, &engine.report(), &format!("series {s}, {n} candles"));
+        }
+    }
+}
+
+/// A fresh engine that took the first `k` candles with `try_extend` goes on
+/// exactly like one that took every candle with `update`.
+#[test]
+fn an_extended_engine_continues_like_the_incremental_one() {
+    for (s, candles) in series().iter().enumerate() {
+        for k in [1, 2, 3, 4, 17, 29, 60, 81, 170, 201, 233, 341, 401] {
+            if k >= candles.len() {
+                continue;
+            }
+            let mut incremental = RatingEngine::new();
+            for c in &candles[..k] {
+                incremental.update(c);
+            }
+            let mut extended = RatingEngine::new();
+            let rating = extended.try_extend(&candles[..k]).expect("valid candles");
+            assert_eq!(rating, incremental.rating(), "series {s}, k {k}");
+            assert_eq!(extended.candle_count(), k as u64);
+            for (n, c) in (k + 1..).zip(&candles[k..]) {
+                assert_eq!(extended.update(c), incremental.update(c));
+                assert_same(
+                    &extended.report(),
+                    &incremental.report(),
+                    &format!("series {s}, extended by {k}, then {n} candles"),
+                );
+            }
+        }
+    }
+}
+
+/// Extending an engine that already has candles equals updating it.
+#[test]
+fn extending_a_running_engine_equals_updating_it() {
+    let candles = random_walk(600, 21, 42.0);
+    let mut a = RatingEngine::new();
+    let mut b = RatingEngine::new();
+    for c in &candles[..150] {
+        a.update(c);
+        b.update(c);
+    }
+    b.try_extend(&candles[150..400]).expect("valid candles");
+    for c in &candles[150..400] {
+        a.update(c);
+    }
+    assert_same(&a.report(), &b.report(), "after 400 candles");
+    for c in &candles[400..] {
+        assert_eq!(a.update(c), b.update(c));
+    }
+    assert_same(&a.report(), &b.report(), "after 600 candles");
+}
+
+/// A refused candle anywhere in the slice leaves the engine untouched.
+#[test]
+fn a_refused_candle_leaves_the_engine_unchanged() {
+    let candles = random_walk(300, 3, 10.0);
+    let mut engine = RatingEngine::new();
+    engine.try_extend(&candles[..100]).expect("valid candles");
+    let before = engine.report();
+
+    let mut bad = candles[100..250].to_vec();
+    bad[120].low = bad[120].high + 1.0;
+    let err = engine.try_extend(&bad).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ReportError::BadCandle {
+                index: 120,
+                source: CandleError::LowAboveHigh { .. }
+            }
+        ),
+        "{err:?}"
+    );
+    let replayed = engine.try_extend(&candles[50..60]).unwrap_err();
+    assert!(matches!(
+        replayed,
+        ReportError::BadCandle {
+            index: 0,
+            source: CandleError::NotAfterPrevious { .. }
+        }
+    ));
+    assert_eq!(engine.candle_count(), 100);
+    assert_eq!(engine.report(), before);
+    assert_eq!(report_for(&bad), Err(err));
+    assert_eq!(report_for(&[]), Err(ReportError::NoCandles));
+
+    // And it goes on as if the refused slices had never been offered.
+    engine.try_extend(&candles[100..]).expect("valid candles");
+    assert_eq!(
+        engine.report(),
+        report_for(&candles).expect("valid candles")
+    );
+}
+
+/// The benchmark's data set, through the batch API on two threads, gives
+/// each symbol's incremental rating.
+#[test]
+fn the_benchmark_batch_equals_the_incremental_engine() {
+    let series = batch_series(40, 500);
+    let reports = report_batch(&series, 2);
+    for (s, (candles, report)) in series.iter().zip(reports).enumerate() {
+        let mut engine = RatingEngine::new();
+        for c in candles {
+            engine.update(c);
+        }
+        assert_same(
+            &report.expect("valid candles"),
+            &engine.report(),
+            &format!("symbol {s}"),
+        );
+    }
+}
