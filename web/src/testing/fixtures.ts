@@ -153,7 +153,15 @@ export function backtestRecord(
       source: 'ratings',
       overrides: { leverage: 5 },
     },
-    result: { summary: backtestSummary(), trades, trades_total: trades.length, chains: [] },
+    kind: 'single',
+    result: {
+      summary: backtestSummary(),
+      trades,
+      trades_total: trades.length,
+      chains: [],
+      settings: settingsRecord(),
+      history: { data: 'simulated', seed: 42, from_ms: 0, to_ms: 0 },
+    },
     ...overrides,
   }
 }

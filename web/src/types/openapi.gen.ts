@@ -204,6 +204,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backtests/{id}/trades/{trade_id}/chart/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A backtest trade's price chart. */
+        get: operations["backtests_chart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/balance/": {
         parameters: {
             query?: never;
@@ -778,12 +795,23 @@ export interface components {
              *     alerts of the period.
              */
             source?: string | null;
+            /**
+             * @description A sweep: one or two settings fields, each with its values; one run per combination
+             *     (at most 400), shown as a table of total pnl and max drawdown.
+             */
+            sweep?: components["schemas"]["SweepAxisInput"][] | null;
             /** @description Symbols of the market (default: all of them). */
             symbols?: string[] | null;
         };
+        /** @description What `result` holds: a run's result, or a sweep's cells. */
+        BacktestOutcomeView: components["schemas"]["BacktestResult"] | components["schemas"]["SweepResult"];
         BacktestResult: {
             /** @description The martingale chains, with their trades. */
             chains: components["schemas"]["ChainView"][];
+            /** @description Where its prices came from, so a trade's chart shows the same ones. */
+            history: components["schemas"]["HistoryView"];
+            /** @description The settings the run traded with (the saved ones with the overrides). */
+            settings: components["schemas"]["BotSettings"];
             summary: components["schemas"]["SummaryView"];
             /** @description The trades, oldest first (at most the newest 5,000). */
             trades: components["schemas"]["TradeView"][];
@@ -797,6 +825,8 @@ export interface components {
             finished_at: string | null;
             /** Format: int64 */
             id: number;
+            /** @description `single` (one run) or `sweep` (one run per combination of the swept settings). */
+            kind: string;
             /**
              * Format: double
              * @description 0 to 1.
@@ -804,7 +834,7 @@ export interface components {
             progress: number;
             /** @description What was asked for (dates, symbols, source, overrides). */
             request: components["schemas"]["BacktestInput"];
-            result: null | components["schemas"]["BacktestResult"];
+            result: null | components["schemas"]["BacktestOutcomeView"];
             /** @description `running`, `done`, `failed` or `cancelled`. */
             status: string;
         };
@@ -914,6 +944,33 @@ export interface components {
         ChainsAnswer: {
             chains: components["schemas"]["ChainView"][];
         };
+        ChartCandleView: {
+            /** Format: double */
+            close: number;
+            /** Format: double */
+            high: number;
+            /** Format: double */
+            low: number;
+            /** Format: double */
+            open: number;
+            /**
+             * Format: int64
+             * @description Unix ms of the candle's open.
+             */
+            time: number;
+        };
+        ChartMarkerView: {
+            /** @description `entry`, `take_profit` or `exit`. */
+            kind: string;
+            label: string;
+            /** Format: double */
+            price: number;
+            /**
+             * Format: int64
+             * @description Unix ms.
+             */
+            time: number;
+        };
         CheckResponse: {
             authenticated: boolean;
             user: null | components["schemas"]["UserView"];
@@ -1004,6 +1061,22 @@ export interface components {
              * @description 1 = Sunday ... 7 = Saturday, in the user's zone.
              */
             weekday: number;
+        };
+        HistoryView: {
+            /** @description `simulated` or `bybit`. */
+            data: string;
+            /**
+             * Format: int64
+             * @description The first minute read (warm-up included) and the end, Unix ms.
+             */
+            from_ms: number;
+            /**
+             * Format: int64
+             * @description The simulated market's seed.
+             */
+            seed: number | null;
+            /** Format: int64 */
+            to_ms: number;
         };
         HourRowView: {
             /** Format: int64 */
@@ -1298,8 +1371,47 @@ export interface components {
             /** Format: double */
             volume: number;
         };
+        /** @description One swept setting. */
+        SweepAxisInput: {
+            /** @description A settings field, e.g. `initial_stop_loss_pct`. */
+            field: string;
+            /** @description Its values, each checked as a settings update is. */
+            values: unknown[];
+        };
+        SweepAxisView: {
+            field: string;
+            values: unknown[];
+        };
+        SweepCellView: {
+            /** @description Why this combination could not run. */
+            error: string | null;
+            summary: null | components["schemas"]["SummaryView"];
+            /** @description The cell's value of each axis, in the axes' order. */
+            values: unknown[];
+        };
+        /** @description A finished sweep: its axes and one cell per combination. */
+        SweepResult: {
+            sweep: components["schemas"]["SweepView"];
+        };
+        SweepView: {
+            axes: components["schemas"]["SweepAxisView"][];
+            /** @description One per combination, the last axis's values changing fastest. */
+            cells: components["schemas"]["SweepCellView"][];
+        };
         TokenResponse: {
             token: string;
+        };
+        TradeChartView: {
+            /** @description Oldest first. */
+            candles: components["schemas"]["ChartCandleView"][];
+            /**
+             * Format: int32
+             * @description The candles' length: the shortest that shows the trade in at most 400 candles.
+             */
+            interval_minutes: number;
+            /** @description Entry, each take profit taken (where the price first reached it), exit. */
+            markers: components["schemas"]["ChartMarkerView"][];
+            symbol: string;
         };
         TradePage: {
             /**
@@ -2306,6 +2418,62 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backtests_chart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                trade_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeChartView"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

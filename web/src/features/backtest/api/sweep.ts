@@ -16,7 +16,7 @@ export type SweepAxis = { field: SweepField; values: number[] }
 export const MAX_SWEEP_CELLS = 400
 
 /** What POST /api/backtests/ takes: a single run, or with `sweep` (1 or 2 axes) a sweep. */
-export type BacktestRequest = BacktestInput & { sweep?: SweepAxis[] | null }
+export type BacktestRequest = Omit<BacktestInput, 'sweep'> & { sweep?: SweepAxis[] | null }
 
 /** One combination's outcome: its values (one per axis), and its summary or why it failed. */
 export type SweepCell = {
@@ -31,7 +31,7 @@ export type SweepResult = { sweep: { axes: SweepAxis[]; cells: SweepCell[] } }
 export type BacktestKind = 'single' | 'sweep'
 
 /** GET /api/backtests/ and /api/backtests/{id}/ with what sweeps add: `kind`, and a sweep's result. */
-export type BacktestRun = Omit<Backtest, 'request' | 'result'> & {
+export type BacktestRun = Omit<Backtest, 'request' | 'result' | 'kind'> & {
   kind?: BacktestKind
   request: BacktestRequest
   result: BacktestResult | SweepResult | null

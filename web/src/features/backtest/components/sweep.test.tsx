@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { BacktestRun, SweepResult } from '@/features/backtest/api/sweep'
+import type { Backtest } from '@/types/api'
 import { admin, backtestRecord, backtestSummary, storeSession } from '@/testing/fixtures'
 import { renderApp, sentJson, stubServer } from '@/testing/render-app'
 
@@ -31,8 +32,13 @@ const sweepResult: SweepResult = {
   },
 }
 
+/** A stored run, without its result, as the sweep view types it (the generated types are looser). */
+function asRun(record: Backtest): BacktestRun {
+  return { ...record, kind: 'single', request: { ...record.request, sweep: null }, result: null }
+}
+
 const sweepRun: BacktestRun = {
-  ...backtestRecord(9),
+  ...asRun(backtestRecord(9)),
   kind: 'sweep',
   request,
   result: sweepResult,
@@ -48,7 +54,7 @@ function backtestServer(startReply?: (body: unknown) => Reply) {
     'POST /api/backtests/': ({ body }) => {
       if (startReply) return startReply(body)
       const started: BacktestRun = {
-        ...backtestRecord(10),
+        ...asRun(backtestRecord(10)),
         kind: 'single',
         status: 'running',
         progress: 0,
