@@ -43,7 +43,6 @@ impl TradingWorker {
         let Some(side) = entry_side(new, self.settings.reverse_mode) else {
             return;
         };
-        self.no_waiting_chains = false;
         let label = format!("{} {}", signal.symbol, new);
         if let Err(skip) = self.try_entry(signal, side, now).await {
             self.info(&format!("{label}: skipped, {skip}")).await;
@@ -76,33 +75,41 @@ impl TradingWorker {
                 self.enter(symbol, side, margin, source, now).await
             }
             BotMode::Martingale => {
-                // A trade of a chain open on the symbol: its chain is open (no need to read).
-                if self.open.get(symbol).is_some_and(|t| t.chain_id.is_some()) {
-                    return Err(Skip::Forbidden(
-                        "a martingale chain on this symbol is still open".into(),
-                    ));
-                }
-                let chains = self
-                    .deps
-                    .store
-                    .open_chains(self.user_id)
-                    .await
-                    .map_err(|e| Skip::Forbidden(format!("the chains could not be read: {e}")))?;
-                if chains.iter().any(|c| c.symbol == symbol) {
+                let (on_symbol, open) = self.open_chains_view(symbol).await?;
+                if on_symbol {
                     return Err(Skip::Forbidden(
                         "a martingale chain on this symbol is still open".into(),
                     ));
                 }
                 let max = self.settings.martingale_max_active_chains;
-                if chains.len() >= max as usize {
+                if open >= max as usize {
                     return Err(Skip::Forbidden(format!(
-                        "{} martingale chain(s) are open (martingale_max_active_chains {max})",
-                        chains.len()
+                        "{open} martingale chain(s) are open (martingale_max_active_chains {max})"
                     )));
                 }
                 self.start_chain(symbol, side, signal, now).await
             }
         }
+    }
+
+    /// Whether a martingale chain is open on `symbol`, and how many are open. While no open
+    /// chain waits for its next step, every open chain has a trade open here, so the books
+    /// in memory answer; otherwise the store does.
+    async fn open_chains_view(&self, symbol: &str) -> Result<(bool, usize), Skip> {
+        if self.no_waiting_chains {
+            let mut ids: Vec<i64> = self.open.values().filter_map(|t| t.chain_id).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let on_symbol = self.open.get(symbol).is_some_and(|t| t.chain_id.is_some());
+            return Ok((on_symbol, ids.len()));
+        }
+        let chains = self
+            .deps
+            .store
+            .open_chains(self.user_id)
+            .await
+            .map_err(|e| Skip::Forbidden(format!("the chains could not be read: {e}")))?;
+        Ok((chains.iter().any(|c| c.symbol == symbol), chains.len()))
     }
 
     async fn start_chain(
@@ -112,6 +119,8 @@ impl TradingWorker {
         signal: &StoredSignal,
         now: DateTime<Utc>,
     ) -> Result<(), Skip> {
+        // The new chain may end up waiting (its entry refused): look at the chains again.
+        self.no_waiting_chains = false;
         let store = self.deps.store.clone();
         let chain = store
             .insert_chain(&Chain {
