@@ -94,6 +94,7 @@ fn main() {
         "  history alone: {candles} 1-minute candles (warm-up included) in {:.2} s",
         generated.as_secs_f64()
     );
+    let streamed_again = streamed.clone();
     let base = Backtest {
         candles: Candles::Loaded(minutes),
         ..streamed
@@ -120,17 +121,33 @@ fn main() {
     );
 
     if cells > 0 {
-        let values: Vec<serde_json::Value> = (1..=cells).map(|v| json!(v)).collect();
-        let axes = [Axis {
-            field: "initial_stop_loss_pct".into(),
-            values,
-        }];
+        // The example: initial_stop_loss_pct 1..10 x take_profit_first_pct 2..20
+        // (steps of 2) for 100 cells; one axis of stop losses otherwise.
+        let axes = if cells % 10 == 0 {
+            vec![
+                Axis {
+                    field: "initial_stop_loss_pct".into(),
+                    values: (1..=10).map(|v| json!(v)).collect(),
+                },
+                Axis {
+                    field: "take_profit_first_pct".into(),
+                    values: (1..=cells / 10).map(|v| json!(2 * v)).collect(),
+                },
+            ]
+        } else {
+            vec![Axis {
+                field: "initial_stop_loss_pct".into(),
+                values: (1..=cells).map(|v| json!(v)).collect(),
+            }]
+        };
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        // The whole job, as the server runs it: the history generated and rated once, then
+        // every cell.
         let began = Instant::now();
-        let done = sweep(&base, &axes, threads, &Progress::default()).unwrap();
+        let done = sweep(&streamed_again, &axes, threads, &Progress::default()).unwrap();
         let swept = began.elapsed();
         println!(
-            "  sweep of {} cells on {threads} threads: {:.2} s ({:.2} s a cell)",
+            "  sweep of {} cells on {threads} threads (history and ratings once included): {:.2} s ({:.2} s a cell)",
             done.len(),
             swept.as_secs_f64(),
             swept.as_secs_f64() / done.len() as f64

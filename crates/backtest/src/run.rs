@@ -83,7 +83,8 @@ impl Progress {
         self.done.store(share.to_bits(), Ordering::Relaxed);
     }
 
-    /// Asks the run to stop at its next check (within a thousand minutes of history).
+    /// Asks the run to stop at its next check (its next day of history; a sweep, its next
+    /// cell).
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
     }
