@@ -346,16 +346,23 @@ impl Driver<'_> {
             }
             self.unseen[i] = None;
             let symbol = &self.symbols[i];
+            let mut heard = false;
             for (after, price) in price_path(candle) {
                 let now_ms = minute_ms + after;
                 self.market.set_time(now_ms);
                 self.market.set_price(symbol, price);
                 self.exchange.on_tick(symbol, price, now_ms);
-                self.pump(now_ms).await?;
+                heard |= self.pump(now_ms).await?;
                 self.worker.on_tick(symbol, price, at(now_ms)).await;
-                self.pump(now_ms).await?;
+                heard |= self.pump(now_ms).await?;
             }
-            self.refresh_bands();
+            if heard {
+                self.refresh_bands();
+            } else {
+                // Nothing happened but this symbol's prices: only its band can have moved
+                // (a new best price for its trailing stop, a take profit taken).
+                self.refresh_band(i);
+            }
         }
         if self.walk_every_candle || self.worker.clock_due() {
             let now_ms = minute_ms + MINUTE_MS - 1;
@@ -384,21 +391,29 @@ impl Driver<'_> {
     /// Where each symbol's prices may move unwalked, after anything that may have changed
     /// a position, a stop or a take profit.
     fn refresh_bands(&mut self) {
-        for (band, symbol) in self.bands.iter_mut().zip(self.symbols) {
-            *band = self
-                .exchange
-                .quiet_band(self.user, symbol)
-                .and(self.worker.quiet_band(symbol));
+        for i in 0..self.symbols.len() {
+            self.refresh_band(i);
         }
     }
 
-    /// Hands the worker everything the exchange did so far.
-    async fn pump(&mut self, now_ms: i64) -> Result<(), BacktestError> {
+    fn refresh_band(&mut self, i: usize) {
+        let symbol = &self.symbols[i];
+        self.bands[i] = self
+            .exchange
+            .quiet_band(self.user, symbol)
+            .and(self.worker.quiet_band(symbol));
+    }
+
+    /// Hands the worker everything the exchange did so far; answers whether there was any
+    /// event but a wallet update.
+    async fn pump(&mut self, now_ms: i64) -> Result<bool, BacktestError> {
         self.venue.catch_up().await?;
+        let mut heard = false;
         while let Ok(event) = self.events.try_recv() {
+            heard |= !matches!(event, VenueEvent::Wallet(_));
             self.worker.on_venue_event(event, at(now_ms)).await;
         }
-        Ok(())
+        Ok(heard)
     }
 }
 /// Lowers the calling thread's priority as far as it goes (on Linux the lowest niceness,

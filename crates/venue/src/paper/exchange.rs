@@ -215,14 +215,17 @@ impl PaperExchange {
         {
             return;
         }
-        state.price_times.insert(symbol.to_string(), ts_ms);
-        state.prices.insert(symbol.to_string(), price);
+        set_for(&mut state.price_times, symbol, ts_ms);
+        set_for(&mut state.prices, symbol, price);
         let mut users: Vec<UserId> = state
             .accounts
             .iter()
             .filter(|(_, a)| a.positions.contains_key(symbol))
             .map(|(u, _)| *u)
             .collect();
+        if users.is_empty() {
+            return;
+        }
         users.sort_unstable();
         for user_id in users {
             let Some(account) = state.accounts.get_mut(&user_id) else {
@@ -549,5 +552,16 @@ impl Venue for PaperAccount {
             .entry(self.user_id)
             .or_insert_with(|| broadcast::channel(EVENT_CAPACITY).0)
             .subscribe()
+    }
+}
+
+/// Sets `symbol`'s entry, allocating its key only the first time (ticks come by the million
+/// in a backtest).
+fn set_for<V>(map: &mut HashMap<String, V>, symbol: &str, value: V) {
+    match map.get_mut(symbol) {
+        Some(slot) => *slot = value,
+        None => {
+            map.insert(symbol.to_string(), value);
+        }
     }
 }
