@@ -199,6 +199,6 @@ impl SweepResult {
 #[allow(dead_code)]
 #[serde(untagged)]
 pub enum BacktestOutcomeView {
-    Run(BacktestResult),
+    Run(Box<BacktestResult>),
     Sweep(SweepResult),
 }
