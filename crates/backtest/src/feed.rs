@@ -9,7 +9,7 @@ use std::sync::Arc;
 use signaldesk_core::market::Candle;
 use signaldesk_engine::signals::ratings_candle;
 use signaldesk_ratings::RatingEngine;
-use signaldesk_venue::market::candles::bucket_start;
+use signaldesk_venue::market::candles::{bucket_start, extend};
 use signaldesk_venue::market::sim::{MinuteHistory, SimConfig};
 
 use crate::data::spec_of;
@@ -152,10 +152,7 @@ impl Bucket {
         let start = bucket_start(c.open_time_ms, self.interval_minutes);
         match self.building.as_mut() {
             Some((agg, n)) if agg.open_time_ms == start => {
-                agg.high = agg.high.max(c.high);
-                agg.low = agg.low.min(c.low);
-                agg.close = c.close;
-                agg.volume += c.volume;
+                extend(agg, c);
                 *n += 1;
             }
             _ => {

@@ -30,10 +30,7 @@ pub fn aggregate(candles: &[Candle], from_minutes: u32, to_minutes: u32) -> Vec<
         let start = bucket_start(c.open_time_ms, to_minutes);
         match current.as_mut() {
             Some((agg, n)) if agg.open_time_ms == start => {
-                agg.high = agg.high.max(c.high);
-                agg.low = agg.low.min(c.low);
-                agg.close = c.close;
-                agg.volume += c.volume;
+                extend(agg, c);
                 *n += 1;
             }
             _ => {
@@ -58,6 +55,15 @@ pub fn aggregate(candles: &[Candle], from_minutes: u32, to_minutes: u32) -> Vec<
         }
     }
     out
+}
+
+/// Adds the next shorter candle `c` to `agg`, the longer one it belongs to: the highest
+/// high, the lowest low, `c`'s close, the summed volume.
+pub fn extend(agg: &mut Candle, c: &Candle) {
+    agg.high = agg.high.max(c.high);
+    agg.low = agg.low.min(c.low);
+    agg.close = c.close;
+    agg.volume += c.volume;
 }
 
 /// A candle being built from trades.

@@ -59,6 +59,36 @@ function RowHeader({ value }: { value: number }) {
   )
 }
 
+/** A cell of the table or a heatmap: a button labelled with the cell's values that opens its run. */
+function CellButton({
+  cell,
+  onOpen,
+  disabled,
+  className,
+  children,
+}: {
+  cell: GridCell
+  onOpen: OpenCell
+  disabled: boolean
+  className: string
+  children: React.ReactNode
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={cell.label}
+      title={cell.label}
+      disabled={disabled}
+      onClick={() => {
+        onOpen(cell)
+      }}
+      className={className}
+    >
+      {children}
+    </button>
+  )
+}
+
 /** Rows of the first axis' values, columns of the second's; each cell its total pnl and max drawdown. */
 function SweepTable({ grid, onOpen, disabled }: { grid: SweepGrid; onOpen: OpenCell; disabled: boolean }) {
   return (
@@ -71,14 +101,10 @@ function SweepTable({ grid, onOpen, disabled }: { grid: SweepGrid; onOpen: OpenC
               <RowHeader value={row.value} />
               {row.cells.map((cell) => (
                 <td key={cell.values.join('|')} className="p-0">
-                  <button
-                    type="button"
-                    aria-label={cell.label}
-                    title={cell.label}
+                  <CellButton
+                    cell={cell}
+                    onOpen={onOpen}
                     disabled={disabled}
-                    onClick={() => {
-                      onOpen(cell)
-                    }}
                     className="flex w-full min-w-24 flex-col items-end rounded-md border px-2 py-1 tabular-nums hover:bg-muted/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none disabled:opacity-60"
                   >
                     {cell.error !== null ? (
@@ -94,7 +120,7 @@ function SweepTable({ grid, onOpen, disabled }: { grid: SweepGrid; onOpen: OpenC
                         </span>
                       </>
                     )}
-                  </button>
+                  </CellButton>
                 </td>
               ))}
             </tr>
@@ -133,21 +159,17 @@ function SweepHeatmap({
                 <RowHeader value={row.value} />
                 {row.cells.map((cell) => (
                   <td key={cell.values.join('|')} className="p-0">
-                    <button
-                      type="button"
-                      aria-label={cell.label}
-                      title={cell.label}
+                    <CellButton
+                      cell={cell}
+                      onOpen={onOpen}
                       disabled={disabled}
-                      onClick={() => {
-                        onOpen(cell)
-                      }}
                       className={cn(
                         'h-8 w-full min-w-12 rounded-sm px-1 text-[0.65rem] tabular-nums hover:ring-2 hover:ring-ring focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none disabled:opacity-60',
                         color(cell),
                       )}
                     >
                       {text(cell)}
-                    </button>
+                    </CellButton>
                   </td>
                 ))}
               </tr>
