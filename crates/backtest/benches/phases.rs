@@ -1,6 +1,8 @@
 //! Where a backtest's time goes, on the simulated market (docs/benchmarks.md, "Backtests"):
 //! generating the 1-minute history, the ratings alone, a whole run, and a sweep.
-//! `cargo bench -p signaldesk-backtest --bench phases -- DAYS SYMBOLS CELLS` (defaults 30 20 4).
+//! `cargo bench -p signaldesk-backtest --bench phases -- DAYS SYMBOLS CELLS` (defaults 30 20 0):
+//! with CELLS 0 the run and its phases, otherwise only the sweep (each on a fresh process,
+//! so its peak memory is its own).
 
 use std::time::Instant;
 
@@ -36,7 +38,7 @@ fn main() {
         .collect();
     let days = args.first().copied().unwrap_or(30) as i64;
     let symbols_wanted = args.get(1).copied().unwrap_or(20);
-    let cells = args.get(2).copied().unwrap_or(4);
+    let cells = args.get(2).copied().unwrap_or(0);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -69,6 +71,53 @@ fn main() {
         walk_every_candle: false,
     };
 
+    if cells == 0 {
+        phases_of(&runtime, &streamed, days, &symbols);
+        return;
+    }
+    {
+        // The example: initial_stop_loss_pct 1..10 x take_profit_first_pct 2..20
+        // (steps of 2) for 100 cells; one axis of stop losses otherwise.
+        let axes = if cells % 10 == 0 {
+            vec![
+                Axis {
+                    field: "initial_stop_loss_pct".into(),
+                    values: (1..=10).map(|v| json!(v)).collect(),
+                },
+                Axis {
+                    field: "take_profit_first_pct".into(),
+                    values: (1..=cells / 10).map(|v| json!(2 * v)).collect(),
+                },
+            ]
+        } else {
+            vec![Axis {
+                field: "initial_stop_loss_pct".into(),
+                values: (1..=cells).map(|v| json!(v)).collect(),
+            }]
+        };
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        // The whole job, as the server runs it: the history generated and rated once, then
+        // every cell.
+        let began = Instant::now();
+        let done = sweep(&streamed, &axes, threads, &Progress::default()).unwrap();
+        let swept = began.elapsed();
+        println!(
+            "  sweep of {} cells on {threads} threads (history and ratings once included): {:.2} s ({:.2} s a cell)",
+            done.len(),
+            swept.as_secs_f64(),
+            swept.as_secs_f64() / done.len() as f64
+        );
+        println!("  peak RSS: {:.0} MB", peak_rss_mb());
+    }
+}
+
+/// One whole run on a fresh process (its peak memory its own), then each phase alone.
+fn phases_of(
+    runtime: &tokio::runtime::Runtime,
+    streamed: &Backtest,
+    days: i64,
+    symbols: &[String],
+) {
     // The single run first, on a fresh process: its peak memory is its own.
     let began = Instant::now();
     let outcome = runtime
@@ -94,10 +143,9 @@ fn main() {
         "  history alone: {candles} 1-minute candles (warm-up included) in {:.2} s",
         generated.as_secs_f64()
     );
-    let streamed_again = streamed.clone();
     let base = Backtest {
         candles: Candles::Loaded(minutes),
-        ..streamed
+        ..streamed.clone()
     };
     let began = Instant::now();
     let signals = base.signals_once().unwrap();
@@ -119,39 +167,4 @@ fn main() {
         "  trading alone (history in memory, signals given): {:.2} s",
         began.elapsed().as_secs_f64()
     );
-
-    if cells > 0 {
-        // The example: initial_stop_loss_pct 1..10 x take_profit_first_pct 2..20
-        // (steps of 2) for 100 cells; one axis of stop losses otherwise.
-        let axes = if cells % 10 == 0 {
-            vec![
-                Axis {
-                    field: "initial_stop_loss_pct".into(),
-                    values: (1..=10).map(|v| json!(v)).collect(),
-                },
-                Axis {
-                    field: "take_profit_first_pct".into(),
-                    values: (1..=cells / 10).map(|v| json!(2 * v)).collect(),
-                },
-            ]
-        } else {
-            vec![Axis {
-                field: "initial_stop_loss_pct".into(),
-                values: (1..=cells).map(|v| json!(v)).collect(),
-            }]
-        };
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        // The whole job, as the server runs it: the history generated and rated once, then
-        // every cell.
-        let began = Instant::now();
-        let done = sweep(&streamed_again, &axes, threads, &Progress::default()).unwrap();
-        let swept = began.elapsed();
-        println!(
-            "  sweep of {} cells on {threads} threads (history and ratings once included): {:.2} s ({:.2} s a cell)",
-            done.len(),
-            swept.as_secs_f64(),
-            swept.as_secs_f64() / done.len() as f64
-        );
-        println!("  peak RSS: {:.0} MB", peak_rss_mb());
-    }
 }

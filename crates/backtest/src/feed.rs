@@ -86,8 +86,11 @@ impl Candles {
             return Ok(map.clone());
         }
         let symbols = self.symbols();
-        let mut all: BTreeMap<String, Vec<Candle>> =
-            symbols.iter().map(|s| (s.clone(), Vec::new())).collect();
+        let (_, minutes) = self.timeline()?;
+        let mut all: BTreeMap<String, Vec<Candle>> = symbols
+            .iter()
+            .map(|s| (s.clone(), Vec::with_capacity(minutes)))
+            .collect();
         let mut feed = Feed::new(self, &Signals::Scripted(Arc::default()))?;
         while let Some(chunk) = feed.next_chunk() {
             for (symbol, part) in symbols.iter().zip(chunk.candles) {
