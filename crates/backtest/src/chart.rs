@@ -5,10 +5,14 @@
 
 use rust_decimal::Decimal;
 use signaldesk_core::market::{Candle, PositionSide};
+use signaldesk_core::settings::BotSettings;
+use signaldesk_core::trading::take_profit_price;
 use signaldesk_venue::market::candles::aggregate;
 
+use crate::data::spec_of;
 use crate::feed::MINUTE_MS;
 use crate::path::price_path;
+use crate::BacktestError;
 
 /// The most candles a chart shows: the interval grows until the window fits.
 pub const MAX_CANDLES: usize = 400;
@@ -61,6 +65,21 @@ pub struct TradeChart {
 }
 
 impl ChartTrade {
+    /// The levels of a trade's first `taken` take profits on `symbol` (the ladder of the
+    /// settings it traded with, as the worker computes it).
+    pub fn take_profit_levels(
+        symbol: &str,
+        side: PositionSide,
+        entry_price: Decimal,
+        settings: &BotSettings,
+        taken: u32,
+    ) -> Result<Vec<Decimal>, BacktestError> {
+        let instrument = spec_of(symbol)?.instrument;
+        Ok((0..taken)
+            .map(|step| take_profit_price(side, entry_price, settings, step, &instrument))
+            .collect())
+    }
+
     /// The minutes the chart covers: the trade (to `end_ms` while still open) with a margin
     /// of a fifth of its length, at least half an hour, on each side.
     pub fn window(&self, end_ms: i64) -> (i64, i64) {

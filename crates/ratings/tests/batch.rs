@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{batch_series, candles_of, random_walk, reference_candles};
+use common::{batch_series, candles_of, random_walk, reference_candles, uniforms};
 use signaldesk_ratings::{
     report_batch, report_for, Candle, CandleError, Indicator, RatingEngine, RatingReport,
     ReportError,
@@ -17,13 +17,7 @@ use signaldesk_ratings::{
 /// differences share an exponent range and their sums are often exact, in
 /// any order).
 fn wild(n: usize, seed: u64) -> Vec<Candle> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut next = uniforms(seed);
     let mut close = 1.0;
     (0..n)
         .map(|i| {

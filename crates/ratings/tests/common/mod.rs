@@ -93,17 +93,21 @@ pub fn candles_of(name: &str) -> Vec<Candle> {
         .collect()
 }
 
-/// A deterministic pseudo-random candle series (geometric random walk),
-/// `n` one-minute candles starting at `price`.
-pub fn random_walk(n: usize, seed: u64, price: f64) -> Vec<Candle> {
+/// Deterministic uniform numbers in [0, 1) from `seed` (xorshift64*).
+pub fn uniforms(seed: u64) -> impl FnMut() -> f64 {
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        // xorshift64*
+    move || {
         state ^= state >> 12;
         state ^= state << 25;
         state ^= state >> 27;
         (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    };
+    }
+}
+
+/// A deterministic pseudo-random candle series (geometric random walk),
+/// `n` one-minute candles starting at `price`.
+pub fn random_walk(n: usize, seed: u64, price: f64) -> Vec<Candle> {
+    let mut next = uniforms(seed);
     let mut close = price;
     (0..n)
         .map(|i| {

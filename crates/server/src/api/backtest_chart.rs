@@ -12,11 +12,10 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use serde_json::Value;
 use signaldesk_backtest::chart::{ChartTrade, TradeChart};
-use signaldesk_backtest::data::{fill_gaps, instruments_of};
+use signaldesk_backtest::data::fill_gaps;
 use signaldesk_backtest::Candles;
 use signaldesk_core::market::{Candle, PositionSide};
 use signaldesk_core::settings::BotSettings;
-use signaldesk_core::trading::take_profit_price;
 use utoipa::ToSchema;
 
 use crate::app::AppState;
@@ -131,14 +130,13 @@ fn trade_of(result: &Value, trade_id: i64) -> Option<(ChartTrade, HistoryView)> 
             .map(|t| t.timestamp_millis())
     };
     let entry_price = decimal("entry_price")?;
-    let instrument = instruments_of(std::slice::from_ref(&symbol)).ok()?.pop()?;
     let taken = trade
         .get("take_profits_taken")
         .and_then(Value::as_u64)
+        .and_then(|n| u32::try_from(n).ok())
         .unwrap_or(0);
-    let take_profit_levels = (0..u32::try_from(taken).ok()?)
-        .map(|step| take_profit_price(side, entry_price, &settings, step, &instrument))
-        .collect();
+    let take_profit_levels =
+        ChartTrade::take_profit_levels(&symbol, side, entry_price, &settings, taken).ok()?;
     Some((
         ChartTrade {
             symbol,

@@ -59,6 +59,24 @@ function RowHeader({ value }: { value: number }) {
   )
 }
 
+/** The rows of a grid: each its first axis' value, then one cell per value of the second. */
+function GridBody({ grid, cell }: { grid: SweepGrid; cell: (cell: GridCell) => React.ReactNode }) {
+  return (
+    <tbody>
+      {grid.rows.map((row) => (
+        <tr key={row.value}>
+          <RowHeader value={row.value} />
+          {row.cells.map((c) => (
+            <td key={c.values.join('|')} className="p-0">
+              {cell(c)}
+            </td>
+          ))}
+        </tr>
+      ))}
+    </tbody>
+  )
+}
+
 /** A cell of the table or a heatmap: a button labelled with the cell's values that opens its run. */
 function CellButton({
   cell,
@@ -95,37 +113,31 @@ function SweepTable({ grid, onOpen, disabled }: { grid: SweepGrid; onOpen: OpenC
     <div className="overflow-x-auto">
       <table aria-label={s.sweepTable} className="w-full border-separate border-spacing-1 text-sm">
         <GridHeader grid={grid} />
-        <tbody>
-          {grid.rows.map((row) => (
-            <tr key={row.value}>
-              <RowHeader value={row.value} />
-              {row.cells.map((cell) => (
-                <td key={cell.values.join('|')} className="p-0">
-                  <CellButton
-                    cell={cell}
-                    onOpen={onOpen}
-                    disabled={disabled}
-                    className="flex w-full min-w-24 flex-col items-end rounded-md border px-2 py-1 tabular-nums hover:bg-muted/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none disabled:opacity-60"
-                  >
-                    {cell.error !== null ? (
-                      <span className="text-destructive">{s.sweepFailed}</span>
-                    ) : (
-                      <>
-                        <span className={cn('font-medium', pnlClass(cell.pnl))}>
-                          <span className="text-xs font-normal text-muted-foreground">{s.pnlShort} </span>
-                          {cell.pnl === null ? '—' : cell.pnl.toFixed(2)}
-                        </span>
-                        <span className="text-xs text-muted-foreground">
-                          {s.drawdownShort} {cell.drawdown === null ? '—' : `${cell.drawdown.toFixed(2)}%`}
-                        </span>
-                      </>
-                    )}
-                  </CellButton>
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
+        <GridBody
+          grid={grid}
+          cell={(cell) => (
+            <CellButton
+              cell={cell}
+              onOpen={onOpen}
+              disabled={disabled}
+              className="flex w-full min-w-24 flex-col items-end rounded-md border px-2 py-1 tabular-nums hover:bg-muted/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none disabled:opacity-60"
+            >
+              {cell.error !== null ? (
+                <span className="text-destructive">{s.sweepFailed}</span>
+              ) : (
+                <>
+                  <span className={cn('font-medium', pnlClass(cell.pnl))}>
+                    <span className="text-xs font-normal text-muted-foreground">{s.pnlShort} </span>
+                    {cell.pnl === null ? '—' : cell.pnl.toFixed(2)}
+                  </span>
+                  <span className="text-xs text-muted-foreground">
+                    {s.drawdownShort} {cell.drawdown === null ? '—' : `${cell.drawdown.toFixed(2)}%`}
+                  </span>
+                </>
+              )}
+            </CellButton>
+          )}
+        />
       </table>
     </div>
   )
@@ -153,28 +165,22 @@ function SweepHeatmap({
       <div className="overflow-x-auto">
         <table aria-label={title} className="border-separate border-spacing-0.5 text-xs">
           <GridHeader grid={grid} />
-          <tbody>
-            {grid.rows.map((row) => (
-              <tr key={row.value}>
-                <RowHeader value={row.value} />
-                {row.cells.map((cell) => (
-                  <td key={cell.values.join('|')} className="p-0">
-                    <CellButton
-                      cell={cell}
-                      onOpen={onOpen}
-                      disabled={disabled}
-                      className={cn(
-                        'h-8 w-full min-w-12 rounded-sm px-1 text-[0.65rem] tabular-nums hover:ring-2 hover:ring-ring focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none disabled:opacity-60',
-                        color(cell),
-                      )}
-                    >
-                      {text(cell)}
-                    </CellButton>
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
+          <GridBody
+            grid={grid}
+            cell={(cell) => (
+              <CellButton
+                cell={cell}
+                onOpen={onOpen}
+                disabled={disabled}
+                className={cn(
+                  'h-8 w-full min-w-12 rounded-sm px-1 text-[0.65rem] tabular-nums hover:ring-2 hover:ring-ring focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none disabled:opacity-60',
+                  color(cell),
+                )}
+              >
+                {text(cell)}
+              </CellButton>
+            )}
+          />
         </table>
       </div>
     </div>
