@@ -1,4 +1,4 @@
-//! One run: scratch books (a SQLite file in a temporary folder, the live store's own code),
+//! One run: scratch books (an in-memory SQLite database, the live store's own code),
 //! a paper exchange on a hand-driven market, the user's trading worker, and the clock moved
 //! minute by minute through the history, read a day at a time ([`crate::feed`]).
 
@@ -114,9 +114,7 @@ impl Backtest {
         let (first_ms, total_minutes) = self.candles.timeline()?;
         let symbols = self.candles.symbols();
         let mut chunks = Chunks::start(&self.candles, &self.signals)?;
-        let scratch = scratch_dir()?;
-        let url = format!("sqlite://{}", scratch.path().join("backtest.db").display());
-        let store = Store::connect(&url).await?;
+        let store = Store::in_memory().await?;
         let user = store.create_user("backtest", "-", 0).await?.id;
         let record = store.settings_or_default(user, 0).await?;
         store
@@ -421,21 +419,6 @@ impl Driver<'_> {
 /// leave. Where the system refuses, the thread keeps its priority.
 pub fn yield_to_the_live_bots() {
     let _ = thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min);
-}
-
-/// The scratch books' folder: in memory (`/dev/shm`) where the machine has it, since the
-/// books are thrown away and every write to a disk costs system time; else the temp folder.
-fn scratch_dir() -> std::io::Result<tempfile::TempDir> {
-    let shm = std::path::Path::new("/dev/shm");
-    if shm.is_dir() {
-        if let Ok(dir) = tempfile::Builder::new()
-            .prefix("signaldesk-backtest-")
-            .tempdir_in(shm)
-        {
-            return Ok(dir);
-        }
-    }
-    tempfile::tempdir()
 }
 
 fn at(ms: i64) -> DateTime<Utc> {

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;
+use sqlx::AnyPool;
 use sqlx::{Connection, Executor};
 
 use crate::health::StoreHealth;
@@ -61,31 +62,10 @@ impl Store {
         };
         let options =
             AnyConnectOptions::from_str(&url).map_err(|e| StoreError::InvalidUrl(e.to_string()))?;
-        let pool = AnyPoolOptions::new()
+        let pool = pool_options(backend, Lifetime::Replaceable)
             .max_connections(match backend {
                 Backend::Sqlite => 8,
                 Backend::Postgres => 16,
-            })
-            .acquire_timeout(Duration::from_secs(10))
-            // A ping before each lent connection finds a network connection that died; a
-            // SQLite connection is a file handle in this process, and the ping a round trip to
-            // its thread for every statement.
-            .test_before_acquire(backend == Backend::Postgres)
-            // A transaction that did not end with a COMMIT or ROLLBACK that succeeded (a COMMIT
-            // failing on a full disk, a dropped transaction whose rollback failed) may still
-            // hold SQLite's write lock, and every later statement on that connection would join
-            // it and never commit. Such a connection is closed, which rolls it back, instead of
-            // being lent again (seen once by `make faults` after the SQLite outage: "database
-            // is locked" for every writer until the server stopped).
-            .after_release(|conn, _| Box::pin(async move { Ok(!conn.is_in_transaction()) }))
-            .after_connect(move |conn, _| {
-                Box::pin(async move {
-                    if backend == Backend::Sqlite {
-                        conn.execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;")
-                            .await?;
-                    }
-                    Ok(())
-                })
             })
             .connect_with(options)
             .await?;
@@ -93,6 +73,29 @@ impl Store {
             // WAL is a property of the file: readers never wait for the writer.
             pool.execute("PRAGMA journal_mode = WAL;").await?;
         }
+        Store::migrated(pool, backend, &url).await
+    }
+
+    /// Books that live only as long as this store: an in-memory SQLite database on one
+    /// connection that is never closed (a backtest's scratch books). The same schema and
+    /// statements as a file, without a file's reads and writes, or other connections'
+    /// changes to look for before each statement.
+    pub async fn in_memory() -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let url = "sqlite::memory:";
+        let options =
+            AnyConnectOptions::from_str(url).map_err(|e| StoreError::InvalidUrl(e.to_string()))?;
+        let pool = pool_options(Backend::Sqlite, Lifetime::WholeStore)
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_with(options)
+            .await?;
+        Store::migrated(pool, Backend::Sqlite, url).await
+    }
+
+    async fn migrated(pool: AnyPool, backend: Backend, url: &str) -> Result<Store, StoreError> {
         let migrator = match backend {
             Backend::Sqlite => &SQLITE_MIGRATIONS,
             Backend::Postgres => &POSTGRES_MIGRATIONS,
@@ -102,7 +105,7 @@ impl Store {
             pool: TrackedPool::new(pool),
             backend,
             rollups: Arc::default(),
-            url: Arc::from(url.as_str()),
+            url: Arc::from(url),
         })
     }
 
@@ -131,6 +134,44 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
     }
+}
+
+/// Whether a connection may be closed and replaced by a new one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lifetime {
+    Replaceable,
+    /// The connection is the database (in memory): closing it would lose everything.
+    WholeStore,
+}
+
+fn pool_options(backend: Backend, lifetime: Lifetime) -> AnyPoolOptions {
+    AnyPoolOptions::new()
+        .acquire_timeout(Duration::from_secs(10))
+        // A ping before each lent connection finds a network connection that died; a
+        // SQLite connection is a file handle in this process, and the ping a round trip to
+        // its thread for every statement.
+        .test_before_acquire(backend == Backend::Postgres)
+        // A transaction that did not end with a COMMIT or ROLLBACK that succeeded (a COMMIT
+        // failing on a full disk, a dropped transaction whose rollback failed) may still
+        // hold SQLite's write lock, and every later statement on that connection would join
+        // it and never commit. Such a connection is closed, which rolls it back, instead of
+        // being lent again (seen once by `make faults` after the SQLite outage: "database
+        // is locked" for every writer until the server stopped). An in-memory database has
+        // no other writer to lock out, and closing its one connection would lose it.
+        .after_release(move |conn, _| {
+            Box::pin(async move {
+                Ok(lifetime == Lifetime::WholeStore || !conn.is_in_transaction())
+            })
+        })
+        .after_connect(move |conn, _| {
+            Box::pin(async move {
+                if backend == Backend::Sqlite {
+                    conn.execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;")
+                        .await?;
+                }
+                Ok(())
+            })
+        })
 }
 
 /// Creates the SQLite file's folder and asks for the file to be created if missing.
