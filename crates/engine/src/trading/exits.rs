@@ -85,7 +85,6 @@ impl TradingWorker {
     }
 
     async fn take_profit(&mut self, symbol: String, level: Decimal, now: DateTime<Utc>) {
-        self.no_waiting_chains = false;
         let Some(trade) = self.open.get(&symbol).cloned() else {
             return;
         };
@@ -197,9 +196,6 @@ impl TradingWorker {
     /// the worker's own orders are booked from their fills, so `Manual` closes are skipped.
     /// While the books are out of sync the event is parked for after the reconciliation.
     pub async fn on_venue_event(&mut self, event: VenueEvent, now: DateTime<Utc>) {
-        if !matches!(event, VenueEvent::Wallet(_)) {
-            self.no_waiting_chains = false;
-        }
         match event {
             VenueEvent::Wallet(wallet) => {
                 self.deps
@@ -268,6 +264,10 @@ impl TradingWorker {
     async fn after_finished(&mut self, trade: Trade, reason: &str, now: DateTime<Utc>) {
         if self.holds_trade(&trade) {
             self.open.remove(&trade.symbol);
+        }
+        if trade.chain_id.is_some() {
+            // Its chain has no trade open until its next step opens, if it can.
+            self.no_waiting_chains = false;
         }
         self.info(&format!(
             "{}: {} trade #{} closed ({}), pnl {} USDT",

@@ -85,7 +85,8 @@ pub struct TradingWorker {
     /// Set while a write to the store failed and the books wait for a reconciliation.
     out_of_sync: books::OutOfSync,
     /// Known that no open martingale chain waits for its next step: set when a look at the
-    /// chains found none, cleared by anything that can close a trade or start a chain, so
+    /// chains found none, cleared when a chain's trade closes, a chain starts, a command
+    /// comes or the books are reconciled (each may leave a chain without an open trade), so
     /// the timers read the chains again only when something changed.
     no_waiting_chains: bool,
     /// Whether an order's round trip (wall-clock time) is added to the worker's clock for
