@@ -75,9 +75,18 @@ pub fn sweep(
     let done = AtomicUsize::new(0);
     let cells: Mutex<Vec<Option<Cell>>> = Mutex::new(vec![None; combos.len()]);
     let total = combos.len().max(1) as f64;
+    // Each thread keeps to a core of its own, and the books' SQLite thread it starts keeps
+    // to the same one (a new thread inherits its creator's cores): each statement is then a
+    // switch between two threads on one core instead of a wake-up across cores.
+    let cores = core_affinity::get_core_ids().unwrap_or_default();
     std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, combos.len().max(1)) {
-            scope.spawn(|| {
+        for k in 0..threads.clamp(1, combos.len().max(1)) {
+            let core = cores.get(k % cores.len().max(1)).copied();
+            let (next, done, cells, combos, shared) = (&next, &done, &cells, &combos, &shared);
+            scope.spawn(move || {
+                if let Some(core) = core {
+                    core_affinity::set_for_current(core);
+                }
                 crate::run::yield_to_the_live_bots();
                 let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
