@@ -39,10 +39,6 @@ fn main() {
     let days = args.first().copied().unwrap_or(30) as i64;
     let symbols_wanted = args.get(1).copied().unwrap_or(20);
     let cells = args.get(2).copied().unwrap_or(0);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let symbols: Vec<String> = default_symbols()
         .into_iter()
         .take(symbols_wanted)
@@ -72,7 +68,7 @@ fn main() {
     };
 
     if cells == 0 {
-        phases_of(&runtime, &streamed, days, &symbols);
+        phases_of(&streamed, days, &symbols);
         return;
     }
     {
@@ -112,17 +108,10 @@ fn main() {
 }
 
 /// One whole run on a fresh process (its peak memory its own), then each phase alone.
-fn phases_of(
-    runtime: &tokio::runtime::Runtime,
-    streamed: &Backtest,
-    days: i64,
-    symbols: &[String],
-) {
+fn phases_of(streamed: &Backtest, days: i64, symbols: &[String]) {
     // The single run first, on a fresh process: its peak memory is its own.
     let began = Instant::now();
-    let outcome = runtime
-        .block_on(streamed.run(&Progress::default()))
-        .unwrap();
+    let outcome = streamed.run_on_a_core(&Progress::default()).unwrap();
     let whole = began.elapsed();
     let run_peak = peak_rss_mb();
     println!(
@@ -160,9 +149,7 @@ fn phases_of(
         ..base.clone()
     };
     let began = Instant::now();
-    runtime
-        .block_on(scripted.run(&Progress::default()))
-        .unwrap();
+    scripted.run_on_a_core(&Progress::default()).unwrap();
     println!(
         "  trading alone (history in memory, signals given): {:.2} s",
         began.elapsed().as_secs_f64()

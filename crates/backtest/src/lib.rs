@@ -13,11 +13,13 @@ pub mod request;
 mod run;
 mod summary;
 pub mod sweep;
+pub mod threads;
 
 pub use feed::Candles;
 pub use request::{Checked, Data, History, Market, Request, Source};
-pub use run::{yield_to_the_live_bots, Backtest, Outcome, Progress, ScriptedSignal, Signals};
+pub use run::{Backtest, Outcome, Progress, ScriptedSignal, Signals};
 pub use summary::Summary;
+pub use threads::{keep_to_one_core, yield_to_the_live_bots};
 
 /// Why a backtest could not run.
 #[derive(Debug, thiserror::Error)]

@@ -24,6 +24,7 @@ use tokio::sync::broadcast;
 
 use crate::feed::{Candles, Chunk, Feed, Part, MINUTE_MS};
 use crate::path::{price_path, OFFSETS_MS};
+use crate::threads::{keep_to_one_core, yield_to_the_live_bots};
 use crate::{BacktestError, Summary};
 
 /// The bot log lines a run keeps (the newest).
@@ -199,6 +200,26 @@ impl Backtest {
         })
     }
 
+    /// [`run`](Self::run) on a thread of its own, below the live bots and kept to one core
+    /// together with its books' SQLite thread (see [`crate::threads`]); waits for it.
+    pub fn run_on_a_core(&self, progress: &Progress) -> Result<Outcome, BacktestError> {
+        std::thread::scope(|scope| {
+            let runner = std::thread::Builder::new()
+                .name("backtest".into())
+                .spawn_scoped(scope, || {
+                    yield_to_the_live_bots();
+                    keep_to_one_core();
+                    tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()?
+                        .block_on(self.run(progress))
+                })?;
+            runner
+                .join()
+                .map_err(|_| BacktestError::Data("the backtest's thread failed".into()))?
+        })
+    }
+
     /// Every signal the run would take, computed without trading: the same for any settings,
     /// so a sweep computes them once and gives each cell [`Signals::Scripted`].
     pub fn signals_once(&self) -> Result<Arc<Vec<ScriptedSignal>>, BacktestError> {
@@ -237,6 +258,8 @@ impl Chunks {
             .name("backtest-feed".into())
             .spawn(move || {
                 yield_to_the_live_bots();
+                // Off the trading thread's core, where it would take turns with the trading.
+                keep_to_one_core();
                 while let Some(chunk) = feed.next_chunk() {
                     // The run stopped (cancelled or failed): nobody reads on.
                     if sender.send(chunk).is_err() {
@@ -414,37 +437,6 @@ impl Driver<'_> {
         Ok(heard)
     }
 }
-/// Lowers the calling thread's priority as far as it goes (on Linux the lowest niceness,
-/// for this thread alone), so a backtest beside the live bots takes only the time they
-/// leave. Where the system refuses, the thread keeps its priority.
-pub fn yield_to_the_live_bots() {
-    let _ = thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min);
-}
-
 fn at(ms: i64) -> DateTime<Utc> {
     DateTime::from_timestamp_millis(ms).unwrap_or_default()
-}
-
-#[cfg(all(test, target_os = "linux"))]
-mod tests {
-    /// The nice value of the calling thread, from /proc.
-    fn niceness() -> i64 {
-        let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
-        // Fields after the command's closing parenthesis: state is the 3rd field, nice the 19th.
-        let after = &stat[stat.rfind(')').unwrap() + 2..];
-        after.split_whitespace().nth(16).unwrap().parse().unwrap()
-    }
-
-    #[test]
-    fn a_backtest_thread_runs_at_the_lowest_priority_and_only_it() {
-        let before = niceness();
-        let inside = std::thread::spawn(|| {
-            super::yield_to_the_live_bots();
-            niceness()
-        })
-        .join()
-        .unwrap();
-        assert_eq!(inside, 19);
-        assert_eq!(niceness(), before, "the caller's own priority is unchanged");
-    }
 }

@@ -1,6 +1,6 @@
 //! Sweeps: one run for every combination of a few settings' values, the signals computed
 //! once for all of them (they do not depend on the settings), the runs shared out among
-//! threads, each with a runtime of its own.
+//! threads, each with a runtime of its own and a core of its own (see [`crate::threads`]).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -75,19 +75,11 @@ pub fn sweep(
     let done = AtomicUsize::new(0);
     let cells: Mutex<Vec<Option<Cell>>> = Mutex::new(vec![None; combos.len()]);
     let total = combos.len().max(1) as f64;
-    // Each thread keeps to a core of its own, and the books' SQLite thread it starts keeps
-    // to the same one (a new thread inherits its creator's cores): each statement is then a
-    // switch between two threads on one core instead of a wake-up across cores.
-    let cores = core_affinity::get_core_ids().unwrap_or_default();
     std::thread::scope(|scope| {
-        for k in 0..threads.clamp(1, combos.len().max(1)) {
-            let core = cores.get(k % cores.len().max(1)).copied();
-            let (next, done, cells, combos, shared) = (&next, &done, &cells, &combos, &shared);
-            scope.spawn(move || {
-                if let Some(core) = core {
-                    core_affinity::set_for_current(core);
-                }
-                crate::run::yield_to_the_live_bots();
+        for _ in 0..threads.clamp(1, combos.len().max(1)) {
+            scope.spawn(|| {
+                crate::threads::yield_to_the_live_bots();
+                crate::threads::keep_to_one_core();
                 let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()

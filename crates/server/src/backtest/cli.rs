@@ -64,7 +64,11 @@ pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
         return run_sweep(run, axes, asked.json).await;
     }
     let symbols = run.candles.symbols().len();
-    let outcome = run.run(&Progress::default()).await?;
+    let run = std::sync::Arc::new(run);
+    let outcome = {
+        let run = run.clone();
+        tokio::task::spawn_blocking(move || run.run_on_a_core(&Progress::default())).await??
+    };
     if asked.json {
         println!(
             "{}",

@@ -168,7 +168,7 @@ fn compute(
     let axes = checked.sweep.clone();
     let backtest = runtime.block_on(checked.build(market, stored, alerts))?;
     let json = if axes.is_empty() {
-        let outcome = runtime.block_on(backtest.run(progress))?;
+        let outcome = backtest.run_on_a_core(progress)?;
         serde_json::to_string(&BacktestResult::of(&backtest, outcome, MAX_TRADES_KEPT))
     } else {
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
