@@ -6,7 +6,7 @@
 //! state, so reading it on some bars only (a cold batch reads the last few)
 //! gives the same numbers as reading it on every bar.
 
-use crate::window::{Ema, RollingRange, RollingSum, Sma, Window, Wma};
+use crate::window::{exact_sum, ring_of, Ema, Ring, RollingRange, RollingSum, Sma, Window, Wma};
 
 /// TA-Lib's `TRUE_RANGE`: the largest of high - low, |high - previous close|
 /// and |low - previous close|.
@@ -288,7 +288,12 @@ impl Cci {
 
     #[inline]
     pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) {
-        self.window.push((high + low + close) / 3.0);
+        self.window.push(Cci::typical(high, low, close));
+    }
+
+    #[inline(always)]
+    pub(crate) fn typical(high: f64, low: f64, close: f64) -> f64 {
+        (high + low + close) / 3.0
     }
 
     #[inline]
@@ -297,19 +302,34 @@ impl Cci {
             return None;
         }
         let tp = self.window.get(0)?;
-        let n = self.window.capacity() as f64;
-        let values = self.window.values();
-        if values.iter().all(|&v| v == tp) {
-            return Some(0.0);
+        Some(Cci::of(tp, self.window.ring(), self.window.capacity()))
+    }
+
+    /// The CCI of the latest typical price `tp` in a full window of `n`.
+    #[inline(always)]
+    fn of(tp: f64, window: Ring<'_>, n: usize) -> f64 {
+        let values = || window[0].iter().chain(window[1]);
+        if values().all(|&v| v == tp) {
+            return 0.0;
         }
-        let mean = values.iter().sum::<f64>() / n;
-        let deviation: f64 = values.iter().map(|v| (v - mean).abs()).sum();
+        let n = n as f64;
+        let mean = exact_sum(window) / n;
+        let deviation: f64 = values().map(|v| (v - mean).abs()).sum();
         let distance = tp - mean;
-        Some(if distance != 0.0 && deviation != 0.0 {
+        if distance != 0.0 && deviation != 0.0 {
             distance / (0.015 * (deviation / n))
         } else {
             0.0
-        })
+        }
+    }
+
+    /// [`value`](Self::value) after each push of the typical prices `tps`
+    /// into a fresh `Cci` of `period`: `out(i, cci)` from `period - 1` on.
+    #[inline(always)]
+    pub(crate) fn series(tps: &[f64], period: usize, mut out: impl FnMut(usize, f64)) {
+        for i in period - 1..tps.len() {
+            out(i, Cci::of(tps[i], ring_of(tps, i, period), period));
+        }
     }
 }
 
@@ -667,18 +687,41 @@ impl Vwma {
         if !self.prices.is_full() {
             return None;
         }
-        let volume_sum: f64 = self.volumes.values().iter().sum();
+        Vwma::of(self.prices.ring(), self.volumes.ring())
+    }
+
+    /// The average of a full window of prices and their volumes (in the
+    /// same order).
+    #[inline(always)]
+    fn of(prices: Ring<'_>, volumes: Ring<'_>) -> Option<f64> {
+        let volume_sum = exact_sum(volumes);
         if volume_sum == 0.0 {
             return None;
         }
-        let weighted: f64 = self
-            .prices
-            .values()
+        let weighted: f64 = prices[0]
             .iter()
-            .zip(self.volumes.values())
+            .zip(volumes[0])
+            .chain(prices[1].iter().zip(volumes[1]))
             .map(|(p, v)| p * v)
             .sum();
         Some(weighted / volume_sum)
+    }
+
+    /// [`value`](Self::value) after each push into a fresh `Vwma` of
+    /// `period`: `out(i, vwma)` from `period - 1` on.
+    #[inline(always)]
+    pub(crate) fn series(
+        closes: &[f64],
+        volumes: &[f64],
+        period: usize,
+        mut out: impl FnMut(usize, Option<f64>),
+    ) {
+        for i in period - 1..closes.len() {
+            out(
+                i,
+                Vwma::of(ring_of(closes, i, period), ring_of(volumes, i, period)),
+            );
+        }
     }
 }
 
@@ -712,13 +755,51 @@ impl Hma {
         self.half.push(close);
         self.full.push(close);
         if let (Some(half), Some(full)) = (self.half.value(), self.full.value()) {
-            self.smooth.push(2.0 * half - full);
+            self.smooth.push(Hma::raw(half, full));
         }
+    }
+
+    #[inline(always)]
+    fn raw(half: f64, full: f64) -> f64 {
+        2.0 * half - full
     }
 
     #[inline]
     pub(crate) fn value(&self) -> Option<f64> {
         self.smooth.value()
+    }
+
+    /// [`value`](Self::value) after each push of `closes` into a fresh
+    /// `Hma` of `period`: `out(i, hma)` from its first value on; `raw` is
+    /// scratch.
+    #[inline(always)]
+    pub(crate) fn series(
+        closes: &[f64],
+        period: usize,
+        raw: &mut Vec<f64>,
+        mut out: impl FnMut(usize, f64),
+    ) {
+        let template = Hma::new(period);
+        let (half, full, smooth) = (
+            template.half.period(),
+            template.full.period(),
+            template.smooth.period(),
+        );
+        // The raw line starts once both averages have a value.
+        let start = half.max(full) - 1;
+        raw.clear();
+        raw.resize(closes.len().saturating_sub(start), 0.0);
+        Wma::series(closes, half, |i, h| {
+            if i >= start {
+                raw[i - start] = h;
+            }
+        });
+        Wma::series(closes, full, |i, f| {
+            if i >= start {
+                raw[i - start] = Hma::raw(raw[i - start], f);
+            }
+        });
+        Wma::series(raw, smooth, |i, v| out(start + i, v));
     }
 }
 
@@ -747,20 +828,46 @@ impl Ao {
 
     #[inline]
     pub(crate) fn push(&mut self, high: f64, low: f64) {
-        let mid = (high + low) / 2.0;
+        let mid = Ao::mid(high, low);
         self.fast.push(mid);
         self.slow.push(mid);
     }
 
+    #[inline(always)]
+    pub(crate) fn mid(high: f64, low: f64) -> f64 {
+        (high + low) / 2.0
+    }
+
     #[inline]
     pub(crate) fn value(&self) -> Option<f64> {
-        let slow = self.slow.value()?;
-        let ao = self.fast.value()? - slow;
-        Some(if ao.abs() <= 1e-12 * slow.abs() {
+        Some(Ao::of(self.fast.value()?, self.slow.value()?))
+    }
+
+    #[inline(always)]
+    fn of(fast: f64, slow: f64) -> f64 {
+        let ao = fast - slow;
+        if ao.abs() <= 1e-12 * slow.abs() {
             0.0
         } else {
             ao
-        })
+        }
+    }
+
+    /// [`value`](Self::value) after each push of the midpoints `mids`
+    /// into a fresh `Ao` of (`fast`, `slow`): `out(i, ao)` from `slow - 1`
+    /// on; `fasts` and `sums` are scratch.
+    #[inline(always)]
+    pub(crate) fn series(
+        mids: &[f64],
+        (fast, slow): (usize, usize),
+        fasts: &mut Vec<f64>,
+        sums: &mut Vec<f64>,
+        mut out: impl FnMut(usize, f64),
+    ) {
+        fasts.clear();
+        fasts.resize(mids.len(), 0.0);
+        Sma::series(mids, fast, sums, |i, f| fasts[i] = f);
+        Sma::series(mids, slow, sums, |i, s| out(i, Ao::of(fasts[i], s)));
     }
 }
 

@@ -41,6 +41,7 @@
 mod candle;
 mod csv;
 mod engine;
+mod every_bar;
 mod indicators;
 mod rating;
 mod votes;
@@ -49,6 +50,7 @@ mod window;
 pub use candle::{Candle, CandleError};
 pub use csv::{parse_candles_csv, CsvError, CSV_HEADER};
 pub use engine::{report_batch, report_for, RatingEngine, ReportError};
+pub use every_bar::{every_bar_batch, every_bar_batch_with, every_bar_for, EveryBar};
 pub use rating::{
     Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, Recommendation,
 };

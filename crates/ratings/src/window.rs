@@ -78,6 +78,12 @@ impl Window {
         &self.buf[..self.len]
     }
 
+    /// The held values in storage order, as [`ring_of`] gives a full
+    /// window's over a series.
+    pub(crate) fn ring(&self) -> Ring<'_> {
+        [self.values(), &[]]
+    }
+
     /// The held values from the latest back (lag 0, 1, 2, ...).
     pub(crate) fn newest_first(&self) -> impl Iterator<Item = f64> + '_ {
         // The newest values sit just below `head`, the oldest from `head` on
@@ -85,6 +91,24 @@ impl Window {
         let (recent, oldest) = self.buf[..self.len].split_at(self.head);
         recent.iter().rev().chain(oldest.iter().rev()).copied()
     }
+}
+
+/// A full window's values in a [`Window`]'s storage order, in two runs:
+/// the ring puts the value pushed `k`-th (from 0) in slot `k % period`.
+pub(crate) type Ring<'a> = [&'a [f64]; 2];
+
+/// The storage order of the window of `period` values ending at `xs[end]`,
+/// had `xs` been pushed into a [`Window`] from `xs[0]` on.
+#[inline(always)]
+pub(crate) fn ring_of(xs: &[f64], end: usize, period: usize) -> Ring<'_> {
+    let slot0 = end - end % period;
+    [&xs[slot0..=end], &xs[end + 1 - period..slot0]]
+}
+
+/// The values of a ring summed in its order.
+#[inline(always)]
+pub(crate) fn exact_sum(ring: Ring<'_>) -> f64 {
+    ring[0].iter().chain(ring[1]).sum()
 }
 
 /// Sum of the last `period` values. It is updated by adding the new value and
@@ -134,7 +158,7 @@ impl RollingSum {
 
     #[cold]
     fn resum(&mut self) {
-        self.sum = self.window.values().iter().sum();
+        self.sum = exact_sum(self.window.ring());
     }
 
     /// The sum once `period` values have been seen.
@@ -144,10 +168,40 @@ impl RollingSum {
             return None;
         }
         Some(if self.window.capacity() <= EXACT_SUM_PERIOD {
-            self.window.values().iter().sum()
+            exact_sum(self.window.ring())
         } else {
             self.sum
         })
+    }
+
+    /// [`value`](Self::value) after each push of `xs` into a fresh
+    /// `RollingSum` of `period`, as a pass over the series: `out(i, sum)`
+    /// for each `i` from `period - 1` on.
+    #[inline(always)]
+    pub(crate) fn series(xs: &[f64], period: usize, mut out: impl FnMut(usize, f64)) {
+        if period <= EXACT_SUM_PERIOD {
+            for i in period.max(1) - 1..xs.len() {
+                out(i, exact_sum(ring_of(xs, i, period)));
+            }
+            return;
+        }
+        let mut sum = 0.0;
+        let mut to_wrap = period;
+        for (i, &x) in xs.iter().enumerate() {
+            if i < period {
+                sum += x;
+            } else {
+                sum += x - xs[i - period];
+            }
+            to_wrap -= 1;
+            if to_wrap == 0 {
+                to_wrap = period;
+                sum = exact_sum(ring_of(xs, i, period));
+            }
+            if i + 1 >= period {
+                out(i, sum);
+            }
+        }
     }
 }
 
@@ -178,7 +232,32 @@ impl Sma {
 
     #[inline]
     pub(crate) fn value(&self) -> Option<f64> {
-        self.sum.value().map(|s| s / self.period)
+        self.sum.value().map(|s| Sma::mean(s, self.period))
+    }
+
+    /// The average of a window of `period` values summing to `sum`.
+    #[inline(always)]
+    pub(crate) fn mean(sum: f64, period: f64) -> f64 {
+        sum / period
+    }
+
+    /// [`value`](Self::value) after each push of `xs` into a fresh `Sma`
+    /// of `period`: `out(i, average)` from `i = period - 1` on. The sums go
+    /// to `sums` first (the divisions then run over them in a loop of
+    /// their own, which the compiler vectorizes).
+    #[inline(always)]
+    pub(crate) fn series(
+        xs: &[f64],
+        period: usize,
+        sums: &mut Vec<f64>,
+        mut out: impl FnMut(usize, f64),
+    ) {
+        sums.clear();
+        RollingSum::series(xs, period, |_, s| sums.push(s));
+        let p = period as f64;
+        for (i, &s) in (period - 1..).zip(sums.iter()) {
+            out(i, Sma::mean(s, p));
+        }
     }
 }
 
@@ -271,14 +350,36 @@ impl Wma {
         if !self.window.is_full() {
             return None;
         }
-        let n = self.window.capacity();
-        let weighted: f64 = self
-            .window
-            .newest_first()
+        Some(Wma::weigh(
+            self.window.newest_first(),
+            self.window.capacity(),
+            self.divisor,
+        ))
+    }
+
+    pub(crate) fn period(&self) -> usize {
+        self.window.capacity()
+    }
+
+    /// The average of a full window of `n` values, given newest first.
+    #[inline(always)]
+    fn weigh(newest_first: impl Iterator<Item = f64>, n: usize, divisor: f64) -> f64 {
+        let weighted: f64 = newest_first
             .enumerate()
             .map(|(lag, v)| (n - lag) as f64 * v)
             .sum();
-        Some(weighted / self.divisor)
+        weighted / divisor
+    }
+
+    /// [`value`](Self::value) after each push of `xs` into a fresh `Wma`
+    /// of `period`: `out(i, average)` from `i = period - 1` on.
+    #[inline(always)]
+    pub(crate) fn series(xs: &[f64], period: usize, mut out: impl FnMut(usize, f64)) {
+        let divisor = Wma::new(period).divisor;
+        for i in period - 1..xs.len() {
+            let newest_first = xs[i + 1 - period..=i].iter().rev().copied();
+            out(i, Wma::weigh(newest_first, period, divisor));
+        }
     }
 }
 
@@ -461,6 +562,40 @@ mod tests {
                 let max = win.iter().copied().fold(f64::MIN, f64::max);
                 let min = win.iter().copied().fold(f64::MAX, f64::min);
                 assert_eq!((h, l), (Some(max), Some(min)), "period {period} index {i}");
+            }
+        }
+    }
+
+    /// The pass over a series gives what the pushes give, on sums whose
+    /// rounding depends on the order (values across many binades).
+    #[test]
+    fn series_passes_equal_the_pushes() {
+        let xs: Vec<f64> = (0..300)
+            .map(|i| ((i * 7919) % 101) as f64 * 10f64.powi((i * 13) % 9 - 4))
+            .collect();
+        for period in [1, 2, 3, 5, 7, 8, 9, 14, 20, 34, 50] {
+            let (mut sum, mut sma, mut wma) =
+                (RollingSum::new(period), Sma::new(period), Wma::new(period));
+            let mut pushed = Vec::new();
+            for &x in &xs {
+                sum.push(x);
+                sma.push(x);
+                wma.push(x);
+                pushed.push((sum.value(), sma.value(), wma.value()));
+            }
+            let mut passed = vec![(None, None, None); xs.len()];
+            RollingSum::series(&xs, period, |i, s| passed[i].0 = Some(s));
+            Sma::series(&xs, period, &mut Vec::new(), |i, m| passed[i].1 = Some(m));
+            Wma::series(&xs, period, |i, m| passed[i].2 = Some(m));
+            let bits = |v: (Option<f64>, Option<f64>, Option<f64>)| {
+                (
+                    v.0.map(f64::to_bits),
+                    v.1.map(f64::to_bits),
+                    v.2.map(f64::to_bits),
+                )
+            };
+            for (i, (&a, &b)) in passed.iter().zip(&pushed).enumerate() {
+                assert_eq!(bits(a), bits(b), "period {period}, index {i}");
             }
         }
     }
