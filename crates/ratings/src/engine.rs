@@ -21,6 +21,7 @@ const ICHIMOKU: (usize, usize, usize, usize) = (9, 26, 52, 26);
 const RSI: usize = 14;
 /// Channel, %K smoothing, %D smoothing.
 const STOCH: (usize, usize, usize) = (14, 3, 3);
+const STOCH_SMOOTHING: (usize, usize) = (STOCH.1, STOCH.2);
 const CCI: usize = 20;
 const DMI: usize = 14;
 const AO: (usize, usize) = (5, 34);
@@ -568,21 +569,15 @@ impl RatingEngine {
     ) {
         use Indicator as I;
         let n = candles.len();
-        x.close.clear();
-        x.high.clear();
-        x.low.clear();
-        x.volume.clear();
-        for c in candles {
-            x.close.push(c.close);
-            x.high.push(c.high);
-            x.low.push(c.low);
-            x.volume.push(c.volume);
-        }
+        x.fill(candles);
+        let [a, b, ..] = &mut x.scratch.columns;
 
-        // The recursions.
+        // The recursions, each on its own state over the whole series (their
+        // chains overlap within the loop).
+        let mut ema13_from = n;
         for (i, c) in candles.iter().enumerate() {
             step_exponential(&mut self.ema, &mut self.ema13, &mut self.macd, c);
-            step_rsi(&mut self.rsi, &mut self.stoch_rsi, c, 0, &Starts::EVERY);
+            self.rsi.push(c.close);
             for (ema, key) in self.ema.iter().zip(EMA_KEYS) {
                 out.put(key as usize, i, ema.value());
             }
@@ -590,14 +585,28 @@ impl RatingEngine {
             out.put(I::Macd as usize, i, macd.map(|m| m.0));
             out.put(I::MacdSignal as usize, i, macd.map(|m| m.1));
             out.put(I::Rsi14 as usize, i, self.rsi.value());
-            let (k, d) = self.stoch_rsi.value();
-            out.put(I::StochRsiK as usize, i, k);
-            out.put(I::StochRsiD as usize, i, d);
-            let powers = self.ema13.value().map(|e| powers(c, e));
-            out.put(I::Bbp as usize, i, powers.map(|p| p.2));
-            out.put(BULL_POWER, i, powers.map(|p| p.0));
-            out.put(BEAR_POWER, i, powers.map(|p| p.1));
+            if let Some(e) = self.ema13.value() {
+                a[i] = e;
+                ema13_from = ema13_from.min(i);
+            }
         }
+        let [bull, bear, bbp] = out.columns([BULL_POWER, BEAR_POWER, I::Bbp as usize]);
+        for i in ema13_from..n {
+            (bull[i], bear[i], bbp[i]) = powers(&candles[i], a[i]);
+        }
+        for line in [BULL_POWER, BEAR_POWER, I::Bbp as usize] {
+            out.mark(line, ema13_from);
+        }
+        // The RSI has a value on every bar from its first on.
+        let rsi_from = out.first[I::Rsi14 as usize];
+        let [rsi, k, d] = out.columns([
+            I::Rsi14 as usize,
+            I::StochRsiK as usize,
+            I::StochRsiD as usize,
+        ]);
+        let (k_from, d_from) = self.stoch_rsi.series(rsi, rsi_from, a, k, d);
+        out.mark(I::StochRsiK as usize, k_from);
+        out.mark(I::StochRsiD as usize, d_from);
         for (i, c) in candles.iter().enumerate() {
             step_directional(&mut self.dmi, c);
             let dmi = self.dmi.value();
@@ -608,16 +617,14 @@ impl RatingEngine {
 
         // The windows.
         for (&period, key) in MA_PERIODS.iter().zip(SMA_KEYS) {
-            Sma::series(&x.close, period, &mut x.a, |i, v| {
-                out.set(key as usize, i, v)
-            });
+            let from = Sma::series(&x.close, period, out.column(key as usize));
+            out.mark(key as usize, from);
         }
         Vwma::series(&x.close, &x.volume, VWMA, |i, v| {
             out.put(I::Vwma20 as usize, i, v)
         });
-        Hma::series(&x.close, HMA, &mut x.a, |i, v| {
-            out.set(I::Hma9 as usize, i, v)
-        });
+        let from = Hma::series(&x.close, HMA, a, out.column(I::Hma9 as usize));
+        out.mark(I::Hma9 as usize, from);
         for (i, c) in candles.iter().enumerate() {
             self.ichimoku.push(c.high, c.low);
             let ichimoku = self.ichimoku.value();
@@ -626,29 +633,40 @@ impl RatingEngine {
             out.put(LEAD1_LAGGED, i, ichimoku.lead1_lagged);
             out.put(LEAD2_LAGGED, i, ichimoku.lead2_lagged);
         }
+        // The Stochastic's raw values from the channel's first bar on.
+        let mut raw_from = n;
         for (i, c) in candles.iter().enumerate() {
             let channel = self.channel.push(c.high, c.low);
-            self.stoch.push(c.close, channel);
-            let stoch = self.stoch.value();
-            out.put(I::StochK as usize, i, stoch.map(|s| s.0));
-            out.put(I::StochD as usize, i, stoch.map(|s| s.1));
+            if let Some(channel) = channel {
+                raw_from = raw_from.min(i);
+                a[i] = Stoch::raw(c.close, channel);
+            }
             out.put(I::Wr14 as usize, i, williams_r(c.close, channel));
         }
-        x.a.clear();
-        x.a.extend(candles.iter().map(|c| Cci::typical(c.high, c.low, c.close)));
-        Cci::series(&x.a, CCI, |i, v| out.set(I::Cci20 as usize, i, v));
-        x.a.clear();
-        x.a.extend(candles.iter().map(|c| Ao::mid(c.high, c.low)));
-        Ao::series(&x.a, AO, &mut x.b, &mut x.c, |i, v| {
-            out.set(I::Ao as usize, i, v)
-        });
+        let [k, d] = out.columns([I::StochK as usize, I::StochD as usize]);
+        let from = Stoch::series(&a[..n], raw_from, STOCH_SMOOTHING, b, k, d);
+        out.mark(I::StochK as usize, from);
+        out.mark(I::StochD as usize, from);
+        for (tp, c) in a.iter_mut().zip(candles) {
+            *tp = Cci::typical(c.high, c.low, c.close);
+        }
+        let from = Cci::series(&a[..n], CCI, out.column(I::Cci20 as usize));
+        out.mark(I::Cci20 as usize, from);
+        for (mid, c) in a.iter_mut().zip(candles) {
+            *mid = Ao::mid(c.high, c.low);
+        }
+        let from = Ao::series(&a[..n], AO, b, out.column(I::Ao as usize));
+        out.mark(I::Ao as usize, from);
         for (i, c) in candles.iter().enumerate() {
             self.momentum.push(c.close);
             out.put(I::Mom10 as usize, i, self.momentum.value());
-            self.uo.push(c.high, c.low, c.close);
-            out.put(I::Uo as usize, i, self.uo.value());
         }
-        debug_assert!(x.close.len() == n);
+        let from = self.uo.series(
+            (&x.high, &x.low, &x.close),
+            &mut x.scratch,
+            out.column(I::Uo as usize),
+        );
+        out.mark(I::Uo as usize, from);
     }
 }
 

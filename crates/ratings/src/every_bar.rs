@@ -8,6 +8,7 @@
 
 use crate::candle::Candle;
 use crate::engine::{check_candles, rating_of, vote_of, Lines, LINES};
+use crate::indicators::Scratch;
 use crate::rating::{Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, COUNT};
 use crate::{RatingEngine, ReportError};
 
@@ -66,17 +67,35 @@ pub(crate) struct Series {
     pub(crate) high: Vec<f64>,
     pub(crate) low: Vec<f64>,
     pub(crate) volume: Vec<f64>,
-    pub(crate) a: Vec<f64>,
-    pub(crate) b: Vec<f64>,
-    pub(crate) c: Vec<f64>,
+    pub(crate) scratch: Scratch,
+}
+
+impl Series {
+    /// Takes the fields of `candles`, and sizes the scratch to them.
+    pub(crate) fn fill(&mut self, candles: &[Candle]) {
+        let n = candles.len();
+        for (column, field) in [
+            (
+                &mut self.close,
+                (|c: &Candle| c.close) as fn(&Candle) -> f64,
+            ),
+            (&mut self.high, |c| c.high),
+            (&mut self.low, |c| c.low),
+            (&mut self.volume, |c| c.volume),
+        ] {
+            column.clear();
+            column.extend(candles.iter().map(field));
+        }
+        self.scratch.size(n);
+    }
 }
 
 /// Where the passes write each line's value on each bar.
 pub(crate) struct Out<'a> {
-    values: &'a mut [f64],
+    pub(crate) values: &'a mut [f64],
     n: usize,
     /// Per line, the first bar with a value (`n` while none).
-    first: &'a mut [usize],
+    pub(crate) first: &'a mut [usize],
     /// (line, bar) without a value after the line's first: only the VWMA
     /// has any (a window of zero volumes).
     gaps: &'a mut Vec<(usize, usize)>,
@@ -87,7 +106,32 @@ impl Out<'_> {
     #[inline(always)]
     pub(crate) fn set(&mut self, line: usize, i: usize, v: f64) {
         self.values[line * self.n + i] = v;
-        self.first[line] = self.first[line].min(i);
+        if i < self.first[line] {
+            self.first[line] = i;
+        }
+    }
+
+    /// The column of `line`, one value per bar; a pass writes the bars
+    /// where the line has a value and [`mark`](Self::mark)s the first.
+    #[inline(always)]
+    pub(crate) fn column(&mut self, line: usize) -> &mut [f64] {
+        &mut self.values[line * self.n..(line + 1) * self.n]
+    }
+
+    /// The columns of distinct `lines` (see [`column`](Self::column)).
+    #[inline(always)]
+    pub(crate) fn columns<const K: usize>(&mut self, lines: [usize; K]) -> [&mut [f64]; K] {
+        let n = self.n;
+        self.values
+            .get_disjoint_mut(lines.map(|line| line * n..(line + 1) * n))
+            .expect("distinct lines")
+    }
+
+    /// `line` has a value on every bar from `first` on (none if `first`
+    /// is the number of bars).
+    #[inline(always)]
+    pub(crate) fn mark(&mut self, line: usize, first: usize) {
+        self.first[line] = self.first[line].min(first);
     }
 
     /// `line` has `value` on bar `i`; the bars are put in order.
@@ -128,7 +172,7 @@ impl EveryBar {
         first.clear();
         first.resize(LINES, n);
         gaps.clear();
-        self.lines.clear();
+        // Stale values may stay where a line has none: they are never read.
         self.lines.resize(LINES * n, 0.0);
         engine.lines_every_bar(
             candles,
@@ -179,7 +223,6 @@ impl EveryBar {
         for &(line, bar) in gaps {
             settled[line] = settled[line].max(bar + 1);
         }
-        self.votes.clear();
         self.votes.resize(COUNT * n, 0);
         for column in tally.sums.iter_mut().chain(&mut tally.counts) {
             column.clear();
@@ -378,7 +421,10 @@ fn vote_column<const K: usize>(
     let slot = match indicator.group() {
         Some(Group::MovingAverages) => 0,
         Some(Group::Oscillators) => 1,
-        None => return,
+        None => {
+            votes.fill(0);
+            return;
+        }
     };
     let n = columns.n;
     // From `from` on, every line the rule reads has a value on the bars it reads.
@@ -395,11 +441,10 @@ fn vote_column<const K: usize>(
     let from = from.min(n);
     let (sums, counts) = (&mut tally.sums[slot][..n], &mut tally.counts[slot][..n]);
     for i in 0..from {
-        if let Some(vote) = vote_of(indicator, &At { columns, i }) {
-            votes[i] = vote;
-            sums[i] += i32::from(vote);
-            counts[i] += 1;
-        }
+        let vote = vote_of(indicator, &At { columns, i });
+        votes[i] = vote.unwrap_or(0);
+        sums[i] += i32::from(votes[i]);
+        counts[i] += i32::from(vote.is_some());
     }
     for i in from..n {
         let vote = vote_of(indicator, &Settled { columns, i }).unwrap_or(0);

@@ -123,6 +123,40 @@ fn raw_stochastic(x: f64, highest: f64, lowest: f64) -> f64 {
     }
 }
 
+/// Scratch columns for the series forms, each as long as the series.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    pub(crate) columns: [Vec<f64>; 8],
+    pub(crate) flat_runs: Vec<usize>,
+}
+
+impl Scratch {
+    /// Makes every column `n` long.
+    pub(crate) fn size(&mut self, n: usize) {
+        for column in &mut self.columns {
+            column.resize(n, 0.0);
+        }
+        self.flat_runs.resize(n, 0);
+    }
+}
+
+/// `%K` = SMA(raw, `k`) and `%D` = SMA(%K, `d`) over raw stochastic values
+/// `raws[from..]`, each pushed into its average as [`Stoch`] and
+/// [`StochRsi`] push them: `ks` and `ds` from the returned first indexes on.
+#[inline(always)]
+fn smoothed_series(
+    raws: &[f64],
+    from: usize,
+    (k, d): (usize, usize),
+    ks: &mut [f64],
+    ds: &mut [f64],
+) -> (usize, usize) {
+    let n = raws.len();
+    let k_from = from + Sma::series(&raws[from..], k, &mut ks[from..n]);
+    let d_from = k_from + Sma::series(&ks[k_from..n], d, &mut ds[k_from..n]);
+    (k_from, d_from)
+}
+
 /// The 14-bar high/low channel shared by the Stochastic and Williams %R.
 #[derive(Clone, Debug)]
 pub(crate) struct Channel {
@@ -201,6 +235,31 @@ impl Stoch {
         let d = self.d.value()?;
         Some((self.k.value()?, d))
     }
+
+    /// The raw value of a close in its bar's channel (highest, lowest).
+    #[inline(always)]
+    pub(crate) fn raw(close: f64, (highest, lowest): (f64, f64)) -> f64 {
+        raw_stochastic(close, highest, lowest)
+    }
+
+    /// [`value`](Self::value) after each push into a fresh `Stoch` of
+    /// (`k`, `d`) smoothing, given the [`raw`](Self::raw) values of the bars
+    /// from `from` on (those with a channel): `ks` and `ds` from the
+    /// returned first bar on; `scratch` as long as `raws`.
+    #[inline(always)]
+    pub(crate) fn series(
+        raws: &[f64],
+        from: usize,
+        smoothing: (usize, usize),
+        scratch: &mut [f64],
+        ks: &mut [f64],
+        ds: &mut [f64],
+    ) -> usize {
+        let (_, d_from) = smoothed_series(raws, from, smoothing, scratch, ds);
+        let n = raws.len();
+        ks[d_from..n].copy_from_slice(&scratch[d_from..n]);
+        d_from
+    }
 }
 
 /// Williams %R (TA-Lib `WILLR`): -100 at the channel's low, 0 at its high;
@@ -261,6 +320,31 @@ impl StochRsi {
     #[inline]
     pub(crate) fn value(&self) -> (Option<f64>, Option<f64>) {
         (self.k.value(), self.d.value())
+    }
+
+    /// [`value`](Self::value) after each push into this fresh `StochRsi`
+    /// of the RSI values `rsis[from..]` (the RSI's, from its first value
+    /// on): `ks` and `ds` from the returned first indexes on; `raws` is
+    /// scratch, all as long as `rsis`.
+    #[inline(always)]
+    pub(crate) fn series(
+        &mut self,
+        rsis: &[f64],
+        from: usize,
+        raws: &mut [f64],
+        ks: &mut [f64],
+        ds: &mut [f64],
+    ) -> (usize, usize) {
+        let n = rsis.len();
+        let mut raw_from = n;
+        for (i, &rsi) in rsis.iter().enumerate().skip(from) {
+            if let Some((h, l)) = self.range.push(rsi, rsi) {
+                raw_from = raw_from.min(i);
+                raws[i] = raw_stochastic(rsi, h, l);
+            }
+        }
+        let smoothing = (self.k.period(), self.d.period());
+        smoothed_series(raws, raw_from, smoothing, ks, ds)
     }
 }
 
@@ -324,12 +408,14 @@ impl Cci {
     }
 
     /// [`value`](Self::value) after each push of the typical prices `tps`
-    /// into a fresh `Cci` of `period`: `out(i, cci)` from `period - 1` on.
+    /// into a fresh `Cci` of `period`, as [`RollingSum::series`] gives sums.
     #[inline(always)]
-    pub(crate) fn series(tps: &[f64], period: usize, mut out: impl FnMut(usize, f64)) {
-        for i in period - 1..tps.len() {
-            out(i, Cci::of(tps[i], ring_of(tps, i, period), period));
+    pub(crate) fn series(tps: &[f64], period: usize, out: &mut [f64]) -> usize {
+        let first = (period - 1).min(tps.len());
+        for (i, o) in (first..).zip(&mut out[first..tps.len()]) {
+            *o = Cci::of(tps[i], ring_of(tps, i, period), period);
         }
+        first
     }
 }
 
@@ -554,27 +640,97 @@ impl Uo {
         let Some(prev_close) = self.prev_close.replace(close) else {
             return;
         };
-        let pressure = close - low.min(prev_close);
-        let range = true_range(high, low, prev_close);
-        self.flat_run = if range == 0.0 { self.flat_run + 1 } else { 0 };
+        let (pressure, range) = Uo::move_of(high, low, close, prev_close);
+        self.flat_run = Uo::flat_run(self.flat_run, range);
         for (_, bp, tr) in &mut self.windows {
             bp.push(pressure);
             tr.push(range);
         }
     }
 
+    /// The buying pressure and true range of a bar.
+    #[inline(always)]
+    fn move_of(high: f64, low: f64, close: f64, prev_close: f64) -> (f64, f64) {
+        (
+            close - low.min(prev_close),
+            true_range(high, low, prev_close),
+        )
+    }
+
+    #[inline(always)]
+    fn flat_run(run: usize, range: f64) -> usize {
+        if range == 0.0 {
+            run + 1
+        } else {
+            0
+        }
+    }
+
     #[inline]
     pub(crate) fn value(&self) -> Option<f64> {
+        let mut sums = [(0, 0.0, 0.0); 3];
+        for ((period, bp, tr), sum) in self.windows.iter().zip(&mut sums) {
+            *sum = (*period, bp.value()?, tr.value()?);
+        }
+        Some(Uo::of(sums, self.flat_run))
+    }
+
+    /// The oscillator from each window's (period, buying-pressure sum,
+    /// true-range sum), shortest first.
+    #[inline(always)]
+    fn of(sums: [(usize, f64, f64); 3], flat_run: usize) -> f64 {
         let mut total = 0.0;
-        let mut ready = true;
-        for ((period, bp, tr), weight) in self.windows.iter().zip([4.0, 2.0, 1.0]) {
-            match bp.value().zip(tr.value()) {
-                Some((bp, tr)) if self.flat_run < *period => total += weight * (bp / tr),
-                Some(_) => {}
-                None => ready = false,
+        for ((period, bp, tr), weight) in sums.into_iter().zip([4.0, 2.0, 1.0]) {
+            if flat_run < period {
+                total += weight * (bp / tr);
             }
         }
-        ready.then(|| 100.0 * (total / 7.0))
+        100.0 * (total / 7.0)
+    }
+
+    /// [`value`](Self::value) after each push of a bar into this fresh `Uo`,
+    /// as [`RollingSum::series`] gives sums.
+    #[inline(always)]
+    pub(crate) fn series(
+        &self,
+        (highs, lows, closes): (&[f64], &[f64], &[f64]),
+        scratch: &mut Scratch,
+        out: &mut [f64],
+    ) -> usize {
+        let n = closes.len();
+        if n < 2 {
+            return n;
+        }
+        // Move `j` is bar `j + 1`'s.
+        let moves = n - 1;
+        let [pressures, ranges, sums @ ..] = &mut scratch.columns;
+        let flat_runs = &mut scratch.flat_runs;
+        let mut run = 0;
+        for j in 0..moves {
+            let i = j + 1;
+            let (pressure, range) = Uo::move_of(highs[i], lows[i], closes[i], closes[i - 1]);
+            pressures[j] = pressure;
+            ranges[j] = range;
+            run = Uo::flat_run(run, range);
+            flat_runs[j] = run;
+        }
+        let mut from = 0;
+        for ((period, _, _), pair) in self.windows.iter().zip(sums.chunks_mut(2)) {
+            let [bp, tr] = pair else { unreachable!() };
+            from = from.max(RollingSum::series(&pressures[..moves], *period, bp));
+            RollingSum::series(&ranges[..moves], *period, tr);
+        }
+        let periods = [0, 1, 2].map(|w| self.windows[w].0);
+        let [bp7, tr7, bp14, tr14, bp28, tr28] = sums;
+        for j in from..moves {
+            let sums = [
+                (periods[0], bp7[j], tr7[j]),
+                (periods[1], bp14[j], tr14[j]),
+                (periods[2], bp28[j], tr28[j]),
+            ];
+            out[j + 1] = Uo::of(sums, flat_runs[j]);
+        }
+        (from + 1).min(n)
     }
 }
 
@@ -770,15 +926,11 @@ impl Hma {
     }
 
     /// [`value`](Self::value) after each push of `closes` into a fresh
-    /// `Hma` of `period`: `out(i, hma)` from its first value on; `raw` is
-    /// scratch.
+    /// `Hma` of `period`, as [`RollingSum::series`] gives sums; `raw` is
+    /// scratch as long as `closes`.
     #[inline(always)]
-    pub(crate) fn series(
-        closes: &[f64],
-        period: usize,
-        raw: &mut Vec<f64>,
-        mut out: impl FnMut(usize, f64),
-    ) {
+    pub(crate) fn series(closes: &[f64], period: usize, raw: &mut [f64], out: &mut [f64]) -> usize {
+        let n = closes.len();
         let template = Hma::new(period);
         let (half, full, smooth) = (
             template.half.period(),
@@ -786,20 +938,13 @@ impl Hma {
             template.smooth.period(),
         );
         // The raw line starts once both averages have a value.
-        let start = half.max(full) - 1;
-        raw.clear();
-        raw.resize(closes.len().saturating_sub(start), 0.0);
-        Wma::series(closes, half, |i, h| {
-            if i >= start {
-                raw[i - start] = h;
-            }
-        });
-        Wma::series(closes, full, |i, f| {
-            if i >= start {
-                raw[i - start] = Hma::raw(raw[i - start], f);
-            }
-        });
-        Wma::series(raw, smooth, |i, v| out(start + i, v));
+        let half_from = Wma::series(closes, half, out);
+        let full_from = Wma::series(closes, full, raw);
+        let from = half_from.max(full_from);
+        for (r, &h) in raw[from..n].iter_mut().zip(&out[from..n]) {
+            *r = Hma::raw(h, *r);
+        }
+        from + Wma::series(&raw[from..n], smooth, &mut out[from..n])
     }
 }
 
@@ -854,20 +999,25 @@ impl Ao {
     }
 
     /// [`value`](Self::value) after each push of the midpoints `mids`
-    /// into a fresh `Ao` of (`fast`, `slow`): `out(i, ao)` from `slow - 1`
-    /// on; `fasts` and `sums` are scratch.
+    /// into a fresh `Ao` of (`fast`, `slow`), as [`RollingSum::series`]
+    /// gives sums; `fasts` is scratch as long as `mids`.
     #[inline(always)]
     pub(crate) fn series(
         mids: &[f64],
         (fast, slow): (usize, usize),
-        fasts: &mut Vec<f64>,
-        sums: &mut Vec<f64>,
-        mut out: impl FnMut(usize, f64),
-    ) {
-        fasts.clear();
-        fasts.resize(mids.len(), 0.0);
-        Sma::series(mids, fast, sums, |i, f| fasts[i] = f);
-        Sma::series(mids, slow, sums, |i, s| out(i, Ao::of(fasts[i], s)));
+        fasts: &mut [f64],
+        out: &mut [f64],
+    ) -> usize {
+        let fast_from = Sma::series(mids, fast, fasts);
+        let slow_from = Sma::series(mids, slow, out);
+        let from = fast_from.max(slow_from);
+        for (o, &f) in out[from..mids.len()]
+            .iter_mut()
+            .zip(&fasts[from..mids.len()])
+        {
+            *o = Ao::of(f, *o);
+        }
+        from
     }
 }
 

@@ -175,33 +175,32 @@ impl RollingSum {
     }
 
     /// [`value`](Self::value) after each push of `xs` into a fresh
-    /// `RollingSum` of `period`, as a pass over the series: `out(i, sum)`
-    /// for each `i` from `period - 1` on.
+    /// `RollingSum` of `period`, as a pass over the series: `out[i]` is the
+    /// sum after push `i`, from the returned first index on (`xs.len()` if
+    /// there is none); `out` is at least as long as `xs`.
     #[inline(always)]
-    pub(crate) fn series(xs: &[f64], period: usize, mut out: impl FnMut(usize, f64)) {
+    pub(crate) fn series(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
+        let n = xs.len();
+        let first = (period - 1).min(n);
+        let out = &mut out[first..n];
         if period <= EXACT_SUM_PERIOD {
-            for i in period.max(1) - 1..xs.len() {
-                out(i, exact_sum(ring_of(xs, i, period)));
+            for (i, sum) in (first..).zip(out) {
+                *sum = exact_sum(ring_of(xs, i, period));
             }
-            return;
+            return first;
         }
-        let mut sum = 0.0;
-        let mut to_wrap = period;
-        for (i, &x) in xs.iter().enumerate() {
-            if i < period {
-                sum += x;
-            } else {
-                sum += x - xs[i - period];
-            }
-            to_wrap -= 1;
-            if to_wrap == 0 {
-                to_wrap = period;
-                sum = exact_sum(ring_of(xs, i, period));
-            }
-            if i + 1 >= period {
-                out(i, sum);
+        // The ring wraps after each multiple of `period` pushes, at the
+        // first sum of each chunk of `period` sums: re-summed there, moved by
+        // the new and the leaving value in between.
+        for (wrap, sums) in (first..).step_by(period).zip(out.chunks_mut(period)) {
+            let mut sum = exact_sum([&xs[wrap + 1 - period..=wrap], &[]]);
+            sums[0] = sum;
+            for (i, s) in (wrap + 1..).zip(&mut sums[1..]) {
+                sum += xs[i] - xs[i - period];
+                *s = sum;
             }
         }
+        first
     }
 }
 
@@ -235,6 +234,10 @@ impl Sma {
         self.sum.value().map(|s| Sma::mean(s, self.period))
     }
 
+    pub(crate) fn period(&self) -> usize {
+        self.sum.window.capacity()
+    }
+
     /// The average of a window of `period` values summing to `sum`.
     #[inline(always)]
     pub(crate) fn mean(sum: f64, period: f64) -> f64 {
@@ -242,22 +245,17 @@ impl Sma {
     }
 
     /// [`value`](Self::value) after each push of `xs` into a fresh `Sma`
-    /// of `period`: `out(i, average)` from `i = period - 1` on. The sums go
-    /// to `sums` first (the divisions then run over them in a loop of
-    /// their own, which the compiler vectorizes).
+    /// of `period`, as [`RollingSum::series`] gives the sums. The divisions
+    /// run over the sums in a loop of their own, which the compiler
+    /// vectorizes.
     #[inline(always)]
-    pub(crate) fn series(
-        xs: &[f64],
-        period: usize,
-        sums: &mut Vec<f64>,
-        mut out: impl FnMut(usize, f64),
-    ) {
-        sums.clear();
-        RollingSum::series(xs, period, |_, s| sums.push(s));
+    pub(crate) fn series(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
+        let first = RollingSum::series(xs, period, out);
         let p = period as f64;
-        for (i, &s) in (period - 1..).zip(sums.iter()) {
-            out(i, Sma::mean(s, p));
+        for v in &mut out[first..xs.len()] {
+            *v = Sma::mean(*v, p);
         }
+        first
     }
 }
 
@@ -372,14 +370,16 @@ impl Wma {
     }
 
     /// [`value`](Self::value) after each push of `xs` into a fresh `Wma`
-    /// of `period`: `out(i, average)` from `i = period - 1` on.
+    /// of `period`, as [`RollingSum::series`] gives the sums.
     #[inline(always)]
-    pub(crate) fn series(xs: &[f64], period: usize, mut out: impl FnMut(usize, f64)) {
+    pub(crate) fn series(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
         let divisor = Wma::new(period).divisor;
-        for i in period - 1..xs.len() {
+        let first = (period - 1).min(xs.len());
+        for (i, o) in (first..).zip(&mut out[first..xs.len()]) {
             let newest_first = xs[i + 1 - period..=i].iter().rev().copied();
-            out(i, Wma::weigh(newest_first, period, divisor));
+            *o = Wma::weigh(newest_first, period, divisor);
         }
+        first
     }
 }
 
@@ -584,9 +584,19 @@ mod tests {
                 pushed.push((sum.value(), sma.value(), wma.value()));
             }
             let mut passed = vec![(None, None, None); xs.len()];
-            RollingSum::series(&xs, period, |i, s| passed[i].0 = Some(s));
-            Sma::series(&xs, period, &mut Vec::new(), |i, m| passed[i].1 = Some(m));
-            Wma::series(&xs, period, |i, m| passed[i].2 = Some(m));
+            let mut out = vec![0.0; xs.len()];
+            let first = RollingSum::series(&xs, period, &mut out);
+            for i in first..xs.len() {
+                passed[i].0 = Some(out[i]);
+            }
+            let first = Sma::series(&xs, period, &mut out);
+            for i in first..xs.len() {
+                passed[i].1 = Some(out[i]);
+            }
+            let first = Wma::series(&xs, period, &mut out);
+            for i in first..xs.len() {
+                passed[i].2 = Some(out[i]);
+            }
             let bits = |v: (Option<f64>, Option<f64>, Option<f64>)| {
                 (
                     v.0.map(f64::to_bits),
