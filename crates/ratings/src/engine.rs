@@ -4,14 +4,14 @@
 use crate::candle::{Candle, CandleError};
 use crate::every_bar::{Out, Series};
 use crate::indicators::{
-    williams_r, Ao, Cci, Channel, Dmi, Hma, Ichimoku, Macd, Momentum, Rsi, Stoch, StochRsi, Uo,
-    Vwma,
+    williams_r, williams_r_in, Ao, Cci, Channel, Dmi, Hma, Ichimoku, Macd, Momentum, Rsi, Stoch,
+    StochRsi, Uo, Vwma,
 };
 use crate::rating::{
     Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, Recommendation, COUNT,
 };
 use crate::votes;
-use crate::window::{Ema, Sma};
+use crate::window::{Ema, RollingRange, Sma};
 
 const MA_PERIODS: [usize; 6] = [10, 20, 30, 50, 100, 200];
 const VWMA: usize = 20;
@@ -604,7 +604,8 @@ impl RatingEngine {
             I::StochRsiK as usize,
             I::StochRsiD as usize,
         ]);
-        let (k_from, d_from) = self.stoch_rsi.series(rsi, rsi_from, a, k, d);
+        let suffix = &mut x.scratch.suffix;
+        let (k_from, d_from) = self.stoch_rsi.series(rsi, rsi_from, suffix, a, k, d);
         out.mark(I::StochRsiK as usize, k_from);
         out.mark(I::StochRsiD as usize, d_from);
         for (i, c) in candles.iter().enumerate() {
@@ -625,24 +626,28 @@ impl RatingEngine {
         });
         let from = Hma::series(&x.close, HMA, a, out.column(I::Hma9 as usize));
         out.mark(I::Hma9 as usize, from);
-        for (i, c) in candles.iter().enumerate() {
-            self.ichimoku.push(c.high, c.low);
-            let ichimoku = self.ichimoku.value();
-            out.put(I::IchimokuBase as usize, i, ichimoku.base);
-            out.put(CONVERSION, i, ichimoku.conversion);
-            out.put(LEAD1_LAGGED, i, ichimoku.lead1_lagged);
-            out.put(LEAD2_LAGGED, i, ichimoku.lead2_lagged);
+        let lines = [
+            CONVERSION,
+            I::IchimokuBase as usize,
+            LEAD1_LAGGED,
+            LEAD2_LAGGED,
+        ];
+        let firsts = self
+            .ichimoku
+            .series(&x.high, &x.low, suffix, out.columns(lines));
+        for (line, first) in lines.into_iter().zip(firsts) {
+            out.mark(line, first);
         }
-        // The Stochastic's raw values from the channel's first bar on.
-        let mut raw_from = n;
-        for (i, c) in candles.iter().enumerate() {
-            let channel = self.channel.push(c.high, c.low);
-            if let Some(channel) = channel {
-                raw_from = raw_from.min(i);
-                a[i] = Stoch::raw(c.close, channel);
-            }
-            out.put(I::Wr14 as usize, i, williams_r(c.close, channel));
-        }
+        // The Stochastic's raw values and Williams %R on the 14-bar channel.
+        let wr = out.column(I::Wr14 as usize);
+        let closes = &x.close;
+        let period = self.channel.period();
+        RollingRange::series(&x.high, &x.low, period, suffix, |i, channel| {
+            a[i] = Stoch::raw(closes[i], channel);
+            wr[i] = williams_r_in(closes[i], channel);
+        });
+        let raw_from = (period - 1).min(n);
+        out.mark(I::Wr14 as usize, raw_from);
         let [k, d] = out.columns([I::StochK as usize, I::StochD as usize]);
         let from = Stoch::series(&a[..n], raw_from, STOCH_SMOOTHING, b, k, d);
         out.mark(I::StochK as usize, from);

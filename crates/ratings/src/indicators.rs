@@ -128,6 +128,7 @@ fn raw_stochastic(x: f64, highest: f64, lowest: f64) -> f64 {
 pub(crate) struct Scratch {
     pub(crate) columns: [Vec<f64>; 8],
     pub(crate) flat_runs: Vec<usize>,
+    pub(crate) suffix: Vec<(f64, f64)>,
 }
 
 impl Scratch {
@@ -137,6 +138,7 @@ impl Scratch {
             column.resize(n, 0.0);
         }
         self.flat_runs.resize(n, 0);
+        self.suffix.resize(n, (0.0, 0.0));
     }
 }
 
@@ -190,7 +192,16 @@ impl Channel {
     /// Donchian midpoint.
     #[inline]
     pub(crate) fn mid(&self) -> Option<f64> {
-        self.value().map(|(h, l)| (h + l) / 2.0)
+        self.value().map(Channel::midpoint)
+    }
+
+    #[inline(always)]
+    pub(crate) fn midpoint((highest, lowest): (f64, f64)) -> f64 {
+        (highest + lowest) / 2.0
+    }
+
+    pub(crate) fn period(&self) -> usize {
+        self.range.period()
     }
 }
 
@@ -265,13 +276,18 @@ impl Stoch {
 /// Williams %R (TA-Lib `WILLR`): -100 at the channel's low, 0 at its high;
 /// 0 when the range is empty.
 pub(crate) fn williams_r(close: f64, channel: Option<(f64, f64)>) -> Option<f64> {
-    let (highest, lowest) = channel?;
+    channel.map(|channel| williams_r_in(close, channel))
+}
+
+/// Williams %R of a close in its bar's channel (highest, lowest).
+#[inline(always)]
+pub(crate) fn williams_r_in(close: f64, (highest, lowest): (f64, f64)) -> f64 {
     let diff = (highest - lowest) * -0.01;
-    Some(if diff != 0.0 {
+    if diff != 0.0 {
         (highest - close) / diff
     } else {
         0.0
-    })
+    }
 }
 
 /// TradingView-style Stochastic RSI: `%K` = SMA(stoch(RSI, RSI, RSI, n), k),
@@ -331,18 +347,18 @@ impl StochRsi {
         &mut self,
         rsis: &[f64],
         from: usize,
+        suffix: &mut [(f64, f64)],
         raws: &mut [f64],
         ks: &mut [f64],
         ds: &mut [f64],
     ) -> (usize, usize) {
         let n = rsis.len();
-        let mut raw_from = n;
-        for (i, &rsi) in rsis.iter().enumerate().skip(from) {
-            if let Some((h, l)) = self.range.push(rsi, rsi) {
-                raw_from = raw_from.min(i);
-                raws[i] = raw_stochastic(rsi, h, l);
-            }
-        }
+        let rsis = &rsis[from.min(n)..];
+        let period = self.range.period();
+        RollingRange::series(rsis, rsis, period, suffix, |j, (h, l)| {
+            raws[from + j] = raw_stochastic(rsis[j], h, l);
+        });
+        let raw_from = (from + period - 1).min(n);
         let smoothing = (self.k.period(), self.d.period());
         smoothed_series(raws, raw_from, smoothing, ks, ds)
     }
@@ -791,11 +807,16 @@ impl Ichimoku {
         // Once a line exists it exists on every later bar, so the window
         // holds consecutive bars and lag `displacement` is 26 bars back.
         if let (Some(c), Some(b)) = (conversion, base) {
-            self.lead1.push((c + b) / 2.0);
+            self.lead1.push(Ichimoku::lead1(c, b));
         }
         if let Some(s) = self.span_b.mid() {
             self.lead2.push(s);
         }
+    }
+
+    #[inline(always)]
+    fn lead1(conversion: f64, base: f64) -> f64 {
+        (conversion + base) / 2.0
     }
 
     #[inline]
@@ -806,6 +827,47 @@ impl Ichimoku {
             lead1_lagged: self.lead1.get(self.displacement),
             lead2_lagged: self.lead2.get(self.displacement),
         }
+    }
+
+    /// [`value`](Self::value) after each push of a bar into a fresh
+    /// `Ichimoku` like this one, as [`RollingSum::series`] gives sums:
+    /// the conversion line, the base line and the leading spans
+    /// `displacement` bars back, with their first bars. A line that exists
+    /// exists on every later bar, so the lead pushed `displacement` pushes
+    /// ago is the one `displacement` bars back.
+    #[inline(always)]
+    pub(crate) fn series(
+        &self,
+        highs: &[f64],
+        lows: &[f64],
+        suffix: &mut [(f64, f64)],
+        [conversion, base, lead1_lagged, lead2_lagged]: [&mut [f64]; 4],
+    ) -> [usize; 4] {
+        let n = highs.len();
+        let mut firsts = [n; 4];
+        // The span's midpoints go to `lead2_lagged` and the leads to
+        // `lead1_lagged` first, then each is moved back by the displacement.
+        for (channel, line, k) in [
+            (&self.conversion, &mut *conversion, 0),
+            (&self.base, &mut *base, 1),
+            (&self.span_b, &mut *lead2_lagged, 3),
+        ] {
+            RollingRange::series(highs, lows, channel.period(), suffix, |i, range| {
+                line[i] = Channel::midpoint(range);
+            });
+            firsts[k] = (channel.period() - 1).min(n);
+        }
+        let lead1_from = firsts[0].max(firsts[1]);
+        for i in lead1_from..n {
+            lead1_lagged[i] = Ichimoku::lead1(conversion[i], base[i]);
+        }
+        let lag = self.displacement;
+        for (line, from, k) in [(lead1_lagged, lead1_from, 2), (lead2_lagged, firsts[3], 3)] {
+            let first = (from + lag).min(n);
+            line.copy_within(from..n - (first - from), first);
+            firsts[k] = first;
+        }
+        firsts
     }
 }
 

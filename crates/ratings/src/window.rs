@@ -482,6 +482,63 @@ impl RollingRange {
         self.warm = true;
     }
 
+    /// [`value`](Self::value) after each push of (`highs[i]`, `lows[i]`)
+    /// into a fresh `RollingRange` of `period`: `out(i, (highest, lowest))`
+    /// from `i = period - 1` on. The same blocks, from the first pair on,
+    /// and the same comparisons in the same order as the pushes: a running
+    /// prefix in the current block widened by the previous block's suffix
+    /// (`suffix` is scratch as long as the series).
+    #[inline(always)]
+    pub(crate) fn series(
+        highs: &[f64],
+        lows: &[f64],
+        period: usize,
+        suffix: &mut [(f64, f64)],
+        mut out: impl FnMut(usize, (f64, f64)),
+    ) {
+        let n = highs.len().min(lows.len());
+        let pair = |i: usize| (highs[i], lows[i]);
+        // Each whole block's suffixes, as `close_block` computes them.
+        let mut start = 0;
+        while start + period <= n {
+            let mut best = pair(start + period - 1);
+            for j in (start..start + period).rev() {
+                best = widen(best, pair(j));
+                suffix[j] = best;
+            }
+            start += period;
+        }
+        let mut prefix = (0.0, 0.0);
+        // Pairs in the current block before push `i`.
+        let mut filled = 0;
+        for i in 0..n {
+            prefix = if filled == 0 {
+                pair(i)
+            } else {
+                widen(pair(i), prefix)
+            };
+            filled += 1;
+            if filled == period {
+                filled = 0;
+            }
+            if i + 1 >= period {
+                let start = i + 1 - period;
+                out(
+                    i,
+                    if filled == 0 {
+                        suffix[start]
+                    } else {
+                        widen(prefix, suffix[start])
+                    },
+                );
+            }
+        }
+    }
+
+    pub(crate) fn period(&self) -> usize {
+        self.block.len()
+    }
+
     /// (highest, lowest) once `period` pairs have been seen.
     #[inline(always)]
     pub(crate) fn value(&self) -> Option<(f64, f64)> {
@@ -607,6 +664,34 @@ mod tests {
             for (i, (&a, &b)) in passed.iter().zip(&pushed).enumerate() {
                 assert_eq!(bits(a), bits(b), "period {period}, index {i}");
             }
+        }
+    }
+
+    /// The pass over a series gives what the pushes give, 0.0 against -0.0
+    /// included.
+    #[test]
+    fn range_series_equals_the_pushes() {
+        let xs: Vec<f64> = (0..200)
+            .map(|i| match i % 7 {
+                0 => 0.0,
+                3 => -0.0,
+                _ => ((i * 7919) % 101) as f64 - 50.0,
+            })
+            .collect();
+        let lows: Vec<f64> = xs.iter().map(|x| x - ((x * 3.0) % 5.0).abs()).collect();
+        for period in [1, 2, 5, 14, 26, 52] {
+            let mut range = RollingRange::new(period);
+            let pushed: Vec<_> = xs
+                .iter()
+                .zip(&lows)
+                .map(|(&h, &l)| range.push(h, l).map(|(h, l)| (h.to_bits(), l.to_bits())))
+                .collect();
+            let mut passed = vec![None; xs.len()];
+            let mut suffix = vec![(0.0, 0.0); xs.len()];
+            RollingRange::series(&xs, &lows, period, &mut suffix, |i, (h, l)| {
+                passed[i] = Some((h.to_bits(), l.to_bits()))
+            });
+            assert_eq!(passed, pushed, "period {period}");
         }
     }
 
