@@ -362,25 +362,57 @@ impl Wma {
     /// The average of a full window of `n` values, given newest first.
     #[inline(always)]
     fn weigh(newest_first: impl Iterator<Item = f64>, n: usize, divisor: f64) -> f64 {
-        let weighted: f64 = newest_first
-            .enumerate()
-            .map(|(lag, v)| (n - lag) as f64 * v)
-            .sum();
+        let mut weighted = empty_sum();
+        for (lag, v) in newest_first.enumerate() {
+            weighted = Wma::term(weighted, n, lag, v);
+        }
         weighted / divisor
     }
 
+    /// The weighted sum so far with the value `lag` pushes back added.
+    #[inline(always)]
+    fn term(weighted: f64, n: usize, lag: usize, v: f64) -> f64 {
+        weighted + (n - lag) as f64 * v
+    }
+
     /// [`value`](Self::value) after each push of `xs` into a fresh `Wma`
-    /// of `period`, as [`RollingSum::series`] gives the sums.
+    /// of `period`, as [`RollingSum::series`] gives the sums. Four bars at a
+    /// time, in lockstep (each bar's sum in the same order as
+    /// [`weigh`](Self::weigh)'s, the four chains of additions overlapping).
     #[inline(always)]
     pub(crate) fn series(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
+        const LANES: usize = 4;
         let divisor = Wma::new(period).divisor;
-        let first = (period - 1).min(xs.len());
-        for (i, o) in (first..).zip(&mut out[first..xs.len()]) {
+        let n = xs.len();
+        let first = (period - 1).min(n);
+        let mut i = first;
+        while i + LANES <= n {
+            let mut weighted = [empty_sum(); LANES];
+            for lag in 0..period {
+                let values = &xs[i - lag..i - lag + LANES];
+                for (w, &v) in weighted.iter_mut().zip(values) {
+                    *w = Wma::term(*w, period, lag, v);
+                }
+            }
+            for (o, w) in out[i..i + LANES].iter_mut().zip(weighted) {
+                *o = w / divisor;
+            }
+            i += LANES;
+        }
+        for (i, o) in (i..).zip(&mut out[i..n]) {
             let newest_first = xs[i + 1 - period..=i].iter().rev().copied();
             *o = Wma::weigh(newest_first, period, divisor);
         }
         first
     }
+}
+
+/// What summing no value gives (`Iterator::sum`'s start): a sum written
+/// as a loop starts there, so that it equals the same values summed with
+/// `sum()`, down to the sign of a zero.
+#[inline(always)]
+pub(crate) fn empty_sum() -> f64 {
+    std::iter::empty::<f64>().sum()
 }
 
 /// Highest and lowest of the last `period` (high, low) pairs, O(1) per push

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{batch_series, candles_of, random_walk, reference_candles, uniforms};
+use common::{batch_series, candles_of, random_walk, reference_candles, uniforms, wild};
 use signaldesk_ratings::{
     every_bar_batch, every_bar_for, Candle, CandleError, EveryBar, Indicator, RatingEngine,
     RatingReport, ReportError,
@@ -54,6 +54,8 @@ fn series() -> Vec<Vec<Candle>> {
         awkward(700, 3, 42.0),
         awkward(520, 4, 0.000_12),
         awkward(450, 5, 30_000.0),
+        wild(520, 13),
+        wild(333, 14),
     ];
     for (k, n) in LENGTHS.into_iter().enumerate() {
         all.push(awkward(n, 100 + k as u64, 7.0));
