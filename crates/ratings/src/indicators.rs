@@ -6,7 +6,7 @@
 //! state, so reading it on some bars only (a cold batch reads the last few)
 //! gives the same numbers as reading it on every bar.
 
-use crate::window::{exact_sum, ring_of, Ema, Ring, RollingRange, RollingSum, Sma, Window, Wma};
+use crate::window::{exact_sum, rings, Ema, Ring, RollingRange, RollingSum, Sma, Window, Wma};
 
 /// TA-Lib's `TRUE_RANGE`: the largest of high - low, |high - previous close|
 /// and |low - previous close|.
@@ -427,11 +427,10 @@ impl Cci {
     /// into a fresh `Cci` of `period`, as [`RollingSum::series`] gives sums.
     #[inline(always)]
     pub(crate) fn series(tps: &[f64], period: usize, out: &mut [f64]) -> usize {
-        let first = (period - 1).min(tps.len());
-        for (i, o) in (first..).zip(&mut out[first..tps.len()]) {
-            *o = Cci::of(tps[i], ring_of(tps, i, period), period);
+        for (i, ring) in rings(tps, period) {
+            out[i] = Cci::of(tps[i], ring, period);
         }
-        first
+        (period - 1).min(tps.len())
     }
 }
 
@@ -934,11 +933,8 @@ impl Vwma {
         period: usize,
         mut out: impl FnMut(usize, Option<f64>),
     ) {
-        for i in period - 1..closes.len() {
-            out(
-                i,
-                Vwma::of(ring_of(closes, i, period), ring_of(volumes, i, period)),
-            );
+        for ((i, prices), (_, volumes)) in rings(closes, period).zip(rings(volumes, period)) {
+            out(i, Vwma::of(prices, volumes));
         }
     }
 }

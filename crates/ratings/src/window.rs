@@ -78,7 +78,7 @@ impl Window {
         &self.buf[..self.len]
     }
 
-    /// The held values in storage order, as [`ring_of`] gives a full
+    /// The held values in storage order, as [`rings`] gives a full
     /// window's over a series.
     pub(crate) fn ring(&self) -> Ring<'_> {
         [self.values(), &[]]
@@ -93,16 +93,29 @@ impl Window {
     }
 }
 
-/// A full window's values in a [`Window`]'s storage order, in two runs:
-/// the ring puts the value pushed `k`-th (from 0) in slot `k % period`.
+/// A full window's values in a [`Window`]'s storage order, in two runs.
 pub(crate) type Ring<'a> = [&'a [f64]; 2];
 
 /// The storage order of the window of `period` values ending at `xs[end]`,
-/// had `xs` been pushed into a [`Window`] from `xs[0]` on.
+/// had `xs` been pushed into a [`Window`] from `xs[0]` on: the ring puts
+/// the value pushed `k`-th in slot `k % period`, so the first slot holds
+/// `xs[slot0]`, `slot0` the latest multiple of `period` not after `end`.
 #[inline(always)]
-pub(crate) fn ring_of(xs: &[f64], end: usize, period: usize) -> Ring<'_> {
-    let slot0 = end - end % period;
+fn ring_at(xs: &[f64], end: usize, slot0: usize, period: usize) -> Ring<'_> {
     [&xs[slot0..=end], &xs[end + 1 - period..slot0]]
+}
+
+/// `(i, ring)` for the window ending at each `xs[i]` that is full, oldest
+/// first (see [`ring_at`]).
+#[inline(always)]
+pub(crate) fn rings(xs: &[f64], period: usize) -> impl Iterator<Item = (usize, Ring<'_>)> {
+    let mut slot0 = 0;
+    (period - 1..xs.len()).map(move |i| {
+        if i >= slot0 + period {
+            slot0 += period;
+        }
+        (i, ring_at(xs, i, slot0, period))
+    })
 }
 
 /// The values of a ring summed in its order.
@@ -184,8 +197,8 @@ impl RollingSum {
         let first = (period - 1).min(n);
         let out = &mut out[first..n];
         if period <= EXACT_SUM_PERIOD {
-            for (i, sum) in (first..).zip(out) {
-                *sum = exact_sum(ring_of(xs, i, period));
+            for ((_, ring), sum) in rings(xs, period).zip(out) {
+                *sum = exact_sum(ring);
             }
             return first;
         }
@@ -724,6 +737,26 @@ mod tests {
                 passed[i] = Some((h.to_bits(), l.to_bits()))
             });
             assert_eq!(passed, pushed, "period {period}");
+        }
+    }
+
+    /// A full window's ring is the `Window`'s storage order.
+    #[test]
+    fn rings_are_the_windows_storage_order() {
+        let xs: Vec<f64> = (0..60).map(f64::from).collect();
+        for period in [1, 3, 7, 20] {
+            let mut window = Window::new(period);
+            let mut rings = rings(&xs, period);
+            for (i, &x) in xs.iter().enumerate() {
+                window.push(x);
+                if i + 1 < period {
+                    continue;
+                }
+                let (at, ring) = rings.next().expect("a ring per full window");
+                assert_eq!(at, i);
+                assert_eq!(ring.concat(), window.values(), "period {period}, index {i}");
+            }
+            assert!(rings.next().is_none());
         }
     }
 
