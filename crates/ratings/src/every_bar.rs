@@ -52,6 +52,9 @@ struct Work {
 struct Tally {
     sums: [Vec<i32>; 2],
     counts: [Vec<i32>; 2],
+    /// Per bar, how many of the group's indicators vote on every bar
+    /// from it on (one more than the bars).
+    starts: [Vec<i32>; 2],
 }
 
 impl Clone for Work {
@@ -234,6 +237,10 @@ impl EveryBar {
             closes,
             n,
         };
+        for starts in &mut tally.starts {
+            starts.clear();
+            starts.resize(n + 1, 0);
+        }
         macro_rules! vote_columns {
             ($($k:literal)*) => {$(
                 vote_column::<$k>(
@@ -246,6 +253,25 @@ impl EveryBar {
         }
         vote_columns!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30);
         const _: () = assert!(COUNT == 31, "one vote column per indicator above");
+        // The group sums, column by column; the counts of the indicators
+        // voting on every bar from their `from` on.
+        for (indicator, votes) in Indicator::ALL
+            .into_iter()
+            .zip(self.votes.chunks_exact(n.max(1)))
+        {
+            if let Some(slot) = slot_of(indicator) {
+                for (sum, &vote) in tally.sums[slot].iter_mut().zip(votes) {
+                    *sum += i32::from(vote);
+                }
+            }
+        }
+        for (counts, starts) in tally.counts.iter_mut().zip(&tally.starts) {
+            let mut voting = 0;
+            for (count, &start) in counts.iter_mut().zip(starts) {
+                voting += start;
+                *count += voting;
+            }
+        }
 
         self.total.clear();
         self.ma.clear();
@@ -253,6 +279,7 @@ impl EveryBar {
         let Tally {
             sums: [ma_sums, osc_sums],
             counts: [ma_counts, osc_counts],
+            ..
         } = tally;
         for i in 0..n {
             let rating = rating_of([ma_sums[i], osc_sums[i]], [ma_counts[i], osc_counts[i]]);
@@ -408,8 +435,17 @@ impl Lines for Probe {
     }
 }
 
+/// The tally slot of an indicator's group; `None` for a companion line.
+fn slot_of(indicator: Indicator) -> Option<usize> {
+    match indicator.group()? {
+        Group::MovingAverages => Some(0),
+        Group::Oscillators => Some(1),
+    }
+}
+
 /// Votes indicator `K` (its place in [`Indicator::ALL`]) on every bar into
-/// `votes` and adds them to its group's tally.
+/// `votes`, counting the votes where an input may be missing, and marking
+/// in its group's `starts` the bar from which it votes on every bar.
 #[inline(never)]
 fn vote_column<const K: usize>(
     columns: &Columns<'_>,
@@ -418,13 +454,9 @@ fn vote_column<const K: usize>(
     tally: &mut Tally,
 ) {
     let indicator = Indicator::ALL[K];
-    let slot = match indicator.group() {
-        Some(Group::MovingAverages) => 0,
-        Some(Group::Oscillators) => 1,
-        None => {
-            votes.fill(0);
-            return;
-        }
+    let Some(slot) = slot_of(indicator) else {
+        votes.fill(0);
+        return;
     };
     let n = columns.n;
     // From `from` on, every line the rule reads has a value on the bars it reads.
@@ -439,18 +471,15 @@ fn vote_column<const K: usize>(
         }
     }
     let from = from.min(n);
-    let (sums, counts) = (&mut tally.sums[slot][..n], &mut tally.counts[slot][..n]);
+    let counts = &mut tally.counts[slot][..n];
     for i in 0..from {
         let vote = vote_of(indicator, &At { columns, i });
         votes[i] = vote.unwrap_or(0);
-        sums[i] += i32::from(votes[i]);
         counts[i] += i32::from(vote.is_some());
     }
-    for i in from..n {
-        let vote = vote_of(indicator, &Settled { columns, i }).unwrap_or(0);
-        votes[i] = vote;
-        sums[i] += i32::from(vote);
-        counts[i] += 1;
+    tally.starts[slot][from] += 1;
+    for (i, vote) in (from..n).zip(&mut votes[from..n]) {
+        *vote = vote_of(indicator, &Settled { columns, i }).unwrap_or(0);
     }
 }
 
