@@ -570,7 +570,7 @@ impl RatingEngine {
         use Indicator as I;
         let n = candles.len();
         x.fill(candles);
-        let [a, b, ..] = &mut x.scratch.columns;
+        let [a, b, c, ..] = &mut x.scratch.columns;
 
         // The recursions, each on its own state over the whole series (their
         // chains overlap within the loop).
@@ -621,7 +621,7 @@ impl RatingEngine {
             let from = Sma::series(&x.close, period, out.column(key as usize));
             out.mark(key as usize, from);
         }
-        Vwma::series(&x.close, &x.volume, VWMA, |i, v| {
+        Vwma::series(&x.close, &x.volume, VWMA, [a, b, c], |i, v| {
             out.put(I::Vwma20 as usize, i, v)
         });
         let from = Hma::series(&x.close, HMA, a, out.column(I::Hma9 as usize));

@@ -6,7 +6,9 @@
 //! state, so reading it on some bars only (a cold batch reads the last few)
 //! gives the same numbers as reading it on every bar.
 
-use crate::window::{exact_sum, rings, Ema, Ring, RollingRange, RollingSum, Sma, Window, Wma};
+use crate::window::{
+    exact_sum, ring_sums, rings, Ema, Ring, RollingRange, RollingSum, Sma, Window, Wma,
+};
 
 /// TA-Lib's `TRUE_RANGE`: the largest of high - low, |high - previous close|
 /// and |low - previous close|.
@@ -408,12 +410,18 @@ impl Cci {
     /// The CCI of the latest typical price `tp` in a full window of `n`.
     #[inline(always)]
     fn of(tp: f64, window: Ring<'_>, n: usize) -> f64 {
+        Cci::of_sum(tp, window, n, || exact_sum(window))
+    }
+
+    /// [`of`](Self::of), the window's sum (`exact_sum`) given.
+    #[inline(always)]
+    fn of_sum(tp: f64, window: Ring<'_>, n: usize, sum: impl FnOnce() -> f64) -> f64 {
         let values = || window[0].iter().chain(window[1]);
         if values().all(|&v| v == tp) {
             return 0.0;
         }
         let n = n as f64;
-        let mean = exact_sum(window) / n;
+        let mean = sum() / n;
         let deviation: f64 = values().map(|v| (v - mean).abs()).sum();
         let distance = tp - mean;
         if distance != 0.0 && deviation != 0.0 {
@@ -427,8 +435,9 @@ impl Cci {
     /// into a fresh `Cci` of `period`, as [`RollingSum::series`] gives sums.
     #[inline(always)]
     pub(crate) fn series(tps: &[f64], period: usize, out: &mut [f64]) -> usize {
+        ring_sums(tps, period, out);
         for (i, ring) in rings(tps, period) {
-            out[i] = Cci::of(tps[i], ring, period);
+            out[i] = Cci::of_sum(tps[i], ring, period, || out[i]);
         }
         (period - 1).min(tps.len())
     }
@@ -919,9 +928,19 @@ impl Vwma {
             .iter()
             .zip(volumes[0])
             .chain(prices[1].iter().zip(volumes[1]))
-            .map(|(p, v)| p * v)
+            .map(|(&p, &v)| Vwma::weight(p, v))
             .sum();
-        Some(weighted / volume_sum)
+        Some(Vwma::mean(weighted, volume_sum))
+    }
+
+    #[inline(always)]
+    fn weight(price: f64, volume: f64) -> f64 {
+        price * volume
+    }
+
+    #[inline(always)]
+    fn mean(weighted: f64, volume_sum: f64) -> f64 {
+        weighted / volume_sum
     }
 
     /// [`value`](Self::value) after each push into a fresh `Vwma` of
@@ -931,10 +950,23 @@ impl Vwma {
         closes: &[f64],
         volumes: &[f64],
         period: usize,
+        [weights, weighted, volume_sums]: [&mut [f64]; 3],
         mut out: impl FnMut(usize, Option<f64>),
     ) {
-        for ((i, prices), (_, volumes)) in rings(closes, period).zip(rings(volumes, period)) {
-            out(i, Vwma::of(prices, volumes));
+        // Each window's two sums, as `of` adds them: its weights and its
+        // volumes in ring order.
+        let n = closes.len();
+        for ((w, &p), &v) in weights.iter_mut().zip(closes).zip(volumes) {
+            *w = Vwma::weight(p, v);
+        }
+        let first = ring_sums(&weights[..n], period, weighted);
+        ring_sums(volumes, period, volume_sums);
+        for i in first..n {
+            let volume_sum = volume_sums[i];
+            out(
+                i,
+                (volume_sum != 0.0).then(|| Vwma::mean(weighted[i], volume_sum)),
+            );
         }
     }
 }

@@ -118,6 +118,32 @@ pub(crate) fn rings(xs: &[f64], period: usize) -> impl Iterator<Item = (usize, R
     })
 }
 
+/// `exact_sum` of each full window's ring (see [`rings`]) into `out[i]`,
+/// from the returned first index on. The sum of a ring's first run (the
+/// values from the ring's first slot to the window's end) is the running
+/// sum of the current lap, carried from one window to the next: the same
+/// additions in the same order, done once for all the windows of a lap.
+#[inline(always)]
+pub(crate) fn ring_sums(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
+    let mut lap = empty_sum();
+    let mut slot0 = 0;
+    for (i, &x) in xs.iter().enumerate() {
+        if i == slot0 + period {
+            slot0 = i;
+            lap = empty_sum();
+        }
+        lap += x;
+        if i + 1 >= period {
+            let mut sum = lap;
+            for &x in &xs[i + 1 - period..slot0] {
+                sum += x;
+            }
+            out[i] = sum;
+        }
+    }
+    (period - 1).min(xs.len())
+}
+
 /// The values of a ring summed in its order.
 #[inline(always)]
 pub(crate) fn exact_sum(ring: Ring<'_>) -> f64 {
@@ -195,17 +221,17 @@ impl RollingSum {
     pub(crate) fn series(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
         let n = xs.len();
         let first = (period - 1).min(n);
-        let out = &mut out[first..n];
         if period <= EXACT_SUM_PERIOD {
-            for ((_, ring), sum) in rings(xs, period).zip(out) {
-                *sum = exact_sum(ring);
-            }
+            ring_sums(xs, period, out);
             return first;
         }
         // The ring wraps after each multiple of `period` pushes, at the
         // first sum of each chunk of `period` sums: re-summed there, moved by
         // the new and the leaving value in between.
-        for (wrap, sums) in (first..).step_by(period).zip(out.chunks_mut(period)) {
+        for (wrap, sums) in (first..)
+            .step_by(period)
+            .zip(out[first..n].chunks_mut(period))
+        {
             let mut sum = exact_sum([&xs[wrap + 1 - period..=wrap], &[]]);
             sums[0] = sum;
             for (i, s) in (wrap + 1..).zip(&mut sums[1..]) {
