@@ -579,29 +579,27 @@ impl RollingRange {
             }
             start += period;
         }
-        let mut prefix = (0.0, 0.0);
-        // Pairs in the current block before push `i`.
-        let mut filled = 0;
-        for i in 0..n {
-            prefix = if filled == 0 {
-                pair(i)
-            } else {
-                widen(pair(i), prefix)
-            };
-            filled += 1;
-            if filled == period {
-                filled = 0;
-            }
-            if i + 1 >= period {
-                let start = i + 1 - period;
-                out(
-                    i,
-                    if filled == 0 {
-                        suffix[start]
-                    } else {
-                        widen(prefix, suffix[start])
-                    },
-                );
+        // Block by block, so that each block's chain of comparisons starts
+        // afresh (and the blocks' chains overlap).
+        for start in (0..n).step_by(period) {
+            let mut prefix = pair(start);
+            for i in start..(start + period).min(n) {
+                if i > start {
+                    prefix = widen(pair(i), prefix);
+                }
+                if i + 1 >= period {
+                    // After push `i`, `i - start + 1` pairs are in the
+                    // current block (none once it closes).
+                    let from = i + 1 - period;
+                    out(
+                        i,
+                        if i + 1 == start + period {
+                            suffix[from]
+                        } else {
+                            widen(prefix, suffix[from])
+                        },
+                    );
+                }
             }
         }
     }
