@@ -595,7 +595,7 @@ impl Macd {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, close: f64) {
         let slow = self.slow.push(close);
         let fast = if self.fast.value().is_some() {
