@@ -38,7 +38,7 @@ pub struct EveryBar {
     work: Option<Box<Work>>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Work {
     engine: RatingEngine,
     series: Series,
@@ -48,7 +48,7 @@ struct Work {
 }
 
 /// Per bar, the moving averages' and the oscillators' vote sums and counts.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Tally {
     sums: [Vec<i32>; 2],
     counts: [Vec<i32>; 2],
@@ -57,14 +57,8 @@ struct Tally {
     starts: [Vec<i32>; 2],
 }
 
-impl Clone for Work {
-    fn clone(&self) -> Self {
-        Work::default()
-    }
-}
-
 /// A series' candles by field, and scratch columns for the passes.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Series {
     pub(crate) close: Vec<f64>,
     pub(crate) high: Vec<f64>,
@@ -76,20 +70,15 @@ pub(crate) struct Series {
 impl Series {
     /// Takes the fields of `candles`, and sizes the scratch to them.
     pub(crate) fn fill(&mut self, candles: &[Candle]) {
-        let n = candles.len();
-        for (column, field) in [
-            (
-                &mut self.close,
-                (|c: &Candle| c.close) as fn(&Candle) -> f64,
-            ),
-            (&mut self.high, |c| c.high),
-            (&mut self.low, |c| c.low),
-            (&mut self.volume, |c| c.volume),
-        ] {
-            column.clear();
-            column.extend(candles.iter().map(field));
-        }
-        self.scratch.size(n);
+        self.close.clear();
+        self.close.extend(candles.iter().map(|c| c.close));
+        self.high.clear();
+        self.high.extend(candles.iter().map(|c| c.high));
+        self.low.clear();
+        self.low.extend(candles.iter().map(|c| c.low));
+        self.volume.clear();
+        self.volume.extend(candles.iter().map(|c| c.volume));
+        self.scratch.size(candles.len());
     }
 }
 

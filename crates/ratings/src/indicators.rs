@@ -126,7 +126,7 @@ fn raw_stochastic(x: f64, highest: f64, lowest: f64) -> f64 {
 }
 
 /// Scratch columns for the series forms, each as long as the series.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     pub(crate) columns: [Vec<f64>; 8],
     pub(crate) flat_runs: Vec<usize>,
