@@ -14,13 +14,21 @@
 //!   threads; `cold_batch_500x500_every_bar` feeds the same candles one
 //!   `update` at a time (values, votes and rating on every bar), as the
 //!   live path does.
+//! * `cold_batch_500x500_every_bar_batch`: every bar's values, votes and
+//!   rating for the same batch, `every_bar_batch_with` on one thread (each
+//!   symbol's `EveryBar` handed to a visitor that reads its last total,
+//!   then refilled with the next symbol); `_2_threads` on two.
+//!   `cold_batch_500x500_every_bar_batch_kept` keeps every symbol's bars
+//!   (`every_bar_batch`, one thread; about 70 MB, freed after each run).
 //!
-//! All but `cold_batch_500x500_2_threads` run on one thread.
+//! All but the `_2_threads` benches run on one thread.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use signaldesk_ratings::{report_batch, report_for, Candle, RatingEngine};
+use signaldesk_ratings::{
+    every_bar_batch, every_bar_batch_with, report_batch, report_for, Candle, RatingEngine,
+};
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -118,6 +126,27 @@ fn cold_batch_500x500(c: &mut Criterion) {
     });
 }
 
+fn cold_batch_500x500_every_bar_batch(c: &mut Criterion) {
+    let series = common::batch_series(SYMBOLS, WARM_UP);
+    let visit = |threads: usize| {
+        let sum = std::sync::Mutex::new(0.0);
+        every_bar_batch_with(black_box(&series), threads, |_, bars| {
+            let last = bars.expect("valid candles").totals()[WARM_UP - 1];
+            *sum.lock().expect("no panic") += last;
+        });
+        sum.into_inner().expect("no panic")
+    };
+    c.bench_function("cold_batch_500x500_every_bar_batch", |b| {
+        b.iter(|| visit(1))
+    });
+    c.bench_function("cold_batch_500x500_every_bar_batch_2_threads", |b| {
+        b.iter(|| visit(2))
+    });
+    c.bench_function("cold_batch_500x500_every_bar_batch_kept", |b| {
+        b.iter(|| every_bar_batch(black_box(&series), 1))
+    });
+}
+
 fn cold_500_candles(c: &mut Criterion) {
     let candles = common::random_walk(500, 42, 240.0);
     c.bench_function("cold_500_candles", |b| {
@@ -133,6 +162,7 @@ criterion_group!(
     update_500_symbols,
     update_1_symbol,
     cold_500_candles,
-    cold_batch_500x500
+    cold_batch_500x500,
+    cold_batch_500x500_every_bar_batch
 );
 criterion_main!(benches);

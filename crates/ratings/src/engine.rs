@@ -2,15 +2,16 @@
 //! a time.
 
 use crate::candle::{Candle, CandleError};
+use crate::every_bar::{Out, Series};
 use crate::indicators::{
-    williams_r, Ao, Cci, Channel, Dmi, Hma, Ichimoku, IchimokuValue, Macd, Momentum, Rsi, Stoch,
+    williams_r, williams_r_in, Ao, Cci, Channel, Dmi, Hma, Ichimoku, Macd, Momentum, Rsi, Stoch,
     StochRsi, Uo, Vwma,
 };
 use crate::rating::{
     Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, Recommendation, COUNT,
 };
 use crate::votes;
-use crate::window::{Ema, Sma};
+use crate::window::{Ema, RollingRange, Sma};
 
 const MA_PERIODS: [usize; 6] = [10, 20, 30, 50, 100, 200];
 const VWMA: usize = 20;
@@ -20,6 +21,7 @@ const ICHIMOKU: (usize, usize, usize, usize) = (9, 26, 52, 26);
 const RSI: usize = 14;
 /// Channel, %K smoothing, %D smoothing.
 const STOCH: (usize, usize, usize) = (14, 3, 3);
+const STOCH_SMOOTHING: (usize, usize) = (STOCH.1, STOCH.2);
 const CCI: usize = 20;
 const DMI: usize = 14;
 const AO: (usize, usize) = (5, 34);
@@ -137,37 +139,73 @@ fn lcm(a: usize, b: usize) -> usize {
     a / x * b
 }
 
+/// The lines a bar's votes read besides the reported values: the Ichimoku
+/// conversion line and the cloud under the bar, and the Bull and Bear Power.
+/// They follow the [`Indicator`]s in a bar's (and an
+/// [`EveryBar`](crate::EveryBar)'s) lines.
+pub(crate) const CONVERSION: usize = COUNT;
+pub(crate) const LEAD1_LAGGED: usize = COUNT + 1;
+pub(crate) const LEAD2_LAGGED: usize = COUNT + 2;
+pub(crate) const BULL_POWER: usize = COUNT + 3;
+pub(crate) const BEAR_POWER: usize = COUNT + 4;
+/// Reported values and the extra lines.
+pub(crate) const LINES: usize = COUNT + 5;
+
 /// What one bar left behind: every reported value plus the extra lines the
 /// vote rules read.
 #[derive(Clone, Copy, Debug)]
 struct Bar {
-    values: [Option<f64>; COUNT],
+    lines: [Option<f64>; LINES],
     close: f64,
-    ichimoku: IchimokuValue,
-    bull_power: Option<f64>,
-    bear_power: Option<f64>,
 }
 
 impl Bar {
     const EMPTY: Bar = Bar {
-        values: [None; COUNT],
+        lines: [None; LINES],
         close: f64::NAN,
-        ichimoku: IchimokuValue {
-            conversion: None,
-            base: None,
-            lead1_lagged: None,
-            lead2_lagged: None,
-        },
-        bull_power: None,
-        bear_power: None,
     };
 
     fn get(&self, indicator: Indicator) -> Option<f64> {
-        self.values[indicator as usize]
+        self.lines[indicator as usize]
+    }
+}
+
+/// The lines the vote rules read on one bar: its own, the bar before's and,
+/// for the Awesome Oscillator, two bars back's. The incremental engine keeps
+/// the last bars ([`Recent`]); an every-bar batch reads columns.
+pub(crate) trait Lines {
+    fn close(&self) -> f64;
+    /// `line` on the bar, `lag` bars back (0: this bar; at most 2).
+    fn get(&self, line: usize, lag: usize) -> Option<f64>;
+}
+
+/// The engine's latest bar, the one before it and the AO before that.
+struct Recent<'a> {
+    bar: &'a Bar,
+    prev: &'a Bar,
+    ao_two_back: Option<f64>,
+}
+
+impl Lines for Recent<'_> {
+    #[inline(always)]
+    fn close(&self) -> f64 {
+        self.bar.close
     }
 
-    fn set(&mut self, indicator: Indicator, value: Option<f64>) {
-        self.values[indicator as usize] = value;
+    #[inline(always)]
+    fn get(&self, line: usize, lag: usize) -> Option<f64> {
+        match lag {
+            0 => self.bar.lines[line],
+            1 => self.prev.lines[line],
+            _ => {
+                debug_assert_eq!(
+                    line,
+                    Indicator::Ao as usize,
+                    "only the AO is read two bars back"
+                );
+                self.ao_two_back
+            }
+        }
     }
 }
 
@@ -265,7 +303,7 @@ impl RatingEngine {
 
         self.step(candle, 0, &Starts::EVERY);
         let bar = self.read_bar(candle);
-        self.votes = votes_of(&bar, &self.bar, self.prev_ao);
+        self.votes = votes_of(&self.recent(&bar));
         self.prev_ao = self.bar.get(Indicator::Ao);
         self.bar = bar;
         self.rating = aggregate(&self.votes);
@@ -284,21 +322,7 @@ impl RatingEngine {
     /// Every candle is checked first; if one is refused, the engine is left
     /// unchanged (no candle is taken) and the error names it.
     pub fn try_extend(&mut self, candles: &[Candle]) -> Result<Rating, ReportError> {
-        let mut previous = self.last_time;
-        for (index, candle) in candles.iter().enumerate() {
-            let in_order = match previous {
-                Some(previous) if candle.time <= previous => Err(CandleError::NotAfterPrevious {
-                    time: candle.time,
-                    previous,
-                }),
-                _ => Ok(()),
-            };
-            candle
-                .validate()
-                .and(in_order)
-                .map_err(|source| ReportError::BadCandle { index, source })?;
-            previous = Some(candle.time);
-        }
+        check_candles(candles, self.last_time)?;
         let starts = if self.candles == 0 {
             Starts::for_fresh(candles.len())
         } else {
@@ -313,7 +337,7 @@ impl RatingEngine {
             self.step(candle, 0, &Starts::EVERY);
             let bar = self.read_bar(candle);
             if k + 1 == read.len() {
-                self.votes = votes_of(&bar, &self.bar, self.prev_ao);
+                self.votes = votes_of(&self.recent(&bar));
                 self.rating = aggregate(&self.votes);
             }
             self.prev_ao = self.bar.get(Indicator::Ao);
@@ -334,7 +358,7 @@ impl RatingEngine {
         let mut readings = [IndicatorReading::default(); COUNT];
         for (i, reading) in readings.iter_mut().enumerate() {
             *reading = IndicatorReading {
-                value: self.bar.values[i],
+                value: self.bar.lines[i],
                 vote: self.votes[i].unwrap_or(0),
             };
         }
@@ -349,7 +373,7 @@ impl RatingEngine {
 
     /// Back to the state of [`new`](Self::new), keeping the windows'
     /// buffers (a batch reuses one engine for many series).
-    fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         let RatingEngine {
             last_time,
             candles,
@@ -467,52 +491,217 @@ impl RatingEngine {
         }
     }
 
+    /// `bar` (not yet taken) with the engine's latest bar and the AO before it.
+    fn recent<'a>(&'a self, bar: &'a Bar) -> Recent<'a> {
+        Recent {
+            bar,
+            prev: &self.bar,
+            ao_two_back: self.prev_ao,
+        }
+    }
+
     /// Every value on the bar of `c`, the latest candle [`step`](Self::step) took.
     fn read_bar(&self, c: &Candle) -> Bar {
         let mut bar = Bar::EMPTY;
         bar.close = c.close;
+        self.read_lines(c, |line, value| bar.lines[line] = value);
+        bar
+    }
+
+    /// Hands every line of the bar of `c` (see [`LINES`]) to `put`.
+    #[inline(always)]
+    pub(crate) fn read_lines(&self, c: &Candle, mut put: impl FnMut(usize, Option<f64>)) {
+        let mut set = |indicator: Indicator, value| put(indicator as usize, value);
         for ((sma, ema), (sma_key, ema_key)) in self
             .sma
             .iter()
             .zip(&self.ema)
             .zip(SMA_KEYS.into_iter().zip(EMA_KEYS))
         {
-            bar.set(sma_key, sma.value());
-            bar.set(ema_key, ema.value());
+            set(sma_key, sma.value());
+            set(ema_key, ema.value());
         }
-        bar.set(Indicator::Vwma20, self.vwma.value());
-        bar.set(Indicator::Hma9, self.hma.value());
-        bar.ichimoku = self.ichimoku.value();
-        bar.set(Indicator::IchimokuBase, bar.ichimoku.base);
+        set(Indicator::Vwma20, self.vwma.value());
+        set(Indicator::Hma9, self.hma.value());
+        let ichimoku = self.ichimoku.value();
+        set(Indicator::IchimokuBase, ichimoku.base);
 
-        bar.set(Indicator::Rsi14, self.rsi.value());
+        set(Indicator::Rsi14, self.rsi.value());
         let stoch = self.stoch.value();
-        bar.set(Indicator::StochK, stoch.map(|s| s.0));
-        bar.set(Indicator::StochD, stoch.map(|s| s.1));
-        bar.set(Indicator::Wr14, williams_r(c.close, self.channel.value()));
-        bar.set(Indicator::Cci20, self.cci.value());
+        set(Indicator::StochK, stoch.map(|s| s.0));
+        set(Indicator::StochD, stoch.map(|s| s.1));
+        set(Indicator::Wr14, williams_r(c.close, self.channel.value()));
+        set(Indicator::Cci20, self.cci.value());
         let dmi = self.dmi.value();
-        bar.set(Indicator::Adx14, dmi.adx);
-        bar.set(Indicator::PlusDi, dmi.plus_di);
-        bar.set(Indicator::MinusDi, dmi.minus_di);
-        bar.set(Indicator::Ao, self.ao.value());
-        bar.set(Indicator::Mom10, self.momentum.value());
+        set(Indicator::Adx14, dmi.adx);
+        set(Indicator::PlusDi, dmi.plus_di);
+        set(Indicator::MinusDi, dmi.minus_di);
+        set(Indicator::Ao, self.ao.value());
+        set(Indicator::Mom10, self.momentum.value());
         let macd = self.macd.value();
-        bar.set(Indicator::Macd, macd.map(|m| m.0));
-        bar.set(Indicator::MacdSignal, macd.map(|m| m.1));
+        set(Indicator::Macd, macd.map(|m| m.0));
+        set(Indicator::MacdSignal, macd.map(|m| m.1));
         let (k, d) = self.stoch_rsi.value();
-        bar.set(Indicator::StochRsiK, k);
-        bar.set(Indicator::StochRsiD, d);
-        let ema13 = self.ema13.value();
-        bar.bull_power = ema13.map(|e| c.high - e);
-        bar.bear_power = ema13.map(|e| c.low - e);
-        bar.set(
-            Indicator::Bbp,
-            bar.bull_power.zip(bar.bear_power).map(|(b, s)| b + s),
-        );
-        bar.set(Indicator::Uo, self.uo.value());
-        bar
+        set(Indicator::StochRsiK, k);
+        set(Indicator::StochRsiD, d);
+        let powers = self.ema13.value().map(|e| powers(c, e));
+        set(Indicator::Bbp, powers.map(|p| p.2));
+        set(Indicator::Uo, self.uo.value());
+        put(CONVERSION, ichimoku.conversion);
+        put(LEAD1_LAGGED, ichimoku.lead1_lagged);
+        put(LEAD2_LAGGED, ichimoku.lead2_lagged);
+        put(BULL_POWER, powers.map(|p| p.0));
+        put(BEAR_POWER, powers.map(|p| p.1));
     }
+
+    /// Every line of every bar of `candles` (checked, fed to a fresh engine)
+    /// into `columns`: what [`read_lines`](Self::read_lines) gives after
+    /// each candle. Each indicator runs over the whole series in a pass of
+    /// its own, so that its values are written column by column and its
+    /// chains of dependent operations overlap across bars; the windowed ones
+    /// that are read on every bar go through their `series` forms, which
+    /// apply the same formulas to the same windows in the same order.
+    pub(crate) fn lines_every_bar(
+        &mut self,
+        candles: &[Candle],
+        x: &mut Series,
+        out: &mut Out<'_>,
+    ) {
+        use Indicator as I;
+        let n = candles.len();
+        x.fill(candles);
+        let [a, b, c, ..] = &mut x.scratch.columns;
+
+        // The recursions, each on its own state over the whole series (their
+        // chains overlap within the loop).
+        let mut ema13_from = n;
+        for (i, c) in candles.iter().enumerate() {
+            step_exponential(&mut self.ema, &mut self.ema13, &mut self.macd, c);
+            self.rsi.push(c.close);
+            for (ema, key) in self.ema.iter().zip(EMA_KEYS) {
+                out.put(key as usize, i, ema.value());
+            }
+            let macd = self.macd.value();
+            out.put(I::Macd as usize, i, macd.map(|m| m.0));
+            out.put(I::MacdSignal as usize, i, macd.map(|m| m.1));
+            out.put(I::Rsi14 as usize, i, self.rsi.value());
+            if let Some(e) = self.ema13.value() {
+                a[i] = e;
+                ema13_from = ema13_from.min(i);
+            }
+        }
+        let [bull, bear, bbp] = out.columns([BULL_POWER, BEAR_POWER, I::Bbp as usize]);
+        for i in ema13_from..n {
+            (bull[i], bear[i], bbp[i]) = powers(&candles[i], a[i]);
+        }
+        for line in [BULL_POWER, BEAR_POWER, I::Bbp as usize] {
+            out.mark(line, ema13_from);
+        }
+        // The RSI has a value on every bar from its first on.
+        let rsi_from = out.first[I::Rsi14 as usize];
+        let [rsi, k, d] = out.columns([
+            I::Rsi14 as usize,
+            I::StochRsiK as usize,
+            I::StochRsiD as usize,
+        ]);
+        let suffix = &mut x.scratch.suffix;
+        let (k_from, d_from) = self.stoch_rsi.series(rsi, rsi_from, suffix, a, k, d);
+        out.mark(I::StochRsiK as usize, k_from);
+        out.mark(I::StochRsiD as usize, d_from);
+        for (i, c) in candles.iter().enumerate() {
+            step_directional(&mut self.dmi, c);
+            let dmi = self.dmi.value();
+            out.put(I::Adx14 as usize, i, dmi.adx);
+            out.put(I::PlusDi as usize, i, dmi.plus_di);
+            out.put(I::MinusDi as usize, i, dmi.minus_di);
+        }
+
+        // The windows.
+        for (&period, key) in MA_PERIODS.iter().zip(SMA_KEYS) {
+            let from = Sma::series(&x.close, period, out.column(key as usize));
+            out.mark(key as usize, from);
+        }
+        Vwma::series(&x.close, &x.volume, VWMA, [a, b, c], |i, v| {
+            out.put(I::Vwma20 as usize, i, v)
+        });
+        let from = Hma::series(&x.close, HMA, a, out.column(I::Hma9 as usize));
+        out.mark(I::Hma9 as usize, from);
+        let lines = [
+            CONVERSION,
+            I::IchimokuBase as usize,
+            LEAD1_LAGGED,
+            LEAD2_LAGGED,
+        ];
+        let firsts = self
+            .ichimoku
+            .series(&x.high, &x.low, suffix, out.columns(lines));
+        for (line, first) in lines.into_iter().zip(firsts) {
+            out.mark(line, first);
+        }
+        // The Stochastic's raw values and Williams %R on the 14-bar channel.
+        let wr = out.column(I::Wr14 as usize);
+        let closes = &x.close;
+        let period = self.channel.period();
+        RollingRange::series(&x.high, &x.low, period, suffix, |i, channel| {
+            a[i] = Stoch::raw(closes[i], channel);
+            wr[i] = williams_r_in(closes[i], channel);
+        });
+        let raw_from = (period - 1).min(n);
+        out.mark(I::Wr14 as usize, raw_from);
+        let [k, d] = out.columns([I::StochK as usize, I::StochD as usize]);
+        let from = Stoch::series(&a[..n], raw_from, STOCH_SMOOTHING, b, k, d);
+        out.mark(I::StochK as usize, from);
+        out.mark(I::StochD as usize, from);
+        for (tp, c) in a.iter_mut().zip(candles) {
+            *tp = Cci::typical(c.high, c.low, c.close);
+        }
+        let from = Cci::series(&a[..n], CCI, out.column(I::Cci20 as usize));
+        out.mark(I::Cci20 as usize, from);
+        for (mid, c) in a.iter_mut().zip(candles) {
+            *mid = Ao::mid(c.high, c.low);
+        }
+        let from = Ao::series(&a[..n], AO, b, out.column(I::Ao as usize));
+        out.mark(I::Ao as usize, from);
+        for (i, c) in candles.iter().enumerate() {
+            self.momentum.push(c.close);
+            out.put(I::Mom10 as usize, i, self.momentum.value());
+        }
+        let from = self.uo.series(
+            (&x.high, &x.low, &x.close),
+            &mut x.scratch,
+            out.column(I::Uo as usize),
+        );
+        out.mark(I::Uo as usize, from);
+    }
+}
+
+/// The Bull Power, Bear Power and their sum (the BBP value) on the bar of
+/// `c`, with `ema13` the EMA 13 there.
+#[inline(always)]
+fn powers(c: &Candle, ema13: f64) -> (f64, f64, f64) {
+    let (bull, bear) = (c.high - ema13, c.low - ema13);
+    (bull, bear, bull + bear)
+}
+
+/// Checks every candle as [`RatingEngine::try_update`] would after a
+/// candle at `previous`; the first refusal names its candle.
+pub(crate) fn check_candles(candles: &[Candle], previous: Option<i64>) -> Result<(), ReportError> {
+    let mut previous = previous;
+    for (index, candle) in candles.iter().enumerate() {
+        let in_order = match previous {
+            Some(previous) if candle.time <= previous => Err(CandleError::NotAfterPrevious {
+                time: candle.time,
+                previous,
+            }),
+            _ => Ok(()),
+        };
+        candle
+            .validate()
+            .and(in_order)
+            .map_err(|source| ReportError::BadCandle { index, source })?;
+        previous = Some(candle.time);
+    }
+    Ok(())
 }
 
 /// The directional movement's part of [`RatingEngine::step`].
@@ -540,116 +729,115 @@ fn step_rsi(rsi: &mut Rsi, stoch_rsi: &mut StochRsi, c: &Candle, i: usize, from:
     }
 }
 
-/// Every indicator's vote on `bar`, given the bar before it and the AO two
-/// bars back. An indicator votes once every input its rule reads exists.
-fn votes_of(bar: &Bar, prev: &Bar, ao_two_back: Option<f64>) -> [Option<i8>; COUNT] {
-    use Indicator as I;
-    let close = bar.close;
-    let now = |i: I| bar.get(i);
-    let before = |i: I| prev.get(i);
-    let ema50 = now(I::Ema50);
+/// Every indicator's vote on a bar, given its lines (see [`Lines`]).
+#[inline(always)]
+pub(crate) fn votes_of(lines: &impl Lines) -> [Option<i8>; COUNT] {
     let mut votes = [None; COUNT];
-    let mut set = |i: I, vote: Option<i8>| votes[i as usize] = vote;
-
-    for ma in SMA_KEYS
-        .into_iter()
-        .chain(EMA_KEYS)
-        .chain([I::Vwma20, I::Hma9])
-    {
-        set(ma, now(ma).map(|v| votes::moving_average(v, close)));
+    for indicator in Indicator::ALL {
+        votes[indicator as usize] = vote_of(indicator, lines);
     }
-    let ic = bar.ichimoku;
-    set(
-        I::IchimokuBase,
-        (|| {
-            Some(votes::ichimoku(
-                close,
-                ic.conversion?,
-                ic.base?,
-                ic.lead1_lagged?,
-                ic.lead2_lagged?,
-            ))
-        })(),
-    );
-    set(
-        I::Rsi14,
-        (|| Some(votes::rsi(now(I::Rsi14)?, before(I::Rsi14)?)))(),
-    );
-    set(
-        I::StochK,
-        (|| Some(votes::stochastic(now(I::StochK)?, now(I::StochD)?)))(),
-    );
-    set(
-        I::Cci20,
-        (|| Some(votes::cci(now(I::Cci20)?, before(I::Cci20)?)))(),
-    );
-    set(
-        I::Adx14,
-        (|| {
-            Some(votes::adx(
-                now(I::Adx14)?,
-                before(I::Adx14)?,
-                now(I::PlusDi)?,
-                now(I::MinusDi)?,
-            ))
-        })(),
-    );
-    set(
-        I::Ao,
-        (|| Some(votes::awesome(now(I::Ao)?, before(I::Ao)?, ao_two_back?)))(),
-    );
-    set(
-        I::Mom10,
-        (|| Some(votes::momentum(now(I::Mom10)?, before(I::Mom10)?)))(),
-    );
-    set(
-        I::Macd,
-        (|| Some(votes::macd(now(I::Macd)?, now(I::MacdSignal)?)))(),
-    );
-    set(
-        I::StochRsiK,
-        (|| {
-            Some(votes::stoch_rsi(
-                close,
-                ema50?,
-                now(I::StochRsiK)?,
-                now(I::StochRsiD)?,
-            ))
-        })(),
-    );
-    set(
-        I::Wr14,
-        (|| Some(votes::williams_r(now(I::Wr14)?, before(I::Wr14)?)))(),
-    );
-    set(
-        I::Bbp,
-        (|| {
-            Some(votes::bull_bear_power(
-                close,
-                ema50?,
-                bar.bull_power?,
-                prev.bull_power?,
-                bar.bear_power?,
-                prev.bear_power?,
-            ))
-        })(),
-    );
-    set(I::Uo, now(I::Uo).map(votes::ultimate));
     votes
 }
 
-/// Group means and the total (see [`Rating`] for the rules on missing groups).
-fn aggregate(votes: &[Option<i8>; COUNT]) -> Rating {
-    let (mut sums, mut counts) = ([0i32; 2], [0i32; 2]);
-    for (indicator, vote) in Indicator::ALL.into_iter().zip(votes) {
-        let slot = match (indicator.group(), vote) {
-            (Some(Group::MovingAverages), Some(_)) => 0,
-            (Some(Group::Oscillators), Some(_)) => 1,
-            _ => continue,
-        };
-        sums[slot] += i32::from(vote.unwrap_or(0));
-        counts[slot] += 1;
+/// `indicator`'s vote on a bar, given its lines (see [`Lines`]); `None`
+/// until every input its rule reads exists, and always for a companion line.
+#[inline(always)]
+pub(crate) fn vote_of(indicator: Indicator, lines: &impl Lines) -> Option<i8> {
+    use Indicator as I;
+    let close = lines.close();
+    let now = |i: I| lines.get(i as usize, 0);
+    let before = |i: I| lines.get(i as usize, 1);
+    match indicator {
+        I::Sma10
+        | I::Sma20
+        | I::Sma30
+        | I::Sma50
+        | I::Sma100
+        | I::Sma200
+        | I::Ema10
+        | I::Ema20
+        | I::Ema30
+        | I::Ema50
+        | I::Ema100
+        | I::Ema200
+        | I::Vwma20
+        | I::Hma9 => Some(votes::moving_average(now(indicator)?, close)),
+        I::IchimokuBase => Some(votes::ichimoku(
+            close,
+            lines.get(CONVERSION, 0)?,
+            now(I::IchimokuBase)?,
+            lines.get(LEAD1_LAGGED, 0)?,
+            lines.get(LEAD2_LAGGED, 0)?,
+        )),
+        I::Rsi14 => Some(votes::rsi(now(I::Rsi14)?, before(I::Rsi14)?)),
+        I::StochK => Some(votes::stochastic(now(I::StochK)?, now(I::StochD)?)),
+        I::Cci20 => Some(votes::cci(now(I::Cci20)?, before(I::Cci20)?)),
+        I::Adx14 => Some(votes::adx(
+            now(I::Adx14)?,
+            before(I::Adx14)?,
+            now(I::PlusDi)?,
+            now(I::MinusDi)?,
+        )),
+        I::Ao => Some(votes::awesome(
+            now(I::Ao)?,
+            before(I::Ao)?,
+            lines.get(I::Ao as usize, 2)?,
+        )),
+        I::Mom10 => Some(votes::momentum(now(I::Mom10)?, before(I::Mom10)?)),
+        I::Macd => Some(votes::macd(now(I::Macd)?, now(I::MacdSignal)?)),
+        I::StochRsiK => Some(votes::stoch_rsi(
+            close,
+            now(I::Ema50)?,
+            now(I::StochRsiK)?,
+            now(I::StochRsiD)?,
+        )),
+        I::Wr14 => Some(votes::williams_r(now(I::Wr14)?, before(I::Wr14)?)),
+        I::Bbp => Some(votes::bull_bear_power(
+            close,
+            now(I::Ema50)?,
+            lines.get(BULL_POWER, 0)?,
+            lines.get(BULL_POWER, 1)?,
+            lines.get(BEAR_POWER, 0)?,
+            lines.get(BEAR_POWER, 1)?,
+        )),
+        I::Uo => Some(votes::ultimate(now(I::Uo)?)),
+        I::StochD | I::PlusDi | I::MinusDi | I::MacdSignal | I::StochRsiD => None,
     }
+}
+
+/// Group means and the total (see [`Rating`] for the rules on missing groups).
+#[inline(always)]
+pub(crate) fn aggregate(votes: &[Option<i8>; COUNT]) -> Rating {
+    // Each group's vote sum and count as sums of masked terms, the same
+    // integers as counting indicator by indicator, without a branch per vote.
+    const fn member(group: Group) -> [i32; COUNT] {
+        let mut mask = [0; COUNT];
+        let mut i = 0;
+        while i < COUNT {
+            mask[i] = match (Indicator::ALL[i].group(), group) {
+                (Some(Group::MovingAverages), Group::MovingAverages)
+                | (Some(Group::Oscillators), Group::Oscillators) => 1,
+                _ => 0,
+            };
+            i += 1;
+        }
+        mask
+    }
+    const MEMBERS: [[i32; COUNT]; 2] = [member(Group::MovingAverages), member(Group::Oscillators)];
+    let (mut sums, mut counts) = ([0i32; 2], [0i32; 2]);
+    for (slot, members) in MEMBERS.iter().enumerate() {
+        for (vote, &member) in votes.iter().zip(members) {
+            sums[slot] += member * i32::from(vote.unwrap_or(0));
+            counts[slot] += member * i32::from(vote.is_some());
+        }
+    }
+    rating_of(sums, counts)
+}
+
+/// The ratings from the moving averages' and the oscillators' vote sums
+/// and counts.
+#[inline(always)]
+pub(crate) fn rating_of(sums: [i32; 2], counts: [i32; 2]) -> Rating {
     let mean =
         |slot: usize| (counts[slot] > 0).then(|| f64::from(sums[slot]) / f64::from(counts[slot]));
     let ma = mean(0);

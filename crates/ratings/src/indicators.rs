@@ -6,7 +6,9 @@
 //! state, so reading it on some bars only (a cold batch reads the last few)
 //! gives the same numbers as reading it on every bar.
 
-use crate::window::{Ema, RollingRange, RollingSum, Sma, Window, Wma};
+use crate::window::{
+    exact_sum, ring_sums, rings, Ema, Ring, RollingRange, RollingSum, Sma, Window, Wma,
+};
 
 /// TA-Lib's `TRUE_RANGE`: the largest of high - low, |high - previous close|
 /// and |low - previous close|.
@@ -123,6 +125,42 @@ fn raw_stochastic(x: f64, highest: f64, lowest: f64) -> f64 {
     }
 }
 
+/// Scratch columns for the series forms, each as long as the series.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    pub(crate) columns: [Vec<f64>; 8],
+    pub(crate) flat_runs: Vec<usize>,
+    pub(crate) suffix: Vec<(f64, f64)>,
+}
+
+impl Scratch {
+    /// Makes every column `n` long.
+    pub(crate) fn size(&mut self, n: usize) {
+        for column in &mut self.columns {
+            column.resize(n, 0.0);
+        }
+        self.flat_runs.resize(n, 0);
+        self.suffix.resize(n, (0.0, 0.0));
+    }
+}
+
+/// `%K` = SMA(raw, `k`) and `%D` = SMA(%K, `d`) over raw stochastic values
+/// `raws[from..]`, each pushed into its average as [`Stoch`] and
+/// [`StochRsi`] push them: `ks` and `ds` from the returned first indexes on.
+#[inline(always)]
+fn smoothed_series(
+    raws: &[f64],
+    from: usize,
+    (k, d): (usize, usize),
+    ks: &mut [f64],
+    ds: &mut [f64],
+) -> (usize, usize) {
+    let n = raws.len();
+    let k_from = from + Sma::series(&raws[from..], k, &mut ks[from..n]);
+    let d_from = k_from + Sma::series(&ks[k_from..n], d, &mut ds[k_from..n]);
+    (k_from, d_from)
+}
+
 /// The 14-bar high/low channel shared by the Stochastic and Williams %R.
 #[derive(Clone, Debug)]
 pub(crate) struct Channel {
@@ -156,7 +194,16 @@ impl Channel {
     /// Donchian midpoint.
     #[inline]
     pub(crate) fn mid(&self) -> Option<f64> {
-        self.value().map(|(h, l)| (h + l) / 2.0)
+        self.value().map(Channel::midpoint)
+    }
+
+    #[inline(always)]
+    pub(crate) fn midpoint((highest, lowest): (f64, f64)) -> f64 {
+        (highest + lowest) / 2.0
+    }
+
+    pub(crate) fn period(&self) -> usize {
+        self.range.period()
     }
 }
 
@@ -201,18 +248,48 @@ impl Stoch {
         let d = self.d.value()?;
         Some((self.k.value()?, d))
     }
+
+    /// The raw value of a close in its bar's channel (highest, lowest).
+    #[inline(always)]
+    pub(crate) fn raw(close: f64, (highest, lowest): (f64, f64)) -> f64 {
+        raw_stochastic(close, highest, lowest)
+    }
+
+    /// [`value`](Self::value) after each push into a fresh `Stoch` of
+    /// (`k`, `d`) smoothing, given the [`raw`](Self::raw) values of the bars
+    /// from `from` on (those with a channel): `ks` and `ds` from the
+    /// returned first bar on; `scratch` as long as `raws`.
+    #[inline(always)]
+    pub(crate) fn series(
+        raws: &[f64],
+        from: usize,
+        smoothing: (usize, usize),
+        scratch: &mut [f64],
+        ks: &mut [f64],
+        ds: &mut [f64],
+    ) -> usize {
+        let (_, d_from) = smoothed_series(raws, from, smoothing, scratch, ds);
+        let n = raws.len();
+        ks[d_from..n].copy_from_slice(&scratch[d_from..n]);
+        d_from
+    }
 }
 
 /// Williams %R (TA-Lib `WILLR`): -100 at the channel's low, 0 at its high;
 /// 0 when the range is empty.
 pub(crate) fn williams_r(close: f64, channel: Option<(f64, f64)>) -> Option<f64> {
-    let (highest, lowest) = channel?;
+    channel.map(|channel| williams_r_in(close, channel))
+}
+
+/// Williams %R of a close in its bar's channel (highest, lowest).
+#[inline(always)]
+pub(crate) fn williams_r_in(close: f64, (highest, lowest): (f64, f64)) -> f64 {
     let diff = (highest - lowest) * -0.01;
-    Some(if diff != 0.0 {
+    if diff != 0.0 {
         (highest - close) / diff
     } else {
         0.0
-    })
+    }
 }
 
 /// TradingView-style Stochastic RSI: `%K` = SMA(stoch(RSI, RSI, RSI, n), k),
@@ -262,6 +339,31 @@ impl StochRsi {
     pub(crate) fn value(&self) -> (Option<f64>, Option<f64>) {
         (self.k.value(), self.d.value())
     }
+
+    /// [`value`](Self::value) after each push into this fresh `StochRsi`
+    /// of the RSI values `rsis[from..]` (the RSI's, from its first value
+    /// on): `ks` and `ds` from the returned first indexes on; `raws` is
+    /// scratch, all as long as `rsis`.
+    #[inline(always)]
+    pub(crate) fn series(
+        &mut self,
+        rsis: &[f64],
+        from: usize,
+        suffix: &mut [(f64, f64)],
+        raws: &mut [f64],
+        ks: &mut [f64],
+        ds: &mut [f64],
+    ) -> (usize, usize) {
+        let n = rsis.len();
+        let rsis = &rsis[from.min(n)..];
+        let period = self.range.period();
+        RollingRange::series(rsis, rsis, period, suffix, |j, (h, l)| {
+            raws[from + j] = raw_stochastic(rsis[j], h, l);
+        });
+        let raw_from = (from + period - 1).min(n);
+        let smoothing = (self.k.period(), self.d.period());
+        smoothed_series(raws, raw_from, smoothing, ks, ds)
+    }
 }
 
 /// Commodity Channel Index on the typical price (TA-Lib `CCI`): the mean and
@@ -288,7 +390,12 @@ impl Cci {
 
     #[inline]
     pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) {
-        self.window.push((high + low + close) / 3.0);
+        self.window.push(Cci::typical(high, low, close));
+    }
+
+    #[inline(always)]
+    pub(crate) fn typical(high: f64, low: f64, close: f64) -> f64 {
+        (high + low + close) / 3.0
     }
 
     #[inline]
@@ -297,19 +404,42 @@ impl Cci {
             return None;
         }
         let tp = self.window.get(0)?;
-        let n = self.window.capacity() as f64;
-        let values = self.window.values();
-        if values.iter().all(|&v| v == tp) {
-            return Some(0.0);
+        Some(Cci::of(tp, self.window.ring(), self.window.capacity()))
+    }
+
+    /// The CCI of the latest typical price `tp` in a full window of `n`.
+    #[inline(always)]
+    fn of(tp: f64, window: Ring<'_>, n: usize) -> f64 {
+        Cci::of_sum(tp, window, n, || exact_sum(window))
+    }
+
+    /// [`of`](Self::of), the window's sum (`exact_sum`) given.
+    #[inline(always)]
+    fn of_sum(tp: f64, window: Ring<'_>, n: usize, sum: impl FnOnce() -> f64) -> f64 {
+        let values = || window[0].iter().chain(window[1]);
+        if values().all(|&v| v == tp) {
+            return 0.0;
         }
-        let mean = values.iter().sum::<f64>() / n;
-        let deviation: f64 = values.iter().map(|v| (v - mean).abs()).sum();
+        let n = n as f64;
+        let mean = sum() / n;
+        let deviation: f64 = values().map(|v| (v - mean).abs()).sum();
         let distance = tp - mean;
-        Some(if distance != 0.0 && deviation != 0.0 {
+        if distance != 0.0 && deviation != 0.0 {
             distance / (0.015 * (deviation / n))
         } else {
             0.0
-        })
+        }
+    }
+
+    /// [`value`](Self::value) after each push of the typical prices `tps`
+    /// into a fresh `Cci` of `period`, as [`RollingSum::series`] gives sums.
+    #[inline(always)]
+    pub(crate) fn series(tps: &[f64], period: usize, out: &mut [f64]) -> usize {
+        ring_sums(tps, period, out);
+        for (i, ring) in rings(tps, period) {
+            out[i] = Cci::of_sum(tps[i], ring, period, || out[i]);
+        }
+        (period - 1).min(tps.len())
     }
 }
 
@@ -465,7 +595,7 @@ impl Macd {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, close: f64) {
         let slow = self.slow.push(close);
         let fast = if self.fast.value().is_some() {
@@ -534,27 +664,97 @@ impl Uo {
         let Some(prev_close) = self.prev_close.replace(close) else {
             return;
         };
-        let pressure = close - low.min(prev_close);
-        let range = true_range(high, low, prev_close);
-        self.flat_run = if range == 0.0 { self.flat_run + 1 } else { 0 };
+        let (pressure, range) = Uo::move_of(high, low, close, prev_close);
+        self.flat_run = Uo::flat_run(self.flat_run, range);
         for (_, bp, tr) in &mut self.windows {
             bp.push(pressure);
             tr.push(range);
         }
     }
 
+    /// The buying pressure and true range of a bar.
+    #[inline(always)]
+    fn move_of(high: f64, low: f64, close: f64, prev_close: f64) -> (f64, f64) {
+        (
+            close - low.min(prev_close),
+            true_range(high, low, prev_close),
+        )
+    }
+
+    #[inline(always)]
+    fn flat_run(run: usize, range: f64) -> usize {
+        if range == 0.0 {
+            run + 1
+        } else {
+            0
+        }
+    }
+
     #[inline]
     pub(crate) fn value(&self) -> Option<f64> {
+        let mut sums = [(0, 0.0, 0.0); 3];
+        for ((period, bp, tr), sum) in self.windows.iter().zip(&mut sums) {
+            *sum = (*period, bp.value()?, tr.value()?);
+        }
+        Some(Uo::of(sums, self.flat_run))
+    }
+
+    /// The oscillator from each window's (period, buying-pressure sum,
+    /// true-range sum), shortest first.
+    #[inline(always)]
+    fn of(sums: [(usize, f64, f64); 3], flat_run: usize) -> f64 {
         let mut total = 0.0;
-        let mut ready = true;
-        for ((period, bp, tr), weight) in self.windows.iter().zip([4.0, 2.0, 1.0]) {
-            match bp.value().zip(tr.value()) {
-                Some((bp, tr)) if self.flat_run < *period => total += weight * (bp / tr),
-                Some(_) => {}
-                None => ready = false,
+        for ((period, bp, tr), weight) in sums.into_iter().zip([4.0, 2.0, 1.0]) {
+            if flat_run < period {
+                total += weight * (bp / tr);
             }
         }
-        ready.then(|| 100.0 * (total / 7.0))
+        100.0 * (total / 7.0)
+    }
+
+    /// [`value`](Self::value) after each push of a bar into this fresh `Uo`,
+    /// as [`RollingSum::series`] gives sums.
+    #[inline(always)]
+    pub(crate) fn series(
+        &self,
+        (highs, lows, closes): (&[f64], &[f64], &[f64]),
+        scratch: &mut Scratch,
+        out: &mut [f64],
+    ) -> usize {
+        let n = closes.len();
+        if n < 2 {
+            return n;
+        }
+        // Move `j` is bar `j + 1`'s.
+        let moves = n - 1;
+        let [pressures, ranges, sums @ ..] = &mut scratch.columns;
+        let flat_runs = &mut scratch.flat_runs;
+        let mut run = 0;
+        for j in 0..moves {
+            let i = j + 1;
+            let (pressure, range) = Uo::move_of(highs[i], lows[i], closes[i], closes[i - 1]);
+            pressures[j] = pressure;
+            ranges[j] = range;
+            run = Uo::flat_run(run, range);
+            flat_runs[j] = run;
+        }
+        let mut from = 0;
+        for ((period, _, _), pair) in self.windows.iter().zip(sums.chunks_mut(2)) {
+            let [bp, tr] = pair else { unreachable!() };
+            from = from.max(RollingSum::series(&pressures[..moves], *period, bp));
+            RollingSum::series(&ranges[..moves], *period, tr);
+        }
+        let periods = [0, 1, 2].map(|w| self.windows[w].0);
+        let [bp7, tr7, bp14, tr14, bp28, tr28] = sums;
+        for j in from..moves {
+            let sums = [
+                (periods[0], bp7[j], tr7[j]),
+                (periods[1], bp14[j], tr14[j]),
+                (periods[2], bp28[j], tr28[j]),
+            ];
+            out[j + 1] = Uo::of(sums, flat_runs[j]);
+        }
+        (from + 1).min(n)
     }
 }
 
@@ -615,11 +815,16 @@ impl Ichimoku {
         // Once a line exists it exists on every later bar, so the window
         // holds consecutive bars and lag `displacement` is 26 bars back.
         if let (Some(c), Some(b)) = (conversion, base) {
-            self.lead1.push((c + b) / 2.0);
+            self.lead1.push(Ichimoku::lead1(c, b));
         }
         if let Some(s) = self.span_b.mid() {
             self.lead2.push(s);
         }
+    }
+
+    #[inline(always)]
+    fn lead1(conversion: f64, base: f64) -> f64 {
+        (conversion + base) / 2.0
     }
 
     #[inline]
@@ -630,6 +835,47 @@ impl Ichimoku {
             lead1_lagged: self.lead1.get(self.displacement),
             lead2_lagged: self.lead2.get(self.displacement),
         }
+    }
+
+    /// [`value`](Self::value) after each push of a bar into a fresh
+    /// `Ichimoku` like this one, as [`RollingSum::series`] gives sums:
+    /// the conversion line, the base line and the leading spans
+    /// `displacement` bars back, with their first bars. A line that exists
+    /// exists on every later bar, so the lead pushed `displacement` pushes
+    /// ago is the one `displacement` bars back.
+    #[inline(always)]
+    pub(crate) fn series(
+        &self,
+        highs: &[f64],
+        lows: &[f64],
+        suffix: &mut [(f64, f64)],
+        [conversion, base, lead1_lagged, lead2_lagged]: [&mut [f64]; 4],
+    ) -> [usize; 4] {
+        let n = highs.len();
+        let mut firsts = [n; 4];
+        // The span's midpoints go to `lead2_lagged` and the leads to
+        // `lead1_lagged` first, then each is moved back by the displacement.
+        for (channel, line, k) in [
+            (&self.conversion, &mut *conversion, 0),
+            (&self.base, &mut *base, 1),
+            (&self.span_b, &mut *lead2_lagged, 3),
+        ] {
+            RollingRange::series(highs, lows, channel.period(), suffix, |i, range| {
+                line[i] = Channel::midpoint(range);
+            });
+            firsts[k] = (channel.period() - 1).min(n);
+        }
+        let lead1_from = firsts[0].max(firsts[1]);
+        for i in lead1_from..n {
+            lead1_lagged[i] = Ichimoku::lead1(conversion[i], base[i]);
+        }
+        let lag = self.displacement;
+        for (line, from, k) in [(lead1_lagged, lead1_from, 2), (lead2_lagged, firsts[3], 3)] {
+            let first = (from + lag).min(n);
+            line.copy_within(from..n - (first - from), first);
+            firsts[k] = first;
+        }
+        firsts
     }
 }
 
@@ -667,18 +913,61 @@ impl Vwma {
         if !self.prices.is_full() {
             return None;
         }
-        let volume_sum: f64 = self.volumes.values().iter().sum();
+        Vwma::of(self.prices.ring(), self.volumes.ring())
+    }
+
+    /// The average of a full window of prices and their volumes (in the
+    /// same order).
+    #[inline(always)]
+    fn of(prices: Ring<'_>, volumes: Ring<'_>) -> Option<f64> {
+        let volume_sum = exact_sum(volumes);
         if volume_sum == 0.0 {
             return None;
         }
-        let weighted: f64 = self
-            .prices
-            .values()
+        let weighted: f64 = prices[0]
             .iter()
-            .zip(self.volumes.values())
-            .map(|(p, v)| p * v)
+            .zip(volumes[0])
+            .chain(prices[1].iter().zip(volumes[1]))
+            .map(|(&p, &v)| Vwma::weight(p, v))
             .sum();
-        Some(weighted / volume_sum)
+        Some(Vwma::mean(weighted, volume_sum))
+    }
+
+    #[inline(always)]
+    fn weight(price: f64, volume: f64) -> f64 {
+        price * volume
+    }
+
+    #[inline(always)]
+    fn mean(weighted: f64, volume_sum: f64) -> f64 {
+        weighted / volume_sum
+    }
+
+    /// [`value`](Self::value) after each push into a fresh `Vwma` of
+    /// `period`: `out(i, vwma)` from `period - 1` on.
+    #[inline(always)]
+    pub(crate) fn series(
+        closes: &[f64],
+        volumes: &[f64],
+        period: usize,
+        [weights, weighted, volume_sums]: [&mut [f64]; 3],
+        mut out: impl FnMut(usize, Option<f64>),
+    ) {
+        // Each window's two sums, as `of` adds them: its weights and its
+        // volumes in ring order.
+        let n = closes.len();
+        for ((w, &p), &v) in weights.iter_mut().zip(closes).zip(volumes) {
+            *w = Vwma::weight(p, v);
+        }
+        let first = ring_sums(&weights[..n], period, weighted);
+        ring_sums(volumes, period, volume_sums);
+        for i in first..n {
+            let volume_sum = volume_sums[i];
+            out(
+                i,
+                (volume_sum != 0.0).then(|| Vwma::mean(weighted[i], volume_sum)),
+            );
+        }
     }
 }
 
@@ -712,13 +1001,40 @@ impl Hma {
         self.half.push(close);
         self.full.push(close);
         if let (Some(half), Some(full)) = (self.half.value(), self.full.value()) {
-            self.smooth.push(2.0 * half - full);
+            self.smooth.push(Hma::raw(half, full));
         }
+    }
+
+    #[inline(always)]
+    fn raw(half: f64, full: f64) -> f64 {
+        2.0 * half - full
     }
 
     #[inline]
     pub(crate) fn value(&self) -> Option<f64> {
         self.smooth.value()
+    }
+
+    /// [`value`](Self::value) after each push of `closes` into a fresh
+    /// `Hma` of `period`, as [`RollingSum::series`] gives sums; `raw` is
+    /// scratch as long as `closes`.
+    #[inline(always)]
+    pub(crate) fn series(closes: &[f64], period: usize, raw: &mut [f64], out: &mut [f64]) -> usize {
+        let n = closes.len();
+        let template = Hma::new(period);
+        let (half, full, smooth) = (
+            template.half.period(),
+            template.full.period(),
+            template.smooth.period(),
+        );
+        // The raw line starts once both averages have a value.
+        let half_from = Wma::series(closes, half, out);
+        let full_from = Wma::series(closes, full, raw);
+        let from = half_from.max(full_from);
+        for (r, &h) in raw[from..n].iter_mut().zip(&out[from..n]) {
+            *r = Hma::raw(h, *r);
+        }
+        from + Wma::series(&raw[from..n], smooth, &mut out[from..n])
     }
 }
 
@@ -747,20 +1063,51 @@ impl Ao {
 
     #[inline]
     pub(crate) fn push(&mut self, high: f64, low: f64) {
-        let mid = (high + low) / 2.0;
+        let mid = Ao::mid(high, low);
         self.fast.push(mid);
         self.slow.push(mid);
     }
 
+    #[inline(always)]
+    pub(crate) fn mid(high: f64, low: f64) -> f64 {
+        (high + low) / 2.0
+    }
+
     #[inline]
     pub(crate) fn value(&self) -> Option<f64> {
-        let slow = self.slow.value()?;
-        let ao = self.fast.value()? - slow;
-        Some(if ao.abs() <= 1e-12 * slow.abs() {
+        Some(Ao::of(self.fast.value()?, self.slow.value()?))
+    }
+
+    #[inline(always)]
+    fn of(fast: f64, slow: f64) -> f64 {
+        let ao = fast - slow;
+        if ao.abs() <= 1e-12 * slow.abs() {
             0.0
         } else {
             ao
-        })
+        }
+    }
+
+    /// [`value`](Self::value) after each push of the midpoints `mids`
+    /// into a fresh `Ao` of (`fast`, `slow`), as [`RollingSum::series`]
+    /// gives sums; `fasts` is scratch as long as `mids`.
+    #[inline(always)]
+    pub(crate) fn series(
+        mids: &[f64],
+        (fast, slow): (usize, usize),
+        fasts: &mut [f64],
+        out: &mut [f64],
+    ) -> usize {
+        let fast_from = Sma::series(mids, fast, fasts);
+        let slow_from = Sma::series(mids, slow, out);
+        let from = fast_from.max(slow_from);
+        for (o, &f) in out[from..mids.len()]
+            .iter_mut()
+            .zip(&fasts[from..mids.len()])
+        {
+            *o = Ao::of(f, *o);
+        }
+        from
     }
 }
 

@@ -8,6 +8,10 @@
 //! [`report_batch`] rates many symbols' histories at once (a cold start).
 //! Those cold paths ([`RatingEngine::try_extend`]) give bit for bit what
 //! feeding the candles one by one gives, for a fraction of the work.
+//! [`EveryBar`] ([`every_bar_for`], [`every_bar_batch`],
+//! [`every_bar_batch_with`]) rates every bar of a history at once, by
+//! column: on each bar, bit for bit what [`RatingEngine::report`] gives
+//! after that bar's candle.
 //!
 //! Pure computation in `f64`: no I/O, no clock, no global state. Indicator
 //! values follow TA-Lib where TA-Lib has the indicator; the vote rules,
@@ -41,6 +45,7 @@
 mod candle;
 mod csv;
 mod engine;
+mod every_bar;
 mod indicators;
 mod rating;
 mod votes;
@@ -49,6 +54,7 @@ mod window;
 pub use candle::{Candle, CandleError};
 pub use csv::{parse_candles_csv, CsvError, CSV_HEADER};
 pub use engine::{report_batch, report_for, RatingEngine, ReportError};
+pub use every_bar::{every_bar_batch, every_bar_batch_with, every_bar_for, EveryBar};
 pub use rating::{
     Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, Recommendation,
 };

@@ -111,7 +111,7 @@ macro_rules! indicators {
             /// The group its vote counts in; `None` for a companion line
             /// (StochD, PlusDI, MinusDI, MACDSignal, StochRSID) whose
             /// indicator votes under its main line.
-            pub fn group(self) -> Option<Group> {
+            pub const fn group(self) -> Option<Group> {
                 match self {
                     $(Indicator::$variant => $group,)*
                 }

@@ -6,14 +6,14 @@
 //! them one per line.
 
 /// A buy/sell pair of conditions to a vote; buy wins if both hold (as in Pine).
+///
+/// The rules combine their comparisons with `&` and `|`, not `&&` and `||`,
+/// and this is arithmetic, not a branch: the conditions flip with the
+/// market from bar to bar, and branches on them would be mispredicted about
+/// as often as not (the every-bar paths vote on every bar).
+#[inline(always)]
 fn vote(buy: bool, sell: bool) -> i8 {
-    if buy {
-        1
-    } else if sell {
-        -1
-    } else {
-        0
-    }
+    i8::from(buy) - i8::from(sell & !buy)
 }
 
 /// Relative distance under which a moving average counts as equal to the
@@ -24,10 +24,8 @@ pub(crate) const MA_EQUAL_REL: f64 = 1e-12;
 /// Any moving average: buy when it is below the close, sell when above,
 /// neutral when equal (within [`MA_EQUAL_REL`]).
 pub(crate) fn moving_average(ma: f64, close: f64) -> i8 {
-    if (ma - close).abs() <= MA_EQUAL_REL * close.abs().max(ma.abs()) {
-        return 0;
-    }
-    vote(ma < close, ma > close)
+    let apart = (ma - close).abs() > MA_EQUAL_REL * close.abs().max(ma.abs());
+    vote(apart & (ma < close), apart & (ma > close))
 }
 
 /// Ichimoku (9, 26, 52), with the cloud displaced 26 bars: buy when
@@ -35,34 +33,37 @@ pub(crate) fn moving_average(ma: f64, close: f64) -> i8 {
 /// conversion; sell on the mirror image.
 pub(crate) fn ichimoku(close: f64, conversion: f64, base: f64, lead1: f64, lead2: f64) -> i8 {
     vote(
-        lead1 > lead2 && base > lead1 && conversion > base && close > conversion,
-        lead1 < lead2 && base < lead1 && conversion < base && close < conversion,
+        (lead1 > lead2) & (base > lead1) & (conversion > base) & (close > conversion),
+        (lead1 < lead2) & (base < lead1) & (conversion < base) & (close < conversion),
     )
 }
 
 /// RSI: buy when below 30 and rising, sell when above 70 and falling.
 pub(crate) fn rsi(rsi: f64, prev: f64) -> i8 {
-    vote(rsi < 30.0 && rsi > prev, rsi > 70.0 && rsi < prev)
+    vote((rsi < 30.0) & (rsi > prev), (rsi > 70.0) & (rsi < prev))
 }
 
 /// Stochastic: buy when %K and %D are below 20 and %K > %D; sell when both
 /// are above 80 and %K < %D.
 pub(crate) fn stochastic(k: f64, d: f64) -> i8 {
-    vote(k < 20.0 && d < 20.0 && k > d, k > 80.0 && d > 80.0 && k < d)
+    vote(
+        (k < 20.0) & (d < 20.0) & (k > d),
+        (k > 80.0) & (d > 80.0) & (k < d),
+    )
 }
 
 /// CCI: buy when below -100 and rising, sell when above 100 and falling.
 pub(crate) fn cci(cci: f64, prev: f64) -> i8 {
-    vote(cci < -100.0 && cci > prev, cci > 100.0 && cci < prev)
+    vote((cci < -100.0) & (cci > prev), (cci > 100.0) & (cci < prev))
 }
 
 /// ADX: with ADX above 20 and rising, buy when +DI > -DI, sell when
 /// +DI < -DI.
 pub(crate) fn adx(adx: f64, prev_adx: f64, plus_di: f64, minus_di: f64) -> i8 {
-    let trending = adx > 20.0 && adx > prev_adx;
+    let trending = (adx > 20.0) & (adx > prev_adx);
     vote(
-        trending && plus_di > minus_di,
-        trending && plus_di < minus_di,
+        trending & (plus_di > minus_di),
+        trending & (plus_di < minus_di),
     )
 }
 
@@ -70,11 +71,11 @@ pub(crate) fn adx(adx: f64, prev_adx: f64, plus_di: f64, minus_di: f64) -> i8 {
 /// saucer above zero (`ao > 0`, `ao[1] > 0`, `ao > ao[1]`, `ao[2] > ao[1]`);
 /// sell on the mirror image.
 pub(crate) fn awesome(ao: f64, prev: f64, prev2: f64) -> i8 {
-    let cross_up = ao > 0.0 && prev <= 0.0;
-    let cross_down = ao < 0.0 && prev >= 0.0;
-    let saucer_up = ao > 0.0 && prev > 0.0 && ao > prev && prev2 > prev;
-    let saucer_down = ao < 0.0 && prev < 0.0 && ao < prev && prev2 < prev;
-    vote(cross_up || saucer_up, cross_down || saucer_down)
+    let cross_up = (ao > 0.0) & (prev <= 0.0);
+    let cross_down = (ao < 0.0) & (prev >= 0.0);
+    let saucer_up = (ao > 0.0) & (prev > 0.0) & (ao > prev) & (prev2 > prev);
+    let saucer_down = (ao < 0.0) & (prev < 0.0) & (ao < prev) & (prev2 < prev);
+    vote(cross_up | saucer_up, cross_down | saucer_down)
 }
 
 /// Momentum: buy when rising, sell when falling.
@@ -92,14 +93,14 @@ pub(crate) fn macd(macd: f64, signal: f64) -> i8 {
 /// above 80 and %K < %D.
 pub(crate) fn stoch_rsi(close: f64, ema50: f64, k: f64, d: f64) -> i8 {
     vote(
-        close < ema50 && k < 20.0 && d < 20.0 && k > d,
-        close > ema50 && k > 80.0 && d > 80.0 && k < d,
+        (close < ema50) & (k < 20.0) & (d < 20.0) & (k > d),
+        (close > ema50) & (k > 80.0) & (d > 80.0) & (k < d),
     )
 }
 
 /// Williams %R: buy when below -80 and rising, sell when above -20 and falling.
 pub(crate) fn williams_r(wr: f64, prev: f64) -> i8 {
-    vote(wr < -80.0 && wr > prev, wr > -20.0 && wr < prev)
+    vote((wr < -80.0) & (wr > prev), (wr > -20.0) & (wr < prev))
 }
 
 /// Bull Bear Power (EMA 13): buy in an uptrend (close > EMA50) when bear
@@ -114,8 +115,8 @@ pub(crate) fn bull_bear_power(
     prev_bear: f64,
 ) -> i8 {
     vote(
-        close > ema50 && bear < 0.0 && bear > prev_bear,
-        close < ema50 && bull > 0.0 && bull < prev_bull,
+        (close > ema50) & (bear < 0.0) & (bear > prev_bear),
+        (close < ema50) & (bull > 0.0) & (bull < prev_bull),
     )
 }
 

@@ -78,6 +78,12 @@ impl Window {
         &self.buf[..self.len]
     }
 
+    /// The held values in storage order, as [`rings`] gives a full
+    /// window's over a series.
+    pub(crate) fn ring(&self) -> Ring<'_> {
+        [self.values(), &[]]
+    }
+
     /// The held values from the latest back (lag 0, 1, 2, ...).
     pub(crate) fn newest_first(&self) -> impl Iterator<Item = f64> + '_ {
         // The newest values sit just below `head`, the oldest from `head` on
@@ -85,6 +91,63 @@ impl Window {
         let (recent, oldest) = self.buf[..self.len].split_at(self.head);
         recent.iter().rev().chain(oldest.iter().rev()).copied()
     }
+}
+
+/// A full window's values in a [`Window`]'s storage order, in two runs.
+pub(crate) type Ring<'a> = [&'a [f64]; 2];
+
+/// The storage order of the window of `period` values ending at `xs[end]`,
+/// had `xs` been pushed into a [`Window`] from `xs[0]` on: the ring puts
+/// the value pushed `k`-th in slot `k % period`, so the first slot holds
+/// `xs[slot0]`, `slot0` the latest multiple of `period` not after `end`.
+#[inline(always)]
+fn ring_at(xs: &[f64], end: usize, slot0: usize, period: usize) -> Ring<'_> {
+    [&xs[slot0..=end], &xs[end + 1 - period..slot0]]
+}
+
+/// `(i, ring)` for the window ending at each `xs[i]` that is full, oldest
+/// first (see [`ring_at`]).
+#[inline(always)]
+pub(crate) fn rings(xs: &[f64], period: usize) -> impl Iterator<Item = (usize, Ring<'_>)> {
+    let mut slot0 = 0;
+    (period - 1..xs.len()).map(move |i| {
+        if i >= slot0 + period {
+            slot0 += period;
+        }
+        (i, ring_at(xs, i, slot0, period))
+    })
+}
+
+/// `exact_sum` of each full window's ring (see [`rings`]) into `out[i]`,
+/// from the returned first index on. The sum of a ring's first run (the
+/// values from the ring's first slot to the window's end) is the running
+/// sum of the current lap, carried from one window to the next: the same
+/// additions in the same order, done once for all the windows of a lap.
+#[inline(always)]
+pub(crate) fn ring_sums(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
+    let mut lap = empty_sum();
+    let mut slot0 = 0;
+    for (i, &x) in xs.iter().enumerate() {
+        if i == slot0 + period {
+            slot0 = i;
+            lap = empty_sum();
+        }
+        lap += x;
+        if i + 1 >= period {
+            let mut sum = lap;
+            for &x in &xs[i + 1 - period..slot0] {
+                sum += x;
+            }
+            out[i] = sum;
+        }
+    }
+    (period - 1).min(xs.len())
+}
+
+/// The values of a ring summed in its order.
+#[inline(always)]
+pub(crate) fn exact_sum(ring: Ring<'_>) -> f64 {
+    ring[0].iter().chain(ring[1]).sum()
 }
 
 /// Sum of the last `period` values. It is updated by adding the new value and
@@ -134,7 +197,7 @@ impl RollingSum {
 
     #[cold]
     fn resum(&mut self) {
-        self.sum = self.window.values().iter().sum();
+        self.sum = exact_sum(self.window.ring());
     }
 
     /// The sum once `period` values have been seen.
@@ -144,10 +207,39 @@ impl RollingSum {
             return None;
         }
         Some(if self.window.capacity() <= EXACT_SUM_PERIOD {
-            self.window.values().iter().sum()
+            exact_sum(self.window.ring())
         } else {
             self.sum
         })
+    }
+
+    /// [`value`](Self::value) after each push of `xs` into a fresh
+    /// `RollingSum` of `period`, as a pass over the series: `out[i]` is the
+    /// sum after push `i`, from the returned first index on (`xs.len()` if
+    /// there is none); `out` is at least as long as `xs`.
+    #[inline(always)]
+    pub(crate) fn series(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
+        let n = xs.len();
+        let first = (period - 1).min(n);
+        if period <= EXACT_SUM_PERIOD {
+            ring_sums(xs, period, out);
+            return first;
+        }
+        // The ring wraps after each multiple of `period` pushes, at the
+        // first sum of each chunk of `period` sums: re-summed there, moved by
+        // the new and the leaving value in between.
+        for (wrap, sums) in (first..)
+            .step_by(period)
+            .zip(out[first..n].chunks_mut(period))
+        {
+            let mut sum = exact_sum([&xs[wrap + 1 - period..=wrap], &[]]);
+            sums[0] = sum;
+            for (i, s) in (wrap + 1..).zip(&mut sums[1..]) {
+                sum += xs[i] - xs[i - period];
+                *s = sum;
+            }
+        }
+        first
     }
 }
 
@@ -178,7 +270,31 @@ impl Sma {
 
     #[inline]
     pub(crate) fn value(&self) -> Option<f64> {
-        self.sum.value().map(|s| s / self.period)
+        self.sum.value().map(|s| Sma::mean(s, self.period))
+    }
+
+    pub(crate) fn period(&self) -> usize {
+        self.sum.window.capacity()
+    }
+
+    /// The average of a window of `period` values summing to `sum`.
+    #[inline(always)]
+    pub(crate) fn mean(sum: f64, period: f64) -> f64 {
+        sum / period
+    }
+
+    /// [`value`](Self::value) after each push of `xs` into a fresh `Sma`
+    /// of `period`, as [`RollingSum::series`] gives the sums. The divisions
+    /// run over the sums in a loop of their own, which the compiler
+    /// vectorizes.
+    #[inline(always)]
+    pub(crate) fn series(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
+        let first = RollingSum::series(xs, period, out);
+        let p = period as f64;
+        for v in &mut out[first..xs.len()] {
+            *v = Sma::mean(*v, p);
+        }
+        first
     }
 }
 
@@ -271,15 +387,71 @@ impl Wma {
         if !self.window.is_full() {
             return None;
         }
-        let n = self.window.capacity();
-        let weighted: f64 = self
-            .window
-            .newest_first()
-            .enumerate()
-            .map(|(lag, v)| (n - lag) as f64 * v)
-            .sum();
-        Some(weighted / self.divisor)
+        Some(Wma::weigh(
+            self.window.newest_first(),
+            self.window.capacity(),
+            self.divisor,
+        ))
     }
+
+    pub(crate) fn period(&self) -> usize {
+        self.window.capacity()
+    }
+
+    /// The average of a full window of `n` values, given newest first.
+    #[inline(always)]
+    fn weigh(newest_first: impl Iterator<Item = f64>, n: usize, divisor: f64) -> f64 {
+        let mut weighted = empty_sum();
+        for (lag, v) in newest_first.enumerate() {
+            weighted = Wma::term(weighted, n, lag, v);
+        }
+        weighted / divisor
+    }
+
+    /// The weighted sum so far with the value `lag` pushes back added.
+    #[inline(always)]
+    fn term(weighted: f64, n: usize, lag: usize, v: f64) -> f64 {
+        weighted + (n - lag) as f64 * v
+    }
+
+    /// [`value`](Self::value) after each push of `xs` into a fresh `Wma`
+    /// of `period`, as [`RollingSum::series`] gives the sums. Four bars at a
+    /// time, in lockstep (each bar's sum in the same order as
+    /// [`weigh`](Self::weigh)'s, the four chains of additions overlapping).
+    #[inline(always)]
+    pub(crate) fn series(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
+        const LANES: usize = 4;
+        let divisor = Wma::new(period).divisor;
+        let n = xs.len();
+        let first = (period - 1).min(n);
+        let mut i = first;
+        while i + LANES <= n {
+            let mut weighted = [empty_sum(); LANES];
+            for lag in 0..period {
+                let values = &xs[i - lag..i - lag + LANES];
+                for (w, &v) in weighted.iter_mut().zip(values) {
+                    *w = Wma::term(*w, period, lag, v);
+                }
+            }
+            for (o, w) in out[i..i + LANES].iter_mut().zip(weighted) {
+                *o = w / divisor;
+            }
+            i += LANES;
+        }
+        for (i, o) in (i..).zip(&mut out[i..n]) {
+            let newest_first = xs[i + 1 - period..=i].iter().rev().copied();
+            *o = Wma::weigh(newest_first, period, divisor);
+        }
+        first
+    }
+}
+
+/// What summing no value gives (`Iterator::sum`'s start): a sum written
+/// as a loop starts there, so that it equals the same values summed with
+/// `sum()`, down to the sign of a zero.
+#[inline(always)]
+pub(crate) fn empty_sum() -> f64 {
+    std::iter::empty::<f64>().sum()
 }
 
 /// Highest and lowest of the last `period` (high, low) pairs, O(1) per push
@@ -381,6 +553,61 @@ impl RollingRange {
         self.warm = true;
     }
 
+    /// [`value`](Self::value) after each push of (`highs[i]`, `lows[i]`)
+    /// into a fresh `RollingRange` of `period`: `out(i, (highest, lowest))`
+    /// from `i = period - 1` on. The same blocks, from the first pair on,
+    /// and the same comparisons in the same order as the pushes: a running
+    /// prefix in the current block widened by the previous block's suffix
+    /// (`suffix` is scratch as long as the series).
+    #[inline(always)]
+    pub(crate) fn series(
+        highs: &[f64],
+        lows: &[f64],
+        period: usize,
+        suffix: &mut [(f64, f64)],
+        mut out: impl FnMut(usize, (f64, f64)),
+    ) {
+        let n = highs.len().min(lows.len());
+        let pair = |i: usize| (highs[i], lows[i]);
+        // Each whole block's suffixes, as `close_block` computes them.
+        let mut start = 0;
+        while start + period <= n {
+            let mut best = pair(start + period - 1);
+            for j in (start..start + period).rev() {
+                best = widen(best, pair(j));
+                suffix[j] = best;
+            }
+            start += period;
+        }
+        // Block by block, so that each block's chain of comparisons starts
+        // afresh (and the blocks' chains overlap).
+        for start in (0..n).step_by(period) {
+            let mut prefix = pair(start);
+            for i in start..(start + period).min(n) {
+                if i > start {
+                    prefix = widen(pair(i), prefix);
+                }
+                if i + 1 >= period {
+                    // After push `i`, `i - start + 1` pairs are in the
+                    // current block (none once it closes).
+                    let from = i + 1 - period;
+                    out(
+                        i,
+                        if i + 1 == start + period {
+                            suffix[from]
+                        } else {
+                            widen(prefix, suffix[from])
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    pub(crate) fn period(&self) -> usize {
+        self.block.len()
+    }
+
     /// (highest, lowest) once `period` pairs have been seen.
     #[inline(always)]
     pub(crate) fn value(&self) -> Option<(f64, f64)> {
@@ -462,6 +689,98 @@ mod tests {
                 let min = win.iter().copied().fold(f64::MAX, f64::min);
                 assert_eq!((h, l), (Some(max), Some(min)), "period {period} index {i}");
             }
+        }
+    }
+
+    /// The pass over a series gives what the pushes give, on sums whose
+    /// rounding depends on the order (values across many binades).
+    #[test]
+    fn series_passes_equal_the_pushes() {
+        let xs: Vec<f64> = (0..300)
+            .map(|i| ((i * 7919) % 101) as f64 * 10f64.powi((i * 13) % 9 - 4))
+            .collect();
+        for period in [1, 2, 3, 5, 7, 8, 9, 14, 20, 34, 50] {
+            let (mut sum, mut sma, mut wma) =
+                (RollingSum::new(period), Sma::new(period), Wma::new(period));
+            let mut pushed = Vec::new();
+            for &x in &xs {
+                sum.push(x);
+                sma.push(x);
+                wma.push(x);
+                pushed.push((sum.value(), sma.value(), wma.value()));
+            }
+            let mut passed = vec![(None, None, None); xs.len()];
+            let mut out = vec![0.0; xs.len()];
+            let first = RollingSum::series(&xs, period, &mut out);
+            for i in first..xs.len() {
+                passed[i].0 = Some(out[i]);
+            }
+            let first = Sma::series(&xs, period, &mut out);
+            for i in first..xs.len() {
+                passed[i].1 = Some(out[i]);
+            }
+            let first = Wma::series(&xs, period, &mut out);
+            for i in first..xs.len() {
+                passed[i].2 = Some(out[i]);
+            }
+            let bits = |v: (Option<f64>, Option<f64>, Option<f64>)| {
+                (
+                    v.0.map(f64::to_bits),
+                    v.1.map(f64::to_bits),
+                    v.2.map(f64::to_bits),
+                )
+            };
+            for (i, (&a, &b)) in passed.iter().zip(&pushed).enumerate() {
+                assert_eq!(bits(a), bits(b), "period {period}, index {i}");
+            }
+        }
+    }
+
+    /// The pass over a series gives what the pushes give, 0.0 against -0.0
+    /// included.
+    #[test]
+    fn range_series_equals_the_pushes() {
+        let xs: Vec<f64> = (0..200)
+            .map(|i| match i % 7 {
+                0 => 0.0,
+                3 => -0.0,
+                _ => ((i * 7919) % 101) as f64 - 50.0,
+            })
+            .collect();
+        let lows: Vec<f64> = xs.iter().map(|x| x - ((x * 3.0) % 5.0).abs()).collect();
+        for period in [1, 2, 5, 14, 26, 52] {
+            let mut range = RollingRange::new(period);
+            let pushed: Vec<_> = xs
+                .iter()
+                .zip(&lows)
+                .map(|(&h, &l)| range.push(h, l).map(|(h, l)| (h.to_bits(), l.to_bits())))
+                .collect();
+            let mut passed = vec![None; xs.len()];
+            let mut suffix = vec![(0.0, 0.0); xs.len()];
+            RollingRange::series(&xs, &lows, period, &mut suffix, |i, (h, l)| {
+                passed[i] = Some((h.to_bits(), l.to_bits()))
+            });
+            assert_eq!(passed, pushed, "period {period}");
+        }
+    }
+
+    /// A full window's ring is the `Window`'s storage order.
+    #[test]
+    fn rings_are_the_windows_storage_order() {
+        let xs: Vec<f64> = (0..60).map(f64::from).collect();
+        for period in [1, 3, 7, 20] {
+            let mut window = Window::new(period);
+            let mut rings = rings(&xs, period);
+            for (i, &x) in xs.iter().enumerate() {
+                window.push(x);
+                if i + 1 < period {
+                    continue;
+                }
+                let (at, ring) = rings.next().expect("a ring per full window");
+                assert_eq!(at, i);
+                assert_eq!(ring.concat(), window.values(), "period {period}, index {i}");
+            }
+            assert!(rings.next().is_none());
         }
     }
 

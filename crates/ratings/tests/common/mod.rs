@@ -140,3 +140,26 @@ pub fn batch_series(symbols: usize, n: usize) -> Vec<Vec<Candle>> {
         })
         .collect()
 }
+
+/// Candles whose prices jump across many binades from one bar to the next,
+/// so that rolling sums of price differences round (on a random walk the
+/// differences share an exponent range and their sums are often exact, in
+/// any order).
+pub fn wild(n: usize, seed: u64) -> Vec<Candle> {
+    let mut next = uniforms(seed);
+    let mut close = 1.0;
+    (0..n)
+        .map(|i| {
+            let open = close;
+            close = (next() * 10.0 - 5.0).exp();
+            Candle {
+                time: 1_700_000_000_000 + i as i64 * 60_000,
+                open,
+                high: open.max(close) * (1.0 + next() * 0.3),
+                low: open.min(close) * (1.0 - next() * 0.3),
+                close,
+                volume: next() * 1e4,
+            }
+        })
+        .collect()
+}

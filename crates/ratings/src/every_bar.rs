@@ -1,0 +1,559 @@
+//! Every bar of a series at once: [`EveryBar`] holds, for each candle, the
+//! rating and every indicator's value and vote, bit for bit what
+//! [`RatingEngine::report`] gives after feeding the candles one by one, laid
+//! out by column (one array per indicator over the bars) rather than one
+//! [`RatingReport`] per bar. The indicators move as in the incremental
+//! engine and the votes and ratings come from the same rules, run over the
+//! columns.
+
+use crate::candle::Candle;
+use crate::engine::{check_candles, rating_of, vote_of, Lines, LINES};
+use crate::indicators::Scratch;
+use crate::rating::{Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, COUNT};
+use crate::{RatingEngine, ReportError};
+
+/// Every bar's rating, indicator values and votes for one series: what
+/// [`RatingEngine::report`] gives after each candle, bit for bit.
+///
+/// Fill it with [`EveryBar::fill`] (which reuses its buffers) or
+/// [`every_bar_for`]; read a bar with [`report`](Self::report) or one
+/// indicator over all bars with [`values`](Self::values) and
+/// [`votes`](Self::votes).
+#[derive(Clone, Debug, Default)]
+pub struct EveryBar {
+    len: usize,
+    /// `LINES` columns of `len` values (the indicators in report order, then
+    /// the extra lines the votes read); a value is there only where
+    /// `present` says so.
+    lines: Vec<f64>,
+    /// Per bar, bit `line` set if the line has a value on the bar.
+    present: Vec<u64>,
+    /// `COUNT` columns of `len` votes (0 when not voting).
+    votes: Vec<i8>,
+    total: Vec<f64>,
+    ma: Vec<f64>,
+    osc: Vec<f64>,
+    /// The indicators' state and scratch columns, kept between fills for
+    /// their buffers.
+    work: Option<Box<Work>>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Work {
+    engine: RatingEngine,
+    series: Series,
+    first: Vec<usize>,
+    gaps: Vec<(usize, usize)>,
+    tally: Tally,
+}
+
+/// Per bar, the moving averages' and the oscillators' vote sums and counts.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    sums: [Vec<i32>; 2],
+    counts: [Vec<i32>; 2],
+    /// Per bar, how many of the group's indicators vote on every bar
+    /// from it on (one more than the bars).
+    starts: [Vec<i32>; 2],
+}
+
+/// A series' candles by field, and scratch columns for the passes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Series {
+    pub(crate) close: Vec<f64>,
+    pub(crate) high: Vec<f64>,
+    pub(crate) low: Vec<f64>,
+    pub(crate) volume: Vec<f64>,
+    pub(crate) scratch: Scratch,
+}
+
+impl Series {
+    /// Takes the fields of `candles`, and sizes the scratch to them.
+    pub(crate) fn fill(&mut self, candles: &[Candle]) {
+        self.close.clear();
+        self.close.extend(candles.iter().map(|c| c.close));
+        self.high.clear();
+        self.high.extend(candles.iter().map(|c| c.high));
+        self.low.clear();
+        self.low.extend(candles.iter().map(|c| c.low));
+        self.volume.clear();
+        self.volume.extend(candles.iter().map(|c| c.volume));
+        self.scratch.size(candles.len());
+    }
+}
+
+/// Where the passes write each line's value on each bar.
+pub(crate) struct Out<'a> {
+    pub(crate) values: &'a mut [f64],
+    n: usize,
+    /// Per line, the first bar with a value (`n` while none).
+    pub(crate) first: &'a mut [usize],
+    /// (line, bar) without a value after the line's first: only the VWMA
+    /// has any (a window of zero volumes).
+    gaps: &'a mut Vec<(usize, usize)>,
+}
+
+impl Out<'_> {
+    /// `line` has the value `v` on bar `i`.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, line: usize, i: usize, v: f64) {
+        self.values[line * self.n + i] = v;
+        if i < self.first[line] {
+            self.first[line] = i;
+        }
+    }
+
+    /// The column of `line`, one value per bar; a pass writes the bars
+    /// where the line has a value and [`mark`](Self::mark)s the first.
+    #[inline(always)]
+    pub(crate) fn column(&mut self, line: usize) -> &mut [f64] {
+        &mut self.values[line * self.n..(line + 1) * self.n]
+    }
+
+    /// The columns of distinct `lines` (see [`column`](Self::column)).
+    #[inline(always)]
+    pub(crate) fn columns<const K: usize>(&mut self, lines: [usize; K]) -> [&mut [f64]; K] {
+        let n = self.n;
+        self.values
+            .get_disjoint_mut(lines.map(|line| line * n..(line + 1) * n))
+            .expect("distinct lines")
+    }
+
+    /// `line` has a value on every bar from `first` on (none if `first`
+    /// is the number of bars).
+    #[inline(always)]
+    pub(crate) fn mark(&mut self, line: usize, first: usize) {
+        self.first[line] = self.first[line].min(first);
+    }
+
+    /// `line` has `value` on bar `i`; the bars are put in order.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, line: usize, i: usize, value: Option<f64>) {
+        match value {
+            Some(v) => self.set(line, i, v),
+            None if self.first[line] < i => self.gaps.push((line, i)),
+            None => {}
+        }
+    }
+}
+
+const _: () = assert!(LINES <= 64, "a bar's presence bits fit a u64");
+
+impl EveryBar {
+    /// An empty series (no bar).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Rates every bar of `candles` (oldest first), replacing what was
+    /// held. Every candle must be valid and later than the one before it;
+    /// if one is not, the error names it and nothing is held.
+    pub fn fill(&mut self, candles: &[Candle]) -> Result<(), ReportError> {
+        self.len = 0;
+        check_candles(candles, None)?;
+        let n = candles.len();
+        let mut work = self.work.take().unwrap_or_default();
+        let Work {
+            engine,
+            series,
+            first,
+            gaps,
+            tally,
+        } = &mut *work;
+        engine.reset();
+        first.clear();
+        first.resize(LINES, n);
+        gaps.clear();
+        // Stale values may stay where a line has none: they are never read.
+        self.lines.resize(LINES * n, 0.0);
+        engine.lines_every_bar(
+            candles,
+            series,
+            &mut Out {
+                values: &mut self.lines,
+                n,
+                first,
+                gaps,
+            },
+        );
+        // Each line has a value from its first bar on, but on its gaps.
+        self.present.clear();
+        self.present.resize(n, 0);
+        for (line, &bar) in first.iter().enumerate() {
+            if bar < n {
+                self.present[bar] |= 1 << line;
+            }
+        }
+        let mut bits = 0;
+        for present in &mut self.present {
+            bits |= *present;
+            *present = bits;
+        }
+        for &(line, bar) in gaps.iter() {
+            self.present[bar] &= !(1 << line);
+        }
+        self.vote(&series.close, first, gaps, tally);
+        self.work = Some(work);
+        self.len = n;
+        Ok(())
+    }
+
+    /// Votes and rates every bar from the columns, one indicator at a time:
+    /// each over the bars where some input may be missing as the engine
+    /// does (every input checked), then over the rest, where every input is
+    /// known to be there, with the checks compiled away.
+    fn vote(
+        &mut self,
+        closes: &[f64],
+        first: &[usize],
+        gaps: &[(usize, usize)],
+        tally: &mut Tally,
+    ) {
+        let n = closes.len();
+        let mut settled = [0; LINES];
+        settled.copy_from_slice(first);
+        for &(line, bar) in gaps {
+            settled[line] = settled[line].max(bar + 1);
+        }
+        self.votes.resize(COUNT * n, 0);
+        for column in tally.sums.iter_mut().chain(&mut tally.counts) {
+            column.clear();
+            column.resize(n, 0);
+        }
+        let columns = Columns {
+            lines: &self.lines,
+            present: &self.present,
+            closes,
+            n,
+        };
+        for starts in &mut tally.starts {
+            starts.clear();
+            starts.resize(n + 1, 0);
+        }
+        macro_rules! vote_columns {
+            ($($k:literal)*) => {$(
+                vote_column::<$k>(
+                    &columns,
+                    &settled,
+                    &mut self.votes[$k * n..($k + 1) * n],
+                    tally,
+                );
+            )*};
+        }
+        vote_columns!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30);
+        const _: () = assert!(COUNT == 31, "one vote column per indicator above");
+        // The group sums, column by column; the counts of the indicators
+        // voting on every bar from their `from` on.
+        for (indicator, votes) in Indicator::ALL
+            .into_iter()
+            .zip(self.votes.chunks_exact(n.max(1)))
+        {
+            if let Some(slot) = slot_of(indicator) {
+                for (sum, &vote) in tally.sums[slot].iter_mut().zip(votes) {
+                    *sum += i32::from(vote);
+                }
+            }
+        }
+        for (counts, starts) in tally.counts.iter_mut().zip(&tally.starts) {
+            let mut voting = 0;
+            for (count, &start) in counts.iter_mut().zip(starts) {
+                voting += start;
+                *count += voting;
+            }
+        }
+
+        self.total.clear();
+        self.ma.clear();
+        self.osc.clear();
+        let Tally {
+            sums: [ma_sums, osc_sums],
+            counts: [ma_counts, osc_counts],
+            ..
+        } = tally;
+        for i in 0..n {
+            let rating = rating_of([ma_sums[i], osc_sums[i]], [ma_counts[i], osc_counts[i]]);
+            self.total.push(rating.total);
+            self.ma.push(rating.ma);
+            self.osc.push(rating.osc);
+        }
+    }
+
+    /// How many bars (candles) are held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no bar is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// `indicator`'s value on `bar` (0-based), `None` while it warms up.
+    ///
+    /// # Panics
+    /// If `bar` is not below [`len`](Self::len).
+    pub fn value(&self, indicator: Indicator, bar: usize) -> Option<f64> {
+        assert!(bar < self.len, "bar {bar} of {}", self.len);
+        let line = indicator as usize;
+        (self.present[bar] >> line & 1 == 1).then(|| self.lines[line * self.len + bar])
+    }
+
+    /// `indicator`'s value on every bar, oldest first.
+    pub fn values(&self, indicator: Indicator) -> impl Iterator<Item = Option<f64>> + '_ {
+        let line = indicator as usize;
+        let column = &self.lines[line * self.len..(line + 1) * self.len];
+        column
+            .iter()
+            .zip(&self.present)
+            .map(move |(&v, &bits)| (bits >> line & 1 == 1).then_some(v))
+    }
+
+    /// `indicator`'s vote on every bar (+1, 0 or -1; 0 when not voting).
+    pub fn votes(&self, indicator: Indicator) -> &[i8] {
+        let k = indicator as usize;
+        &self.votes[k * self.len..(k + 1) * self.len]
+    }
+
+    /// The ratings on `bar`.
+    ///
+    /// # Panics
+    /// If `bar` is not below [`len`](Self::len).
+    pub fn rating(&self, bar: usize) -> Rating {
+        let total = self.total[..self.len][bar];
+        Rating {
+            total,
+            ma: self.ma[bar],
+            osc: self.osc[bar],
+            recommendation: crate::Recommendation::from_score(total),
+        }
+    }
+
+    /// The totals of every bar, oldest first (see [`rating`](Self::rating)).
+    pub fn totals(&self) -> &[f64] {
+        &self.total[..self.len]
+    }
+
+    /// The report on `bar`: what [`RatingEngine::report`] gives after the
+    /// candle of that bar.
+    ///
+    /// # Panics
+    /// If `bar` is not below [`len`](Self::len).
+    pub fn report(&self, bar: usize) -> RatingReport {
+        let rating = self.rating(bar);
+        let mut readings = [IndicatorReading::default(); COUNT];
+        for (indicator, reading) in Indicator::ALL.into_iter().zip(&mut readings) {
+            *reading = IndicatorReading {
+                value: self.value(indicator, bar),
+                vote: self.votes[indicator as usize * self.len + bar],
+            };
+        }
+        RatingReport {
+            total: rating.total,
+            ma: rating.ma,
+            osc: rating.osc,
+            recommendation: rating.recommendation,
+            indicators: Indicators(readings),
+        }
+    }
+}
+
+/// The lines of a series, by column.
+struct Columns<'a> {
+    lines: &'a [f64],
+    present: &'a [u64],
+    closes: &'a [f64],
+    n: usize,
+}
+
+/// One bar of the columns, as the vote rules read it.
+struct At<'a> {
+    columns: &'a Columns<'a>,
+    i: usize,
+}
+
+impl Lines for At<'_> {
+    #[inline(always)]
+    fn close(&self) -> f64 {
+        self.columns.closes[self.i]
+    }
+
+    #[inline(always)]
+    fn get(&self, line: usize, lag: usize) -> Option<f64> {
+        let i = self.i.checked_sub(lag)?;
+        let c = self.columns;
+        (c.present[i] >> line & 1 == 1).then(|| c.lines[line * c.n + i])
+    }
+}
+
+/// A bar where every line a vote reads is known to have a value.
+struct Settled<'a> {
+    columns: &'a Columns<'a>,
+    i: usize,
+}
+
+impl Lines for Settled<'_> {
+    #[inline(always)]
+    fn close(&self) -> f64 {
+        self.columns.closes[self.i]
+    }
+
+    #[inline(always)]
+    fn get(&self, line: usize, lag: usize) -> Option<f64> {
+        let c = self.columns;
+        Some(c.lines[line * c.n + self.i - lag])
+    }
+}
+
+/// Records which lines, at which lags, a vote rule reads.
+#[derive(Default)]
+struct Probe {
+    /// Per lag, a bit per line.
+    reads: std::cell::Cell<[u64; 3]>,
+}
+
+impl Lines for Probe {
+    fn close(&self) -> f64 {
+        0.0
+    }
+
+    fn get(&self, line: usize, lag: usize) -> Option<f64> {
+        let mut reads = self.reads.get();
+        reads[lag] |= 1 << line;
+        self.reads.set(reads);
+        Some(0.0)
+    }
+}
+
+/// The tally slot of an indicator's group; `None` for a companion line.
+fn slot_of(indicator: Indicator) -> Option<usize> {
+    match indicator.group()? {
+        Group::MovingAverages => Some(0),
+        Group::Oscillators => Some(1),
+    }
+}
+
+/// Votes indicator `K` (its place in [`Indicator::ALL`]) on every bar into
+/// `votes`, counting the votes where an input may be missing, and marking
+/// in its group's `starts` the bar from which it votes on every bar.
+#[inline(never)]
+fn vote_column<const K: usize>(
+    columns: &Columns<'_>,
+    settled: &[usize; LINES],
+    votes: &mut [i8],
+    tally: &mut Tally,
+) {
+    let indicator = Indicator::ALL[K];
+    let Some(slot) = slot_of(indicator) else {
+        votes.fill(0);
+        return;
+    };
+    let n = columns.n;
+    // From `from` on, every line the rule reads has a value on the bars it reads.
+    let probe = Probe::default();
+    vote_of(indicator, &probe);
+    let mut from = 0;
+    for (lag, reads) in probe.reads.get().into_iter().enumerate() {
+        for (line, &settled) in settled.iter().enumerate() {
+            if reads >> line & 1 == 1 {
+                from = from.max(settled + lag);
+            }
+        }
+    }
+    let from = from.min(n);
+    let counts = &mut tally.counts[slot][..n];
+    for i in 0..from {
+        let vote = vote_of(indicator, &At { columns, i });
+        votes[i] = vote.unwrap_or(0);
+        counts[i] += i32::from(vote.is_some());
+    }
+    tally.starts[slot][from] += 1;
+    for (i, vote) in (from..n).zip(&mut votes[from..n]) {
+        *vote = vote_of(indicator, &Settled { columns, i }).unwrap_or(0);
+    }
+}
+
+/// Every bar of `candles` (oldest first): [`EveryBar::fill`] on a new one.
+pub fn every_bar_for(candles: &[Candle]) -> Result<EveryBar, ReportError> {
+    let mut bars = EveryBar::new();
+    bars.fill(candles)?;
+    Ok(bars)
+}
+
+/// [`every_bar_for`] on each series of a batch, in order, split over
+/// `threads` threads (at most one per series; 0 or 1 runs on the calling
+/// thread), as [`report_batch`](crate::report_batch) does for the final
+/// reports. Every bar of every series is kept, about 140 KB a series of 500
+/// candles; to look at each series' bars and let them go, see
+/// [`every_bar_batch_with`], which is faster.
+pub fn every_bar_batch<S>(series: &[S], threads: usize) -> Vec<Result<EveryBar, ReportError>>
+where
+    S: AsRef<[Candle]> + Sync,
+{
+    // One engine and scratch per thread, handed from each series' bars to
+    // the next's.
+    let run = |_: usize, part: &[S]| -> Vec<_> {
+        let mut work = None;
+        part.iter()
+            .map(|candles| {
+                let mut bars = EveryBar {
+                    work: work.take(),
+                    ..EveryBar::default()
+                };
+                let filled = bars.fill(candles.as_ref());
+                work = bars.work.take();
+                filled.map(|()| bars)
+            })
+            .collect()
+    };
+    split(series, threads, run).into_iter().flatten().collect()
+}
+
+/// Fills one [`EveryBar`] per thread with each series of a batch in turn
+/// and hands it to `visit` with the series' index (or the error that
+/// refused the series), on up to `threads` threads (0 or 1: the calling
+/// thread, in order). The bars are reused for the thread's next series, so
+/// their memory stays in the cache and nothing is allocated per series:
+/// `visit` reads (or copies) what it needs.
+pub fn every_bar_batch_with<S, F>(series: &[S], threads: usize, visit: F)
+where
+    S: AsRef<[Candle]> + Sync,
+    F: Fn(usize, Result<&EveryBar, ReportError>) + Sync,
+{
+    let run = |offset: usize, part: &[S]| {
+        let mut bars = EveryBar::new();
+        for (k, candles) in part.iter().enumerate() {
+            match bars.fill(candles.as_ref()) {
+                Ok(()) => visit(offset + k, Ok(&bars)),
+                Err(e) => visit(offset + k, Err(e)),
+            }
+        }
+    };
+    split(series, threads, run);
+}
+
+/// `run(offset, part)` on `threads` contiguous parts of `series` (at most
+/// one per series), on threads of their own unless there is one part.
+fn split<S, R, T>(series: &[S], threads: usize, run: R) -> Vec<T>
+where
+    S: Sync,
+    R: Fn(usize, &[S]) -> T + Sync,
+    T: Send,
+{
+    let threads = threads.min(series.len());
+    if threads <= 1 {
+        return vec![run(0, series)];
+    }
+    let chunk = series.len().div_ceil(threads);
+    let run = &run;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = series
+            .chunks(chunk)
+            .enumerate()
+            .map(|(k, part)| scope.spawn(move || run(k * chunk, part)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a rating thread panicked"))
+            .collect()
+    })
+}

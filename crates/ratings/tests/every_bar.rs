@@ -1,0 +1,197 @@
+//! The every-bar paths (`EveryBar`, `every_bar_for`, `every_bar_batch`)
+//! must give on every bar exactly what the incremental engine's `report()`
+//! gives after that bar's candle: every value (bit for bit, `None` where it
+//! is `None`), every vote and the ratings.
+
+mod common;
+
+use common::{batch_series, candles_of, random_walk, reference_candles, uniforms, wild};
+use signaldesk_ratings::{
+    every_bar_batch, every_bar_for, Candle, CandleError, EveryBar, Indicator, RatingEngine,
+    RatingReport, ReportError,
+};
+
+/// A random walk with awkward stretches: a flat run (empty channels, zero
+/// true ranges), zero-volume runs (VWMA has no value there and after), and
+/// gaps where the price jumps.
+fn awkward(n: usize, seed: u64, price: f64) -> Vec<Candle> {
+    let mut candles = random_walk(n, seed, price);
+    let mut next = uniforms(seed ^ 0x5eed);
+    let mut flat_from = n / 5;
+    while flat_from + 60 < n {
+        let len = 15 + (next() * 40.0) as usize;
+        let p = candles[flat_from].open;
+        let silent = next() < 0.7;
+        for c in &mut candles[flat_from..flat_from + len] {
+            (c.open, c.high, c.low, c.close) = (p, p, p, p);
+            if silent {
+                c.volume = 0.0;
+            }
+        }
+        let gap = flat_from + len;
+        let jump = 1.0 + (next() - 0.5) * 0.2;
+        for c in &mut candles[gap..] {
+            (c.open, c.high, c.low, c.close) =
+                (c.open * jump, c.high * jump, c.low * jump, c.close * jump);
+        }
+        for c in candles[gap..].iter_mut().take(25) {
+            if next() < 0.5 {
+                c.volume = 0.0;
+            }
+        }
+        flat_from = gap + 40 + (next() * 80.0) as usize;
+    }
+    candles
+}
+
+/// The longest warm-up: the Ichimoku vote from index 77, the SMA 200 from 199.
+const LENGTHS: [usize; 12] = [1, 2, 3, 14, 15, 33, 34, 77, 78, 199, 200, 201];
+
+fn series() -> Vec<Vec<Candle>> {
+    let mut all = vec![
+        reference_candles(),
+        candles_of("edge_reference_300.csv"),
+        awkward(700, 3, 42.0),
+        awkward(520, 4, 0.000_12),
+        awkward(450, 5, 30_000.0),
+        wild(520, 13),
+        wild(333, 14),
+    ];
+    for (k, n) in LENGTHS.into_iter().enumerate() {
+        all.push(awkward(n, 100 + k as u64, 7.0));
+    }
+    all
+}
+
+fn assert_same(a: &RatingReport, b: &RatingReport, what: &str) {
+    for indicator in Indicator::ALL {
+        let (x, y) = (a.indicators[indicator], b.indicators[indicator]);
+        assert_eq!(
+            x.value.map(f64::to_bits),
+            y.value.map(f64::to_bits),
+            "{} value, {what}",
+            indicator.key()
+        );
+        assert_eq!(x.vote, y.vote, "{} vote, {what}", indicator.key());
+    }
+    assert_eq!(
+        (a.total.to_bits(), a.ma.to_bits(), a.osc.to_bits()),
+        (b.total.to_bits(), b.ma.to_bits(), b.osc.to_bits()),
+        "ratings, {what}"
+    );
+    assert_eq!(a.recommendation, b.recommendation, "recommendation, {what}");
+}
+
+/// Every bar of `bars` against the engine fed `candles` one by one,
+/// through `report` and through the column readers.
+fn assert_every_bar(bars: &EveryBar, candles: &[Candle], what: &str) {
+    assert_eq!(bars.len(), candles.len(), "{what}");
+    let mut engine = RatingEngine::new();
+    let mut reports = Vec::with_capacity(candles.len());
+    for (i, c) in candles.iter().enumerate() {
+        engine.try_update(c).expect("valid candles");
+        let expected = engine.report();
+        assert_same(&bars.report(i), &expected, &format!("{what}, bar {i}"));
+        assert_eq!(bars.rating(i), engine.rating(), "{what}, bar {i}");
+        reports.push(expected);
+    }
+    for indicator in Indicator::ALL {
+        let values: Vec<_> = bars
+            .values(indicator)
+            .map(|v| v.map(f64::to_bits))
+            .collect();
+        let expected: Vec<_> = reports
+            .iter()
+            .map(|r| r.indicators[indicator].value.map(f64::to_bits))
+            .collect();
+        assert_eq!(values, expected, "{what}: {} column", indicator.key());
+        let votes = bars.votes(indicator).to_vec();
+        let expected: Vec<_> = reports
+            .iter()
+            .map(|r| r.indicators[indicator].vote)
+            .collect();
+        assert_eq!(votes, expected, "{what}: {} votes", indicator.key());
+    }
+    let totals: Vec<_> = bars.totals().iter().map(|t| t.to_bits()).collect();
+    let expected: Vec<_> = reports.iter().map(|r| r.total.to_bits()).collect();
+    assert_eq!(totals, expected, "{what}: totals");
+}
+
+#[test]
+fn every_bar_equals_the_incremental_engine() {
+    let mut vwma_gaps = 0;
+    for (s, candles) in series().iter().enumerate() {
+        let bars = every_bar_for(candles).expect("valid candles");
+        assert_every_bar(&bars, candles, &format!("series {s}"));
+        vwma_gaps += bars
+            .values(Indicator::Vwma20)
+            .skip(19)
+            .filter(Option::is_none)
+            .count();
+    }
+    // The zero-volume runs do leave the VWMA without a value after its warm-up.
+    assert!(vwma_gaps > 20, "{vwma_gaps} bars without a VWMA");
+}
+
+/// A batch on one and on two threads, and an `EveryBar` refilled with
+/// series of other lengths (its buffers and engine reused), equal the
+/// incremental engine too.
+#[test]
+fn batches_and_refills_equal_the_incremental_engine() {
+    let series = series();
+    for threads in [1, 2, 3] {
+        let batch = every_bar_batch(&series, threads);
+        assert_eq!(batch.len(), series.len());
+        for (s, (bars, candles)) in batch.iter().zip(&series).enumerate() {
+            let bars = bars.as_ref().expect("valid candles");
+            assert_every_bar(bars, candles, &format!("{threads} threads, series {s}"));
+        }
+    }
+    let mut bars = EveryBar::new();
+    for (s, candles) in series.iter().enumerate().rev() {
+        bars.fill(candles).expect("valid candles");
+        assert_every_bar(&bars, candles, &format!("refilled, series {s}"));
+    }
+}
+
+/// The benchmark's data set on two threads.
+#[test]
+fn the_benchmark_batch_equals_the_incremental_engine() {
+    let series = batch_series(24, 500);
+    for (s, (bars, candles)) in every_bar_batch(&series, 2).iter().zip(&series).enumerate() {
+        let bars = bars.as_ref().expect("valid candles");
+        assert_every_bar(bars, candles, &format!("symbol {s}"));
+    }
+}
+
+/// A refused candle fails the series with its index and holds no bar.
+#[test]
+fn a_refused_candle_fails_the_series() {
+    let mut candles = random_walk(300, 3, 10.0);
+    let mut bars = every_bar_for(&candles).expect("valid candles");
+    candles[120].low = candles[120].high + 1.0;
+    let err = bars.fill(&candles).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ReportError::BadCandle {
+                index: 120,
+                source: CandleError::LowAboveHigh { .. }
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(bars.is_empty());
+    candles[120].low = candles[120].high - 0.01;
+    candles[200].time = candles[199].time;
+    let batch = every_bar_batch(&[&candles[..150], &candles[..], &candles[..10]], 2);
+    assert!(batch[0].is_ok() && batch[2].is_ok());
+    assert!(matches!(
+        batch[1],
+        Err(ReportError::BadCandle {
+            index: 200,
+            source: CandleError::NotAfterPrevious { .. }
+        })
+    ));
+    assert!(every_bar_for(&[]).expect("no candles, no bars").is_empty());
+}
