@@ -6,10 +6,9 @@
 
 mod common;
 
-use common::{batch_series, candles_of, random_walk, reference_candles, wild};
+use common::{assert_same, batch_series, candles_of, random_walk, reference_candles, wild};
 use signaldesk_ratings::{
-    report_batch, report_for, Candle, CandleError, Indicator, RatingEngine, RatingReport,
-    ReportError,
+    report_batch, report_for, Candle, CandleError, RatingEngine, ReportError,
 };
 
 /// Series with awkward stretches: TA-Lib's edge series (flat channels, zero
@@ -37,25 +36,6 @@ fn series() -> Vec<Vec<Candle>> {
         random_walk(450, 11, 30_000.0),
         wild(520, 13),
     ]
-}
-
-fn assert_same(a: &RatingReport, b: &RatingReport, what: &str) {
-    for indicator in Indicator::ALL {
-        let (x, y) = (a.indicators[indicator], b.indicators[indicator]);
-        assert_eq!(
-            x.value.map(f64::to_bits),
-            y.value.map(f64::to_bits),
-            "{} value, {what}",
-            indicator.key()
-        );
-        assert_eq!(x.vote, y.vote, "{} vote, {what}", indicator.key());
-    }
-    assert_eq!(
-        (a.total.to_bits(), a.ma.to_bits(), a.osc.to_bits()),
-        (b.total.to_bits(), b.ma.to_bits(), b.osc.to_bits()),
-        "ratings, {what}"
-    );
-    assert_eq!(a.recommendation, b.recommendation, "recommendation, {what}");
 }
 
 /// `report_batch` over every prefix of every series (on one thread and on

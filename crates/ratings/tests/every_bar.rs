@@ -5,10 +5,12 @@
 
 mod common;
 
-use common::{batch_series, candles_of, random_walk, reference_candles, uniforms, wild};
+use common::{
+    assert_same, batch_series, candles_of, random_walk, reference_candles, uniforms, wild,
+};
 use signaldesk_ratings::{
     every_bar_batch, every_bar_for, Candle, CandleError, EveryBar, Indicator, RatingEngine,
-    RatingReport, ReportError,
+    ReportError,
 };
 
 /// A random walk with awkward stretches: a flat run (empty channels, zero
@@ -61,25 +63,6 @@ fn series() -> Vec<Vec<Candle>> {
         all.push(awkward(n, 100 + k as u64, 7.0));
     }
     all
-}
-
-fn assert_same(a: &RatingReport, b: &RatingReport, what: &str) {
-    for indicator in Indicator::ALL {
-        let (x, y) = (a.indicators[indicator], b.indicators[indicator]);
-        assert_eq!(
-            x.value.map(f64::to_bits),
-            y.value.map(f64::to_bits),
-            "{} value, {what}",
-            indicator.key()
-        );
-        assert_eq!(x.vote, y.vote, "{} vote, {what}", indicator.key());
-    }
-    assert_eq!(
-        (a.total.to_bits(), a.ma.to_bits(), a.osc.to_bits()),
-        (b.total.to_bits(), b.ma.to_bits(), b.osc.to_bits()),
-        "ratings, {what}"
-    );
-    assert_eq!(a.recommendation, b.recommendation, "recommendation, {what}");
 }
 
 /// Every bar of `bars` against the engine fed `candles` one by one,

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use signaldesk_ratings::Candle;
+use signaldesk_ratings::{Candle, Indicator, RatingReport};
 
 /// A CSV table of numbers; an empty cell is `None`.
 pub struct Table {
@@ -162,4 +162,25 @@ pub fn wild(n: usize, seed: u64) -> Vec<Candle> {
             }
         })
         .collect()
+}
+
+/// Two reports equal bit for bit: every indicator's value and vote, the three ratings and
+/// the recommendation.
+pub fn assert_same(a: &RatingReport, b: &RatingReport, what: &str) {
+    for indicator in Indicator::ALL {
+        let (x, y) = (a.indicators[indicator], b.indicators[indicator]);
+        assert_eq!(
+            x.value.map(f64::to_bits),
+            y.value.map(f64::to_bits),
+            "{} value, {what}",
+            indicator.key()
+        );
+        assert_eq!(x.vote, y.vote, "{} vote, {what}", indicator.key());
+    }
+    assert_eq!(
+        (a.total.to_bits(), a.ma.to_bits(), a.osc.to_bits()),
+        (b.total.to_bits(), b.ma.to_bits(), b.osc.to_bits()),
+        "ratings, {what}"
+    );
+    assert_eq!(a.recommendation, b.recommendation, "recommendation, {what}");
 }
