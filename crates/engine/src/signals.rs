@@ -35,6 +35,22 @@ pub struct RatingHub {
     tx: broadcast::Sender<SymbolRating>,
 }
 
+/// An engine warmed on `history` (oldest first), and its rating after the last candle: the
+/// whole history at once (the cold batch, `try_extend`: bit for bit what feeding the candles
+/// one by one gives, for a fraction of the work) or, when it holds a candle the engine
+/// refuses, one candle at a time, the refused ones skipped as the live feed skips them.
+pub fn warmed(history: &[signaldesk_ratings::Candle]) -> (RatingEngine, Rating) {
+    let mut engine = RatingEngine::new();
+    let rating = match engine.try_extend(history) {
+        Ok(rating) => rating,
+        // Nothing was taken: the engine is as new.
+        Err(_) => history
+            .iter()
+            .fold(engine.rating(), |_, candle| engine.update(candle)),
+    };
+    (engine, rating)
+}
+
 /// A market candle in the rating engine's numbers.
 pub fn ratings_candle(c: &Candle) -> signaldesk_ratings::Candle {
     let f = |d: rust_decimal::Decimal| d.to_f64().unwrap_or(f64::NAN);
@@ -64,21 +80,19 @@ impl RatingHub {
         sorted.sort();
         sorted.dedup();
         for symbol in universe {
-            let mut engine = RatingEngine::new();
-            let mut last = None;
-            for candle in market
+            let history = market
                 .history(&symbol, interval_minutes, WARM_UP_CANDLES)
-                .await?
-            {
-                let rating = engine.update(&ratings_candle(&candle));
-                last = Some(SymbolRating {
+                .await?;
+            let candles: Vec<_> = history.iter().map(ratings_candle).collect();
+            let (engine, rating) = warmed(&candles);
+            if let Some(last) = history.last() {
+                let candle_time = last.open_time_ms;
+                let rating = SymbolRating {
                     symbol: symbol.clone(),
                     rating,
-                    candle_time: candle.open_time_ms,
-                });
-            }
-            if let Some(last) = last {
-                latest.insert(symbol.clone(), last);
+                    candle_time,
+                };
+                latest.insert(symbol.clone(), rating);
             }
             engines.insert(symbol, engine);
         }

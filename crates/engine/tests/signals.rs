@@ -199,3 +199,38 @@ async fn the_worker_publishes_the_list_per_candle_changes_as_signals_and_webhook
     // Nothing of this reached the other user.
     assert!(others.try_recv().is_none());
 }
+
+/// Warming up rates the whole history at once (the cold batch), and gives exactly what
+/// feeding it candle by candle gives, a refused candle in the middle included.
+#[test]
+fn a_warm_up_rates_the_history_exactly_as_candle_by_candle() {
+    use signaldesk_engine::signals::{ratings_candle, warmed};
+    use signaldesk_ratings::RatingEngine;
+
+    let steady: Vec<Candle> = (0..300)
+        .map(|i| candle(i, Decimal::from(1000 + (i * 7919) % 113 - i / 3)))
+        .collect();
+    let mut broken = steady.clone();
+    // High below low: the engine refuses it, live and at warm-up alike.
+    broken[150].high = broken[150].low - dec!(1);
+    for history in [steady, broken] {
+        let candles: Vec<_> = history.iter().map(ratings_candle).collect();
+        let mut one_by_one = RatingEngine::new();
+        let mut expected = one_by_one.rating();
+        for c in &candles {
+            expected = one_by_one.update(c);
+        }
+        let (engine, rating) = warmed(&candles);
+        let bits = |r: &signaldesk_ratings::Rating| {
+            (
+                r.total.to_bits(),
+                r.ma.to_bits(),
+                r.osc.to_bits(),
+                r.recommendation,
+            )
+        };
+        assert_eq!(bits(&rating), bits(&expected));
+        assert_eq!(engine.candle_count(), one_by_one.candle_count());
+        assert_eq!(bits(&engine.rating()), bits(&one_by_one.rating()));
+    }
+}
