@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{random_walk, reference_candles};
+use common::{assert_same, random_walk, reference_candles};
 use signaldesk_ratings::{report_for, Candle, CandleError, Indicator, RatingEngine};
 
 /// One engine fed candle by candle (with reads in between) against a fresh
@@ -22,24 +22,7 @@ fn incremental_updates_equal_recomputation_over_every_prefix() {
 
             let fresh = report_for(&candles[..n]).expect("valid candles");
             let incremental = engine.report();
-            for indicator in Indicator::ALL {
-                let (a, b) = (
-                    incremental.indicators[indicator],
-                    fresh.indicators[indicator],
-                );
-                assert_eq!(
-                    a.value.map(f64::to_bits),
-                    b.value.map(f64::to_bits),
-                    "{} value after {n} candles",
-                    indicator.key()
-                );
-                assert_eq!(a.vote, b.vote, "{} vote after {n} candles", indicator.key());
-            }
-            assert_eq!(
-                incremental.rating(),
-                fresh.rating(),
-                "ratings after {n} candles"
-            );
+            assert_same(&incremental, &fresh, &format!("after {n} candles"));
         }
         assert_eq!(engine.candle_count(), candles.len() as u64);
     }
