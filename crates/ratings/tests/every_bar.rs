@@ -100,6 +100,9 @@ fn assert_every_bar(bars: &EveryBar, candles: &[Candle], what: &str) {
     assert_eq!(totals, expected, "{what}: totals");
 }
 
+/// Bars before the VWMA 20's first value: it needs 20 candles.
+const VWMA_WARM_UP: usize = 19;
+
 #[test]
 fn every_bar_equals_the_incremental_engine() {
     let mut vwma_gaps = 0;
@@ -108,7 +111,7 @@ fn every_bar_equals_the_incremental_engine() {
         assert_every_bar(&bars, candles, &format!("series {s}"));
         vwma_gaps += bars
             .values(Indicator::Vwma20)
-            .skip(19)
+            .skip(VWMA_WARM_UP)
             .filter(Option::is_none)
             .count();
     }
