@@ -89,10 +89,13 @@ impl Starts {
     };
 
     fn for_fresh(n: usize) -> Starts {
-        // A rolling sum of p read on three consecutive bars depends on the
-        // candles since the wrap before the first read, less p: at most
-        // 2p + 1 candles back.
-        let sum_memory = |p: usize| 2 * p + 1;
+        // A long rolling sum of p read on three consecutive bars depends on
+        // the p candles up to its last re-summing (a wrap of its ring) at or
+        // before the first read, and on those after. Started on a multiple
+        // of p, its ring wraps where the full run's does; the latest such
+        // start that still sees that wrap is the latest one at least p + 2
+        // candles before the end.
+        let sum_memory = |p: usize| p + 2;
         Starts {
             sma: MA_PERIODS.map(|p| tail_start(n, sum_memory(p), p, 0)),
             // Both windows re-summed in ring order on each read.
@@ -117,7 +120,7 @@ impl Starts {
             ),
             // Sums of 7 (ring order), 14 and 28 (re-summed on wraps) of
             // values that start one candle after the first close.
-            uo: tail_start(n, sum_memory(UO.2) + 2, lcm(lcm(UO.0, UO.1), UO.2), 0),
+            uo: tail_start(n, sum_memory(UO.2) + 1, lcm(lcm(UO.0, UO.1), UO.2), 0),
         }
     }
 }
