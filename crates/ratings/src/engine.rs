@@ -7,6 +7,7 @@ use crate::indicators::{
     williams_r, williams_r_in, Ao, Cci, Channel, Dmi, Hma, Ichimoku, Macd, Momentum, Rsi, Stoch,
     StochRsi, Uo, Vwma,
 };
+use crate::lane::{pair, Pair};
 use crate::rating::{
     Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, Recommendation, COUNT,
 };
@@ -331,11 +332,50 @@ impl RatingEngine {
         } else {
             Starts::EVERY
         };
-        // The votes of the last bar read the values of the two bars before it.
-        let (silent, read) = candles.split_at(candles.len().saturating_sub(3));
-        self.step_silent(silent, &starts);
-        // The last candles as `try_update` takes them, but only the last one's
-        // votes are counted: the others would be overwritten unread.
+        let (silent, read) = split_read(candles);
+        self.step_silent(silent, &starts, 0);
+        self.take_read(candles, read);
+        Ok(self.rating)
+    }
+
+    /// [`try_extend`](Self::try_extend) of two fresh engines at once, with
+    /// the same results: the directional movement, bound by its divider,
+    /// runs for both in one pass of paired operations (see [`crate::lane`])
+    /// over their common silent candles. Either engine not fresh, or a
+    /// refused candle in either series: each extended alone.
+    fn try_extend_fresh_pair(
+        [a, b]: [&mut RatingEngine; 2],
+        [ca, cb]: [&[Candle]; 2],
+    ) -> [Result<Rating, ReportError>; 2] {
+        let fresh = a.candles == 0 && b.candles == 0;
+        if !fresh || check_candles(ca, None).is_err() || check_candles(cb, None).is_err() {
+            return [a.try_extend(ca), b.try_extend(cb)];
+        }
+        let ((silent_a, read_a), (silent_b, read_b)) = (split_read(ca), split_read(cb));
+        let common = silent_a.len().min(silent_b.len());
+        let mut dmi = Dmi::<Pair>::new(DMI);
+        for (x, y) in silent_a[..common].iter().zip(&silent_b[..common]) {
+            dmi.push(
+                pair(x.high, y.high),
+                pair(x.low, y.low),
+                pair(x.close, y.close),
+            );
+        }
+        [a.dmi, b.dmi] = dmi.lanes();
+        for (engine, candles, silent, read) in [
+            (&mut *a, ca, silent_a, read_a),
+            (&mut *b, cb, silent_b, read_b),
+        ] {
+            engine.step_silent(silent, &Starts::for_fresh(candles.len()), common);
+            engine.take_read(candles, read);
+        }
+        [Ok(a.rating), Ok(b.rating)]
+    }
+
+    /// The read candles of a checked extension (see [`split_read`]), as
+    /// [`try_update`](Self::try_update) takes them, but only the last one's
+    /// votes are counted: the others would be overwritten unread.
+    fn take_read(&mut self, candles: &[Candle], read: &[Candle]) {
         for (k, candle) in read.iter().enumerate() {
             self.step(candle, 0, &Starts::EVERY);
             let bar = self.read_bar(candle);
@@ -348,7 +388,6 @@ impl RatingEngine {
         }
         self.candles += candles.len() as u64;
         self.last_time = candles.last().map(|c| c.time).or(self.last_time);
-        Ok(self.rating)
     }
 
     /// The rating after the latest candle.
@@ -473,7 +512,9 @@ impl RatingEngine {
         }
     }
 
-    /// [`step`](Self::step) over the silent candles of a cold start. The
+    /// [`step`](Self::step) over the silent candles of a cold start, but
+    /// for the directional movement's first `dmi_taken` (taken already, see
+    /// [`try_extend_fresh_pair`](Self::try_extend_fresh_pair)). The
     /// directional movement, whose chain of four dependent divisions a bar
     /// took a third of the time among the other indicators, runs first over
     /// all of them in a tight loop on a local copy of its state (plain data,
@@ -481,9 +522,9 @@ impl RatingEngine {
     /// independent, so only the order of the candles within each counts,
     /// and it is unchanged. (Splitting the other recursions off as well
     /// was slower: alone, their chains no longer overlap.)
-    fn step_silent(&mut self, silent: &[Candle], from: &Starts) {
+    fn step_silent(&mut self, silent: &[Candle], from: &Starts, dmi_taken: usize) {
         let mut dmi = self.dmi.clone();
-        for c in silent {
+        for c in &silent[dmi_taken..] {
             step_directional(&mut dmi, c);
         }
         self.dmi = dmi;
@@ -707,6 +748,13 @@ pub(crate) fn check_candles(candles: &[Candle], previous: Option<i64>) -> Result
     Ok(())
 }
 
+/// A checked extension's candles as (silent, read): the votes of the last
+/// bar read the values of the two bars before it, so values are read on the
+/// last three candles only.
+fn split_read(candles: &[Candle]) -> (&[Candle], &[Candle]) {
+    candles.split_at(candles.len().saturating_sub(3))
+}
+
 /// The directional movement's part of [`RatingEngine::step`].
 #[inline(always)]
 fn step_directional(dmi: &mut Dmi, c: &Candle) {
@@ -885,19 +933,42 @@ pub fn report_for(candles: &[Candle]) -> Result<RatingReport, ReportError> {
 
 /// [`report_for`] on each of `series`, one engine reset between them.
 fn report_run<S: AsRef<[Candle]>>(series: &[S]) -> Vec<Result<RatingReport, ReportError>> {
-    let mut engine = RatingEngine::new();
-    series
-        .iter()
-        .map(|candles| {
-            let candles = candles.as_ref();
-            if candles.is_empty() {
-                return Err(ReportError::NoCandles);
+    let [mut a, mut b] = [RatingEngine::new(), RatingEngine::new()];
+    let mut reports = Vec::with_capacity(series.len());
+    for two in series.chunks(2) {
+        let [ca, cb] = match two {
+            [ca, cb] => [ca.as_ref(), cb.as_ref()],
+            [c] => {
+                reports.push(report_fresh(&mut a, c.as_ref()));
+                continue;
             }
-            engine.reset();
-            engine.try_extend(candles)?;
-            Ok(engine.report())
-        })
-        .collect()
+            _ => unreachable!("chunks of at most two"),
+        };
+        if ca.is_empty() || cb.is_empty() {
+            reports.push(report_fresh(&mut a, ca));
+            reports.push(report_fresh(&mut b, cb));
+            continue;
+        }
+        a.reset();
+        b.reset();
+        let [ra, rb] = RatingEngine::try_extend_fresh_pair([&mut a, &mut b], [ca, cb]);
+        reports.push(ra.map(|_| a.report()));
+        reports.push(rb.map(|_| b.report()));
+    }
+    reports
+}
+
+/// `engine`, reset, extended by `candles`: its report.
+fn report_fresh(
+    engine: &mut RatingEngine,
+    candles: &[Candle],
+) -> Result<RatingReport, ReportError> {
+    if candles.is_empty() {
+        return Err(ReportError::NoCandles);
+    }
+    engine.reset();
+    engine.try_extend(candles)?;
+    Ok(engine.report())
 }
 
 /// [`report_for`] on each series of a batch (e.g. every symbol's history

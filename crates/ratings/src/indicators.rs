@@ -6,23 +6,20 @@
 //! state, so reading it on some bars only (a cold batch reads the last few)
 //! gives the same numbers as reading it on every bar.
 
+use crate::lane::{lanes, Lane, Pair};
 use crate::window::{
     exact_sum, ring_sums, rings, Ema, Ring, RollingRange, RollingSum, Sma, Window, Wma,
 };
 
 /// TA-Lib's `TRUE_RANGE`: the largest of high - low, |high - previous close|
 /// and |low - previous close|.
-fn true_range(high: f64, low: f64, prev_close: f64) -> f64 {
-    let mut tr = high - low;
+#[inline(always)]
+fn true_range<T: Lane>(high: T, low: T, prev_close: T) -> T {
+    let tr = high - low;
     let a = (high - prev_close).abs();
-    if a > tr {
-        tr = a;
-    }
+    let tr = T::select(a.gt(tr), a, tr);
     let b = (low - prev_close).abs();
-    if b > tr {
-        tr = b;
-    }
-    tr
+    T::select(b.gt(tr), b, tr)
 }
 
 /// RSI with Wilder smoothing, seeded with the simple averages of the first
@@ -447,18 +444,25 @@ impl Cci {
 /// the first `period - 1` moves are smoothed Wilder-style from index `period`
 /// on (`s = s - s / n + x`); +DI/-DI from index `period`, ADX (the mean of the
 /// first `period` DX, then Wilder-smoothed) from index `2 * period - 1`.
+/// On one symbol (`T = f64`) or two in lockstep ([`Pair`]): which lines
+/// exist follows from the number of moves, the same in both lanes, and what
+/// depends on the prices is decided lane by lane with selects. The state is
+/// plain numbers (no `Option` to store and reload each bar), so a loop keeps
+/// it in registers.
 #[derive(Clone, Debug)]
-pub(crate) struct Dmi {
+pub(crate) struct Dmi<T = f64> {
     period: usize,
-    prev: Option<(f64, f64, f64)>,
-    moves: usize,
-    plus_dm: f64,
-    minus_dm: f64,
-    tr: f64,
-    dx_sum: f64,
-    adx: Option<f64>,
-    /// The latest bar's lines.
-    out: DmiValue,
+    /// Candles taken; a move is each candle after the first.
+    taken: usize,
+    /// The latest candle's (high, low, close).
+    prev: (T, T, T),
+    plus_dm: T,
+    minus_dm: T,
+    tr: T,
+    /// The sum of the first `period` DX, then the ADX.
+    adx: T,
+    /// The latest bar's +DI and -DI.
+    di: (T, T),
 }
 
 /// One bar of [`Dmi`] output.
@@ -469,88 +473,124 @@ pub(crate) struct DmiValue {
     pub(crate) adx: Option<f64>,
 }
 
-impl Dmi {
+impl<T: Lane> Dmi<T> {
     pub(crate) fn reset(&mut self) {
         *self = Dmi::new(self.period);
     }
 
     pub(crate) fn new(period: usize) -> Self {
+        let zero = T::splat(0.0);
         Self {
             period,
-            prev: None,
-            moves: 0,
-            plus_dm: 0.0,
-            minus_dm: 0.0,
-            tr: 0.0,
-            dx_sum: 0.0,
-            adx: None,
-            out: DmiValue::default(),
+            taken: 0,
+            prev: (zero, zero, zero),
+            plus_dm: zero,
+            minus_dm: zero,
+            tr: zero,
+            adx: zero,
+            di: (zero, zero),
         }
     }
 
-    #[inline]
-    pub(crate) fn value(&self) -> DmiValue {
-        self.out
+    fn moves(&self) -> usize {
+        self.taken.saturating_sub(1)
+    }
+
+    /// The move at which the ADX is first the mean of the DX so far.
+    fn adx_seed_move(&self) -> usize {
+        2 * self.period - 1
     }
 
     #[inline(always)]
-    pub(crate) fn push(&mut self, high: f64, low: f64, close: f64) {
-        let Some((prev_high, prev_low, prev_close)) = self.prev.replace((high, low, close)) else {
+    pub(crate) fn push(&mut self, high: T, low: T, close: T) {
+        let (prev_high, prev_low, prev_close) =
+            std::mem::replace(&mut self.prev, (high, low, close));
+        self.taken += 1;
+        let moves = self.moves();
+        if moves == 0 {
             return;
-        };
-        self.moves += 1;
+        }
+        let zero = T::splat(0.0);
         let up = high - prev_high;
         let down = prev_low - low;
         // TA-Lib's if/else chain as two selects (the two conditions exclude
         // each other); branches on the moves would be mispredicted often.
-        let plus = if (up > 0.0) & (up > down) { up } else { 0.0 };
-        let minus = if (down > 0.0) & (up < down) {
-            down
-        } else {
-            0.0
-        };
+        let plus = T::select(up.gt(zero) & up.gt(down), up, zero);
+        let minus = T::select(down.gt(zero) & up.lt(down), down, zero);
         let tr = true_range(high, low, prev_close);
-        if self.moves < self.period {
-            self.plus_dm += plus;
-            self.minus_dm += minus;
-            self.tr += tr;
+        if moves < self.period {
+            self.plus_dm = self.plus_dm + plus;
+            self.minus_dm = self.minus_dm + minus;
+            self.tr = self.tr + tr;
             return;
         }
-        let n = self.period as f64;
+        let n = T::splat(self.period as f64);
         self.plus_dm = self.plus_dm - self.plus_dm / n + plus;
         self.minus_dm = self.minus_dm - self.minus_dm / n + minus;
         self.tr = self.tr - self.tr / n + tr;
 
-        let (plus_di, minus_di, dx) = if self.tr != 0.0 {
-            let p = 100.0 * (self.plus_dm / self.tr);
-            let m = 100.0 * (self.minus_dm / self.tr);
-            let sum = p + m;
-            let dx = (sum != 0.0).then(|| 100.0 * ((m - p).abs() / sum));
-            (p, m, dx)
-        } else {
-            (0.0, 0.0, None)
-        };
+        // With no true range the lines are 0 and there is no DX; with no
+        // directional movement there is no DX. (Computed anyway and then
+        // put aside, so that both lanes of a pair take the same steps.)
+        let ranged = self.tr.ne(zero);
+        let hundred = T::splat(100.0);
+        let p = hundred * (self.plus_dm / self.tr);
+        let m = hundred * (self.minus_dm / self.tr);
+        let sum = p + m;
+        let has_dx = ranged & sum.ne(zero);
+        let dx = hundred * ((m - p).abs() / sum);
+        self.di = (T::select(ranged, p, zero), T::select(ranged, m, zero));
 
-        // DX exists from move `period`; ADX averages the first `period` of them.
-        let last_seed_move = 2 * self.period - 1;
-        match self.adx {
-            None => {
-                self.dx_sum += dx.unwrap_or(0.0);
-                if self.moves == last_seed_move {
-                    self.adx = Some(self.dx_sum / n);
-                }
+        // DX exists from move `period`; ADX averages the first `period` of
+        // them (a missing DX counts as 0), then moves with each DX there is.
+        let seed = self.adx_seed_move();
+        if moves <= seed {
+            self.adx = self.adx + T::select(has_dx, dx, zero);
+            if moves == seed {
+                self.adx = self.adx / n;
             }
-            Some(adx) => {
-                if let Some(dx) = dx {
-                    self.adx = Some((adx * (n - 1.0) + dx) / n);
-                }
-            }
+        } else {
+            let adx = self.adx;
+            let one = T::splat(1.0);
+            self.adx = T::select(has_dx, (adx * (n - one) + dx) / n, adx);
         }
-        self.out = DmiValue {
-            plus_di: Some(plus_di),
-            minus_di: Some(minus_di),
-            adx: self.adx,
-        };
+    }
+}
+
+impl Dmi {
+    #[inline]
+    pub(crate) fn value(&self) -> DmiValue {
+        let moves = self.moves();
+        let lines = moves >= self.period;
+        DmiValue {
+            plus_di: lines.then_some(self.di.0),
+            minus_di: lines.then_some(self.di.1),
+            adx: (moves >= self.adx_seed_move()).then_some(self.adx),
+        }
+    }
+}
+
+impl Dmi<Pair> {
+    /// Each lane as a one-symbol state.
+    pub(crate) fn lanes(&self) -> [Dmi; 2] {
+        let (high, low, close) = (lanes(self.prev.0), lanes(self.prev.1), lanes(self.prev.2));
+        let (plus_dm, minus_dm, tr, adx) = (
+            lanes(self.plus_dm),
+            lanes(self.minus_dm),
+            lanes(self.tr),
+            lanes(self.adx),
+        );
+        let (plus_di, minus_di) = (lanes(self.di.0), lanes(self.di.1));
+        [0, 1].map(|k| Dmi {
+            period: self.period,
+            taken: self.taken,
+            prev: (high[k], low[k], close[k]),
+            plus_dm: plus_dm[k],
+            minus_dm: minus_dm[k],
+            tr: tr[k],
+            adx: adx[k],
+            di: (plus_di[k], minus_di[k]),
+        })
     }
 }
 

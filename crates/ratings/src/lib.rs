@@ -47,6 +47,7 @@ mod csv;
 mod engine;
 mod every_bar;
 mod indicators;
+mod lane;
 mod rating;
 mod votes;
 mod window;
