@@ -333,16 +333,18 @@ impl RatingEngine {
             Starts::EVERY
         };
         let (silent, read) = split_read(candles);
-        self.step_silent(silent, &starts, 0);
+        self.step_silent(silent, &starts, Taken::NONE);
         self.take_read(candles, read);
         Ok(self.rating)
     }
 
     /// [`try_extend`](Self::try_extend) of two fresh engines at once, with
-    /// the same results: the directional movement, bound by its divider,
-    /// runs for both in one pass of paired operations (see [`crate::lane`])
-    /// over their common silent candles. Either engine not fresh, or a
-    /// refused candle in either series: each extended alone.
+    /// the same results: the recursions bound by their divisions, the
+    /// directional movement and the RSI, run for both in one pass of paired
+    /// operations (see [`crate::lane`]) over their common silent candles
+    /// (the RSI up to where either's Stochastic RSI starts reading it).
+    /// Either engine not fresh, or a refused candle in either series: each
+    /// is extended alone.
     fn try_extend_fresh_pair(
         [a, b]: [&mut RatingEngine; 2],
         [ca, cb]: [&[Candle]; 2],
@@ -351,22 +353,33 @@ impl RatingEngine {
         if !fresh || check_candles(ca, None).is_err() || check_candles(cb, None).is_err() {
             return [a.try_extend(ca), b.try_extend(cb)];
         }
+        let (starts_a, starts_b) = (Starts::for_fresh(ca.len()), Starts::for_fresh(cb.len()));
         let ((silent_a, read_a), (silent_b, read_b)) = (split_read(ca), split_read(cb));
         let common = silent_a.len().min(silent_b.len());
+        let taken = Taken {
+            dmi: common,
+            rsi: common.min(starts_a.stoch_rsi).min(starts_b.stoch_rsi),
+        };
         let mut dmi = Dmi::<Pair>::new(DMI);
-        for (x, y) in silent_a[..common].iter().zip(&silent_b[..common]) {
-            dmi.push(
-                pair(x.high, y.high),
-                pair(x.low, y.low),
-                pair(x.close, y.close),
-            );
+        let mut rsi = Rsi::<Pair>::new(RSI);
+        for (i, (x, y)) in silent_a[..common]
+            .iter()
+            .zip(&silent_b[..common])
+            .enumerate()
+        {
+            let close = pair(x.close, y.close);
+            dmi.push(pair(x.high, y.high), pair(x.low, y.low), close);
+            if i < taken.rsi {
+                rsi.push(close);
+            }
         }
         [a.dmi, b.dmi] = dmi.lanes();
-        for (engine, candles, silent, read) in [
-            (&mut *a, ca, silent_a, read_a),
-            (&mut *b, cb, silent_b, read_b),
+        [a.rsi, b.rsi] = rsi.lanes();
+        for (engine, candles, silent, read, starts) in [
+            (&mut *a, ca, silent_a, read_a, starts_a),
+            (&mut *b, cb, silent_b, read_b, starts_b),
         ] {
-            engine.step_silent(silent, &Starts::for_fresh(candles.len()), common);
+            engine.step_silent(silent, &starts, taken);
             engine.take_read(candles, read);
         }
         [Ok(a.rating), Ok(b.rating)]
@@ -513,7 +526,8 @@ impl RatingEngine {
     }
 
     /// [`step`](Self::step) over the silent candles of a cold start, but
-    /// for the directional movement's first `dmi_taken` (taken already, see
+    /// for the first candles of the directional movement and the RSI that
+    /// `taken` says were taken already (see
     /// [`try_extend_fresh_pair`](Self::try_extend_fresh_pair)). The
     /// directional movement, whose chain of four dependent divisions a bar
     /// took a third of the time among the other indicators, runs first over
@@ -522,15 +536,21 @@ impl RatingEngine {
     /// independent, so only the order of the candles within each counts,
     /// and it is unchanged. (Splitting the other recursions off as well
     /// was slower: alone, their chains no longer overlap.)
-    fn step_silent(&mut self, silent: &[Candle], from: &Starts, dmi_taken: usize) {
+    fn step_silent(&mut self, silent: &[Candle], from: &Starts, taken: Taken) {
         let mut dmi = self.dmi.clone();
-        for c in &silent[dmi_taken..] {
+        for c in &silent[taken.dmi..] {
             step_directional(&mut dmi, c);
         }
         self.dmi = dmi;
+        let (mut ema, mut ema13) = (self.ema, self.ema13);
+        for c in silent {
+            step_exponential(&mut ema, &mut ema13, &mut self.macd, c);
+        }
+        (self.ema, self.ema13) = (ema, ema13);
         for (i, c) in silent.iter().enumerate() {
-            step_exponential(&mut self.ema, &mut self.ema13, &mut self.macd, c);
-            step_rsi(&mut self.rsi, &mut self.stoch_rsi, c, i, from);
+            if i >= taken.rsi {
+                step_rsi(&mut self.rsi, &mut self.stoch_rsi, c, i, from);
+            }
             self.step_windows(c, i, from);
         }
     }
@@ -746,6 +766,18 @@ pub(crate) fn check_candles(candles: &[Candle], previous: Option<i64>) -> Result
         previous = Some(candle.time);
     }
     Ok(())
+}
+
+/// How many of a cold start's silent candles the paired recursions took
+/// already (see [`RatingEngine::try_extend_fresh_pair`]).
+#[derive(Clone, Copy, Debug)]
+struct Taken {
+    dmi: usize,
+    rsi: usize,
+}
+
+impl Taken {
+    const NONE: Taken = Taken { dmi: 0, rsi: 0 };
 }
 
 /// A checked extension's candles as (silent, read): the votes of the last

@@ -27,68 +27,77 @@ fn true_range<T: Lane>(high: T, low: T, prev_close: T) -> T {
 /// 0 when there has been neither gain nor loss, as in TA-Lib. An unchanged
 /// close scales both averages alike and so leaves the RSI exactly as it was
 /// (TA-Lib would recompute it with an ulp of rounding noise).
+///
+/// On one symbol or two in lockstep, as [`Dmi`]; the state is plain numbers.
 #[derive(Clone, Debug)]
-pub(crate) struct Rsi {
+pub(crate) struct Rsi<T = f64> {
     period: usize,
-    prev_close: Option<f64>,
-    changes: usize,
-    gain: f64,
-    loss: f64,
+    /// Closes taken; a change is each close after the first.
+    taken: usize,
+    prev_close: T,
+    gain: T,
+    loss: T,
     /// (gain, loss) as of the latest bar that set the value.
-    valued: Option<(f64, f64)>,
+    valued: (T, T),
 }
 
-impl Rsi {
+impl<T: Lane> Rsi<T> {
     pub(crate) fn reset(&mut self) {
         *self = Rsi::new(self.period);
     }
 
     pub(crate) fn new(period: usize) -> Self {
+        let zero = T::splat(0.0);
         Self {
             period,
-            prev_close: None,
-            changes: 0,
-            gain: 0.0,
-            loss: 0.0,
-            valued: None,
+            taken: 0,
+            prev_close: zero,
+            gain: zero,
+            loss: zero,
+            valued: (zero, zero),
         }
     }
 
-    #[inline]
-    pub(crate) fn push(&mut self, close: f64) {
-        let Some(prev) = self.prev_close.replace(close) else {
+    #[inline(always)]
+    pub(crate) fn push(&mut self, close: T) {
+        let prev = std::mem::replace(&mut self.prev_close, close);
+        self.taken += 1;
+        let changes = self.taken - 1;
+        if changes == 0 {
             return;
-        };
-        let change = close - prev;
-        let p = self.period as f64;
-        if self.changes < self.period {
-            let (up, down) = split_change(change);
-            self.loss -= down;
-            self.gain += up;
-            self.changes += 1;
-            if self.changes < self.period {
-                return;
-            }
-            self.loss /= p;
-            self.gain /= p;
-        } else {
-            self.loss *= p - 1.0;
-            self.gain *= p - 1.0;
-            let (up, down) = split_change(change);
-            self.loss -= down;
-            self.gain += up;
-            self.loss /= p;
-            self.gain /= p;
-            if change == 0.0 {
-                return;
-            }
         }
-        self.valued = Some((self.gain, self.loss));
+        let change = close - prev;
+        let p = T::splat(self.period as f64);
+        let (up, down) = split_change(change);
+        if changes <= self.period {
+            self.loss = self.loss - down;
+            self.gain = self.gain + up;
+            if changes < self.period {
+                return;
+            }
+            self.loss = self.loss / p;
+            self.gain = self.gain / p;
+            self.valued = (self.gain, self.loss);
+        } else {
+            let kept = p - T::splat(1.0);
+            self.loss = (self.loss * kept - down) / p;
+            self.gain = (self.gain * kept + up) / p;
+            let moved = change.ne(T::splat(0.0));
+            self.valued = (
+                T::select(moved, self.gain, self.valued.0),
+                T::select(moved, self.loss, self.valued.1),
+            );
+        }
     }
+}
 
+impl Rsi {
     #[inline]
     pub(crate) fn value(&self) -> Option<f64> {
-        let (gain, loss) = self.valued?;
+        if self.taken <= self.period {
+            return None;
+        }
+        let (gain, loss) = self.valued;
         let total = gain + loss;
         Some(if total != 0.0 {
             100.0 * (gain / total)
@@ -98,16 +107,39 @@ impl Rsi {
     }
 }
 
+impl Rsi<Pair> {
+    /// Each lane as a one-symbol state.
+    pub(crate) fn lanes(&self) -> [Rsi; 2] {
+        let [prev_close, gain, loss, valued_gain, valued_loss] = [
+            self.prev_close,
+            self.gain,
+            self.loss,
+            self.valued.0,
+            self.valued.1,
+        ]
+        .map(lanes);
+        [0, 1].map(|k| Rsi {
+            period: self.period,
+            taken: self.taken,
+            prev_close: prev_close[k],
+            gain: gain[k],
+            loss: loss[k],
+            valued: (valued_gain[k], valued_loss[k]),
+        })
+    }
+}
+
 /// A close-to-close change as (gain, loss side): `(change, 0)` or
 /// `(0, change)`. Adding or subtracting that 0 leaves a sum exactly as it
 /// was, so the averages are those of TA-Lib's if/else; selects instead of
 /// a branch on the sign, which a random walk would mispredict half the time.
 #[inline(always)]
-fn split_change(change: f64) -> (f64, f64) {
-    let falling = change < 0.0;
+fn split_change<T: Lane>(change: T) -> (T, T) {
+    let zero = T::splat(0.0);
+    let falling = change.lt(zero);
     (
-        if falling { 0.0 } else { change },
-        if falling { change } else { 0.0 },
+        T::select(falling, zero, change),
+        T::select(falling, change, zero),
     )
 }
 
@@ -605,8 +637,8 @@ pub(crate) struct Macd {
     fast: Ema,
     slow: Ema,
     signal: Ema,
-    /// The latest bar's (MACD, signal).
-    out: Option<(f64, f64)>,
+    /// The latest MACD value (the signal's latest input).
+    macd: f64,
 }
 
 impl Macd {
@@ -616,13 +648,13 @@ impl Macd {
             fast,
             slow,
             signal,
-            out,
+            macd,
         } = self;
         fast_seed.reset();
         fast.reset();
         slow.reset();
         signal.reset();
-        *out = None;
+        *macd = 0.0;
     }
 
     pub(crate) fn new(fast: usize, slow: usize, signal: usize) -> Self {
@@ -631,7 +663,7 @@ impl Macd {
             fast: Ema::new(fast),
             slow: Ema::new(slow),
             signal: Ema::new(signal),
-            out: None,
+            macd: 0.0,
         }
     }
 
@@ -650,14 +682,14 @@ impl Macd {
         let (Some(fast), Some(slow)) = (fast, slow) else {
             return;
         };
-        let macd = fast - slow;
-        self.out = self.signal.push(macd).map(|signal| (macd, signal));
+        self.macd = fast - slow;
+        self.signal.push(self.macd);
     }
 
     /// (MACD, signal).
     #[inline]
     pub(crate) fn value(&self) -> Option<(f64, f64)> {
-        self.out
+        self.signal.value().map(|signal| (self.macd, signal))
     }
 }
 

@@ -301,13 +301,17 @@ impl Sma {
 /// Exponential moving average, `k = 2 / (period + 1)`, seeded as TA-Lib does
 /// with the simple average of the first `period` values (first value at index
 /// `period - 1`).
-#[derive(Clone, Debug)]
+///
+/// The state is plain numbers (no `Option` stored and reloaded each bar, on
+/// the chain of the recursion): what exists follows from `seen`.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Ema {
     period: usize,
     k: f64,
+    /// Values taken while seeding; `period` from the seed on.
     seen: usize,
-    seed_sum: f64,
-    value: Option<f64>,
+    /// The sum of the values so far while seeding, then the average.
+    value: f64,
 }
 
 impl Ema {
@@ -320,38 +324,46 @@ impl Ema {
             period,
             k: 2.0 / (period as f64 + 1.0),
             seen: 0,
-            seed_sum: 0.0,
-            value: None,
+            value: 0.0,
         }
     }
 
     /// An EMA whose seed is given from outside (see the MACD's fast line).
     pub(crate) fn seed(&mut self, value: f64) {
-        self.value = Some(value);
+        (self.value, self.seen) = (value, self.period);
     }
 
+    #[inline(always)]
+    fn seeded(&self) -> bool {
+        self.seen >= self.period
+    }
+
+    #[inline(always)]
     pub(crate) fn value(&self) -> Option<f64> {
-        self.value
+        self.seeded().then_some(self.value)
     }
 
     /// One step of the recursion on an already seeded average.
+    #[inline(always)]
     pub(crate) fn step(&mut self, x: f64) -> Option<f64> {
-        if let Some(v) = self.value {
-            self.value = Some((x - v) * self.k + v);
+        if self.seeded() {
+            let v = self.value;
+            self.value = (x - v) * self.k + v;
         }
-        self.value
+        self.value()
     }
 
+    #[inline(always)]
     pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
-        if self.value.is_some() {
+        if self.seeded() {
             return self.step(x);
         }
-        self.seed_sum += x;
+        self.value += x;
         self.seen += 1;
-        if self.seen == self.period {
-            self.value = Some(self.seed_sum / self.period as f64);
+        if self.seeded() {
+            self.value /= self.period as f64;
         }
-        self.value
+        self.value()
     }
 }
 
