@@ -61,6 +61,8 @@ const EMA_KEYS: [Indicator; 6] = [
 /// directional movement) have unbounded memory and take every candle.
 #[derive(Clone, Copy, Debug, Default)]
 struct Starts {
+    /// Whether the engine took no candle before (its windows are empty).
+    fresh: bool,
     sma: [usize; 6],
     vwma: usize,
     hma: usize,
@@ -77,6 +79,7 @@ struct Starts {
 impl Starts {
     /// Every indicator takes every candle.
     const EVERY: Starts = Starts {
+        fresh: false,
         sma: [0; 6],
         vwma: 0,
         hma: 0,
@@ -98,6 +101,7 @@ impl Starts {
         // candles before the end.
         let sum_memory = |p: usize| p + 2;
         Starts {
+            fresh: true,
             sma: MA_PERIODS.map(|p| tail_start(n, sum_memory(p), p, 0)),
             // Both windows re-summed in ring order on each read.
             vwma: tail_start(n, VWMA + 2, VWMA, 0),
@@ -498,6 +502,12 @@ impl RatingEngine {
                 sma.push(c.close);
             }
         }
+        self.step_windows_but_sma(c, i, from);
+    }
+
+    /// [`step_windows`](Self::step_windows) but for the simple averages.
+    #[inline(always)]
+    fn step_windows_but_sma(&mut self, c: &Candle, i: usize, from: &Starts) {
         if i >= from.vwma {
             self.vwma.push(c.close, c.volume);
         }
@@ -547,11 +557,25 @@ impl RatingEngine {
             step_exponential(&mut ema, &mut ema13, &mut self.macd, c);
         }
         (self.ema, self.ema13) = (ema, ema13);
+        if !from.fresh {
+            for (i, c) in silent.iter().enumerate() {
+                if i >= taken.rsi {
+                    step_rsi(&mut self.rsi, &mut self.stoch_rsi, c, i, from);
+                }
+                self.step_windows(c, i, from);
+            }
+            return;
+        }
+        // Empty windows: the simple averages take their candles at once.
+        for (sma, &start) in self.sma.iter_mut().zip(&from.sma) {
+            let tail = &silent[start.min(silent.len())..];
+            sma.extend_fresh(tail.len(), |k| tail[k].close);
+        }
         for (i, c) in silent.iter().enumerate() {
             if i >= taken.rsi {
                 step_rsi(&mut self.rsi, &mut self.stoch_rsi, c, i, from);
             }
-            self.step_windows(c, i, from);
+            self.step_windows_but_sma(c, i, from);
         }
     }
 

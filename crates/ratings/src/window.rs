@@ -68,6 +68,18 @@ impl Window {
         self.buf.len()
     }
 
+    /// `x(0), .., x(n - 1)` pushed into this empty window at once: the
+    /// same buffer, head and length as pushing them one by one.
+    fn fill_empty(&mut self, n: usize, x: impl Fn(usize) -> f64) {
+        debug_assert_eq!(self.len, 0, "only an empty window is filled at once");
+        let cap = self.buf.len();
+        let kept = n.min(cap);
+        for k in n - kept..n {
+            self.buf[k % cap] = x(k);
+        }
+        (self.head, self.len) = (n % cap, kept);
+    }
+
     /// True right after a push that filled the last slot of the buffer.
     fn wrapped(&self) -> bool {
         self.head == 0
@@ -195,6 +207,26 @@ impl RollingSum {
         }
     }
 
+    /// `x(0), .., x(n - 1)` pushed into this fresh sum at once, bit for bit
+    /// the state [`push`](Self::push) leaves: the ring re-summed exactly at
+    /// its last wrap, then moved by each value in and out since. A cold
+    /// start's long windows take a few hundred values this way, in a loop
+    /// of their own instead of one push per candle among the others.
+    pub(crate) fn extend_fresh(&mut self, n: usize, x: impl Fn(usize) -> f64) {
+        let period = self.window.capacity();
+        self.window.fill_empty(n, &x);
+        if period <= EXACT_SUM_PERIOD {
+            return;
+        }
+        let last_wrap = n / period * period;
+        self.sum = if last_wrap == 0 {
+            (0..n).fold(self.sum, |sum, i| sum + x(i))
+        } else {
+            let at_wrap: f64 = (last_wrap - period..last_wrap).map(&x).sum();
+            (last_wrap..n).fold(at_wrap, |sum, i| sum + (x(i) - x(i - period)))
+        };
+    }
+
     #[cold]
     fn resum(&mut self) {
         self.sum = exact_sum(self.window.ring());
@@ -266,6 +298,11 @@ impl Sma {
     #[inline]
     pub(crate) fn push(&mut self, x: f64) {
         self.sum.push(x);
+    }
+
+    /// See [`RollingSum::extend_fresh`].
+    pub(crate) fn extend_fresh(&mut self, n: usize, x: impl Fn(usize) -> f64) {
+        self.sum.extend_fresh(n, x);
     }
 
     #[inline]
