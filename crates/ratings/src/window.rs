@@ -74,8 +74,14 @@ impl Window {
         debug_assert_eq!(self.len, 0, "only an empty window is filled at once");
         let cap = self.buf.len();
         let kept = n.min(cap);
+        // The value pushed k-th lands in slot k % cap.
+        let mut slot = (n - kept) % cap;
         for k in n - kept..n {
-            self.buf[k % cap] = x(k);
+            self.buf[slot] = x(k);
+            slot += 1;
+            if slot == cap {
+                slot = 0;
+            }
         }
         (self.head, self.len) = (n % cap, kept);
     }
