@@ -497,12 +497,18 @@ impl RatingEngine {
     /// The windowed indicators' part of [`step`](Self::step).
     #[inline(always)]
     fn step_windows(&mut self, c: &Candle, i: usize, from: &Starts) {
+        self.step_sma(c, i, from);
+        self.step_windows_but_sma(c, i, from);
+    }
+
+    /// The simple averages' part of [`step_windows`](Self::step_windows).
+    #[inline(always)]
+    fn step_sma(&mut self, c: &Candle, i: usize, from: &Starts) {
         for (sma, &start) in self.sma.iter_mut().zip(&from.sma) {
             if i >= start {
                 sma.push(c.close);
             }
         }
-        self.step_windows_but_sma(c, i, from);
     }
 
     /// [`step_windows`](Self::step_windows) but for the simple averages.
@@ -539,13 +545,16 @@ impl RatingEngine {
     /// for the first candles of the directional movement and the RSI that
     /// `taken` says were taken already (see
     /// [`try_extend_fresh_pair`](Self::try_extend_fresh_pair)). The
-    /// directional movement, whose chain of four dependent divisions a bar
-    /// took a third of the time among the other indicators, runs first over
-    /// all of them in a tight loop on a local copy of its state (plain data,
-    /// kept in registers); then the rest, candle by candle. The parts are
-    /// independent, so only the order of the candles within each counts,
-    /// and it is unchanged. (Splitting the other recursions off as well
-    /// was slower: alone, their chains no longer overlap.)
+    /// indicators fall in independent parts, and each part runs over the
+    /// candles in a loop of its own, so only the order of the candles within
+    /// each counts, and it is unchanged:
+    /// - the directional movement, a chain of dependent divisions, on a
+    ///   local copy of its state (plain numbers, kept in registers);
+    /// - the exponential averages and the MACD, whose ten short chains
+    ///   overlap, also on local copies;
+    /// - a fresh engine's simple averages, at once
+    ///   ([`RollingSum::extend_fresh`](crate::window::RollingSum::extend_fresh));
+    /// - the rest (the RSI and the other windows), candle by candle.
     fn step_silent(&mut self, silent: &[Candle], from: &Starts, taken: Taken) {
         let mut dmi = self.dmi.clone();
         for c in &silent[taken.dmi..] {
@@ -557,23 +566,18 @@ impl RatingEngine {
             step_exponential(&mut ema, &mut ema13, &mut self.macd, c);
         }
         (self.ema, self.ema13) = (ema, ema13);
-        if !from.fresh {
-            for (i, c) in silent.iter().enumerate() {
-                if i >= taken.rsi {
-                    step_rsi(&mut self.rsi, &mut self.stoch_rsi, c, i, from);
-                }
-                self.step_windows(c, i, from);
+        if from.fresh {
+            for (sma, &start) in self.sma.iter_mut().zip(&from.sma) {
+                let tail = &silent[start.min(silent.len())..];
+                sma.extend_fresh(tail.len(), |k| tail[k].close);
             }
-            return;
-        }
-        // Empty windows: the simple averages take their candles at once.
-        for (sma, &start) in self.sma.iter_mut().zip(&from.sma) {
-            let tail = &silent[start.min(silent.len())..];
-            sma.extend_fresh(tail.len(), |k| tail[k].close);
         }
         for (i, c) in silent.iter().enumerate() {
             if i >= taken.rsi {
                 step_rsi(&mut self.rsi, &mut self.stoch_rsi, c, i, from);
+            }
+            if !from.fresh {
+                self.step_sma(c, i, from);
             }
             self.step_windows_but_sma(c, i, from);
         }
