@@ -35,20 +35,35 @@ pub struct RatingHub {
     tx: broadcast::Sender<SymbolRating>,
 }
 
-/// An engine warmed on `history` (oldest first), and its rating after the last candle: the
-/// whole history at once (the cold batch, `try_extend`: bit for bit what feeding the candles
-/// one by one gives, for a fraction of the work) or, when it holds a candle the engine
-/// refuses, one candle at a time, the refused ones skipped as the live feed skips them.
+/// An engine warmed on each history of `histories` (oldest first), and its rating after the
+/// last candle: all histories at once (the cold batch, `extend_batch`: bit for bit what
+/// feeding the candles one by one gives, for a fraction of the work) or, for a history
+/// holding a candle the engine refuses, one candle at a time, the refused ones skipped as the
+/// live feed skips them.
+pub fn warmed_all<H: AsRef<[signaldesk_ratings::Candle]>>(
+    histories: &[H],
+) -> Vec<(RatingEngine, Rating)> {
+    signaldesk_ratings::extend_batch(histories)
+        .into_iter()
+        .zip(histories)
+        .map(|((mut engine, result), history)| {
+            let rating = match result {
+                Ok(rating) => rating,
+                // Nothing was taken: the engine is as new.
+                Err(_) => history
+                    .as_ref()
+                    .iter()
+                    .fold(engine.rating(), |_, candle| engine.update(candle)),
+            };
+            (engine, rating)
+        })
+        .collect()
+}
+
+/// [`warmed_all`] for one history.
 pub fn warmed(history: &[signaldesk_ratings::Candle]) -> (RatingEngine, Rating) {
-    let mut engine = RatingEngine::new();
-    let rating = match engine.try_extend(history) {
-        Ok(rating) => rating,
-        // Nothing was taken: the engine is as new.
-        Err(_) => history
-            .iter()
-            .fold(engine.rating(), |_, candle| engine.update(candle)),
-    };
-    (engine, rating)
+    let mut warmed = warmed_all(&[history]);
+    warmed.pop().expect("one engine per history")
 }
 
 /// A market candle in the rating engine's numbers.
@@ -79,14 +94,20 @@ impl RatingHub {
         let mut sorted = universe.clone();
         sorted.sort();
         sorted.dedup();
+        let mut histories = Vec::with_capacity(universe.len());
         for symbol in universe {
             let history = market
                 .history(&symbol, interval_minutes, WARM_UP_CANDLES)
                 .await?;
+            let last_time = history.last().map(|c| c.open_time_ms);
             let candles: Vec<_> = history.iter().map(ratings_candle).collect();
-            let (engine, rating) = warmed(&candles);
-            if let Some(last) = history.last() {
-                let candle_time = last.open_time_ms;
+            histories.push((symbol, last_time, candles));
+        }
+        let candles: Vec<&[signaldesk_ratings::Candle]> =
+            histories.iter().map(|(_, _, c)| c.as_slice()).collect();
+        for ((symbol, last_time, _), (engine, rating)) in histories.iter().zip(warmed_all(&candles))
+        {
+            if let Some(candle_time) = *last_time {
                 let rating = SymbolRating {
                     symbol: symbol.clone(),
                     rating,
@@ -94,7 +115,7 @@ impl RatingHub {
                 };
                 latest.insert(symbol.clone(), rating);
             }
-            engines.insert(symbol, engine);
+            engines.insert(symbol.clone(), engine);
         }
         let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
         let hub = Arc::new(RatingHub {

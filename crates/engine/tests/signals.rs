@@ -200,11 +200,12 @@ async fn the_worker_publishes_the_list_per_candle_changes_as_signals_and_webhook
     assert!(others.try_recv().is_none());
 }
 
-/// Warming up rates the whole history at once (the cold batch), and gives exactly what
-/// feeding it candle by candle gives, a refused candle in the middle included.
+/// Warming up rates the histories at once (the cold batch, two symbols at a time), and gives
+/// exactly what feeding each candle by candle gives, a refused candle in the middle of one
+/// history (beside a good one in its pair) included.
 #[test]
 fn a_warm_up_rates_the_history_exactly_as_candle_by_candle() {
-    use signaldesk_engine::signals::{ratings_candle, warmed};
+    use signaldesk_engine::signals::{ratings_candle, warmed, warmed_all};
     use signaldesk_ratings::RatingEngine;
 
     let steady: Vec<Candle> = (0..300)
@@ -213,24 +214,34 @@ fn a_warm_up_rates_the_history_exactly_as_candle_by_candle() {
     let mut broken = steady.clone();
     // High below low: the engine refuses it, live and at warm-up alike.
     broken[150].high = broken[150].low - dec!(1);
-    for history in [steady, broken] {
-        let candles: Vec<_> = history.iter().map(ratings_candle).collect();
+    let shorter: Vec<Candle> = (0..240)
+        .map(|i| candle(i, Decimal::from(2000 + (i * 104_729) % 211 + i / 2)))
+        .collect();
+    let histories: Vec<Vec<_>> = [steady, broken, shorter]
+        .iter()
+        .map(|h| h.iter().map(ratings_candle).collect())
+        .collect();
+    let bits = |r: &signaldesk_ratings::Rating| {
+        (
+            r.total.to_bits(),
+            r.ma.to_bits(),
+            r.osc.to_bits(),
+            r.recommendation,
+        )
+    };
+    let all = warmed_all(&histories);
+    assert_eq!(all.len(), histories.len());
+    for (candles, (engine, rating)) in histories.iter().zip(all) {
         let mut one_by_one = RatingEngine::new();
         let mut expected = one_by_one.rating();
-        for c in &candles {
+        for c in candles {
             expected = one_by_one.update(c);
         }
-        let (engine, rating) = warmed(&candles);
-        let bits = |r: &signaldesk_ratings::Rating| {
-            (
-                r.total.to_bits(),
-                r.ma.to_bits(),
-                r.osc.to_bits(),
-                r.recommendation,
-            )
-        };
-        assert_eq!(bits(&rating), bits(&expected));
-        assert_eq!(engine.candle_count(), one_by_one.candle_count());
-        assert_eq!(bits(&engine.rating()), bits(&one_by_one.rating()));
+        for (engine, rating) in [(engine, rating), warmed(candles)] {
+            assert_eq!(bits(&rating), bits(&expected));
+            assert_eq!(engine.candle_count(), one_by_one.candle_count());
+            assert_eq!(bits(&engine.rating()), bits(&one_by_one.rating()));
+            assert_eq!(engine.report(), one_by_one.report());
+        }
     }
 }

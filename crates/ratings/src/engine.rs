@@ -991,44 +991,62 @@ pub fn report_for(candles: &[Candle]) -> Result<RatingReport, ReportError> {
     Ok(engine.report())
 }
 
-/// [`report_for`] on each of `series`, one engine reset between them.
-fn report_run<S: AsRef<[Candle]>>(series: &[S]) -> Vec<Result<RatingReport, ReportError>> {
-    let [mut a, mut b] = [RatingEngine::new(), RatingEngine::new()];
-    let mut reports = Vec::with_capacity(series.len());
-    for two in series.chunks(2) {
-        let [ca, cb] = match two {
-            [ca, cb] => [ca.as_ref(), cb.as_ref()],
-            [c] => {
-                reports.push(report_fresh(&mut a, c.as_ref()));
-                continue;
-            }
-            _ => unreachable!("chunks of at most two"),
-        };
-        if ca.is_empty() || cb.is_empty() {
-            reports.push(report_fresh(&mut a, ca));
-            reports.push(report_fresh(&mut b, cb));
-            continue;
-        }
-        a.reset();
-        b.reset();
-        let [ra, rb] = RatingEngine::try_extend_fresh_pair([&mut a, &mut b], [ca, cb]);
-        reports.push(ra.map(|_| a.report()));
-        reports.push(rb.map(|_| b.report()));
-    }
-    reports
+/// Fresh engines, one per series of `series` (e.g. every symbol's history
+/// at start-up), each extended by its series as
+/// [`try_extend`](RatingEngine::try_extend) would: the same results, ratings
+/// and states, bit for bit, for less work, since the series are taken two
+/// at a time and share their divisions (see
+/// [`report_batch`], which gives the reports instead).
+pub fn extend_batch<S: AsRef<[Candle]>>(
+    series: &[S],
+) -> Vec<(RatingEngine, Result<Rating, ReportError>)> {
+    let mut engines = [RatingEngine::new(), RatingEngine::new()];
+    let mut extended = Vec::with_capacity(series.len());
+    extend_in_pairs(series, &mut engines, |_, engine, result| {
+        extended.push((std::mem::take(engine), result));
+    });
+    extended
 }
 
-/// `engine`, reset, extended by `candles`: its report.
-fn report_fresh(
-    engine: &mut RatingEngine,
-    candles: &[Candle],
-) -> Result<RatingReport, ReportError> {
-    if candles.is_empty() {
-        return Err(ReportError::NoCandles);
+/// Extends `engines`, reset, by the series of `series` two at a time
+/// ([`RatingEngine::try_extend_fresh_pair`]; an odd last one alone) and
+/// hands each series, in order, with its engine and result to `done`.
+fn extend_in_pairs<S: AsRef<[Candle]>>(
+    series: &[S],
+    [a, b]: &mut [RatingEngine; 2],
+    mut done: impl FnMut(&[Candle], &mut RatingEngine, Result<Rating, ReportError>),
+) {
+    for two in series.chunks(2) {
+        a.reset();
+        b.reset();
+        match two {
+            [ca, cb] => {
+                let (ca, cb) = (ca.as_ref(), cb.as_ref());
+                let [ra, rb] = RatingEngine::try_extend_fresh_pair([&mut *a, &mut *b], [ca, cb]);
+                done(ca, a, ra);
+                done(cb, b, rb);
+            }
+            [c] => {
+                let result = a.try_extend(c.as_ref());
+                done(c.as_ref(), a, result);
+            }
+            _ => unreachable!("chunks of one or two"),
+        }
     }
-    engine.reset();
-    engine.try_extend(candles)?;
-    Ok(engine.report())
+}
+
+/// [`report_for`] on each of `series`, two engines reused.
+fn report_run<S: AsRef<[Candle]>>(series: &[S]) -> Vec<Result<RatingReport, ReportError>> {
+    let mut engines = [RatingEngine::new(), RatingEngine::new()];
+    let mut reports = Vec::with_capacity(series.len());
+    extend_in_pairs(series, &mut engines, |candles, engine, result| {
+        reports.push(match result {
+            _ if candles.is_empty() => Err(ReportError::NoCandles),
+            Ok(_) => Ok(engine.report()),
+            Err(e) => Err(e),
+        });
+    });
+    reports
 }
 
 /// [`report_for`] on each series of a batch (e.g. every symbol's history

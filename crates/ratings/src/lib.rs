@@ -5,7 +5,8 @@
 //! recommendation. The signal worker keeps one [`RatingEngine`] per symbol
 //! and feeds it each closed candle; [`report_for`] and [`parse_candles_csv`]
 //! serve one-off ratings such as `signaldesk ratings --candles FILE.csv`, and
-//! [`report_batch`] rates many symbols' histories at once (a cold start).
+//! [`report_batch`] rates many symbols' histories at once (a cold start;
+//! [`extend_batch`] gives their engines, to follow them on).
 //! Those cold paths ([`RatingEngine::try_extend`]) give bit for bit what
 //! feeding the candles one by one gives, for a fraction of the work.
 //! [`EveryBar`] ([`every_bar_for`], [`every_bar_batch`],
@@ -54,7 +55,7 @@ mod window;
 
 pub use candle::{Candle, CandleError};
 pub use csv::{parse_candles_csv, CsvError, CSV_HEADER};
-pub use engine::{report_batch, report_for, RatingEngine, ReportError};
+pub use engine::{extend_batch, report_batch, report_for, RatingEngine, ReportError};
 pub use every_bar::{every_bar_batch, every_bar_batch_with, every_bar_for, EveryBar};
 pub use rating::{
     Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, Recommendation,

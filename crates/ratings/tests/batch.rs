@@ -8,7 +8,7 @@ mod common;
 
 use common::{assert_same, batch_series, candles_of, random_walk, reference_candles, wild};
 use signaldesk_ratings::{
-    report_batch, report_for, Candle, CandleError, RatingEngine, ReportError,
+    extend_batch, report_batch, report_for, Candle, CandleError, RatingEngine, ReportError,
 };
 
 /// Series with awkward stretches: TA-Lib's edge series (flat channels, zero
@@ -96,6 +96,66 @@ fn an_extended_engine_continues_like_the_incremental_one() {
                     &format!("series {s}, extended by {k}, then {n} candles"),
                 );
             }
+        }
+    }
+}
+
+/// `extend_batch` (series two at a time, their divisions paired) gives each
+/// series' engine as `try_extend` on a fresh engine gives it, and each goes
+/// on exactly like the incremental engine. A refused candle fails only its
+/// own series, even beside a good one in its pair, and leaves that engine as
+/// new; an empty series gives an engine as new.
+#[test]
+fn a_batch_of_extended_engines_continues_like_the_incremental_ones() {
+    let mut bad = random_walk(200, 9, 5.0);
+    bad[77].low = bad[77].high + 1.0;
+    let whole = series();
+    // Each series of the batch is the first two thirds of one of `whole`
+    // (cut at different lengths, so a pair's lengths differ), or `bad`
+    // (paired with the first good one), or empty (alone, last).
+    let mut batch: Vec<(&[Candle], Option<&[Candle]>)> = whole
+        .iter()
+        .map(|c| (&c[..c.len() * 2 / 3], Some(c.as_slice())))
+        .collect();
+    batch.insert(1, (&bad, None));
+    batch.push((&[], None));
+    let heads: Vec<&[Candle]> = batch.iter().map(|(head, _)| *head).collect();
+    let extended = extend_batch(&heads);
+    assert_eq!(extended.len(), batch.len());
+    let fresh = RatingEngine::new();
+    for (i, ((mut engine, result), (head, whole))) in extended.into_iter().zip(batch).enumerate() {
+        let Some(whole) = whole else {
+            if head.is_empty() {
+                assert_eq!(result, Ok(fresh.rating()), "series {i}: empty");
+            } else {
+                assert!(
+                    matches!(
+                        result,
+                        Err(ReportError::BadCandle {
+                            index: 77,
+                            source: CandleError::LowAboveHigh { .. }
+                        })
+                    ),
+                    "series {i}: {result:?}"
+                );
+            }
+            assert_eq!(engine.candle_count(), 0, "series {i}");
+            assert_eq!(engine.report(), fresh.report(), "series {i}");
+            continue;
+        };
+        let mut incremental = RatingEngine::new();
+        for c in head {
+            incremental.update(c);
+        }
+        assert_eq!(result, Ok(incremental.rating()), "series {i}");
+        assert_eq!(engine.candle_count(), head.len() as u64);
+        for (n, c) in (head.len() + 1..).zip(&whole[head.len()..]) {
+            assert_eq!(engine.update(c), incremental.update(c));
+            assert_same(
+                &engine.report(),
+                &incremental.report(),
+                &format!("series {i}, extended by {}, then {n} candles", head.len()),
+            );
         }
     }
 }
