@@ -60,12 +60,6 @@ pub fn warmed_all<H: AsRef<[signaldesk_ratings::Candle]>>(
         .collect()
 }
 
-/// [`warmed_all`] for one history.
-pub fn warmed(history: &[signaldesk_ratings::Candle]) -> (RatingEngine, Rating) {
-    let mut warmed = warmed_all(&[history]);
-    warmed.pop().expect("one engine per history")
-}
-
 /// A market candle in the rating engine's numbers.
 pub fn ratings_candle(c: &Candle) -> signaldesk_ratings::Candle {
     let f = |d: rust_decimal::Decimal| d.to_f64().unwrap_or(f64::NAN);
@@ -94,28 +88,30 @@ impl RatingHub {
         let mut sorted = universe.clone();
         sorted.sort();
         sorted.dedup();
+        let mut symbols = Vec::with_capacity(universe.len());
         let mut histories = Vec::with_capacity(universe.len());
         for symbol in universe {
             let history = market
                 .history(&symbol, interval_minutes, WARM_UP_CANDLES)
                 .await?;
-            let last_time = history.last().map(|c| c.open_time_ms);
-            let candles: Vec<_> = history.iter().map(ratings_candle).collect();
-            histories.push((symbol, last_time, candles));
+            histories.push(history.iter().map(ratings_candle).collect::<Vec<_>>());
+            symbols.push(symbol);
         }
-        let candles: Vec<&[signaldesk_ratings::Candle]> =
-            histories.iter().map(|(_, _, c)| c.as_slice()).collect();
-        for ((symbol, last_time, _), (engine, rating)) in histories.iter().zip(warmed_all(&candles))
+        for ((symbol, history), (engine, rating)) in symbols
+            .into_iter()
+            .zip(&histories)
+            .zip(warmed_all(&histories))
         {
-            if let Some(candle_time) = *last_time {
+            // A rating candle's time is its market candle's opening time.
+            if let Some(last) = history.last() {
                 let rating = SymbolRating {
                     symbol: symbol.clone(),
                     rating,
-                    candle_time,
+                    candle_time: last.time,
                 };
                 latest.insert(symbol.clone(), rating);
             }
-            engines.insert(symbol.clone(), engine);
+            engines.insert(symbol, engine);
         }
         let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
         let hub = Arc::new(RatingHub {

@@ -205,7 +205,7 @@ async fn the_worker_publishes_the_list_per_candle_changes_as_signals_and_webhook
 /// history (beside a good one in its pair) included.
 #[test]
 fn a_warm_up_rates_the_history_exactly_as_candle_by_candle() {
-    use signaldesk_engine::signals::{ratings_candle, warmed, warmed_all};
+    use signaldesk_engine::signals::{ratings_candle, warmed_all};
     use signaldesk_ratings::RatingEngine;
 
     let steady: Vec<Candle> = (0..300)
@@ -237,7 +237,10 @@ fn a_warm_up_rates_the_history_exactly_as_candle_by_candle() {
         for c in candles {
             expected = one_by_one.update(c);
         }
-        for (engine, rating) in [(engine, rating), warmed(candles)] {
+        let alone = warmed_all(&[candles])
+            .pop()
+            .expect("one engine per history");
+        for (engine, rating) in [(engine, rating), alone] {
             assert_eq!(bits(&rating), bits(&expected));
             assert_eq!(engine.candle_count(), one_by_one.candle_count());
             assert_eq!(bits(&engine.rating()), bits(&one_by_one.rating()));
