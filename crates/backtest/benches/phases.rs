@@ -2,16 +2,19 @@
 //! generating the 1-minute history, the ratings alone, a whole run, and a sweep.
 //! `cargo bench -p signaldesk-backtest --bench phases -- DAYS SYMBOLS CELLS` (defaults 30 20 0):
 //! with CELLS 0 the run and its phases, otherwise only the sweep (each on a fresh process,
-//! so its peak memory is its own).
+//! so its peak memory is its own). On stored candles, as a Bybit backtest reads them:
+//! `-- DAYS SYMBOLS fill FILE.db` stores the simulated minutes in a SQLite file, then
+//! `-- DAYS SYMBOLS stored FILE.db` runs on them (read a day at a time).
 
 use std::time::Instant;
 
 use chrono::{TimeZone, Utc};
 use serde_json::json;
-use signaldesk_backtest::data::instruments_of;
+use signaldesk_backtest::data::{instruments_of, simulated_minutes};
 use signaldesk_backtest::sweep::{sweep, Axis};
-use signaldesk_backtest::{Backtest, Candles, Progress, Signals};
+use signaldesk_backtest::{Backtest, Candles, Progress, Signals, StoredCandles};
 use signaldesk_core::settings::BotSettings;
+use signaldesk_store::Store;
 use signaldesk_venue::market::sim::default_symbols;
 use signaldesk_venue::paper::PaperConfig;
 
@@ -39,6 +42,10 @@ fn main() {
     let days = args.first().copied().unwrap_or(30) as i64;
     let symbols_wanted = args.get(1).copied().unwrap_or(20);
     let cells = args.get(2).copied().unwrap_or(0);
+    let words: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a.parse::<usize>().is_err() && !a.starts_with('-'))
+        .collect();
     let symbols: Vec<String> = default_symbols()
         .into_iter()
         .take(symbols_wanted)
@@ -67,6 +74,12 @@ fn main() {
         walk_every_candle: false,
     };
 
+    match (words.first().map(String::as_str), words.get(1)) {
+        (Some("fill"), Some(file)) => return fill(file, &symbols, from - WARMUP_MS, to),
+        (Some("stored"), Some(file)) => return stored(file, &streamed, days, &symbols, false),
+        (Some("stored-whole"), Some(file)) => return stored(file, &streamed, days, &symbols, true),
+        _ => {}
+    }
     if cells == 0 {
         phases_of(&streamed, days, &symbols);
         return;
@@ -153,5 +166,71 @@ fn phases_of(streamed: &Backtest, days: i64, symbols: &[String]) {
     println!(
         "  trading alone (history in memory, signals given): {:.2} s",
         began.elapsed().as_secs_f64()
+    );
+}
+
+fn sqlite(file: &str) -> (tokio::runtime::Runtime, Store) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let store = runtime
+        .block_on(Store::connect(&format!("sqlite://{file}")))
+        .unwrap();
+    (runtime, store)
+}
+
+/// Stores the simulated minutes of `[from_ms, to_ms)` in the SQLite file, a month at a time.
+fn fill(file: &str, symbols: &[String], from_ms: i64, to_ms: i64) {
+    let (runtime, store) = sqlite(file);
+    const MONTH_MS: i64 = 30 * 86_400_000;
+    let began = Instant::now();
+    for symbol in symbols {
+        let mut start = from_ms;
+        while start < to_ms {
+            let end = to_ms.min(start + MONTH_MS);
+            let (_, minutes) =
+                simulated_minutes(42, std::slice::from_ref(symbol), start, end).unwrap();
+            runtime
+                .block_on(store.save_candles(symbol, &minutes[symbol]))
+                .unwrap();
+            start = end;
+        }
+        eprintln!("{symbol} stored");
+    }
+    println!(
+        "  stored {} symbols' minutes in {:.1} s",
+        symbols.len(),
+        began.elapsed().as_secs_f64()
+    );
+}
+
+/// One run on the stored minutes, as a `data: "bybit"` backtest reads them (`whole`: read
+/// into memory first, as it did before they were read a day at a time).
+fn stored(file: &str, streamed: &Backtest, days: i64, symbols: &[String], whole: bool) {
+    let (runtime, store) = sqlite(file);
+    let (from_ms, to_ms) = match &streamed.candles {
+        Candles::Simulated { from_ms, to_ms, .. } => (*from_ms, *to_ms),
+        _ => unreachable!("the bench's run is on the simulated market"),
+    };
+    let candles = runtime
+        .block_on(StoredCandles::open(&store, symbols, from_ms, to_ms))
+        .unwrap();
+    let began = Instant::now();
+    let candles = if whole {
+        let read = Candles::Stored(candles).load().unwrap();
+        println!("  read whole in {:.2} s", began.elapsed().as_secs_f64());
+        Candles::Loaded(read)
+    } else {
+        Candles::Stored(candles)
+    };
+    let run = Backtest {
+        candles,
+        ..streamed.clone()
+    };
+    let outcome = run.run_on_a_core(&Progress::default()).unwrap();
+    println!(
+        "{days} days x {} symbols on stored candles (read a day at a time): {:.2} s, {} trades, peak RSS {:.0} MB",
+        symbols.len(),
+        began.elapsed().as_secs_f64(),
+        outcome.trades.len(),
+        peak_rss_mb()
     );
 }

@@ -8,9 +8,12 @@ use std::sync::Arc;
 
 use signaldesk_venue::market::sim::{default_symbols, SimSymbol};
 
-use crate::{BacktestError, Candles};
+use crate::{BacktestError, Candles, StoredCandles};
 
 const MINUTE_MS: i64 = 60_000;
+
+/// Each symbol's 1-minute candles, oldest first.
+pub type Minutes = BTreeMap<String, Vec<Candle>>;
 
 /// The symbols backtests trade: the simulated market's universe.
 pub fn universe() -> Vec<String> {
@@ -45,7 +48,7 @@ pub fn simulated_minutes(
     symbols: &[String],
     from_ms: i64,
     to_ms: i64,
-) -> Result<crate::History, BacktestError> {
+) -> Result<(Vec<Instrument>, Minutes), BacktestError> {
     let instruments = instruments_of(symbols)?;
     let candles = Candles::Simulated {
         seed,
@@ -61,31 +64,54 @@ pub fn simulated_minutes(
 /// `candles` (oldest first) with a flat candle at the close before for every minute missing
 /// between them: a minute Bybit has no trade in is one where the price stood still.
 pub fn fill_gaps(candles: Vec<Candle>) -> Vec<Candle> {
-    let mut filled: Vec<Candle> = Vec::with_capacity(candles.len());
+    let mut filled = Vec::with_capacity(candles.len());
+    let mut gaps = GapFiller::default();
     for candle in candles {
-        while let Some(last) = filled.last() {
-            let next = last.open_time_ms + MINUTE_MS;
-            if next >= candle.open_time_ms {
-                break;
+        gaps.push(candle, &mut filled);
+    }
+    filled
+}
+
+/// [`fill_gaps`] a stretch at a time: remembers the last candle given, so the next stretch
+/// goes on from its close.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct GapFiller {
+    last: Option<Candle>,
+}
+
+impl GapFiller {
+    /// Appends `candle` to `out`, after a flat candle for each minute missing since the last
+    /// one; a candle not later than the last is dropped.
+    pub fn push(&mut self, candle: Candle, out: &mut Vec<Candle>) {
+        if let Some(last) = &self.last {
+            if last.open_time_ms >= candle.open_time_ms {
+                return;
             }
+            self.flat_until(candle.open_time_ms, out);
+        }
+        self.last = Some(candle.clone());
+        out.push(candle);
+    }
+
+    /// Appends a flat candle for each minute after the last one and before `until_ms` (none
+    /// before the first candle).
+    pub fn flat_until(&mut self, until_ms: i64, out: &mut Vec<Candle>) {
+        let Some(last) = self.last.as_mut() else {
+            return;
+        };
+        while last.open_time_ms + MINUTE_MS < until_ms {
             let close = last.close;
-            filled.push(Candle {
-                open_time_ms: next,
+            *last = Candle {
+                open_time_ms: last.open_time_ms + MINUTE_MS,
                 open: close,
                 high: close,
                 low: close,
                 close,
                 volume: rust_decimal::Decimal::ZERO,
-            });
-        }
-        if filled
-            .last()
-            .is_none_or(|last| last.open_time_ms < candle.open_time_ms)
-        {
-            filled.push(candle);
+            };
+            out.push(last.clone());
         }
     }
-    filled
 }
 
 /// How far from the period's ends stored candles may start and stop and still cover it.
@@ -126,26 +152,21 @@ pub async fn check_stored(
     Err(BacktestError::Invalid(fields))
 }
 
-/// The stored (Bybit) 1-minute candles of `symbols` in `[from_ms, to_ms)`, gaps filled, with
-/// the symbols' instruments (the simulated market's specifications of those symbols); the
-/// period `[covers_from, to_ms)` must be covered ([`check_stored`]).
-pub async fn stored_minutes(
+/// The stored (Bybit) 1-minute candles of `symbols` in `[from_ms, to_ms)`, read a day at a
+/// time as the run goes, with the symbols' instruments (the simulated market's
+/// specifications of those symbols); the period `[covers_from, to_ms)` must be covered
+/// ([`check_stored`]).
+pub async fn stored_history(
     store: &signaldesk_store::Store,
     symbols: &[String],
     from_ms: i64,
     covers_from: i64,
     to_ms: i64,
-) -> Result<(Vec<Instrument>, BTreeMap<String, Vec<Candle>>), BacktestError> {
+) -> Result<crate::History, BacktestError> {
     check_stored(store, symbols, covers_from, to_ms).await?;
-    let mut instruments = Vec::with_capacity(symbols.len());
-    let mut candles = BTreeMap::new();
-    for symbol in symbols {
-        let spec = spec_of(symbol)?;
-        let stored = store.candles_between(symbol, from_ms, to_ms).await?;
-        instruments.push(spec.instrument);
-        candles.insert(symbol.clone(), fill_gaps(stored));
-    }
-    Ok((instruments, candles))
+    let instruments = instruments_of(symbols)?;
+    let candles = StoredCandles::open(store, symbols, from_ms, to_ms).await?;
+    Ok((instruments, Candles::Stored(candles)))
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
-//! What a run reads, a day at a time: each symbol's 1-minute candles (loaded, or generated
-//! from the simulated market as the run goes, so a year of twenty symbols is never held
-//! whole) and the signals known by then (the rating engine over the interval's candles
+//! What a run reads, a day at a time: each symbol's 1-minute candles (loaded, read from the
+//! database or generated from the simulated market as the run goes, so a year of twenty
+//! symbols is never held whole) and the signals known by then (the rating engine over the interval's candles
 //! built from those minutes, or a given list).
 
 use std::collections::BTreeMap;
@@ -12,7 +12,8 @@ use signaldesk_ratings::RatingEngine;
 use signaldesk_venue::market::candles::{bucket_start, extend};
 use signaldesk_venue::market::sim::{MinuteHistory, SimConfig};
 
-use crate::data::spec_of;
+use crate::data::{spec_of, GapFiller};
+use crate::stored::StoredCandles;
 use crate::{BacktestError, ScriptedSignal, Signals};
 
 pub const MINUTE_MS: i64 = 60_000;
@@ -24,9 +25,11 @@ const CHUNK_MINUTES: usize = 1_440;
 #[derive(Debug, Clone)]
 pub enum Candles {
     /// Held in memory, per symbol, oldest first, one for every minute from the symbol's
-    /// first ([`crate::data::fill_gaps`]): stored Bybit history, a sweep's shared history,
-    /// a test's script.
+    /// first ([`crate::data::fill_gaps`]): a sweep's shared history, a test's script.
     Loaded(Arc<BTreeMap<String, Vec<Candle>>>),
+    /// Stored (Bybit) candles, read a day at a time as the run goes, each minute missing
+    /// between two stored ones filled as [`crate::data::fill_gaps`] fills it.
+    Stored(StoredCandles),
     /// The simulated market's (seed `seed`) over `[from_ms, to_ms)`, generated as the run
     /// goes ([`MinuteHistory`]).
     Simulated {
@@ -42,6 +45,7 @@ impl Candles {
     pub fn symbols(&self) -> Vec<String> {
         match self {
             Candles::Loaded(map) => map.keys().cloned().collect(),
+            Candles::Stored(stored) => stored.bounds().keys().cloned().collect(),
             Candles::Simulated { symbols, .. } => {
                 let mut sorted = symbols.clone();
                 sorted.sort();
@@ -52,7 +56,7 @@ impl Candles {
     }
 
     /// The first minute and how many minutes the run walks.
-    pub(crate) fn timeline(&self) -> Result<(i64, usize), BacktestError> {
+    pub fn timeline(&self) -> Result<(i64, usize), BacktestError> {
         let (first, last) = match self {
             Candles::Loaded(map) => {
                 let mut first = i64::MAX;
@@ -66,6 +70,12 @@ impl Candles {
                 }
                 (first, last)
             }
+            Candles::Stored(stored) => stored
+                .bounds()
+                .values()
+                .fold((i64::MAX, i64::MIN), |(first, last), &(a, b)| {
+                    (first.min(a), last.max(b))
+                }),
             Candles::Simulated { from_ms, to_ms, .. } => (
                 bucket_start(*from_ms, 1),
                 bucket_start(*to_ms, 1) - MINUTE_MS,
@@ -92,7 +102,7 @@ impl Candles {
             .map(|s| (s.clone(), Vec::with_capacity(minutes)))
             .collect();
         let mut feed = Feed::new(self, &Signals::Scripted(Arc::default()))?;
-        while let Some(chunk) = feed.next_chunk() {
+        while let Some(chunk) = feed.next_chunk()? {
             for (symbol, part) in symbols.iter().zip(chunk.candles) {
                 if let Some(list) = all.get_mut(symbol) {
                     list.extend(part.candles);
@@ -131,6 +141,8 @@ pub(crate) struct Chunk {
 
 enum Source {
     Loaded(Arc<BTreeMap<String, Vec<Candle>>>),
+    /// With each symbol's gaps filled on from the stretch before.
+    Stored(StoredCandles, Vec<GapFiller>),
     Simulated(Box<MinuteHistory>),
 }
 
@@ -196,6 +208,9 @@ impl Feed {
         let (first_ms, minutes) = candles.timeline()?;
         let source = match candles {
             Candles::Loaded(map) => Source::Loaded(map.clone()),
+            Candles::Stored(stored) => {
+                Source::Stored(stored.clone(), vec![GapFiller::default(); symbols.len()])
+            }
             Candles::Simulated {
                 seed,
                 from_ms,
@@ -245,16 +260,16 @@ impl Feed {
         })
     }
 
-    /// The next chunk; `None` once the period is done.
-    pub fn next_chunk(&mut self) -> Option<Chunk> {
+    /// The next chunk; `None` once the period is done. Only stored candles can fail (the
+    /// database), and those reads block: call it from a thread of its own then.
+    pub fn next_chunk(&mut self) -> Result<Option<Chunk>, BacktestError> {
         if self.next_ms >= self.end_ms {
-            return None;
+            return Ok(None);
         }
         let start_ms = self.next_ms;
-        let minutes =
-            CHUNK_MINUTES.min(usize::try_from((self.end_ms - start_ms) / MINUTE_MS).ok()?);
+        let left = usize::try_from((self.end_ms - start_ms) / MINUTE_MS).unwrap_or(0);
+        let minutes = CHUNK_MINUTES.min(left);
         let end_ms = start_ms + minutes as i64 * MINUTE_MS;
-        self.next_ms = end_ms;
         let candles: Vec<Part> = match &mut self.source {
             Source::Simulated(history) => history
                 .next_minutes(minutes)
@@ -269,14 +284,21 @@ impl Feed {
                 .iter()
                 .map(|symbol| slice(&map[symbol], start_ms, end_ms))
                 .collect(),
+            Source::Stored(stored, gaps) => self
+                .symbols
+                .iter()
+                .zip(gaps.iter_mut())
+                .map(|(symbol, gaps)| stretch(stored, gaps, symbol, start_ms, end_ms))
+                .collect::<Result<_, _>>()?,
         };
+        self.next_ms = end_ms;
         let signals = self.rate(&candles, start_ms, minutes, end_ms);
-        Some(Chunk {
+        Ok(Some(Chunk {
             start_ms,
             minutes,
             candles,
             signals,
-        })
+        }))
     }
 
     /// The signals known by `end_ms`: the ratings of the interval candles these minutes
@@ -320,6 +342,33 @@ impl Feed {
             }
         }
     }
+}
+
+/// `symbol`'s stored minutes in `[from_ms, to_ms)`, every minute from its first stored one
+/// to its last: those missing flat at the close before, as [`crate::data::fill_gaps`] makes
+/// them over the whole history (`gaps` goes on from the stretch before).
+fn stretch(
+    stored: &StoredCandles,
+    gaps: &mut GapFiller,
+    symbol: &str,
+    from_ms: i64,
+    to_ms: i64,
+) -> Result<Part, BacktestError> {
+    let (first, last) = stored.bounds()[symbol];
+    let mut candles = Vec::with_capacity(CHUNK_MINUTES);
+    let (a, b) = (from_ms.max(first), to_ms.min(last + MINUTE_MS));
+    if a < b {
+        for candle in stored.read(symbol, a, b)? {
+            gaps.push(candle, &mut candles);
+        }
+    }
+    if last >= to_ms {
+        gaps.flat_until(to_ms, &mut candles);
+    }
+    Ok(Part {
+        first_ms: candles.first().map_or(from_ms, |c| c.open_time_ms),
+        candles,
+    })
 }
 
 /// `candles`' minutes in `[from_ms, to_ms)`.

@@ -11,6 +11,7 @@ pub mod fetch;
 pub mod path;
 pub mod request;
 mod run;
+pub mod stored;
 mod summary;
 pub mod sweep;
 pub mod threads;
@@ -18,6 +19,7 @@ pub mod threads;
 pub use feed::Candles;
 pub use request::{Checked, Data, History, Market, Request, Source};
 pub use run::{Backtest, Outcome, Progress, ScriptedSignal, Signals};
+pub use stored::StoredCandles;
 pub use summary::Summary;
 pub use threads::{keep_to_one_core, yield_to_the_live_bots};
 

@@ -11,12 +11,11 @@ use signaldesk_core::validation::FieldErrors;
 use signaldesk_store::Store;
 use signaldesk_venue::paper::PaperConfig;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use signaldesk_core::market::{Candle, Instrument};
+use signaldesk_core::market::Instrument;
 
-use crate::data::{check_stored, instruments_of, stored_minutes, universe};
+use crate::data::{check_stored, instruments_of, stored_history, universe};
 use crate::sweep::{Axis, MAX_CELLS};
 use crate::{Backtest, BacktestError, Candles, ScriptedSignal, Signals};
 
@@ -206,8 +205,8 @@ fn sweep_problems(axes: &[Axis], settings: &BotSettings, symbols: usize, days: i
     problems
 }
 
-/// A run's 1-minute history: the instruments and each symbol's candles.
-pub type History = (Vec<Instrument>, BTreeMap<String, Vec<Candle>>);
+/// A run's 1-minute history: the instruments and the symbols' candles.
+pub type History = (Vec<Instrument>, Candles);
 
 impl Checked {
     /// The run: the 1-minute history of the period and its warm-up, and the signals (the
@@ -236,8 +235,9 @@ impl Checked {
         check_stored(store, &self.symbols, self.from_ms, self.to_ms).await
     }
 
-    /// With [`Data::Bybit`], the stored candles (the period must be covered:
-    /// [`BacktestError::Invalid`] otherwise); `None` for the simulated market.
+    /// With [`Data::Bybit`], the stored candles, read as the run goes (the period must be
+    /// covered: [`BacktestError::Invalid`] otherwise); `None` for the simulated market. Call
+    /// it on the runtime whose store this is: the run's reads go through it.
     pub async fn stored(
         &self,
         market: &Market,
@@ -246,7 +246,7 @@ impl Checked {
         if self.data != Data::Bybit {
             return Ok(None);
         }
-        let history = stored_minutes(
+        let history = stored_history(
             store,
             &self.symbols,
             self.warmup_from(market),
@@ -293,7 +293,7 @@ impl Checked {
         alerts: Option<Vec<ScriptedSignal>>,
     ) -> Result<Backtest, BacktestError> {
         let (instruments, candles) = match stored {
-            Some((instruments, minutes)) => (instruments, Candles::Loaded(Arc::new(minutes))),
+            Some(history) => history,
             None => (
                 instruments_of(&self.symbols)?,
                 Candles::Simulated {

@@ -158,7 +158,7 @@ impl Backtest {
 
         let mut due: VecDeque<ScriptedSignal> = VecDeque::new();
         let mut walked = 0;
-        while let Some(chunk) = chunks.next() {
+        while let Some(chunk) = chunks.next()? {
             if progress.is_cancelled() {
                 return Err(BacktestError::Cancelled);
             }
@@ -228,7 +228,7 @@ impl Backtest {
         }
         let mut feed = Feed::new(&self.candles, &self.signals)?;
         let mut all = Vec::new();
-        while let Some(chunk) = feed.next_chunk() {
+        while let Some(chunk) = feed.next_chunk()? {
             all.extend(chunk.signals);
         }
         Ok(Arc::new(all))
@@ -236,11 +236,12 @@ impl Backtest {
 }
 
 /// The chunks of a run: read here, or made on a thread of their own while the run trades
-/// (generating the simulated market and rating it take as long as the trading).
+/// (generating the simulated market and rating it take as long as the trading; stored
+/// candles are read from the database, which blocks).
 enum Chunks {
     Here(Box<Feed>),
     Made {
-        chunks: mpsc::Receiver<Chunk>,
+        chunks: mpsc::Receiver<Result<Chunk, BacktestError>>,
         maker: std::thread::JoinHandle<()>,
     },
 }
@@ -248,8 +249,8 @@ enum Chunks {
 impl Chunks {
     fn start(candles: &Candles, signals: &Signals) -> Result<Chunks, BacktestError> {
         let mut feed = Feed::new(candles, signals)?;
-        let heavy = matches!(candles, Candles::Simulated { .. })
-            || matches!(signals, Signals::Ratings { .. });
+        let heavy =
+            !matches!(candles, Candles::Loaded(_)) || matches!(signals, Signals::Ratings { .. });
         if !heavy {
             return Ok(Chunks::Here(Box::new(feed)));
         }
@@ -260,9 +261,11 @@ impl Chunks {
                 yield_to_the_live_bots();
                 // Off the trading thread's core, where it would take turns with the trading.
                 keep_to_one_core();
-                while let Some(chunk) = feed.next_chunk() {
-                    // The run stopped (cancelled or failed): nobody reads on.
-                    if sender.send(chunk).is_err() {
+                while let Some(next) = feed.next_chunk().transpose() {
+                    let failed = next.is_err();
+                    // A failed read ends the history; a run that stopped (cancelled or
+                    // failed) reads no more.
+                    if sender.send(next).is_err() || failed {
                         break;
                     }
                 }
@@ -271,10 +274,10 @@ impl Chunks {
     }
 
     /// The next chunk (waiting for it to be made); `None` once the period is done.
-    fn next(&mut self) -> Option<Chunk> {
+    fn next(&mut self) -> Result<Option<Chunk>, BacktestError> {
         match self {
             Chunks::Here(feed) => feed.next_chunk(),
-            Chunks::Made { chunks, .. } => chunks.recv().ok(),
+            Chunks::Made { chunks, .. } => chunks.recv().ok().transpose(),
         }
     }
 

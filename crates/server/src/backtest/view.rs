@@ -72,20 +72,13 @@ impl HistoryView {
                 from_ms: *from_ms,
                 to_ms: *to_ms,
             },
-            Candles::Loaded(map) => {
-                let first = map
-                    .values()
-                    .filter_map(|c| c.first())
-                    .map(|c| c.open_time_ms);
-                let last = map
-                    .values()
-                    .filter_map(|c| c.last())
-                    .map(|c| c.open_time_ms);
+            Candles::Loaded(_) | Candles::Stored(_) => {
+                let (from_ms, minutes) = candles.timeline().unwrap_or_default();
                 HistoryView {
                     data: "bybit".into(),
                     seed: None,
-                    from_ms: first.min().unwrap_or_default(),
-                    to_ms: last.max().map_or(0, |ms| ms + 60_000),
+                    from_ms,
+                    to_ms: from_ms + minutes as i64 * 60_000,
                 }
             }
         }
