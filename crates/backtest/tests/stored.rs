@@ -136,3 +136,39 @@ async fn stored_candles_are_not_read_through_a_single_threaded_runtime() {
         "{refused:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_lost_during_the_run_fails_it_with_its_error() {
+    let db = TestDatabase::sqlite();
+    let store = signaldesk_store::Store::connect(&db.url).await.unwrap();
+    let symbols = vec!["BTCUSDT".to_string()];
+    let (from_ms, to_ms) = (start_ms(), start_ms() + 3 * DAY_MS);
+    let (instruments, minutes) = simulated_minutes(7, &symbols, from_ms, to_ms).unwrap();
+    store
+        .save_candles("BTCUSDT", &minutes["BTCUSDT"])
+        .await
+        .unwrap();
+    let stored = StoredCandles::open(&store, &symbols, from_ms, to_ms)
+        .await
+        .unwrap();
+    store.close().await;
+    let run = Backtest {
+        settings: BotSettings::default(),
+        instruments,
+        candles: Candles::Stored(stored),
+        from_ms: from_ms + DAY_MS,
+        signals: Signals::Ratings {
+            interval_minutes: 15,
+        },
+        paper: PaperConfig::default(),
+        walk_every_candle: false,
+    };
+    let failed = tokio::task::spawn_blocking(move || run.run_on_a_core(&Progress::default()))
+        .await
+        .unwrap();
+    assert!(
+        matches!(&failed, Err(BacktestError::Store(_))),
+        "{:?}",
+        failed.map(|o| o.trades.len())
+    );
+}
