@@ -20,8 +20,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // One bundle of about 185 kB gzipped (React, router, query, zod, radix) is fine for a
-    // self-hosted dashboard; split pages with route `lazy` when features make it grow.
+    // The frame and login in one bundle (React, router, query, zod, radix: about 170 kB
+    // gzipped); each page, and the charting library of /stats and /backtest, load on first
+    // visit (src/app/router.tsx).
     chunkSizeWarningLimit: 800,
   },
 })

@@ -1,18 +1,41 @@
+import { lazy, type ComponentType } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { DASHBOARD_SIGNALS_LIMIT } from '@/lib/live/constants'
-import { ApiKeysPage } from '@/features/api-keys/components/api-keys-page'
-import { BacktestPage } from '@/features/backtest/components/backtest-page'
 import { LoginPage } from '@/features/auth/components/login-page'
 import { HomeRedirect, RequireAuth } from '@/features/auth/components/route-guards'
-import { DashboardPage } from '@/features/dashboard/components/dashboard-page'
-import { LogsPage } from '@/features/logs/components/logs-page'
-import { SettingsPage } from '@/features/settings/components/settings-page'
 import { SignalsTable } from '@/features/signals/components/signals-table'
-import { TradingSignalsPage } from '@/features/signals/components/trading-signals-page'
-import { LiveStatisticsPage } from '@/features/statistics/components/live-statistics-page'
-import { StatsPage } from '@/features/stats/components/stats-page'
 import { AppLayout } from '@/app/layout/app-layout'
 import { RootLayout } from '@/app/root-layout'
+
+/**
+ * A page loaded on its first visit (the frame shows "Загрузка..." meanwhile), so the first
+ * screen does not wait for every page's code, nor for the charting library of /stats and
+ * /backtest.
+ */
+function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
+  return lazy(() => load().then((page) => ({ default: page })))
+}
+
+const DashboardPage = lazyPage(() =>
+  import('@/features/dashboard/components/dashboard-page').then((m) => m.DashboardPage),
+)
+const TradingSignalsPage = lazyPage(() =>
+  import('@/features/signals/components/trading-signals-page').then((m) => m.TradingSignalsPage),
+)
+const ApiKeysPage = lazyPage(() =>
+  import('@/features/api-keys/components/api-keys-page').then((m) => m.ApiKeysPage),
+)
+const SettingsPage = lazyPage(() =>
+  import('@/features/settings/components/settings-page').then((m) => m.SettingsPage),
+)
+const LogsPage = lazyPage(() => import('@/features/logs/components/logs-page').then((m) => m.LogsPage))
+const LiveStatisticsPage = lazyPage(() =>
+  import('@/features/statistics/components/live-statistics-page').then((m) => m.LiveStatisticsPage),
+)
+const StatsPage = lazyPage(() => import('@/features/stats/components/stats-page').then((m) => m.StatsPage))
+const BacktestPage = lazyPage(() =>
+  import('@/features/backtest/components/backtest-page').then((m) => m.BacktestPage),
+)
 
 /** Every route of spec section 2 with its access rule. */
 export const routes: RouteObject[] = [

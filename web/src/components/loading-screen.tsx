@@ -1,12 +1,16 @@
 import { Spinner } from '@/components/ui/spinner'
+import { cn } from '@/lib/utils'
 
-/** A full-screen placeholder with a spinner and a text (the caller owns the wording). */
-export function LoadingScreen({ label }: { label: string }) {
+/**
+ * A placeholder with a spinner and a text (the caller owns the wording): the full screen, or
+ * the height `className` gives.
+ */
+export function LoadingScreen({ label, className = 'min-h-svh' }: { label: string; className?: string }) {
   return (
     <div
       role="status"
       aria-live="polite"
-      className="flex min-h-svh items-center justify-center gap-3 text-muted-foreground"
+      className={cn('flex items-center justify-center gap-3 text-muted-foreground', className)}
     >
       <Spinner className="text-primary" />
       <span>{label}</span>

@@ -1,5 +1,7 @@
-import { useState } from 'react'
+import { Suspense, useState } from 'react'
 import { Outlet } from 'react-router'
+import { LoadingScreen } from '@/components/loading-screen'
+import { authStrings } from '@/features/auth/strings'
 import { LiveProvider } from '@/lib/live/live-provider'
 import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
 import { dispatchLiveMessage } from '@/app/live-dispatch'
@@ -44,7 +46,10 @@ export function AppLayout() {
           <MobileNav open={drawerOpen && !isDesktop} onOpenChange={setDrawerOpen} />
           <DegradedBanner />
           <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 md:px-8 md:py-8">
-            <Outlet />
+            {/* A page's code arrives on its first visit (router.tsx); the frame stays. */}
+            <Suspense fallback={<LoadingScreen label={authStrings.loading} className="min-h-40" />}>
+              <Outlet />
+            </Suspense>
           </main>
         </div>
       </div>
