@@ -4,7 +4,7 @@
 //! built from those minutes, or a given list).
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 
 use signaldesk_core::market::Candle;
 use signaldesk_engine::signals::ratings_candle;
@@ -13,7 +13,7 @@ use signaldesk_venue::market::candles::{bucket_start, extend};
 use signaldesk_venue::market::sim::{MinuteHistory, SimConfig};
 
 use crate::data::{spec_of, GapFiller};
-use crate::stored::StoredCandles;
+use crate::stored::{StoredCandles, Stretch};
 use crate::{BacktestError, ScriptedSignal, Signals};
 
 pub const MINUTE_MS: i64 = 60_000;
@@ -141,8 +141,14 @@ pub(crate) struct Chunk {
 
 enum Source {
     Loaded(Arc<BTreeMap<String, Vec<Candle>>>),
-    /// With each symbol's gaps filled on from the stretch before.
-    Stored(StoredCandles, Vec<GapFiller>),
+    /// Read a day ahead on a thread of their own; each symbol's gaps filled on from the
+    /// stretch before.
+    Stored {
+        stretches: mpsc::Receiver<Result<Stretch, BacktestError>>,
+        /// Each symbol's last stored minute.
+        lasts: Vec<i64>,
+        gaps: Vec<GapFiller>,
+    },
     Simulated(Box<MinuteHistory>),
 }
 
@@ -208,9 +214,16 @@ impl Feed {
         let (first_ms, minutes) = candles.timeline()?;
         let source = match candles {
             Candles::Loaded(map) => Source::Loaded(map.clone()),
-            Candles::Stored(stored) => {
-                Source::Stored(stored.clone(), vec![GapFiller::default(); symbols.len()])
-            }
+            Candles::Stored(stored) => Source::Stored {
+                stretches: stored.read_ahead(
+                    symbols.clone(),
+                    first_ms,
+                    first_ms + minutes as i64 * MINUTE_MS,
+                    CHUNK_MINUTES as i64 * MINUTE_MS,
+                )?,
+                lasts: symbols.iter().map(|s| stored.bounds()[s].1).collect(),
+                gaps: vec![GapFiller::default(); symbols.len()],
+            },
             Candles::Simulated {
                 seed,
                 from_ms,
@@ -284,12 +297,19 @@ impl Feed {
                 .iter()
                 .map(|symbol| slice(&map[symbol], start_ms, end_ms))
                 .collect(),
-            Source::Stored(stored, gaps) => self
-                .symbols
-                .iter()
-                .zip(gaps.iter_mut())
-                .map(|(symbol, gaps)| stretch(stored, gaps, symbol, start_ms, end_ms))
-                .collect::<Result<_, _>>()?,
+            Source::Stored {
+                stretches,
+                lasts,
+                gaps,
+            } => {
+                let read = stretches.recv().map_err(|_| {
+                    BacktestError::Data("the stored candles' reader stopped".into())
+                })??;
+                read.into_iter()
+                    .zip(gaps.iter_mut().zip(lasts.iter()))
+                    .map(|(stored, (gaps, &last))| filled(stored, gaps, last, start_ms, end_ms))
+                    .collect()
+            }
         };
         self.next_ms = end_ms;
         let signals = self.rate(&candles, start_ms, minutes, end_ms);
@@ -344,31 +364,22 @@ impl Feed {
     }
 }
 
-/// `symbol`'s stored minutes in `[from_ms, to_ms)`, every minute from its first stored one
-/// to its last: those missing flat at the close before, as [`crate::data::fill_gaps`] makes
-/// them over the whole history (`gaps` goes on from the stretch before).
-fn stretch(
-    stored: &StoredCandles,
-    gaps: &mut GapFiller,
-    symbol: &str,
-    from_ms: i64,
-    to_ms: i64,
-) -> Result<Part, BacktestError> {
-    let (first, last) = stored.bounds()[symbol];
+/// A symbol's minutes in `[from_ms, to_ms)` from its `stored` ones: every minute from its
+/// first stored one to its `last`, those missing flat at the close before, as
+/// [`crate::data::fill_gaps`] makes them over the whole history (`gaps` goes on from the
+/// stretch before).
+fn filled(stored: Vec<Candle>, gaps: &mut GapFiller, last: i64, from_ms: i64, to_ms: i64) -> Part {
     let mut candles = Vec::with_capacity(CHUNK_MINUTES);
-    let (a, b) = (from_ms.max(first), to_ms.min(last + MINUTE_MS));
-    if a < b {
-        for candle in stored.read(symbol, a, b)? {
-            gaps.push(candle, &mut candles);
-        }
+    for candle in stored {
+        gaps.push(candle, &mut candles);
     }
     if last >= to_ms {
         gaps.flat_until(to_ms, &mut candles);
     }
-    Ok(Part {
+    Part {
         first_ms: candles.first().map_or(from_ms, |c| c.open_time_ms),
         candles,
-    })
+    }
 }
 
 /// `candles`' minutes in `[from_ms, to_ms)`.

@@ -3,12 +3,17 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::mpsc;
 
 use signaldesk_core::market::Candle;
 use signaldesk_store::Store;
 use tokio::runtime::{Handle, RuntimeFlavor};
 
+use crate::threads::yield_to_the_live_bots;
 use crate::BacktestError;
+
+/// One stretch of every symbol's stored candles (in the order asked), oldest first.
+pub(crate) type Stretch = Vec<Vec<Candle>>;
 
 /// The stored candles of some symbols over a period, and where to read them.
 #[derive(Clone)]
@@ -65,16 +70,59 @@ impl StoredCandles {
         &self.bounds
     }
 
-    /// `symbol`'s stored candles opened in `[from_ms, to_ms)`, oldest first. It blocks: call
-    /// it from a thread of its own, never from a task of a runtime.
-    pub(crate) fn read(
+    /// Reads `symbols`' stored candles stretch after stretch (`[start, start + stretch_ms)`
+    /// from `from_ms` until `to_ms`) on a thread of its own, one stretch ahead of the reader:
+    /// the database's work overlaps with the rating and the trading. A failed read is the
+    /// last thing sent; the thread ends when the receiver goes.
+    pub(crate) fn read_ahead(
         &self,
-        symbol: &str,
+        symbols: Vec<String>,
         from_ms: i64,
         to_ms: i64,
-    ) -> Result<Vec<Candle>, BacktestError> {
-        Ok(self
-            .runtime
-            .block_on(self.store.candles_between(symbol, from_ms, to_ms))?)
+        stretch_ms: i64,
+    ) -> std::io::Result<mpsc::Receiver<Result<Stretch, BacktestError>>> {
+        let (sender, stretches) = mpsc::sync_channel(1);
+        let stored = self.clone();
+        std::thread::Builder::new()
+            .name("backtest-read".into())
+            .spawn(move || {
+                yield_to_the_live_bots();
+                let mut start = from_ms;
+                while start < to_ms {
+                    let end = to_ms.min(start + stretch_ms);
+                    let read = stored.read_stretch(&symbols, start, end);
+                    let failed = read.is_err();
+                    if sender.send(read).is_err() || failed {
+                        break;
+                    }
+                    start = end;
+                }
+            })?;
+        Ok(stretches)
+    }
+
+    /// Each of `symbols`' stored candles opened in `[from_ms, to_ms)`, one symbol at a time
+    /// (one of the pool's connections: the live bots keep the others). It blocks.
+    fn read_stretch(
+        &self,
+        symbols: &[String],
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Stretch, BacktestError> {
+        symbols
+            .iter()
+            .map(|symbol| {
+                let Some(&(first, last)) = self.bounds.get(symbol) else {
+                    return Ok(Vec::new());
+                };
+                let (a, b) = (from_ms.max(first), to_ms.min(last + 1));
+                if a >= b {
+                    return Ok(Vec::new());
+                }
+                Ok(self
+                    .runtime
+                    .block_on(self.store.candles_between(symbol, a, b))?)
+            })
+            .collect()
     }
 }
