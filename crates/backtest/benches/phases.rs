@@ -227,8 +227,13 @@ fn stored(file: &str, streamed: &Backtest, days: i64, symbols: &[String], whole:
     };
     let outcome = run.run_on_a_core(&Progress::default()).unwrap();
     println!(
-        "{days} days x {} symbols on stored candles (read a day at a time): {:.2} s, {} trades, peak RSS {:.0} MB",
+        "{days} days x {} symbols on stored candles ({}): {:.2} s, {} trades, peak RSS {:.0} MB",
         symbols.len(),
+        if whole {
+            "read whole first"
+        } else {
+            "read a day at a time"
+        },
         began.elapsed().as_secs_f64(),
         outcome.trades.len(),
         peak_rss_mb()

@@ -1,5 +1,6 @@
 //! `signaldesk backtest`: a user's bot, with their saved settings (and any `--set` changes),
-//! over the simulated market's history; prints the summary, or JSON with `--json`.
+//! over the simulated market's history or stored Bybit candles; prints the summary, or JSON
+//! with `--json`.
 
 use anyhow::{bail, Context};
 use chrono::NaiveDate;
@@ -59,30 +60,44 @@ pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
     let checked = request.check(&saved, today)?;
     let axes = checked.sweep.clone();
     let run = checked.load(&market, &store, user.id).await?;
+    // Stored candles are read through the store as the run goes: it closes once it is done.
+    let done = if axes.is_empty() {
+        let heading = Heading {
+            username: &user.username,
+            from,
+            to,
+            interval_minutes: market.interval_minutes,
+        };
+        run_once(run, heading, asked.json).await
+    } else {
+        run_sweep(run, axes, asked.json).await
+    };
     store.close().await;
-    if !axes.is_empty() {
-        return run_sweep(run, axes, asked.json).await;
-    }
-    let symbols = run.candles.symbols().len();
+    done
+}
+
+/// Who and what a run's summary is about.
+struct Heading<'a> {
+    username: &'a str,
+    from: NaiveDate,
+    to: NaiveDate,
+    interval_minutes: u32,
+}
+
+/// Runs the backtest and prints its summary, or its result as JSON.
+async fn run_once(run: Backtest, heading: Heading<'_>, json: bool) -> anyhow::Result<()> {
     let run = std::sync::Arc::new(run);
     let outcome = {
         let run = run.clone();
         tokio::task::spawn_blocking(move || run.run_on_a_core(&Progress::default())).await??
     };
-    if asked.json {
+    if json {
         println!(
             "{}",
             serde_json::to_string_pretty(&BacktestResult::of(&run, outcome, usize::MAX))?
         );
     } else {
-        print_summary(
-            &user.username,
-            from,
-            to,
-            symbols,
-            market.interval_minutes,
-            &outcome,
-        );
+        print_summary(&heading, run.candles.symbols().len(), &outcome);
     }
     Ok(())
 }
@@ -164,14 +179,13 @@ fn overrides(set: &[String]) -> anyhow::Result<Map<String, Value>> {
     Ok(map)
 }
 
-fn print_summary(
-    username: &str,
-    from: NaiveDate,
-    to: NaiveDate,
-    symbols: usize,
-    interval_minutes: u32,
-    outcome: &Outcome,
-) {
+fn print_summary(heading: &Heading<'_>, symbols: usize, outcome: &Outcome) {
+    let Heading {
+        username,
+        from,
+        to,
+        interval_minutes,
+    } = heading;
     let s = &outcome.summary;
     println!(
         "Backtest of \"{username}\" from {from} to {to}: {symbols} symbols, ratings on {interval_minutes}-minute candles, prices on 1-minute paths"

@@ -218,6 +218,70 @@ async fn a_bad_request_is_refused_by_field_and_starts_nothing() {
     }
 }
 
+/// A run on stored Bybit candles reads them through the server's own store as it goes
+/// (multi-threaded, as `signaldesk serve` runs), and its trades' charts read them too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backtest_on_stored_bybit_candles_runs_and_charts_them() {
+    const DAY_MS: i64 = 86_400_000;
+    for app in TestApp::on_every_backend().await {
+        let token = app.user_with_token("trader").await;
+        let now_ms = Utc::now().timestamp_millis();
+        let (from_ms, to_ms) = (now_ms - 6 * DAY_MS, now_ms - DAY_MS / 2);
+        let symbols = ["BTCUSDT".to_string()];
+        let (_, minutes) =
+            signaldesk_backtest::data::simulated_minutes(9, &symbols, from_ms, to_ms).unwrap();
+        // A stretch Bybit had no trade in: flat minutes for the run, not a refusal.
+        let stored: Vec<_> = minutes["BTCUSDT"]
+            .iter()
+            .filter(|c| {
+                !(from_ms + 3 * DAY_MS..from_ms + 3 * DAY_MS + 3_600_000).contains(&c.open_time_ms)
+            })
+            .cloned()
+            .collect();
+        app.store().save_candles("BTCUSDT", &stored).await.unwrap();
+        let asked = json!({
+            "date_from": day(4),
+            "date_to": day(2),
+            "symbols": ["BTCUSDT"],
+            "data": "bybit",
+            "overrides": {"initial_stop_loss_pct": 1, "take_profit_first_pct": 0.5}
+        });
+        let started = app
+            .call_ok(
+                Method::POST,
+                "/api/backtests/",
+                &token,
+                Some(asked),
+                StatusCode::ACCEPTED,
+            )
+            .await;
+        let id = started["id"].as_i64().unwrap();
+        let (done, _) = wait_for_end(&app, &token, id).await;
+        assert_eq!(done["status"], "done", "{done}");
+        let result = &done["result"];
+        assert_eq!(result["history"]["data"], "bybit");
+        let trades = result["trades"].as_array().unwrap();
+        let closed = trades.iter().find(|t| t["status"] == "CLOSED");
+        let trade = closed.unwrap_or_else(|| panic!("no closed trade: {result}"));
+        let chart_path = format!("/api/backtests/{id}/trades/{}/chart/", trade["id"]);
+        let chart = app
+            .call_ok(Method::GET, &chart_path, &token, None, StatusCode::OK)
+            .await;
+        let entry = trade["entry_price"].as_f64().unwrap();
+        let candles = chart["candles"].as_array().unwrap();
+        let (low, high) = candles.iter().fold((f64::MAX, f64::MIN), |(l, h), c| {
+            (
+                l.min(c["low"].as_f64().unwrap()),
+                h.max(c["high"].as_f64().unwrap()),
+            )
+        });
+        assert!(
+            low <= entry && entry <= high,
+            "{entry} outside {low}..{high}: the chart shows the stored candles"
+        );
+    }
+}
+
 #[tokio::test]
 async fn one_run_at_a_time_per_user_and_a_cancelled_run_stops() {
     for app in TestApp::on_every_backend().await {

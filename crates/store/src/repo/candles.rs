@@ -140,3 +140,21 @@ impl Store {
         Ok(first.zip(last))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_a_candle_and_a_broken_one_is_corrupt() {
+        let candle = candle_of_line("60000,1.5,2,1,1.25,0").unwrap();
+        assert_eq!(candle.open_time_ms, 60_000);
+        assert_eq!(candle.close, Decimal::new(125, 2));
+        for broken in ["60000,1.5,2,1,1.25", "x,1,1,1,1,1", "60000,1,1,one,1,1", ""] {
+            assert!(
+                matches!(candle_of_line(broken), Err(StoreError::Corrupt(_))),
+                "{broken:?}"
+            );
+        }
+    }
+}
