@@ -2,6 +2,8 @@
 //! figures of the engine's scenario tests, crates/engine/tests/trading.rs), and the same
 //! history gives the same trades every time.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -14,6 +16,8 @@ use signaldesk_core::market::{Candle, Instrument};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_store::{Trade, TradeStatus};
 use signaldesk_venue::paper::PaperConfig;
+
+use common::comparable;
 
 const MINUTE_MS: i64 = 60_000;
 
@@ -264,17 +268,6 @@ async fn a_sweep_computes_the_signals_once_and_each_cell_is_the_single_run_of_it
         cell,
         "the settings changed the result"
     );
-}
-
-/// Trades without the opening orders' ids, which are unique by design (a random part).
-fn comparable(trades: &[Trade]) -> Vec<Trade> {
-    trades
-        .iter()
-        .map(|t| Trade {
-            client_order_id: String::new(),
-            ..t.clone()
-        })
-        .collect()
 }
 
 #[tokio::test]

@@ -3,6 +3,8 @@
 //! missing inside a day and across midnight, and symbols whose history starts late and ends
 //! early.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -12,8 +14,9 @@ use signaldesk_backtest::{Backtest, BacktestError, Candles, Progress, Signals, S
 use signaldesk_core::market::Candle;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_store::test_support::TestDatabase;
-use signaldesk_store::Trade;
 use signaldesk_venue::paper::PaperConfig;
+
+use common::comparable;
 
 const MINUTE_MS: i64 = 60_000;
 const DAY_MS: i64 = 1440 * MINUTE_MS;
@@ -46,16 +49,6 @@ fn with_holes(symbol: &str, minutes: &[Candle], from_ms: i64, to_ms: i64) -> Vec
             }
         })
         .cloned()
-        .collect()
-}
-
-fn comparable(trades: &[Trade]) -> Vec<Trade> {
-    trades
-        .iter()
-        .map(|t| Trade {
-            client_order_id: String::new(),
-            ..t.clone()
-        })
         .collect()
 }
 
@@ -113,12 +106,17 @@ async fn a_run_reading_stored_candles_as_it_goes_equals_one_on_them_held_whole()
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_symbol_without_stored_candles_is_named() {
+/// A day of `symbol`'s stored candles, on a new SQLite database that has none.
+async fn open_on_an_empty_database(symbol: &str) -> Result<StoredCandles, BacktestError> {
     let db = TestDatabase::sqlite();
     let store = signaldesk_store::Store::connect(&db.url).await.unwrap();
-    let symbols = vec!["SOLUSDT".to_string()];
-    let refused = StoredCandles::open(&store, &symbols, start_ms(), start_ms() + DAY_MS).await;
+    let symbols = [symbol.to_string()];
+    StoredCandles::open(&store, &symbols, start_ms(), start_ms() + DAY_MS).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_symbol_without_stored_candles_is_named() {
+    let refused = open_on_an_empty_database("SOLUSDT").await;
     assert!(
         matches!(&refused, Err(BacktestError::NoCandles(s)) if s == "SOLUSDT"),
         "{refused:?}"
@@ -127,10 +125,7 @@ async fn a_symbol_without_stored_candles_is_named() {
 
 #[tokio::test]
 async fn stored_candles_are_not_read_through_a_single_threaded_runtime() {
-    let db = TestDatabase::sqlite();
-    let store = signaldesk_store::Store::connect(&db.url).await.unwrap();
-    let symbols = vec!["BTCUSDT".to_string()];
-    let refused = StoredCandles::open(&store, &symbols, start_ms(), start_ms() + DAY_MS).await;
+    let refused = open_on_an_empty_database("BTCUSDT").await;
     assert!(
         matches!(&refused, Err(BacktestError::Data(why)) if why.contains("multi-threaded")),
         "{refused:?}"

@@ -35,6 +35,34 @@ async fn wait_for_end(app: &TestApp, token: &str, id: i64) -> (Value, Vec<f64>) 
     }
 }
 
+/// Starts a backtest (202) and answers the run.
+async fn start_backtest(app: &TestApp, token: &str, asked: Value) -> Value {
+    app.call_ok(
+        Method::POST,
+        "/api/backtests/",
+        token,
+        Some(asked),
+        StatusCode::ACCEPTED,
+    )
+    .await
+}
+
+/// The chart's candles reach the trade's entry price.
+fn assert_charted_at_entry(chart: &Value, trade: &Value) {
+    let entry = trade["entry_price"].as_f64().unwrap();
+    let candles = chart["candles"].as_array().unwrap();
+    let (low, high) = candles.iter().fold((f64::MAX, f64::MIN), |(l, h), c| {
+        (
+            l.min(c["low"].as_f64().unwrap()),
+            h.max(c["high"].as_f64().unwrap()),
+        )
+    });
+    assert!(
+        low <= entry && entry <= high,
+        "{entry} outside {low}..{high}"
+    );
+}
+
 #[tokio::test]
 async fn a_backtest_runs_in_the_background_and_only_its_owner_sees_it() {
     for app in TestApp::on_every_backend().await {
@@ -46,15 +74,7 @@ async fn a_backtest_runs_in_the_background_and_only_its_owner_sees_it() {
             "symbols": ["BTCUSDT", "ETHUSDT"],
             "overrides": {"initial_stop_loss_pct": 2}
         });
-        let started = app
-            .call_ok(
-                Method::POST,
-                "/api/backtests/",
-                &token,
-                Some(asked),
-                StatusCode::ACCEPTED,
-            )
-            .await;
+        let started = start_backtest(&app, &token, asked).await;
         assert_eq!(started["status"], "running");
         assert_eq!(started["request"]["overrides"]["initial_stop_loss_pct"], 2);
         let id = started["id"].as_i64().unwrap();
@@ -101,17 +121,7 @@ async fn a_backtest_runs_in_the_background_and_only_its_owner_sees_it() {
         let taken = trade["take_profits_taken"].as_u64().unwrap() as usize;
         assert_eq!(markers.len(), 2 + taken, "{chart}");
         // The candles hold the entry price: the chart is the run's own history.
-        let entry = trade["entry_price"].as_f64().unwrap();
-        let (low, high) = candles.iter().fold((f64::MAX, f64::MIN), |(l, h), c| {
-            (
-                l.min(c["low"].as_f64().unwrap()),
-                h.max(c["high"].as_f64().unwrap()),
-            )
-        });
-        assert!(
-            low <= entry && entry <= high,
-            "{entry} outside {low}..{high}"
-        );
+        assert_charted_at_entry(&chart, trade);
         let res = app.call(Method::GET, &chart_path, &other, None).await;
         assert_json_error(res, StatusCode::NOT_FOUND).await;
         let missing = format!("/api/backtests/{id}/trades/999999/chart/");
@@ -246,15 +256,7 @@ async fn a_backtest_on_stored_bybit_candles_runs_and_charts_them() {
             "data": "bybit",
             "overrides": {"initial_stop_loss_pct": 1, "take_profit_first_pct": 0.5}
         });
-        let started = app
-            .call_ok(
-                Method::POST,
-                "/api/backtests/",
-                &token,
-                Some(asked),
-                StatusCode::ACCEPTED,
-            )
-            .await;
+        let started = start_backtest(&app, &token, asked).await;
         let id = started["id"].as_i64().unwrap();
         let (done, _) = wait_for_end(&app, &token, id).await;
         assert_eq!(done["status"], "done", "{done}");
@@ -267,18 +269,8 @@ async fn a_backtest_on_stored_bybit_candles_runs_and_charts_them() {
         let chart = app
             .call_ok(Method::GET, &chart_path, &token, None, StatusCode::OK)
             .await;
-        let entry = trade["entry_price"].as_f64().unwrap();
-        let candles = chart["candles"].as_array().unwrap();
-        let (low, high) = candles.iter().fold((f64::MAX, f64::MIN), |(l, h), c| {
-            (
-                l.min(c["low"].as_f64().unwrap()),
-                h.max(c["high"].as_f64().unwrap()),
-            )
-        });
-        assert!(
-            low <= entry && entry <= high,
-            "{entry} outside {low}..{high}: the chart shows the stored candles"
-        );
+        // The chart shows the stored candles.
+        assert_charted_at_entry(&chart, trade);
     }
 }
 
@@ -288,30 +280,14 @@ async fn one_run_at_a_time_per_user_and_a_cancelled_run_stops() {
         let token = app.user_with_token("trader").await;
         let other = app.user_with_token("someone").await;
         let long = json!({"date_from": day(120), "date_to": day(1)});
-        let first = app
-            .call_ok(
-                Method::POST,
-                "/api/backtests/",
-                &token,
-                Some(long.clone()),
-                StatusCode::ACCEPTED,
-            )
-            .await;
+        let first = start_backtest(&app, &token, long.clone()).await;
         let id = first["id"].as_i64().unwrap();
         let res = app
             .call(Method::POST, "/api/backtests/", &token, Some(long.clone()))
             .await;
         assert_json_error(res, StatusCode::CONFLICT).await;
         // Another user may start theirs (it waits its turn behind the first).
-        let theirs = app
-            .call_ok(
-                Method::POST,
-                "/api/backtests/",
-                &other,
-                Some(long.clone()),
-                StatusCode::ACCEPTED,
-            )
-            .await;
+        let theirs = start_backtest(&app, &other, long.clone()).await;
 
         let path = format!("/api/backtests/{id}/cancel/");
         let cancelled = app
@@ -328,15 +304,12 @@ async fn one_run_at_a_time_per_user_and_a_cancelled_run_stops() {
         assert!(ended["result"].is_null());
 
         // Free again; the other user's run ends when deleted.
-        let again = app
-            .call_ok(
-                Method::POST,
-                "/api/backtests/",
-                &token,
-                Some(json!({"date_from": day(2), "date_to": day(2)})),
-                StatusCode::ACCEPTED,
-            )
-            .await;
+        let again = start_backtest(
+            &app,
+            &token,
+            json!({"date_from": day(2), "date_to": day(2)}),
+        )
+        .await;
         let theirs_path = format!("/api/backtests/{}/", theirs["id"]);
         app.call_ok(
             Method::DELETE,
@@ -387,15 +360,7 @@ async fn a_sweep_runs_every_combination_and_each_cell_is_its_own_single_run() {
             {"field": "initial_stop_loss_pct", "values": [1, 3]},
             {"field": "take_profit_first_pct", "values": [2, 4]}
         ]);
-        let started = app
-            .call_ok(
-                Method::POST,
-                "/api/backtests/",
-                &token,
-                Some(body),
-                StatusCode::ACCEPTED,
-            )
-            .await;
+        let started = start_backtest(&app, &token, body).await;
         assert_eq!(started["kind"], "sweep");
         let id = started["id"].as_i64().unwrap();
         let (done, _) = wait_for_end(&app, &token, id).await;
@@ -417,15 +382,7 @@ async fn a_sweep_runs_every_combination_and_each_cell_is_its_own_single_run() {
         // The cell (3 %, 4 %) is the single run of those settings.
         let mut single = period.clone();
         single["overrides"] = json!({"initial_stop_loss_pct": 3, "take_profit_first_pct": 4});
-        let started = app
-            .call_ok(
-                Method::POST,
-                "/api/backtests/",
-                &token,
-                Some(single),
-                StatusCode::ACCEPTED,
-            )
-            .await;
+        let started = start_backtest(&app, &token, single).await;
         let (run, _) = wait_for_end(&app, &token, started["id"].as_i64().unwrap()).await;
         assert_eq!(run["status"], "done", "{run}");
         assert_eq!(cells[3]["error"], Value::Null);
