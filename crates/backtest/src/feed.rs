@@ -1,7 +1,7 @@
 //! What a run reads, a day at a time: each symbol's 1-minute candles (loaded, read from the
 //! database or generated from the simulated market as the run goes, so a year of twenty
-//! symbols is never held whole) and the signals known by then (the rating engine over the interval's candles
-//! built from those minutes, or a given list).
+//! symbols is never held whole) and the signals known by then (the rating engine over the
+//! interval's candles built from those minutes, or a given list).
 
 use std::collections::BTreeMap;
 use std::sync::{mpsc, Arc};
@@ -274,7 +274,8 @@ impl Feed {
     }
 
     /// The next chunk; `None` once the period is done. Only stored candles can fail (the
-    /// database), and those reads block: call it from a thread of its own then.
+    /// database); with them it waits for their reader's thread
+    /// ([`StoredCandles::read_ahead`]).
     pub fn next_chunk(&mut self) -> Result<Option<Chunk>, BacktestError> {
         if self.next_ms >= self.end_ms {
             return Ok(None);

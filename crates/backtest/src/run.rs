@@ -237,7 +237,7 @@ impl Backtest {
 
 /// The chunks of a run: read here, or made on a thread of their own while the run trades
 /// (generating the simulated market and rating it take as long as the trading; stored
-/// candles are read from the database, which blocks).
+/// candles also wait for their reader's thread).
 enum Chunks {
     Here(Box<Feed>),
     Made {
