@@ -1,15 +1,18 @@
-//! A fake Bybit V5 for the test suite: HTTP and the private websocket on loopback, following
-//! the documented contract closely enough that the real client cannot tell. It checks
-//! signatures and the recv window, counts per-endpoint rate limits (10006 and the
-//! `X-Bapi-Limit*` headers), keeps one account per API key (positions, balance, orders,
-//! closed pnl, stops fired by the prices a test feeds in) and answers with Bybit's shapes
-//! and error codes. Fault knobs let a test slow an answer past the client's timeout, answer
-//! a 5xx or a retCode, drop the private streams, or hold back order pushes so a fill is only
-//! visible through REST.
+//! A fake Bybit V5 for the test suite: HTTP and the private and public websockets on
+//! loopback, following the documented contract closely enough that the real client cannot
+//! tell. It checks signatures and the recv window, counts per-endpoint rate limits (10006
+//! and the `X-Bapi-Limit*` headers), keeps one account per API key (positions, balance,
+//! orders, closed pnl, stops fired by the prices a test feeds in) and answers with Bybit's
+//! shapes and error codes. The same prices make its public market: tickers, candles and
+//! risk limits over REST, `tickers` and `kline` pushes on `/v5/public/linear`. Fault knobs
+//! let a test slow an answer past the client's timeout, answer a 5xx or a retCode, drop the
+//! streams, or hold back order pushes so a fill is only visible through REST.
 
 mod auth;
 mod exchange;
 mod limits;
+mod market;
+mod public_stream;
 mod rest;
 mod stream;
 
@@ -27,6 +30,8 @@ use tokio::task::JoinHandle;
 pub use auth::hmac_hex;
 use exchange::{Exchange, Push};
 use limits::Limiter;
+pub use market::{default_risk_tiers, RiskTier};
+use market::{Market, MarketPush};
 
 /// What the fake trades and how strictly it counts.
 #[derive(Debug, Clone)]
@@ -101,9 +106,14 @@ pub struct Stats {
     pub requests: HashMap<String, u32>,
     /// Requests answered 10006 because their budget was spent (injected faults aside).
     pub rate_limited: u32,
+    /// Private stream requests.
     pub ws_auths: u32,
     pub ws_subscribes: u32,
     pub ws_pings: u32,
+    /// Public stream connections opened and their requests.
+    pub public_ws_connections: u32,
+    pub public_ws_subscribes: u32,
+    pub public_ws_pings: u32,
 }
 
 struct State {
@@ -117,14 +127,16 @@ struct State {
     hold_order_pushes: bool,
     max_page: usize,
     stats: Stats,
-    /// 1-minute candles per symbol by open time, served by `/v5/market/kline`.
-    klines: HashMap<String, std::collections::BTreeMap<i64, signaldesk_core::market::Candle>>,
+    /// Tickers, candles and risk limits.
+    market: Market,
 }
 
 pub(crate) struct Shared {
     state: Mutex<State>,
     pushes: broadcast::Sender<(String, Push)>,
-    /// Bumped to end every open private stream.
+    /// The public stream's pushes, sent under the state's lock (their `seq` order).
+    market_pushes: broadcast::Sender<MarketPush>,
+    /// Bumped to end every open private and public stream.
     generation: watch::Sender<u64>,
 }
 
@@ -179,9 +191,10 @@ impl FakeBybit {
                 hold_order_pushes: false,
                 max_page: config.max_page.max(1),
                 stats: Stats::default(),
-                klines: HashMap::new(),
+                market: Market::default(),
             }),
             pushes,
+            market_pushes: broadcast::channel(4096).0,
             generation: watch::channel(0).0,
         });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
@@ -209,6 +222,11 @@ impl FakeBybit {
         format!("ws://{}/v5/private", self.addr)
     }
 
+    /// Public stream URL of USDT perpetuals (`ws://127.0.0.1:port/v5/public/linear`).
+    pub fn public_ws_url(&self) -> String {
+        format!("ws://{}/v5/public/linear", self.addr)
+    }
+
     pub fn add_key(&self, key: KeySpec) {
         self.shared.lock().keys.insert(key.key.clone(), key);
     }
@@ -223,10 +241,24 @@ impl FakeBybit {
         self.shared.now_ms()
     }
 
-    /// A new last price: stops, trailing stops and liquidations fire on it.
+    /// A new last price, a trade of the public market: stops, trailing stops and
+    /// liquidations fire on it, the ticker moves (a `tickers` delta) and so does the open
+    /// candle of every interval (a `kline` push with `confirm: false`; a candle whose time is
+    /// over closes first, `confirm: true`).
     pub fn set_price(&self, symbol: &str, price: Decimal) {
         let now = self.shared.now_ms();
-        let pushes = self.shared.lock().exchange.set_price(symbol, price, now);
+        let pushes = {
+            let mut state = self.shared.lock();
+            let pushes = state.exchange.set_price(symbol, price, now);
+            let State {
+                exchange, market, ..
+            } = &mut *state;
+            for push in market.on_price(exchange, symbol, price, now) {
+                // Nobody listening is fine.
+                let _ = self.shared.market_pushes.send(push);
+            }
+            pushes
+        };
         for (key, push) in pushes {
             self.shared.publish(&key, vec![push]);
         }
@@ -234,11 +266,56 @@ impl FakeBybit {
 
     /// The 1-minute candles `/v5/market/kline` serves for `symbol` (added to those it has).
     pub fn add_klines(&self, symbol: &str, candles: &[signaldesk_core::market::Candle]) {
+        self.shared.lock().market.add_klines(symbol, 1, candles);
+    }
+
+    /// Closes `candle` of `symbol` on the `interval_minutes` interval (1, 3, 5, 15, 30, 60,
+    /// 120, 240, 360, 720, 1440 or 10080), as Bybit does when its time is over: it is pushed
+    /// with `confirm: true` on `kline.{interval}.{symbol}` and `/v5/market/kline` serves it
+    /// from now on. The candle still open closes before it when it opened earlier (candles
+    /// close in order) and is replaced by it when it opened at the same time; the next one
+    /// opens after it. Panics on an interval Bybit does not have or an open time that is not
+    /// on the interval's boundary.
+    pub fn close_kline(
+        &self,
+        symbol: &str,
+        interval_minutes: u32,
+        candle: signaldesk_core::market::Candle,
+    ) {
+        assert!(
+            market::interval_name(interval_minutes).is_some(),
+            "Bybit has no {interval_minutes}-minute candles"
+        );
+        assert_eq!(
+            market::bucket_start(candle.open_time_ms, interval_minutes),
+            candle.open_time_ms,
+            "a {interval_minutes}-minute candle opens on its interval's boundary"
+        );
+        let now = self.shared.now_ms();
         let mut state = self.shared.lock();
-        let stored = state.klines.entry(symbol.to_string()).or_default();
-        for candle in candles {
-            stored.insert(candle.open_time_ms, candle.clone());
+        for push in state
+            .market
+            .close_kline(symbol, interval_minutes, candle, now)
+        {
+            let _ = self.shared.market_pushes.send(push);
         }
+    }
+
+    /// The 24-hour turnover (USDT) `symbol`'s ticker reports; its `volume24h` is this at
+    /// the last price. Zero until set.
+    pub fn set_turnover_24h(&self, symbol: &str, turnover: Decimal) {
+        self.shared.lock().market.set_turnover_24h(symbol, turnover);
+    }
+
+    /// The funding rate `symbol`'s ticker reports (0.0001 until set).
+    pub fn set_funding_rate(&self, symbol: &str, rate: Decimal) {
+        self.shared.lock().market.set_funding_rate(symbol, rate);
+    }
+
+    /// The tiers `/v5/market/risk-limit` answers for `symbol`, lowest risk first (until
+    /// set: [`default_risk_tiers`] of the instrument).
+    pub fn set_risk_tiers(&self, symbol: &str, tiers: Vec<RiskTier>) {
+        self.shared.lock().market.set_risk_tiers(symbol, tiers);
     }
 
     /// The next request on `path` meets `fault` (faults queue up in order).
@@ -307,7 +384,7 @@ impl FakeBybit {
         self.shared.lock().hold_order_pushes = hold;
     }
 
-    /// Ends every open private stream, as a network drop would.
+    /// Ends every open private and public stream, as a network drop would.
     pub fn drop_streams(&self) {
         self.shared.generation.send_modify(|g| *g += 1);
     }

@@ -18,13 +18,15 @@ use signaldesk_venue::OrderRequest;
 
 use crate::exchange::{Push, Reject};
 use crate::limits::LimitStatus;
-use crate::{auth, stream, Fault, Shared};
+use crate::market::interval_minutes;
+use crate::{auth, public_stream, stream, Fault, Shared};
 
 const SEVEN_DAYS_MS: i64 = 7 * 24 * 3600 * 1000;
 
 pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/v5/private", any(stream::upgrade))
+        .route("/v5/public/linear", any(public_stream::upgrade))
         .fallback(handle)
         .with_state(shared)
 }
@@ -162,7 +164,9 @@ async fn handle(
         (Method::GET, "/v5/market/instruments-info") => {
             answer(now, instruments(&shared, &query), None)
         }
-        (Method::GET, "/v5/market/kline") => answer(now, klines(&shared, &query), None),
+        (Method::GET, "/v5/market/kline") => answer(now, klines(&shared, &query, now), None),
+        (Method::GET, "/v5/market/tickers") => answer(now, tickers(&shared, &query, now), None),
+        (Method::GET, "/v5/market/risk-limit") => answer(now, risk_limit(&shared, &query), None),
         _ => {
             let payload = if method == Method::GET {
                 &raw_query
@@ -279,6 +283,30 @@ fn category(query: &Query) -> Result<(), Reject> {
     }
 }
 
+/// `category` of a public market endpoint: one of `valid` (the fake serves `linear`; the
+/// others answer so), otherwise 10001 "Illegal category", the real service's answer
+/// (ccxt/ccxt#23902: "Illegal category (ErrCode: 10001)"). Absent, it is `default` where
+/// the endpoint has one.
+fn market_category(query: &Query, valid: &[&str], default: Option<&str>) -> Result<(), Reject> {
+    match query.get("category").map(String::as_str).or(default) {
+        Some("linear") => Ok(()),
+        Some(other) if valid.contains(&other) => Err(Reject::new(
+            10001,
+            format!("the fake serves category=linear only, not {other}"),
+        )),
+        _ => Err(Reject::new(10001, "Illegal category")),
+    }
+}
+
+/// market/instrument: `linear`, `inverse`, `spot`, `option`.
+const INSTRUMENT_CATEGORIES: [&str; 4] = ["linear", "inverse", "spot", "option"];
+
+/// A symbol the market endpoints do not know: 10001 "Not supported symbols", as Bybit
+/// answers market/kline and market/tickers for one it does not list.
+fn not_supported() -> Reject {
+    Reject::new(10001, "Not supported symbols")
+}
+
 fn str_field<'a>(body: &'a Value, name: &str) -> Result<&'a str, Reject> {
     body.get(name)
         .and_then(Value::as_str)
@@ -324,7 +352,7 @@ fn paged(rows: Vec<Value>, limit: usize, offset: usize) -> (Vec<Value>, String) 
 }
 
 fn instruments(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
-    category(query)?;
+    market_category(query, &INSTRUMENT_CATEGORIES, None)?;
     let (limit, offset) = page(shared, query, 500, 1000)?;
     let state = shared.lock();
     let rows: Vec<Value> = state
@@ -353,22 +381,24 @@ fn instruments(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
 
 /// GET /v5/market/kline (docs: market/kline): `category`, `symbol` and `interval` required;
 /// `start` and `end` bound the open times (both included); `limit` 1 to 1000, default 200;
-/// the newest candles of the range first. The fake has 1-minute candles only.
-fn klines(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
-    category(query)?;
+/// the newest candles of the range first ("Sort in reverse by startTime"), the one still
+/// open included ("closePrice: Is the last traded price when the candle is not closed").
+/// The fake serves the candles it was given (`add_klines`, `close_kline`) and the open one
+/// its prices made; it keeps no monthly ones.
+fn klines(shared: &Arc<Shared>, query: &Query, now: i64) -> Result<Value, Reject> {
+    // market/kline: "category: Product type. spot, linear, inverse. When category is not
+    // passed, use linear by default".
+    market_category(query, &["linear", "inverse", "spot"], Some("linear"))?;
     let symbol = query
         .get("symbol")
         .ok_or_else(|| Reject::new(10001, "params error: symbol"))?;
-    const INTERVALS: [&str; 13] = [
-        "1", "3", "5", "15", "30", "60", "120", "240", "360", "720", "D", "W", "M",
-    ];
-    match query.get("interval").map(String::as_str) {
-        Some("1") => {}
-        Some(other) if INTERVALS.contains(&other) => {
-            return Err(Reject::new(10001, "the fake serves 1-minute klines only"))
+    let minutes = match query.get("interval").map(String::as_str) {
+        Some("M") => return Err(Reject::new(10001, "the fake keeps no monthly klines")),
+        Some(name) => {
+            interval_minutes(name).ok_or_else(|| Reject::new(10001, "params error: interval"))?
         }
-        _ => return Err(Reject::new(10001, "params error: interval")),
-    }
+        None => return Err(Reject::new(10001, "params error: interval")),
+    };
     let bound = |name: &str| -> Result<Option<i64>, Reject> {
         query
             .get(name)
@@ -386,39 +416,86 @@ fn klines(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
             .map_err(|_| Reject::new(10001, "params error: limit"))?,
     }
     .clamp(1, 1000);
-    let state = shared.lock();
-    if !state
-        .exchange
-        .instruments
-        .iter()
-        .any(|i| &i.symbol == symbol)
-    {
-        return Err(Reject::new(10001, "Not supported symbols"));
+    let mut state = shared.lock();
+    if state.exchange.instrument(symbol).is_err() {
+        return Err(not_supported());
     }
-    let list: Vec<Value> = state
-        .klines
-        .get(symbol)
-        .map(|candles| {
-            candles
-                .range(start.unwrap_or(i64::MIN)..=end.unwrap_or(i64::MAX))
-                .rev()
-                .take(limit)
-                .map(|(_, c)| {
-                    let turnover = c.close * c.volume;
-                    json!([
-                        c.open_time_ms.to_string(),
-                        c.open.to_string(),
-                        c.high.to_string(),
-                        c.low.to_string(),
-                        c.close.to_string(),
-                        c.volume.to_string(),
-                        turnover.to_string(),
-                    ])
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    // An open candle whose time is over has closed by now.
+    if let Some(push) = state.market.roll(symbol, minutes, now) {
+        let _ = shared.market_pushes.send(push);
+    }
+    let list = state.market.kline_rows(
+        symbol,
+        minutes,
+        start.unwrap_or(i64::MIN),
+        end.unwrap_or(i64::MAX),
+        limit,
+    );
     Ok(json!({"category": "linear", "symbol": symbol, "list": list}))
+}
+
+/// GET /v5/market/tickers (docs: market/tickers): `category` required (`spot`, `linear`,
+/// `inverse`, `option`), `symbol` optional; no paging. Every instrument of the fake that has
+/// a price (the fake's market opens with a symbol's first price); one asked for by name
+/// before its first price answers 10016, as an order on it does.
+fn tickers(shared: &Arc<Shared>, query: &Query, now: i64) -> Result<Value, Reject> {
+    market_category(query, &INSTRUMENT_CATEGORIES, None)?;
+    let state = shared.lock();
+    let list: Vec<Value> = match query.get("symbol") {
+        Some(symbol) => {
+            if state.exchange.instrument(symbol).is_err() {
+                return Err(not_supported());
+            }
+            let row = state
+                .market
+                .rest_ticker(&state.exchange, symbol, now)
+                .ok_or_else(|| Reject::new(10016, format!("no market price for {symbol} yet")))?;
+            vec![row]
+        }
+        None => state
+            .exchange
+            .instruments
+            .iter()
+            .filter_map(|i| state.market.rest_ticker(&state.exchange, &i.symbol, now))
+            .collect(),
+    };
+    Ok(json!({"category": "linear", "list": list}))
+}
+
+/// GET /v5/market/risk-limit (docs: market/risk-limit): `category` (`linear`, `inverse`),
+/// `symbol` and `cursor` optional. "category=linear returns a data set of 15 symbols in each
+/// response. Please use the cursor param to get the next data set."
+fn risk_limit(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
+    market_category(query, &["linear", "inverse"], None)?;
+    let state = shared.lock();
+    let instruments: Vec<_> = match query.get("symbol") {
+        Some(symbol) => vec![state
+            .exchange
+            .instrument(symbol)
+            .map_err(|_| not_supported())?],
+        None => state.exchange.instruments.iter().collect(),
+    };
+    let per_page = 15.min(state.max_page);
+    let offset = match query.get("cursor").filter(|c| !c.is_empty()) {
+        Some(c) => cursor_offset(c)?,
+        None => 0,
+    };
+    let total = instruments.len();
+    let page: Vec<_> = instruments
+        .into_iter()
+        .skip(offset)
+        .take(per_page)
+        .collect();
+    let list: Vec<Value> = page
+        .iter()
+        .flat_map(|i| state.market.risk_limit_rows(i))
+        .collect();
+    let next = if offset + page.len() < total {
+        format!("page_token%3D{}%26", offset + page.len())
+    } else {
+        String::new()
+    };
+    Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }
 
 fn query_api(shared: &Arc<Shared>, key: &str) -> Result<Value, Reject> {
