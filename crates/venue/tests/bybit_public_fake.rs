@@ -48,8 +48,17 @@ async fn fake() -> FakeBybit {
         .await
         .unwrap();
     let local = fake.now_ms();
-    fake.set_clock_offset_ms(local - local % MIN15 + 60_000 - local);
+    set_fake_now(&fake, local - local % MIN15 + 60_000);
     fake
+}
+
+/// Sets the fake's clock to `ms` now.
+fn set_fake_now(fake: &FakeBybit, ms: i64) {
+    let local = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    fake.set_clock_offset_ms(ms - local);
 }
 
 /// Open time of the fake's current 15-minute candle.
@@ -239,6 +248,56 @@ async fn market_data_streams_ticks_and_closed_candles() {
         }
         other => panic!("expected ETH's first tick, got {other:?}"),
     }
+    stream.abort();
+}
+
+#[tokio::test]
+async fn a_candle_whose_time_is_over_closes_with_the_next_price() {
+    let fake = fake().await;
+    let open = current_open(&fake);
+    for price in [dec!(100), dec!(110), dec!(95)] {
+        fake.set_price("BTCUSDT", price);
+    }
+    let md = client(&fake);
+    let mut rx = md.subscribe();
+    let stream = md.start();
+    assert!(matches!(
+        next_event(&mut rx).await,
+        MarketEvent::Tick { .. }
+    ));
+
+    // A quarter of an hour later the next trade finds the candle over: Bybit has closed it.
+    set_fake_now(&fake, open + MIN15 + 60_000);
+    fake.set_price("BTCUSDT", dec!(97));
+    let closed = Candle {
+        open_time_ms: open,
+        open: dec!(100),
+        high: dec!(110),
+        low: dec!(95),
+        close: dec!(95),
+        volume: Decimal::ZERO,
+    };
+    assert_eq!(
+        next_event(&mut rx).await,
+        MarketEvent::CandleClosed {
+            symbol: "BTCUSDT".into(),
+            interval_minutes: 15,
+            candle: closed.clone(),
+        }
+    );
+    match next_event(&mut rx).await {
+        MarketEvent::Tick { price, .. } => assert_eq!(price, dec!(97)),
+        other => panic!("expected a tick, got {other:?}"),
+    }
+    // REST serves it closed, and the new one open.
+    assert_eq!(md.history("BTCUSDT", 15, 1).await.unwrap(), vec![closed]);
+    let raw = get(
+        &fake,
+        "/v5/market/kline?category=linear&symbol=BTCUSDT&interval=15",
+    )
+    .await;
+    assert_eq!(raw["result"]["list"][0][0], (open + MIN15).to_string());
+    assert_eq!(raw["result"]["list"][0][1], "97");
     stream.abort();
 }
 
