@@ -130,6 +130,7 @@ impl Backtest {
         let bus = EventBus::new();
         let journal = BotJournal::kept_in_memory(store.clone(), bus.clone(), LOG_KEPT);
         let deps = TradingDeps {
+            account_venue: signaldesk_core::account::AccountVenue::Paper,
             store: store.clone(),
             journal: journal.clone(),
             bus,

@@ -2,6 +2,7 @@
 //! (sides, instruments and their rounding), trading rules and statistics. No I/O lives here,
 //! so every rule can be tested with plain values.
 
+pub mod account;
 pub mod alert;
 pub mod client_message;
 pub mod market;

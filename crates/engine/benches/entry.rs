@@ -73,6 +73,7 @@ fn bench(c: &mut Criterion) {
             .unwrap();
         let bus = EventBus::new();
         let deps = TradingDeps {
+            account_venue: signaldesk_core::account::AccountVenue::Paper,
             store: store.clone(),
             journal: BotJournal::new(store.clone(), bus.clone()),
             bus,

@@ -1,4 +1,4 @@
-//! The engine's one handle: it owns the market, the venues, the rating hub, the event bus and
+//! The engine's one handle: it owns the markets, every user's account, the event bus and
 //! the [`Supervisor`] of the workers, and it is the server's only way in. Every task the
 //! engine starts is tracked by one [`TaskTracker`] and ends with one root
 //! [`CancellationToken`]; [`Engine::shutdown`] stops them in the order the books need.
@@ -6,42 +6,39 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use signaldesk_core::account::AccountVenue;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::stats::LiveStatistics;
 use signaldesk_store::{SecretCipher, SettingsRecord, Store};
-use signaldesk_venue::market::MarketData;
 use signaldesk_venue::paper::PaperExchange;
 use signaldesk_venue::{Position, Wallet};
-use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::accounts::{
+    Accounts, BybitAccounts, BybitMarket, BybitSettings, Market, PaperVenue, UserAccount,
+};
+use crate::background::Background;
 use crate::events::EventBus;
 use crate::journal::BotJournal;
-use crate::market::{start_market, MarketConfig};
+use crate::market::MarketConfig;
 use crate::metrics::Metrics;
 use crate::ownership::{HeldLeases, Ownership};
-use crate::paper::{PaperRuntime, PaperSettings};
-use crate::signals::RatingHub;
-use crate::status::VenueName;
+use crate::paper::{PaperMarket, PaperRuntime, PaperSettings};
 use crate::supervisor::{Supervisor, SupervisorParts, COMMAND_POLL};
 use crate::telegram::{Notifier, TelegramConfig};
-use crate::venues::{BybitAccounts, BybitSettings, PaperVenue, Venues};
 use crate::workers::WorkerContext;
 use crate::{snapshots, EngineError};
-
-/// Where the engine trades.
-pub enum VenueChoice {
-    /// The built-in paper exchange on the market, its accounts kept in the store.
-    Paper(PaperSettings),
-    /// Bybit V5 with each user's active key, decrypted with the cipher.
-    Bybit(BybitSettings, Arc<SecretCipher>),
-}
 
 /// What [`Engine::start`] needs.
 pub struct EngineOptions {
     pub market: MarketConfig,
-    pub venue: VenueChoice,
+    /// `[paper]`: the paper exchange and the market it fills on.
+    pub paper: PaperSettings,
+    /// `[bybit]`: where Bybit keys trade.
+    pub bybit: BybitSettings,
+    /// Decrypts the users' Bybit keys.
+    pub cipher: Arc<SecretCipher>,
     pub telegram: TelegramConfig,
     /// Where the simulated market keeps its anchor.
     pub data_dir: PathBuf,
@@ -54,9 +51,7 @@ pub struct EngineOptions {
 /// What an engine is made of, however it was started.
 struct Parts {
     store: Store,
-    venues: Venues,
-    market: Arc<dyn MarketData>,
-    hub: Arc<RatingHub>,
+    accounts: Accounts,
     telegram: Notifier,
     metrics: Metrics,
     ownership: Ownership,
@@ -67,9 +62,7 @@ struct Parts {
 pub struct Engine {
     store: Store,
     bus: Arc<EventBus>,
-    hub: Arc<RatingHub>,
-    venues: Venues,
-    market: Arc<dyn MarketData>,
+    accounts: Accounts,
     supervisor: Supervisor,
     paper: Option<Arc<PaperRuntime>>,
     stop: CancellationToken,
@@ -77,53 +70,45 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts the market, the venue and the ratings, resumes the bots whose flags are on and
-    /// records balances every 5 minutes.
+    /// Starts the paper market and exchange (and Bybit's market when paper trades on it),
+    /// resumes the bots whose flags are on and records balances every 5 minutes. Bybit's
+    /// market starts when the first Bybit account needs it.
     pub async fn start(options: EngineOptions, store: Store) -> Result<Arc<Engine>, EngineError> {
-        let stop = CancellationToken::new();
-        let tasks = TaskTracker::new();
-        let market = start_market(&options.market, &options.data_dir).await?;
-        tasks.spawn(until_cancelled(market.task, stop.clone()));
+        options.market.refuse_retired()?;
+        let background = Background::new();
         let held = HeldLeases::new(&options.ownership);
-        let (venues, paper) = match options.venue {
-            VenueChoice::Paper(settings) => {
-                let paper = PaperRuntime::start(
-                    market.data.clone(),
-                    &settings,
-                    store.clone(),
-                    held.clone(),
-                )
-                .await?;
-                let venue = PaperVenue::new(paper.exchange.clone(), held.clone(), store.clone());
-                (Venues::Paper(venue), Some(Arc::new(paper)))
-            }
-            VenueChoice::Bybit(settings, cipher) => (
-                Venues::Bybit(BybitAccounts::new(store.clone(), cipher, settings)),
-                None,
+        let (paper_market, bybit_market) = match options.paper.market {
+            PaperMarket::Simulated => (
+                Market::start_simulated(&options.market, &options.data_dir, &background).await?,
+                BybitMarket::lazy(options.market.clone(), background.clone()),
             ),
+            PaperMarket::Bybit => {
+                let market = Market::start_bybit(&options.market, &background).await?;
+                (
+                    market.clone(),
+                    BybitMarket::started(market, options.market.clone()),
+                )
+            }
         };
-        let (hub, hub_task) = RatingHub::start(
-            market.data.clone(),
-            options.market.universe(),
-            options.market.interval_minutes,
-        )
-        .await?;
-        tasks.spawn(until_cancelled(hub_task, stop.clone()));
+        let paper =
+            PaperRuntime::start(paper_market, &options.paper, store.clone(), held.clone()).await?;
+        let accounts = Accounts::new(
+            store.clone(),
+            PaperVenue::new(&paper, held.clone(), store.clone()),
+            BybitAccounts::new(store.clone(), options.cipher, options.bybit, bybit_market),
+        );
         let leased = matches!(options.ownership, Ownership::Leased { .. });
         let engine = Engine::with_parts(
             Parts {
                 store,
-                venues,
-                market: market.data,
-                hub,
+                accounts,
                 telegram: Notifier::start(options.telegram),
                 metrics: options.metrics,
                 ownership: options.ownership,
                 held,
-                paper,
+                paper: Some(Arc::new(paper)),
             },
-            stop,
-            tasks,
+            background,
         );
         let resumed = engine.supervisor.resume().await;
         if let Err(e) = resumed {
@@ -136,7 +121,7 @@ impl Engine {
         }
         engine.tasks.spawn(snapshots::run(
             engine.store.clone(),
-            engine.venues.clone(),
+            engine.accounts.clone(),
             engine.stop.clone(),
         ));
         Ok(engine)
@@ -146,35 +131,29 @@ impl Engine {
     /// resumed until asked.
     pub fn assemble(
         store: Store,
-        venues: Venues,
-        market: Arc<dyn MarketData>,
-        hub: Arc<RatingHub>,
+        accounts: Accounts,
         telegram: Notifier,
         metrics: Metrics,
     ) -> Arc<Engine> {
         Engine::with_parts(
             Parts {
                 store,
-                venues,
-                market,
-                hub,
+                accounts,
                 telegram,
                 metrics,
                 ownership: Ownership::Sole,
                 held: HeldLeases::sole(),
                 paper: None,
             },
-            CancellationToken::new(),
-            TaskTracker::new(),
+            Background::new(),
         )
     }
 
-    fn with_parts(parts: Parts, stop: CancellationToken, tasks: TaskTracker) -> Arc<Engine> {
+    fn with_parts(parts: Parts, background: Background) -> Arc<Engine> {
+        let Background { tasks, stop } = background;
         let Parts {
             store,
-            venues,
-            market,
-            hub,
+            accounts,
             telegram,
             metrics,
             ownership,
@@ -186,10 +165,8 @@ impl Engine {
         let ctx = WorkerContext {
             store: store.clone(),
             journal,
-            hub: hub.clone(),
             bus: bus.clone(),
-            venues: venues.clone(),
-            market: market.clone(),
+            accounts: accounts.clone(),
             telegram,
             held: held.clone(),
         };
@@ -205,9 +182,7 @@ impl Engine {
             }),
             store,
             bus,
-            hub,
-            venues,
-            market,
+            accounts,
             paper,
             stop,
             tasks,
@@ -223,38 +198,49 @@ impl Engine {
         &self.bus
     }
 
-    pub fn hub(&self) -> &Arc<RatingHub> {
-        &self.hub
-    }
-
     pub fn journal(&self) -> &BotJournal {
         self.supervisor.journal()
     }
 
-    pub fn market(&self) -> &Arc<dyn MarketData> {
-        &self.market
+    /// Every user's account.
+    pub fn accounts(&self) -> &Accounts {
+        &self.accounts
     }
 
-    pub fn venue_name(&self) -> VenueName {
-        self.venues.name()
+    /// The user's account and its market, by their active key now.
+    pub async fn account(&self, user_id: i64) -> Result<UserAccount, EngineError> {
+        self.accounts.of_user(user_id).await
     }
 
-    /// The paper exchange, when it is the venue.
-    pub fn paper_exchange(&self) -> Option<Arc<PaperExchange>> {
-        match &self.venues {
-            Venues::Paper(paper) => Some(paper.exchange.clone()),
-            Venues::Bybit(_) => None,
-        }
+    /// Where the user's bot trades now.
+    pub async fn venue_of(&self, user_id: i64) -> Result<AccountVenue, EngineError> {
+        self.accounts.venue_of(user_id).await
     }
 
-    /// The user's wallet on the venue.
+    /// The market of the user's account (a webhook's symbols, signals).
+    pub async fn market_of(&self, user_id: i64) -> Result<Arc<Market>, EngineError> {
+        self.accounts.market_of(user_id).await
+    }
+
+    /// The paper exchange every paper account is on.
+    pub fn paper_exchange(&self) -> Arc<PaperExchange> {
+        self.accounts.paper().exchange().clone()
+    }
+
+    /// The user's wallet on their account.
     pub async fn wallet(&self, user_id: i64) -> Result<Wallet, EngineError> {
-        Ok(self.venues.account(user_id).wallet().await?)
+        Ok(self.accounts.account_of(user_id).await?.1.wallet().await?)
     }
 
-    /// The user's open positions on the venue.
+    /// The user's open positions on their account.
     pub async fn positions(&self, user_id: i64) -> Result<Vec<Position>, EngineError> {
-        Ok(self.venues.account(user_id).positions().await?)
+        Ok(self
+            .accounts
+            .account_of(user_id)
+            .await?
+            .1
+            .positions()
+            .await?)
     }
 
     /// The live statistics of all the user's closed trades.
@@ -268,8 +254,8 @@ impl Engine {
         user_id: i64,
         from_ms: i64,
     ) -> Result<LiveStatistics, EngineError> {
-        let venue = self.venues.account(user_id);
-        crate::live::statistics(&self.store, venue.as_ref(), user_id, from_ms).await
+        let (_, account) = self.accounts.account_of(user_id).await?;
+        crate::live::statistics(&self.store, account.as_ref(), user_id, from_ms).await
     }
 
     /// Records every user's balance at `now`; answers how many accounts were recorded.
@@ -277,7 +263,7 @@ impl Engine {
         &self,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<usize, EngineError> {
-        snapshots::record(&self.store, &self.venues, now).await
+        snapshots::record(&self.store, &self.accounts, now).await
     }
 
     /// Saves the user's settings record `id`; a running bot uses them from its next decision.
@@ -296,18 +282,14 @@ impl Engine {
         Ok(record)
     }
 
-    /// On Bybit a key must work before it trades: one cheap authenticated call with the
-    /// user's key `key_id` (the active key when `None`); the paper exchange takes any pair,
-    /// and a missing key is left to the caller's own rule.
+    /// A Bybit key must work before it trades: one cheap authenticated call with the user's
+    /// key `key_id` (the active key when `None`); a paper key, or none, passes.
     pub async fn check_api_key(
         &self,
         user_id: i64,
         key_id: Option<i64>,
     ) -> Result<(), EngineError> {
-        match &self.venues {
-            Venues::Paper(_) => Ok(()),
-            Venues::Bybit(accounts) => accounts.check_key_of(user_id, key_id).await,
-        }
+        self.accounts.check_key(user_id, key_id).await
     }
 
     /// Stops every task without touching the run flags, so the next start resumes them. The
@@ -349,18 +331,6 @@ async fn take_requests(engine: Arc<Engine>) {
         tokio::select! {
             _ = engine.stop.cancelled() => return,
             _ = rounds.tick() => engine.supervisor.run_commands().await,
-        }
-    }
-}
-
-/// Runs until `task` ends or `stop` is cancelled, which aborts it: the market and the hub
-/// are loops with nothing to flush.
-async fn until_cancelled(mut task: JoinHandle<()>, stop: CancellationToken) {
-    tokio::select! {
-        _ = &mut task => {}
-        _ = stop.cancelled() => {
-            task.abort();
-            let _ = task.await;
         }
     }
 }

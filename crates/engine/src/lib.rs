@@ -1,10 +1,13 @@
-//! Signal Desk's bot runtime. The [`Engine`] is the one handle: it owns the market, the
-//! venues, the rating hub, the [`EventBus`] (everything a user should see live) and the
+//! Signal Desk's bot runtime. The [`Engine`] is the one handle: it owns the markets and every
+//! user's account ([`accounts`]: paper and Bybit side by side, each user's chosen by their
+//! active key), the [`EventBus`] (everything a user should see live) and the
 //! [`Supervisor`], which starts and stops each user's signal and trading workers, persists
 //! their run flags and resumes them after a restart. The engine knows nothing of HTTP; the
 //! server calls it.
 
+pub mod accounts;
 pub mod audit;
+mod background;
 mod engine;
 mod error;
 pub mod events;
@@ -24,12 +27,11 @@ mod status;
 mod supervisor;
 pub mod telegram;
 pub mod trading;
-mod venues;
 mod workers;
 
-pub use engine::{Engine, EngineOptions, VenueChoice};
+pub use accounts::{Accounts, BybitAccounts, BybitSettings, Market, PaperVenue, UserAccount};
+pub use engine::{Engine, EngineOptions};
 pub use error::EngineError;
 pub use events::{EventBus, Subscription, UserEvent};
-pub use status::{BotStatus, VenueName, WorkerState};
+pub use status::{BotStatus, WorkerState};
 pub use supervisor::Supervisor;
-pub use venues::{BybitAccounts, BybitSettings, PaperVenue, Venues};

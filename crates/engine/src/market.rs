@@ -1,6 +1,7 @@
-//! Choosing and starting the market data source: the simulated market (the default, offline,
-//! continuing its path across restarts through its anchor in the data dir) or Bybit's public
-//! market data.
+//! The markets a process trades on, each its data and its rating hub: the simulated market
+//! (offline, continuing its path across restarts through its anchor in the data dir), which
+//! paper accounts use by default, and Bybit's public market data, which every Bybit account
+//! reads (and paper accounts with `[paper] market = "bybit"`).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -14,20 +15,20 @@ use signaldesk_venue::market::sim::{
 use signaldesk_venue::market::MarketData;
 use tokio::task::JoinHandle;
 
+use crate::background::Background;
+use crate::signals::RatingHub;
 use crate::{market_anchor, EngineError};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MarketSource {
-    Simulated,
-    Bybit,
-}
-
-/// The `[market]` section of the configuration.
+/// The `[market]` section of the configuration: the simulated market's settings, where
+/// Bybit's public market is, and what both rate. Which market a user trades on is not a
+/// setting here: their account decides (docs/accounts.md).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct MarketConfig {
-    pub source: MarketSource,
+    /// Gone: each user's account chooses its market. Given, the configuration is refused with
+    /// a sentence saying what replaced it ([`MarketConfig::refuse_retired`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     /// The signal universe; empty means the default list of about 20 liquid USDT perpetuals.
     pub symbols: Vec<String>,
     /// Candle interval of the signals, in minutes.
@@ -44,7 +45,7 @@ impl Default for MarketConfig {
     fn default() -> Self {
         let bybit = signaldesk_venue::bybit::BybitMarketConfig::default();
         MarketConfig {
-            source: MarketSource::Simulated,
+            source: None,
             symbols: Vec::new(),
             interval_minutes: 15,
             seed: 42,
@@ -69,20 +70,104 @@ impl MarketConfig {
     }
 }
 
-/// A started market: its data and the task that drives it.
-pub struct RunningMarket {
+/// A market as the bot uses it: its prices and candles, and the ratings made from them. An
+/// account is always paired with the market it trades on ([`crate::accounts::UserAccount`]).
+pub struct Market {
     pub data: Arc<dyn MarketData>,
-    pub task: JoinHandle<()>,
+    pub hub: Arc<RatingHub>,
 }
 
-/// Starts the configured market; the simulated one keeps its anchor in `data_dir`.
-pub async fn start_market(
+impl Market {
+    /// A market over parts made elsewhere (tests).
+    pub fn assembled(data: Arc<dyn MarketData>, hub: Arc<RatingHub>) -> Arc<Market> {
+        Arc::new(Market { data, hub })
+    }
+
+    /// Whether the market lists `symbol` for trading (Bybit: any trading USDT perpetual it
+    /// lists, not only the rated universe).
+    pub async fn lists(&self, symbol: &str) -> Result<bool, EngineError> {
+        if self.hub.covers(symbol) {
+            return Ok(true);
+        }
+        Ok(self
+            .data
+            .instruments()
+            .await?
+            .iter()
+            .any(|i| i.symbol == symbol))
+    }
+
+    /// Starts the simulated market and its ratings.
+    pub async fn start_simulated(
+        config: &MarketConfig,
+        data_dir: &Path,
+        background: &Background,
+    ) -> Result<Arc<Market>, EngineError> {
+        let running = start_market(config, data_dir, true).await?;
+        Market::rated(running, config, background).await
+    }
+
+    /// Starts following Bybit's public market and its ratings.
+    pub async fn start_bybit(
+        config: &MarketConfig,
+        background: &Background,
+    ) -> Result<Arc<Market>, EngineError> {
+        let running = start_market(config, Path::new(""), false).await?;
+        let market = Market::rated(running, config, background).await?;
+        tracing::info!(rest = %config.bybit_rest_url, "Bybit market data started");
+        Ok(market)
+    }
+
+    async fn rated(
+        running: RunningMarket,
+        config: &MarketConfig,
+        background: &Background,
+    ) -> Result<Arc<Market>, EngineError> {
+        background.keep(running.task);
+        let (hub, hub_task) = RatingHub::start(
+            running.data.clone(),
+            config.universe(),
+            config.interval_minutes,
+        )
+        .await?;
+        background.keep(hub_task);
+        Ok(Arc::new(Market {
+            data: running.data,
+            hub,
+        }))
+    }
+}
+
+impl MarketConfig {
+    /// Refuses a setting that no longer exists, saying what replaced it.
+    pub fn refuse_retired(&self) -> Result<(), EngineError> {
+        match &self.source {
+            None => Ok(()),
+            Some(_) => Err(EngineError::Config(
+                "[market] source is gone: each user's active API key chooses where their bot \
+                 trades and the market it reads (Bybit keys read Bybit's public market); \
+                 set [paper] market = \"simulated\" or \"bybit\" for paper accounts"
+                    .into(),
+            )),
+        }
+    }
+}
+
+/// A started market: its data and the task that drives it.
+struct RunningMarket {
+    data: Arc<dyn MarketData>,
+    task: JoinHandle<()>,
+}
+
+/// Starts the simulated market (keeping its anchor in `data_dir`) or Bybit's.
+async fn start_market(
     config: &MarketConfig,
     data_dir: &Path,
+    simulated: bool,
 ) -> Result<RunningMarket, EngineError> {
     let universe = config.universe();
-    match config.source {
-        MarketSource::Simulated => {
+    match simulated {
+        true => {
             let symbols: Vec<_> = default_symbols()
                 .into_iter()
                 .filter(|s| universe.contains(&s.instrument.symbol))
@@ -109,7 +194,7 @@ pub async fn start_market(
             let task = market.spawn();
             Ok(RunningMarket { data: market, task })
         }
-        MarketSource::Bybit => {
+        false => {
             let market = BybitMarketData::new(signaldesk_venue::bybit::BybitMarketConfig {
                 rest_url: config.bybit_rest_url.clone(),
                 ws_url: config.bybit_ws_url.clone(),

@@ -11,7 +11,6 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use signaldesk_core::market::Instrument;
 use signaldesk_store::Store;
-use signaldesk_venue::market::MarketData;
 use signaldesk_venue::paper::{
     AccountSnapshot, PaperConfig, PaperExchange, PaperJournal, PendingSnapshots,
 };
@@ -22,6 +21,7 @@ use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use crate::accounts::Market;
 use crate::ownership::HeldLeases;
 use crate::EngineError;
 
@@ -33,6 +33,20 @@ pub struct PaperSettings {
     pub starting_balance: Decimal,
     /// Market orders fill this many basis points worse than the last price.
     pub slippage_bps: Decimal,
+    /// The prices paper accounts trade on.
+    pub market: PaperMarket,
+}
+
+/// `[paper] market`: the market every paper account trades on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PaperMarket {
+    /// The simulated market: offline, seeded (`[market] seed`, `speed`).
+    #[default]
+    Simulated,
+    /// Bybit's public market (`[market] bybit_rest_url`, `bybit_ws_url`), the same one Bybit
+    /// accounts read: paper trading on real prices.
+    Bybit,
 }
 
 impl Default for PaperSettings {
@@ -41,12 +55,15 @@ impl Default for PaperSettings {
         PaperSettings {
             starting_balance: venue.starting_balance,
             slippage_bps: venue.slippage_bps,
+            market: PaperMarket::default(),
         }
     }
 }
 
 pub struct PaperRuntime {
     pub exchange: Arc<PaperExchange>,
+    /// The market the exchange fills on.
+    market: Arc<Market>,
     store: Store,
     pending: Arc<PendingSnapshots>,
     held: Arc<HeldLeases>,
@@ -65,7 +82,7 @@ impl PaperRuntime {
     /// The exchange on `market`; sole, it takes in every stored account, leased none (they
     /// come with their leases, [`adopt`](Self::adopt)).
     pub async fn start(
-        market: Arc<dyn MarketData>,
+        market: Arc<Market>,
         settings: &PaperSettings,
         store: Store,
         held: Arc<HeldLeases>,
@@ -76,7 +93,8 @@ impl PaperRuntime {
             slippage_bps: settings.slippage_bps,
             ..PaperConfig::default()
         };
-        let exchange = Arc::new(PaperExchange::new(market, config, pending.clone()).await?);
+        let exchange =
+            Arc::new(PaperExchange::new(market.data.clone(), config, pending.clone()).await?);
         if held.is_sole() {
             let mut restored = Vec::new();
             for (user_id, json) in store.paper_accounts().await? {
@@ -99,6 +117,7 @@ impl PaperRuntime {
         ));
         Ok(PaperRuntime {
             exchange,
+            market,
             store,
             pending,
             held,
@@ -108,6 +127,10 @@ impl PaperRuntime {
             writer: Mutex::new(Some(writer)),
             stop_writer,
         })
+    }
+
+    pub fn market(&self) -> &Arc<Market> {
+        &self.market
     }
 
     /// This instance took tenure `token` of the user's lease. When it follows this instance's

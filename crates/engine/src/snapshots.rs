@@ -8,7 +8,7 @@ use signaldesk_store::repo::dashboard::BalanceSnapshot;
 use signaldesk_store::Store;
 use tokio_util::sync::CancellationToken;
 
-use crate::venues::Venues;
+use crate::accounts::Accounts;
 use crate::EngineError;
 
 /// How often balances are recorded; snapshot times are whole multiples of it.
@@ -21,13 +21,20 @@ pub const RETENTION_MS: i64 = 8 * 24 * 60 * 60 * 1000;
 /// key on Bybit, the exchange down) is skipped until the next round.
 pub(crate) async fn record(
     store: &Store,
-    venues: &Venues,
+    accounts: &Accounts,
     now: DateTime<Utc>,
 ) -> Result<usize, EngineError> {
     let taken_at = now.timestamp_millis().div_euclid(EVERY_MS) * EVERY_MS;
     let mut recorded = 0;
     for user_id in store.user_ids().await? {
-        let wallet = match venues.account(user_id).wallet().await {
+        let account = match accounts.account_of(user_id).await {
+            Ok((_, account)) => account,
+            Err(e) => {
+                tracing::debug!(user_id, "no balance snapshot: {e}");
+                continue;
+            }
+        };
+        let wallet = match account.wallet().await {
             Ok(wallet) => wallet,
             Err(e) => {
                 tracing::debug!(user_id, "no balance snapshot: {e}");
@@ -49,9 +56,9 @@ pub(crate) async fn record(
 }
 
 /// Records now, then at every 5-minute boundary, until `stop` is cancelled.
-pub(crate) async fn run(store: Store, venues: Venues, stop: CancellationToken) {
+pub(crate) async fn run(store: Store, accounts: Accounts, stop: CancellationToken) {
     loop {
-        if let Err(e) = record(&store, &venues, Utc::now()).await {
+        if let Err(e) = record(&store, &accounts, Utc::now()).await {
             tracing::warn!("balance snapshots not recorded: {e}");
         }
         let now_ms = Utc::now().timestamp_millis();

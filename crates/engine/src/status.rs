@@ -2,13 +2,7 @@
 //! whether each worker runs in this process.
 
 use serde::Serialize;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum VenueName {
-    Paper,
-    Bybit,
-}
+use signaldesk_core::account::AccountVenue;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -26,7 +20,9 @@ pub struct BotStatus {
     pub bot_mode: String,
     pub open_trades: i64,
     pub active_chains: i64,
-    pub venue: VenueName,
+    /// Where the bot trades: the user's active key's account, or paper.
+    #[schema(value_type = signaldesk_core::account::VenueView)]
+    pub venue: AccountVenue,
     /// RFC 3339 time the trading worker was started, while it runs.
     pub started_at: Option<String>,
     /// Whether the tasks are alive in this process (the flags say what should run).

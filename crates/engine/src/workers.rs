@@ -6,21 +6,20 @@ use std::sync::Arc;
 
 use signaldesk_core::signal::TradeSignal;
 use signaldesk_store::{Store, StoredSignal};
-use signaldesk_venue::market::MarketData;
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
 use signaldesk_venue::Venue;
 
+use crate::accounts::{Accounts, Market};
 use crate::events::EventBus;
 use crate::fence::FencedVenue;
 use crate::journal::BotJournal;
 use crate::ownership::HeldLeases;
 use crate::signal_worker::{Alert, SignalWorker};
-use crate::signals::RatingHub;
 use crate::telegram::Notifier;
 use crate::trading::{Command, TradingDeps, TradingWorker};
-use crate::venues::Venues;
+use crate::EngineError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerKind {
@@ -63,31 +62,48 @@ impl WorkerJob {
 pub struct WorkerContext {
     pub store: Store,
     pub journal: BotJournal,
-    pub hub: Arc<RatingHub>,
     pub bus: Arc<EventBus>,
-    pub venues: Venues,
-    pub market: Arc<dyn MarketData>,
+    pub accounts: Accounts,
     pub telegram: Notifier,
     pub held: Arc<HeldLeases>,
 }
 
 impl WorkerContext {
-    /// What a trading worker needs; with leases its venue and its store are fenced by the
-    /// tenure it starts under.
-    pub fn trading_deps(&self, user_id: i64) -> TradingDeps {
-        let venue = self.venues.account(user_id);
+    /// What a trading worker needs, on the user's account and its market as the active key
+    /// says now (a key cannot change while the bot runs); with leases its venue and its
+    /// store are fenced by the tenure it starts under. Also the market, for the signals
+    /// known at the start.
+    pub async fn trading_deps(
+        &self,
+        user_id: i64,
+    ) -> Result<(TradingDeps, Arc<Market>), EngineError> {
+        let account = self.accounts.of_user(user_id).await?;
         let venue: Arc<dyn Venue> = match self.tenure(user_id) {
-            None => venue,
-            Some(token) => Arc::new(FencedVenue::new(venue, self.store.clone(), user_id, token)),
+            None => account.account,
+            Some(token) => Arc::new(FencedVenue::new(
+                account.account,
+                self.store.clone(),
+                user_id,
+                token,
+            )),
         };
-        TradingDeps {
+        let deps = TradingDeps {
+            account_venue: account.venue,
             store: self.store_for(user_id),
             journal: self.journal.clone(),
             bus: self.bus.clone(),
             venue,
-            market: self.market.clone(),
+            market: account.market.data.clone(),
             telegram: self.telegram.clone(),
-        }
+        };
+        Ok((deps, account.market))
+    }
+
+    /// A trading worker on the user's account, knowing the signals as they stand.
+    pub async fn trading_worker(&self, user_id: i64) -> Result<TradingWorker, EngineError> {
+        let (deps, market) = self.trading_deps(user_id).await?;
+        let known = self.known_signals(user_id, &market).await;
+        TradingWorker::new(user_id, deps, known).await
     }
 
     /// With leases, the token of the user's tenure here (0, which no tenure has, when none is
@@ -104,8 +120,9 @@ impl WorkerContext {
         }
     }
 
-    /// The signals as they stand: the user's stored ones, then the hub's current ratings.
-    pub async fn known_signals(&self, user_id: i64) -> Vec<(String, TradeSignal)> {
+    /// The signals as they stand: the user's stored ones, then their market's current
+    /// ratings.
+    async fn known_signals(&self, user_id: i64, market: &Market) -> Vec<(String, TradeSignal)> {
         let mut known: Vec<(String, TradeSignal)> = self
             .store
             .latest_signal_per_symbol(user_id)
@@ -114,7 +131,7 @@ impl WorkerContext {
             .into_iter()
             .map(|s| (s.symbol, TradeSignal::from_rating(&s.rating)))
             .collect();
-        known.extend(self.hub.latest().into_iter().map(|r| {
+        known.extend(market.hub.latest().into_iter().map(|r| {
             (
                 r.symbol,
                 TradeSignal::from_rating(r.rating.recommendation.as_str()),
@@ -130,29 +147,33 @@ pub async fn run(job: WorkerJob, user_id: i64, ctx: WorkerContext, stop: Cancell
     let kind = job.kind();
     let journal = ctx.journal.clone();
     match job {
-        WorkerJob::Signals { alerts, feed } => {
-            SignalWorker {
-                user_id,
-                store: ctx.store_for(user_id),
-                hub: ctx.hub,
-                journal: ctx.journal,
-                bus: ctx.bus,
-                feed,
-            }
-            .run(alerts, stop)
-            .await
-        }
-        WorkerJob::Trading { signals, commands } => {
-            let known = ctx.known_signals(user_id).await;
-            match TradingWorker::new(user_id, ctx.trading_deps(user_id), known).await {
-                Ok(worker) => worker.run(signals, commands, stop).await,
-                Err(e) => {
-                    journal
-                        .error(user_id, &format!("The trading worker could not start: {e}"))
-                        .await
+        WorkerJob::Signals { alerts, feed } => match ctx.accounts.market_of(user_id).await {
+            Ok(market) => {
+                SignalWorker {
+                    user_id,
+                    store: ctx.store_for(user_id),
+                    hub: market.hub.clone(),
+                    journal: ctx.journal,
+                    bus: ctx.bus,
+                    feed,
                 }
+                .run(alerts, stop)
+                .await
             }
-        }
+            Err(e) => {
+                journal
+                    .error(user_id, &format!("The signal worker could not start: {e}"))
+                    .await
+            }
+        },
+        WorkerJob::Trading { signals, commands } => match ctx.trading_worker(user_id).await {
+            Ok(worker) => worker.run(signals, commands, stop).await,
+            Err(e) => {
+                journal
+                    .error(user_id, &format!("The trading worker could not start: {e}"))
+                    .await
+            }
+        },
     }
     journal
         .info(user_id, &format!("{} stopped", kind.label()))

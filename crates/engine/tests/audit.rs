@@ -58,6 +58,7 @@ fn trade(user: i64, id: &str, status: TradeStatus) -> Trade {
         created_at: START,
         opened_at: Some(START),
         closed_at: None,
+        venue: None,
     }
 }
 

@@ -7,10 +7,20 @@ use rust_decimal_macros::dec;
 use signaldesk_core::market::{Instrument, Side};
 use signaldesk_engine::ownership::HeldLeases;
 use signaldesk_engine::paper::{PaperRuntime, PaperSettings};
+use signaldesk_engine::signals::RatingHub;
+use signaldesk_engine::Market;
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::Store;
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::{OrderRequest, Stops, Venue};
+
+/// `market` with no symbol rated: the paper exchange needs only its prices.
+async fn unrated(market: &Arc<ManualMarket>) -> Arc<Market> {
+    let (hub, _task) = RatingHub::start(market.clone(), Vec::new(), 15)
+        .await
+        .unwrap();
+    Market::assembled(market.clone(), hub)
+}
 
 fn btc() -> Instrument {
     Instrument {
@@ -35,10 +45,14 @@ async fn a_restart_keeps_wallet_positions_and_stops() {
             ..PaperSettings::default()
         };
 
-        let first =
-            PaperRuntime::start(market.clone(), &settings, store.clone(), HeldLeases::sole())
-                .await
-                .unwrap();
+        let first = PaperRuntime::start(
+            unrated(&market).await,
+            &settings,
+            store.clone(),
+            HeldLeases::sole(),
+        )
+        .await
+        .unwrap();
         let account = first.exchange.account(user);
         account.set_leverage("BTCUSDT", 10).await.unwrap();
         account
@@ -67,10 +81,14 @@ async fn a_restart_keeps_wallet_positions_and_stops() {
         assert_eq!(positions_before.len(), 1, "{}", db.label);
         first.stop().await;
 
-        let second =
-            PaperRuntime::start(market.clone(), &settings, store.clone(), HeldLeases::sole())
-                .await
-                .unwrap();
+        let second = PaperRuntime::start(
+            unrated(&market).await,
+            &settings,
+            store.clone(),
+            HeldLeases::sole(),
+        )
+        .await
+        .unwrap();
         let account = second.exchange.account(user);
         assert_eq!(account.wallet().await.unwrap(), wallet_before);
         assert_eq!(account.positions().await.unwrap(), positions_before);

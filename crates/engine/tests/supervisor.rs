@@ -1,11 +1,12 @@
 //! The supervisor against a real SQLite store: flags, tasks, restart and the bot log.
 
+use signaldesk_core::account::{AccountVenue, Exchange};
 use std::sync::Arc;
 
 use signaldesk_engine::signals::RatingHub;
 mod common;
 
-use signaldesk_engine::{Engine, EngineError, WorkerState};
+use signaldesk_engine::{Engine, WorkerState};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{SecretCipher, Store};
 use signaldesk_venue::market::manual::ManualMarket;
@@ -33,24 +34,21 @@ async fn messages(store: &Store, user_id: i64) -> Vec<String> {
 }
 
 #[tokio::test]
-async fn trading_needs_an_active_key_and_starts_signals_first() {
+async fn trading_starts_signals_first_on_the_keys_account() {
     let (_db, store, user) = setup().await;
     let sup = supervisor(&store).await;
-    assert!(matches!(
-        sup.supervisor().start_trading(user).await,
-        Err(EngineError::NoActiveKey)
-    ));
     let status = sup.supervisor().status(user).await.unwrap();
     assert!(!status.is_bot_running && !status.is_signals_fetching_active);
 
     let cipher = SecretCipher::random();
     let key = store
-        .create_api_key(&cipher, user, "k", "s", true, 0)
+        .create_api_key(&cipher, user, "k", "s", Exchange::Paper, true, 0)
         .await
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();
     let status = sup.supervisor().start_trading(user).await.unwrap();
     assert!(status.is_bot_running && status.is_signals_fetching_active);
+    assert_eq!(status.venue, AccountVenue::Paper);
     assert_eq!(status.signal_worker, WorkerState::Running);
     assert_eq!(status.trading_worker, WorkerState::Running);
     assert!(status.started_at.is_some());
@@ -92,7 +90,7 @@ async fn a_restart_resumes_what_was_running() {
     let (_db, store, user) = setup().await;
     let cipher = SecretCipher::random();
     let key = store
-        .create_api_key(&cipher, user, "k", "s", true, 0)
+        .create_api_key(&cipher, user, "k", "s", Exchange::Paper, true, 0)
         .await
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();
@@ -112,11 +110,11 @@ async fn a_restart_resumes_what_was_running() {
 }
 
 #[tokio::test]
-async fn resume_without_a_key_leaves_the_bot_stopped_and_says_why() {
+async fn a_bot_whose_key_went_resumes_on_its_paper_account() {
     let (_db, store, user) = setup().await;
     let cipher = SecretCipher::random();
     let key = store
-        .create_api_key(&cipher, user, "k", "s", true, 0)
+        .create_api_key(&cipher, user, "k", "s", Exchange::Paper, true, 0)
         .await
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();
@@ -128,11 +126,8 @@ async fn resume_without_a_key_leaves_the_bot_stopped_and_says_why() {
     let second = supervisor(&store).await;
     second.supervisor().resume().await.unwrap();
     let status = second.supervisor().status(user).await.unwrap();
-    assert!(!status.is_bot_running);
-    assert_eq!(status.trading_worker, WorkerState::Stopped);
-    assert!(messages(&store, user)
-        .await
-        .iter()
-        .any(|m| m.contains("no active API key")));
+    assert!(status.is_bot_running);
+    assert_eq!(status.trading_worker, WorkerState::Running);
+    assert_eq!(status.venue, AccountVenue::Paper);
     second.shutdown().await;
 }

@@ -810,6 +810,7 @@ fn seeded_trade(user_id: i64, at: DateTime<Utc>) -> Trade {
         created_at: at.timestamp_millis(),
         opened_at: Some(at.timestamp_millis()),
         closed_at: None,
+        venue: None,
     }
 }
 

@@ -106,7 +106,7 @@ impl Api {
             .call(
                 Method::POST,
                 "/api/api-keys/",
-                Some(json!({"key": "faults-key", "secret": "faults-secret", "is_demo": true})),
+                Some(json!({"key": "faults-key", "secret": "faults-secret", "is_demo": true, "exchange": "paper"})),
             )
             .await?;
         self.call(

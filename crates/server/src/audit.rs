@@ -1,17 +1,20 @@
-//! `signaldesk audit`: opens the configured database and venue, compares every user's (or
-//! one user's) account with the books (`signaldesk_engine::audit`) and prints each
-//! difference. Paper accounts are read from their stored snapshots, so a paper audit is
-//! exact on a stopped server; Bybit accounts are read live with each user's active key.
+//! `signaldesk audit`: opens the configured database, compares every user's (or one user's)
+//! account, on the venue their active key chooses, with the books
+//! (`signaldesk_engine::audit`) and prints each difference. Paper accounts are read from
+//! their stored snapshots, so a paper audit is exact on a stopped server; Bybit accounts are
+//! read live with each user's active key.
 
 use std::sync::Arc;
 
 use anyhow::{bail, Context};
+use signaldesk_core::account::Exchange;
+use signaldesk_engine::accounts::BybitMarket;
 use signaldesk_engine::audit::{differences, VenueAccount};
-use signaldesk_engine::{BybitAccounts, Venues};
+use signaldesk_engine::BybitAccounts;
 use signaldesk_store::{SecretCipher, Store, User};
 use signaldesk_venue::paper::AccountSnapshot;
 
-use crate::config::{Config, VenueKind};
+use crate::config::Config;
 
 /// Audits and prints; answers whether the books equal the venue.
 pub async fn run(config: &Config, username: Option<&str>) -> anyhow::Result<bool> {
@@ -25,6 +28,7 @@ pub async fn run(config: &Config, username: Option<&str>) -> anyhow::Result<bool
         },
         None => store.all_users().await?,
     };
+    crate::serve::place_undecided_keys(&store).await?;
     let accounts = Accounts::open(config, &store).await?;
     let mut total = 0;
     for user in &users {
@@ -44,62 +48,59 @@ pub async fn run(config: &Config, username: Option<&str>) -> anyhow::Result<bool
     Ok(total == 0)
 }
 
-enum Accounts {
-    Paper {
-        snapshots: Vec<(i64, AccountSnapshot)>,
-        starting_balance: rust_decimal::Decimal,
-    },
-    Bybit(Venues),
+/// Each user's account as the audit reads it: paper ones from their stored snapshots, Bybit
+/// ones live on the user's active key.
+struct Accounts {
+    snapshots: Vec<(i64, AccountSnapshot)>,
+    starting_balance: rust_decimal::Decimal,
+    bybit: Arc<BybitAccounts>,
+    store: Store,
 }
 
 impl Accounts {
     async fn open(config: &Config, store: &Store) -> anyhow::Result<Accounts> {
-        Ok(match config.venue {
-            VenueKind::Paper => {
-                let mut snapshots = Vec::new();
-                for (user_id, json) in store.paper_accounts().await? {
-                    let snapshot: AccountSnapshot =
-                        serde_json::from_str(&json).with_context(|| {
-                            format!("the stored paper account of user {user_id} is unreadable")
-                        })?;
-                    snapshots.push((user_id, snapshot));
-                }
-                Accounts::Paper {
-                    snapshots,
-                    starting_balance: config.paper.starting_balance,
-                }
-            }
-            VenueKind::Bybit => {
-                let master_key = std::env::var("SIGNALDESK_MASTER_KEY").ok();
-                let cipher = SecretCipher::load(master_key.as_deref(), &config.data_dir)
-                    .context("cannot load the master key")?;
-                Accounts::Bybit(Venues::Bybit(BybitAccounts::new(
-                    store.clone(),
-                    Arc::new(cipher),
-                    config.bybit.clone(),
-                )))
-            }
+        let mut snapshots = Vec::new();
+        for (user_id, json) in store.paper_accounts().await? {
+            let snapshot: AccountSnapshot = serde_json::from_str(&json).with_context(|| {
+                format!("the stored paper account of user {user_id} is unreadable")
+            })?;
+            snapshots.push((user_id, snapshot));
+        }
+        let master_key = std::env::var("SIGNALDESK_MASTER_KEY").ok();
+        let cipher = SecretCipher::load(master_key.as_deref(), &config.data_dir)
+            .context("cannot load the master key")?;
+        // The audit reads accounts, never the market: Bybit's is never started here.
+        let market = BybitMarket::lazy(config.market.clone(), Default::default());
+        Ok(Accounts {
+            snapshots,
+            starting_balance: config.paper.starting_balance,
+            bybit: BybitAccounts::new(
+                store.clone(),
+                Arc::new(cipher),
+                config.bybit.clone(),
+                market,
+            ),
+            store: store.clone(),
         })
     }
 
+    /// The user's account on their own venue.
     async fn of(&self, user: &User) -> anyhow::Result<VenueAccount> {
-        match self {
-            Accounts::Paper {
-                snapshots,
-                starting_balance,
-            } => {
-                let fresh = AccountSnapshot::new(*starting_balance, 0);
-                let snapshot = snapshots
-                    .iter()
-                    .find(|(id, _)| *id == user.id)
-                    .map_or(&fresh, |(_, s)| s);
-                Ok(VenueAccount::paper(snapshot, *starting_balance))
-            }
-            Accounts::Bybit(venues) => {
-                let venue = venues.account(user.id);
+        match self.store.active_api_key(user.id).await? {
+            Some(key) if key.exchange == Exchange::Bybit => {
+                let venue = self.bybit.account(user.id, &key).await?;
                 VenueAccount::live(venue)
                     .await
                     .with_context(|| format!("cannot read {}'s Bybit account", user.username))
+            }
+            _ => {
+                let fresh = AccountSnapshot::new(self.starting_balance, 0);
+                let snapshot = self
+                    .snapshots
+                    .iter()
+                    .find(|(id, _)| *id == user.id)
+                    .map_or(&fresh, |(_, s)| s);
+                Ok(VenueAccount::paper(snapshot, self.starting_balance))
             }
         }
     }

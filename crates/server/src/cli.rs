@@ -11,7 +11,7 @@ use signaldesk_store::{Store, StoreError};
 
 use crate::app::now_ms;
 use crate::auth::password;
-use crate::config::{Config, Overrides, VenueKind};
+use crate::config::{Config, Overrides};
 
 #[derive(Parser)]
 #[command(
@@ -55,9 +55,9 @@ enum Command {
         username: Option<String>,
         #[command(flatten)]
         storage: StorageArgs,
-        /// The venue the accounts are on: paper (default) or bybit [env: SIGNALDESK_VENUE]
-        #[arg(long, value_enum)]
-        venue: Option<VenueArg>,
+        /// Gone: each user is audited on their own account (refused with a sentence).
+        #[arg(long, hide = true)]
+        venue: Option<String>,
     },
     /// Run a user's bot (saved settings, changed by --set) over the simulated market's
     /// history and print what it would have done (docs/backtesting.md).
@@ -93,9 +93,10 @@ struct ServeArgs {
     addr: Option<SocketAddr>,
     #[command(flatten)]
     storage: StorageArgs,
-    /// Trading venue: paper (default) or bybit [env: SIGNALDESK_VENUE]
-    #[arg(long, value_enum)]
-    venue: Option<VenueArg>,
+    /// Gone: each user's active API key chooses where their bot trades (refused with a
+    /// sentence saying so).
+    #[arg(long, hide = true)]
+    venue: Option<String>,
     /// Serve the web app from this folder instead of the embedded copy.
     #[arg(long)]
     static_dir: Option<PathBuf>,
@@ -173,12 +174,6 @@ enum SourceArg {
 enum LogFormat {
     Text,
     Json,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum VenueArg {
-    Paper,
-    Bybit,
 }
 
 #[derive(Subcommand)]
@@ -281,11 +276,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             storage,
             venue,
         } => {
-            let overrides = Overrides {
-                venue: venue.map(venue_kind),
-                ..storage_overrides(storage)
-            };
-            let config = Config::load(file, &overrides).context("invalid configuration")?;
+            refuse_venue_flag(venue)?;
+            let config =
+                Config::load(file, &storage_overrides(storage)).context("invalid configuration")?;
             if crate::audit::run(&config, username.as_deref()).await? {
                 Ok(())
             } else {
@@ -325,9 +318,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             crate::backtest::fetch_cli::run(&config, symbols, from, to).await
         }
         Command::Serve(args) => {
+            refuse_venue_flag(args.venue)?;
             let overrides = Overrides {
                 addr: args.addr,
-                venue: args.venue.map(venue_kind),
                 static_dir: args.static_dir,
                 instance_id: args.instance_id,
                 ..storage_overrides(args.storage)
@@ -384,10 +377,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn venue_kind(arg: VenueArg) -> VenueKind {
-    match arg {
-        VenueArg::Paper => VenueKind::Paper,
-        VenueArg::Bybit => VenueKind::Bybit,
+/// `--venue` chose one venue for every user; each user's active key chooses now.
+fn refuse_venue_flag(venue: Option<String>) -> anyhow::Result<()> {
+    match venue {
+        None => Ok(()),
+        Some(_) => bail!("{}", crate::config::VENUE_IS_GONE),
     }
 }
 

@@ -12,12 +12,11 @@ use signaldesk_engine::paper::PaperSettings;
 use signaldesk_engine::telegram::TelegramConfig;
 use signaldesk_engine::BybitSettings;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum VenueKind {
-    Paper,
-    Bybit,
-}
+/// What `--venue`, `SIGNALDESK_VENUE` or `venue =` are answered with.
+pub const VENUE_IS_GONE: &str = "--venue (SIGNALDESK_VENUE, venue =) is gone: each user's active \
+     API key chooses where their bot trades (a Bybit key on Bybit demo or mainnet, a paper key \
+     or none on their paper account), all in one server; [paper] market = \"simulated\" or \
+     \"bybit\" chooses the paper accounts' prices (docs/accounts.md)";
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
@@ -26,7 +25,9 @@ pub struct Config {
     pub addr: SocketAddr,
     /// `sqlite://PATH` (created if missing) or `postgres://…`.
     pub database_url: String,
-    pub venue: VenueKind,
+    /// Gone ([`VENUE_IS_GONE`]): given, the configuration is refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub venue: Option<String>,
     /// Holds the master key file and, by default, the SQLite database.
     pub data_dir: PathBuf,
     /// Serve the web app from this folder instead of the copy embedded in the binary.
@@ -58,9 +59,9 @@ pub struct Config {
     /// client address (for the login and webhook limits) is the last address of that header
     /// that is not itself a trusted proxy. Empty (the default): the peer address is the client.
     pub trusted_proxies: Vec<std::net::IpAddr>,
-    /// `[market]`: where prices and candles come from (simulated by default).
+    /// `[market]`: the simulated market and where Bybit's public market is.
     pub market: MarketConfig,
-    /// `[paper]`: the paper exchange's wallet and fills.
+    /// `[paper]`: the paper exchange's wallet, fills and market.
     pub paper: PaperSettings,
     /// `[telegram]`: the bot token deal and summary messages are sent with (empty: none).
     pub telegram: TelegramConfig,
@@ -73,7 +74,7 @@ impl Default for Config {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8000)),
             database_url: "sqlite://data/signaldesk.db".into(),
-            venue: VenueKind::Paper,
+            venue: None,
             data_dir: PathBuf::from("data"),
             static_dir: None,
             instance_id: default_instance_id(),
@@ -101,8 +102,6 @@ pub struct Overrides {
     pub addr: Option<SocketAddr>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub database_url: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub venue: Option<VenueKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data_dir: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -154,8 +153,19 @@ impl Config {
                     .split("__"),
             )
             .merge(Serialized::defaults(overrides))
-            .extract()
+            .extract::<Config>()
             .map_err(Box::new)
+            .and_then(|config| config.refuse_retired().map(|()| config))
+    }
+
+    /// Refuses settings that no longer exist, saying what replaced them.
+    fn refuse_retired(&self) -> Result<(), Box<figment::Error>> {
+        if self.venue.is_some() {
+            return Err(Box::new(figment::Error::from(VENUE_IS_GONE.to_string())));
+        }
+        self.market
+            .refuse_retired()
+            .map_err(|e| Box::new(figment::Error::from(e.to_string())))
     }
 }
 
@@ -170,9 +180,9 @@ mod tests {
         figment::Jail::expect_with(|jail| {
             jail.create_file(
                 "sd.toml",
-                "addr = \"127.0.0.1:9000\"\nallow_registration = true\nvenue = \"bybit\"",
+                "addr = \"127.0.0.1:9000\"\nallow_registration = true\n[paper]\nmarket = \"bybit\"",
             )?;
-            jail.set_env("SIGNALDESK_VENUE", "paper");
+            jail.set_env("SIGNALDESK_PAPER__MARKET", "simulated");
             jail.set_env("SIGNALDESK_DATABASE_URL", "sqlite://env.db");
             jail.set_env("SIGNALDESK_MARKET__SPEED", "60");
             let overrides = Overrides {
@@ -182,7 +192,11 @@ mod tests {
             let config = Config::load(Some(Path::new("sd.toml")), &overrides).map_err(|e| *e)?;
             assert_eq!(config.addr.port(), 9000, "file beats default");
             assert!(config.allow_registration);
-            assert_eq!(config.venue, VenueKind::Paper, "env beats file");
+            assert_eq!(
+                config.paper.market,
+                signaldesk_engine::paper::PaperMarket::Simulated,
+                "env beats file"
+            );
             assert_eq!(config.database_url, "sqlite://flag.db", "flag beats env");
             assert_eq!(config.session_idle_secs, 30 * 24 * 3600, "default kept");
             assert_eq!(config.market.speed, 60.0, "nested env");
@@ -221,8 +235,23 @@ mod tests {
     #[test]
     fn a_bad_value_is_an_error_not_a_default() {
         figment::Jail::expect_with(|jail| {
-            jail.set_env("SIGNALDESK_VENUE", "moon");
+            jail.set_env("SIGNALDESK_PAPER__MARKET", "moon");
             assert!(Config::load(None, &Overrides::default()).is_err());
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_retired_venue_settings_are_refused_with_what_replaced_them() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("SIGNALDESK_VENUE", "bybit");
+            let error = Config::load(None, &Overrides::default()).unwrap_err();
+            assert!(error.to_string().contains("active API key"), "{error}");
+            jail.clear_env();
+            jail.create_file("sd.toml", "[market]\nsource = \"bybit\"")?;
+            let error =
+                Config::load(Some(Path::new("sd.toml")), &Overrides::default()).unwrap_err();
+            assert!(error.to_string().contains("[paper] market"), "{error}");
             Ok(())
         });
     }

@@ -240,6 +240,7 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
             created_at: opened,
             opened_at: Some(opened),
             closed_at: Some(closed),
+            venue: None,
         };
         let chain = t.chain.as_deref().and_then(|k| chain_index.get(k).copied());
         trades.push((trade, chain));

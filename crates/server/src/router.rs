@@ -70,6 +70,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(api_keys::list, api_keys::create))
         .routes(routes!(api_keys::delete))
         .routes(routes!(api_keys::set_active))
+        .routes(routes!(api_keys::deactivate))
         .routes(routes!(logs::list))
         .routes(routes!(signals::list))
         .routes(routes!(signals::latest))

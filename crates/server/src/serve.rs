@@ -7,14 +7,14 @@ use anyhow::Context;
 use std::sync::Arc;
 
 use signaldesk_engine::ownership::{LeaseTiming, Ownership};
-use signaldesk_engine::{Engine, EngineOptions, VenueChoice};
-use signaldesk_store::{Backend, LeaseHolder, SecretCipher, Store};
+use signaldesk_engine::{Engine, EngineOptions};
+use signaldesk_store::{Backend, LeaseHolder, Placement, SecretCipher, Store};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::app::{now_ms, AppState};
 use crate::auth::{password, secrets};
-use crate::config::{Config, VenueKind};
+use crate::config::Config;
 use crate::http::metrics::Exporter;
 use crate::relay::{self, Relay};
 use crate::{rate_limit, router};
@@ -77,10 +77,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
             .context("cannot check the master key against the database")?;
     }
     let metrics = Arc::new(Exporter::new(&config.instance_id));
-    let venue = match config.venue {
-        VenueKind::Paper => VenueChoice::Paper(config.paper.clone()),
-        VenueKind::Bybit => VenueChoice::Bybit(config.bybit.clone(), cipher.clone()),
-    };
+    place_undecided_keys(&store).await?;
     // SQLite serves one process; on PostgreSQL with `multi_instance` other instances share
     // the database, so each bot runs where its lease is held (docs/multi-instance.md).
     let holder = LeaseHolder::new(&config.instance_id);
@@ -95,7 +92,9 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
     };
     let options = EngineOptions {
         market: config.market.clone(),
-        venue,
+        paper: config.paper.clone(),
+        bybit: config.bybit.clone(),
+        cipher: cipher.clone(),
         telegram: config.telegram.clone(),
         data_dir: config.data_dir.clone(),
         metrics: metrics.metrics.clone(),
@@ -151,6 +150,29 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     shutdown_signal().await;
     tracing::info!("shutting down");
     server.stop().await
+}
+
+/// The first start after the upgrade to keys that name their exchange places the keys from
+/// before (`Store::place_undecided_keys`) and says, once, what it did and how to choose where
+/// the books could not tell (docs/accounts.md, "Upgrading").
+pub(crate) async fn place_undecided_keys(store: &Store) -> anyhow::Result<()> {
+    let placed = store
+        .place_undecided_keys()
+        .await
+        .context("cannot place the API keys from before keys named their exchange")?;
+    for key in &placed {
+        let said = match key.placement {
+            Placement::Paper => "is a paper key: its user's books were kept on the paper exchange".to_string(),
+            Placement::Bybit => "is a Bybit key: its user's books hold Bybit executions".to_string(),
+            Placement::Undecided => "could not be placed (its user's books show no trades, or trades on both): it is now an inactive Bybit key and the user's bot is stopped. To trade on Bybit, press Set Active on the API Keys page; to trade on paper, add a key with Exchange: Paper, or trade with no active key".to_string(),
+        };
+        println!(
+            "Signal Desk upgrade: API key #{} of \"{}\" {said}.",
+            key.key_id, key.username
+        );
+        tracing::warn!(key_id = key.key_id, user_id = key.user_id, placement = ?key.placement, "API key from before keys named their exchange placed");
+    }
+    Ok(())
 }
 
 /// On a first start with no users, creates `admin` with a random password shown once.

@@ -18,7 +18,7 @@ pub use crypto::SecretCipher;
 pub use db::{Backend, Store};
 pub use error::StoreError;
 pub use health::StoreHealth;
-pub use repo::api_keys::{ApiCredentials, ApiKeyRecord};
+pub use repo::api_keys::{ApiCredentials, ApiKeyRecord, PlacedKey, Placement};
 pub use repo::backtests::BacktestRecord;
 pub use repo::bot_logs::{LogEntry, LogLevel};
 pub use repo::commands::BotCommand;

@@ -2,6 +2,7 @@
 //! is set.
 
 use serde_json::json;
+use signaldesk_core::account::Exchange;
 use signaldesk_core::settings::{BotMode, BotSettings};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{LogLevel, RunFlags, SecretCipher, Store, StoreError};
@@ -100,11 +101,27 @@ async fn api_keys_are_encrypted_scoped_and_singly_active() {
         let a = store.create_user("a", "h", 0).await.unwrap();
         let b = store.create_user("b", "h", 0).await.unwrap();
         let k1 = store
-            .create_api_key(&cipher, a.id, "KEY-ONE", "SECRET-ONE", true, 1)
+            .create_api_key(
+                &cipher,
+                a.id,
+                "KEY-ONE",
+                "SECRET-ONE",
+                Exchange::Bybit,
+                true,
+                1,
+            )
             .await
             .unwrap();
         let k2 = store
-            .create_api_key(&cipher, a.id, "KEY-TWO", "SECRET-TWO", false, 2)
+            .create_api_key(
+                &cipher,
+                a.id,
+                "KEY-TWO",
+                "SECRET-TWO",
+                Exchange::Bybit,
+                false,
+                2,
+            )
             .await
             .unwrap();
         assert!(!k1.is_active && k1.is_demo && !k2.is_demo, "{}", db.label);
@@ -165,7 +182,15 @@ async fn secrets_are_not_in_the_sqlite_file_in_plaintext() {
     let cipher = SecretCipher::random();
     let a = store.create_user("a", "h", 0).await.unwrap();
     store
-        .create_api_key(&cipher, a.id, "PLAIN-KEY-123", "PLAIN-SECRET-456", true, 1)
+        .create_api_key(
+            &cipher,
+            a.id,
+            "PLAIN-KEY-123",
+            "PLAIN-SECRET-456",
+            Exchange::Bybit,
+            true,
+            1,
+        )
         .await
         .unwrap();
     store.close().await;

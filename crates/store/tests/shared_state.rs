@@ -1,6 +1,7 @@
 //! The state several instances share through PostgreSQL (migration 0010): the rate limit rows
 //! and the master key check. PostgreSQL only, when `TEST_DATABASE_URL` is set.
 
+use signaldesk_core::account::Exchange;
 use signaldesk_store::repo::rate_limits::{Lockouts, Quota};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{Backend, SecretCipher, Store, StoreError};
@@ -110,7 +111,7 @@ async fn the_first_master_key_check_opens_a_stored_exchange_key() {
     let key = SecretCipher::random();
     let user = store.create_user("alice", "hash", 0).await.unwrap();
     store
-        .create_api_key(&key, user.id, "k", "s", true, 0)
+        .create_api_key(&key, user.id, "k", "s", Exchange::Paper, true, 0)
         .await
         .unwrap();
     let other = store.check_master_key(&SecretCipher::random()).await;

@@ -43,6 +43,7 @@ fn closed_trade(user_id: i64, n: usize, opened_at: i64, closed_at: i64, pnl: Dec
         created_at: opened_at,
         opened_at: Some(opened_at),
         closed_at: Some(closed_at),
+        venue: None,
     }
 }
 

@@ -35,6 +35,7 @@ fn trade(user_id: i64, symbol: &str, coid: &str, created_at: i64) -> Trade {
         created_at,
         opened_at: None,
         closed_at: None,
+        venue: None,
     }
 }
 

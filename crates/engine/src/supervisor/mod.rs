@@ -368,24 +368,11 @@ impl Supervisor {
             }
             if !record.is_bot_running {
                 Self::stop_worker(&mut map, WorkerKind::Trading, user_id).await;
-            } else if self.store().active_api_key(user_id).await?.is_some() {
+            } else {
                 started += usize::from(
                     self.ensure_running(&mut map, WorkerKind::Trading, user_id)
                         .await,
                 );
-            } else {
-                self.store()
-                    .set_run_flags(
-                        user_id,
-                        RunFlags {
-                            bot_running: Some(false),
-                            ..RunFlags::default()
-                        },
-                    )
-                    .await?;
-                self.journal()
-                    .error(user_id, "The bot was running before the restart but has no active API key now: it stays stopped")
-                    .await;
             }
             self.mark_owned(&map, user_id);
             self.release_if_idle(&map, user_id).await;
@@ -540,9 +527,6 @@ impl Supervisor {
     /// Starts signal fetching first when it is off, then the trading worker.
     pub async fn start_trading(&self, user_id: i64) -> Result<BotStatus, EngineError> {
         let record = self.record(user_id).await?;
-        if self.store().active_api_key(user_id).await?.is_none() {
-            return Err(EngineError::NoActiveKey);
-        }
         let mut map = self.workers.lock().await;
         let now = chrono::Utc::now().timestamp_millis();
         let started_at = match record.bot_started_at {
@@ -672,7 +656,7 @@ impl Supervisor {
             bot_mode: record.settings.bot_mode.as_str().to_string(),
             open_trades: self.store().count_open_trades(user_id).await?,
             active_chains: self.store().open_chains(user_id).await?.len() as i64,
-            venue: self.ctx.venues.name(),
+            venue: self.ctx.accounts.venue_of(user_id).await?,
             started_at: record
                 .bot_started_at
                 .filter(|_| record.is_bot_running)
@@ -716,8 +700,7 @@ impl Supervisor {
 
     /// A worker for one request while the bot is stopped: it reconciles, then acts.
     async fn standby_worker(&self, user_id: i64) -> Result<TradingWorker, EngineError> {
-        let known = self.ctx.known_signals(user_id).await;
-        let mut worker = TradingWorker::new(user_id, self.ctx.trading_deps(user_id), known).await?;
+        let mut worker = self.ctx.trading_worker(user_id).await?;
         worker.reconcile(chrono::Utc::now()).await;
         Ok(worker)
     }
@@ -829,5 +812,25 @@ impl Supervisor {
             Some(commands) => commands.send(Command::SettingsChanged).await.is_ok(),
             None => false,
         }
+    }
+
+    /// The user's active key changed while their bot is stopped (a running bot refuses the
+    /// change): a kept connection of the old key goes, and a signal worker running here
+    /// starts again on the new account's market, so the user's signals are always that
+    /// market's.
+    pub async fn account_changed(&self, user_id: i64) -> Result<BotStatus, EngineError> {
+        self.ctx.accounts.key_changed(user_id);
+        let mut map = self.workers.lock().await;
+        let signals_here = map
+            .get(&user_id)
+            .and_then(|w| w.signals.as_ref())
+            .is_some_and(Worker::is_running);
+        if signals_here {
+            Self::stop_worker(&mut map, WorkerKind::Signals, user_id).await;
+            self.ensure_running(&mut map, WorkerKind::Signals, user_id)
+                .await;
+        }
+        drop(map);
+        self.publish_status(user_id).await
     }
 }

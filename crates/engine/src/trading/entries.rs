@@ -341,6 +341,7 @@ impl TradingWorker {
             created_at: now_ms,
             opened_at: None,
             closed_at: None,
+            venue: Some(self.deps.account_venue),
         };
         Ok(self.deps.store.insert_trade(&trade).await?)
     }

@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
+use signaldesk_core::account::AccountVenue;
 use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::signal::TradeSignal;
@@ -63,6 +64,8 @@ pub enum Command {
 /// What one worker needs from the outside world.
 #[derive(Clone)]
 pub struct TradingDeps {
+    /// Where `venue` is: every trade the worker opens records it.
+    pub account_venue: AccountVenue,
     pub store: Store,
     pub journal: BotJournal,
     pub bus: Arc<EventBus>,

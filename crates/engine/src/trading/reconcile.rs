@@ -376,6 +376,7 @@ impl TradingWorker {
             created_at: now_ms,
             opened_at: Some(position.opened_at_ms),
             closed_at: None,
+            venue: Some(self.deps.account_venue),
         };
         let trade = match self.deps.store.insert_trade(&trade).await {
             Ok(trade) => trade,

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use signaldesk_engine::metrics::Metrics;
 use signaldesk_engine::signals::RatingHub;
 use signaldesk_engine::telegram::Notifier;
-use signaldesk_engine::{Engine, PaperVenue, Venues};
+use signaldesk_engine::{Accounts, Engine, Market, PaperVenue};
 use signaldesk_store::Store;
 use signaldesk_venue::market::MarketData;
-use signaldesk_venue::paper::{NoJournal, PaperConfig, PaperExchange};
+use signaldesk_venue::paper::PaperConfig;
 
 /// An engine over `hub` whose venue is a paper exchange on `market`.
 pub async fn engine(
@@ -16,14 +16,12 @@ pub async fn engine(
     market: Arc<dyn MarketData>,
     hub: Arc<RatingHub>,
 ) -> Arc<Engine> {
-    let exchange = PaperExchange::new(market.clone(), PaperConfig::default(), Arc::new(NoJournal))
+    let paper = PaperVenue::sole(Market::assembled(market, hub), PaperConfig::default())
         .await
         .unwrap();
     Engine::assemble(
         store.clone(),
-        Venues::Paper(PaperVenue::sole(Arc::new(exchange))),
-        market,
-        hub,
+        Accounts::paper_only(store.clone(), paper),
         Notifier::disabled(),
         Metrics::disabled(),
     )

@@ -96,6 +96,7 @@ pub async fn worker(
 ) -> TradingWorker {
     let bus = EventBus::new();
     let deps = TradingDeps {
+        account_venue: signaldesk_core::account::AccountVenue::Paper,
         store: store.clone(),
         journal: BotJournal::new(store.clone(), bus.clone()),
         bus,

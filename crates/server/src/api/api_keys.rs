@@ -5,6 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use signaldesk_core::account::Exchange;
 use signaldesk_store::ApiKeyRecord;
 use utoipa::ToSchema;
 
@@ -17,12 +18,18 @@ use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody, FieldErrors
 pub const MASKED_KEY: &str = "********";
 const MAX_CREDENTIAL_CHARS: usize = 256;
 const STOP_THE_BOT_FIRST: &str = "Stop the bot before deleting or switching the active API key.";
+/// Open trades stay on the account they were opened on: the books follow one account at a
+/// time (docs/accounts.md).
+const CLOSE_POSITIONS_FIRST: &str =
+    "Close the open positions before switching accounts: they stay on the account they were opened on.";
 
 #[derive(Serialize, ToSchema)]
 pub struct ApiKeyView {
     pub id: i64,
     /// Always fully masked.
     pub key: &'static str,
+    /// Where the key trades: `bybit` (demo or mainnet by `is_demo`) or the `paper` exchange.
+    pub exchange: Exchange,
     pub is_demo: bool,
     pub is_active: bool,
     pub created_at: String,
@@ -33,6 +40,7 @@ impl From<ApiKeyRecord> for ApiKeyView {
         ApiKeyView {
             id: r.id,
             key: MASKED_KEY,
+            exchange: r.exchange,
             is_demo: r.is_demo,
             is_active: r.is_active,
             created_at: rfc3339(r.created_at),
@@ -52,18 +60,26 @@ pub struct NewApiKey {
     pub secret: String,
     #[serde(default = "default_demo")]
     pub is_demo: bool,
+    /// `bybit` (default) or `paper` (any non-empty key and secret).
+    #[serde(default = "default_exchange")]
+    pub exchange: Exchange,
 }
 
 impl std::fmt::Debug for NewApiKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NewApiKey")
             .field("is_demo", &self.is_demo)
+            .field("exchange", &self.exchange)
             .finish_non_exhaustive()
     }
 }
 
 fn default_demo() -> bool {
     true
+}
+
+fn default_exchange() -> Exchange {
+    Exchange::Bybit
 }
 
 #[utoipa::path(get, path = "/api/api-keys/", tag = "api-keys",
@@ -100,25 +116,47 @@ pub async fn create(
     }
     let record = state
         .store
-        .create_api_key(&state.cipher, auth.id(), key, secret, new.is_demo, now_ms())
+        .create_api_key(
+            &state.cipher,
+            auth.id(),
+            key,
+            secret,
+            new.exchange,
+            new.is_demo,
+            now_ms(),
+        )
         .await?;
     tracing::info!(
         user_id = auth.id(),
         key_id = record.id,
+        exchange = record.exchange.as_str(),
         is_demo = record.is_demo,
         "API key added"
     );
     Ok((StatusCode::CREATED, Json(record.into())))
 }
 
-/// Whether the user's bot is meant to run (the persisted flag, so a bot resuming after a
-/// restart counts too).
-async fn bot_running(state: &AppState, auth: &AuthUser) -> ApiResult<bool> {
-    Ok(state
+/// Refuses a change of the user's account while their bot is meant to run (the persisted
+/// flag, so a bot resuming after a restart counts too) or while trades are open on it.
+async fn account_may_change(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
+    let running = state
         .store
         .settings_of_user(auth.id())
         .await?
-        .is_some_and(|r| r.is_bot_running))
+        .is_some_and(|r| r.is_bot_running);
+    if running {
+        return Err(ApiError::conflict(STOP_THE_BOT_FIRST));
+    }
+    if state.store.count_open_trades(auth.id()).await? > 0 {
+        return Err(ApiError::conflict(CLOSE_POSITIONS_FIRST));
+    }
+    Ok(())
+}
+
+/// The user's account changed: the engine moves what runs (signals) to the new one.
+async fn account_changed(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
+    state.engine.supervisor().account_changed(auth.id()).await?;
+    Ok(())
 }
 
 async fn own_key(state: &AppState, auth: &AuthUser, id: i64) -> ApiResult<ApiKeyRecord> {
@@ -137,10 +175,13 @@ pub async fn delete(
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<StatusCode> {
     let key = own_key(&state, &auth, id).await?;
-    if key.is_active && bot_running(&state, &auth).await? {
-        return Err(ApiError::conflict(STOP_THE_BOT_FIRST));
+    if key.is_active {
+        account_may_change(&state, &auth).await?;
     }
     state.store.delete_api_key(auth.id(), id).await?;
+    if key.is_active {
+        account_changed(&state, &auth).await?;
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -155,10 +196,34 @@ pub async fn set_active(
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<ApiKeyView>> {
     let key = own_key(&state, &auth, id).await?;
-    if !key.is_active && bot_running(&state, &auth).await? {
-        return Err(ApiError::conflict(STOP_THE_BOT_FIRST));
+    if !key.is_active {
+        account_may_change(&state, &auth).await?;
     }
     state.engine.check_api_key(auth.id(), Some(id)).await?;
     let record = state.store.set_active_api_key(auth.id(), id).await?;
+    if !key.is_active {
+        account_changed(&state, &auth).await?;
+    }
+    Ok(Json(record.into()))
+}
+
+/// Makes this key inactive: the user trades on their paper account until a key is active.
+#[utoipa::path(post, path = "/api/api-keys/{id}/deactivate/", tag = "api-keys",
+    params(("id" = i64, Path)),
+    responses((status = 200, body = ApiKeyView), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody)))]
+pub async fn deactivate(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiPath(id): ApiPath<i64>,
+) -> ApiResult<Json<ApiKeyView>> {
+    let key = own_key(&state, &auth, id).await?;
+    if !key.is_active {
+        return Ok(Json(key.into()));
+    }
+    account_may_change(&state, &auth).await?;
+    let record = state.store.deactivate_api_key(auth.id(), id).await?;
+    account_changed(&state, &auth).await?;
+    tracing::info!(user_id = auth.id(), key_id = id, "API key deactivated");
     Ok(Json(record.into()))
 }

@@ -81,6 +81,9 @@ pub struct TradeView {
     pub created_at: String,
     pub opened_at: Option<String>,
     pub closed_at: Option<String>,
+    /// The account it was made on; null for trades from before venues were recorded.
+    #[schema(value_type = Option<signaldesk_core::account::VenueView>)]
+    pub venue: Option<signaldesk_core::account::AccountVenue>,
 }
 
 fn num(d: Decimal) -> f64 {
@@ -125,6 +128,7 @@ impl From<Trade> for TradeView {
             created_at: rfc3339(t.created_at),
             opened_at: t.opened_at.map(rfc3339),
             closed_at: t.closed_at.map(rfc3339),
+            venue: t.venue,
         }
     }
 }

@@ -112,10 +112,12 @@ pub async fn receive(
     };
     state.limits.webhook_alert(user_id).await?;
     let ParsedAlert { symbol, rating } = read_alert(&body)?;
-    if !state.engine.hub().covers(&symbol) {
+    // The symbol must trade on the user's own market: Bybit's list for a Bybit account.
+    let market = state.engine.market_of(user_id).await?;
+    if !market.lists(&symbol).await? {
         return Err(field_error(
             "symbol",
-            format!("{symbol} is not one of the symbols this server trades."),
+            format!("{symbol} is not one of the symbols this account's market trades."),
         ));
     }
     let alert = Alert {

@@ -1,12 +1,11 @@
-//! `--venue bybit` against the fake Bybit on loopback (crates/fake-bybit): Set Active and
-//! Start Bot check the key with one authenticated call and refuse it with the exchange's
-//! reason; a demo key reaches the demo URLs and a mainnet key the mainnet ones.
+//! Bybit keys against the fake Bybit on loopback (crates/fake-bybit): Set Active and Start
+//! Bot check the key with one authenticated call and refuse it with the exchange's reason; a
+//! demo key reaches the demo URLs and a mainnet key the mainnet ones.
 
 use reqwest::{Method, StatusCode};
 use rust_decimal::Decimal;
 use signaldesk_core::market::Instrument;
 use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec};
-use signaldesk_server::config::VenueKind;
 use signaldesk_store::test_support::TestDatabase;
 
 use crate::helpers::{assert_json_error, TestApp};
@@ -31,7 +30,6 @@ async fn set_active_and_start_bot_refuse_a_key_bybit_refuses() {
     let demo = fake("DEMOKEY", "DEMOSECRET").await;
     let mainnet = fake("MAINKEY", "MAINSECRET").await;
     let app = TestApp::spawn_with(TestDatabase::sqlite(), |c| {
-        c.venue = VenueKind::Bybit;
         c.bybit.demo_rest_url = demo.rest_url();
         c.bybit.demo_ws_url = demo.private_ws_url();
         c.bybit.mainnet_rest_url = mainnet.rest_url();
@@ -41,7 +39,9 @@ async fn set_active_and_start_bot_refuse_a_key_bybit_refuses() {
     let token = app.user_with_token("alice").await;
     let set_active = |id: &serde_json::Value| format!("/api/api-keys/{id}/set_active/");
 
-    let wrong_secret = app.add_key(&token, "DEMOKEY", "NOT-THE-SECRET", true).await;
+    let wrong_secret = app
+        .add_key_on(&token, "bybit", "DEMOKEY", "NOT-THE-SECRET", true)
+        .await;
     let res = app
         .call(Method::POST, &set_active(&wrong_secret["id"]), &token, None)
         .await;
@@ -51,7 +51,9 @@ async fn set_active_and_start_bot_refuse_a_key_bybit_refuses() {
     assert!(!error.contains("NOT-THE-SECRET"), "{error}");
 
     // A demo key marked as mainnet goes to mainnet, which does not know it.
-    let wrong_env = app.add_key(&token, "DEMOKEY", "DEMOSECRET", false).await;
+    let wrong_env = app
+        .add_key_on(&token, "bybit", "DEMOKEY", "DEMOSECRET", false)
+        .await;
     let res = app
         .call(Method::POST, &set_active(&wrong_env["id"]), &token, None)
         .await;
@@ -71,7 +73,9 @@ async fn set_active_and_start_bot_refuse_a_key_bybit_refuses() {
         "a refused key is not activated: {keys}"
     );
 
-    let good = app.add_key(&token, "DEMOKEY", "DEMOSECRET", true).await;
+    let good = app
+        .add_key_on(&token, "bybit", "DEMOKEY", "DEMOSECRET", true)
+        .await;
     app.call_ok(
         Method::POST,
         &set_active(&good["id"]),

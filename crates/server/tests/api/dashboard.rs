@@ -56,6 +56,7 @@ fn trade(user_id: i64, n: usize, opened_at: i64, closed_at: Option<i64>, pnl: De
         created_at: opened_at,
         opened_at: Some(opened_at),
         closed_at,
+        venue: None,
     }
 }
 

@@ -84,6 +84,25 @@ impl TestApp {
         }
     }
 
+    /// Stops the server gracefully, runs `between` on the database's URL, and starts a new
+    /// server on the same database and data dir.
+    pub async fn restart_after<F, Fut>(self, between: F) -> TestApp
+    where
+        F: FnOnce(String) -> Fut,
+        Fut: std::future::Future<Output = ()>,
+    {
+        let TestApp {
+            server,
+            config,
+            data_dir,
+            db,
+            ..
+        } = self;
+        server.stop().await.expect("graceful stop");
+        between(db.url.clone()).await;
+        TestApp::launch(db, config, data_dir).await
+    }
+
     /// Stops the server gracefully and starts a new one on the same database and data dir.
     pub async fn restart(self) -> TestApp {
         let TestApp {
@@ -202,9 +221,23 @@ impl TestApp {
         }
     }
 
-    /// Adds an exchange key (inactive) and returns its record.
+    /// Adds a paper key (inactive) and returns its record.
     pub async fn add_key(&self, token: &str, key: &str, secret: &str, is_demo: bool) -> Value {
-        let body = serde_json::json!({"key": key, "secret": secret, "is_demo": is_demo});
+        self.add_key_on(token, "paper", key, secret, is_demo).await
+    }
+
+    /// Adds a key of `exchange` (inactive) and returns its record.
+    pub async fn add_key_on(
+        &self,
+        token: &str,
+        exchange: &str,
+        key: &str,
+        secret: &str,
+        is_demo: bool,
+    ) -> Value {
+        let body = serde_json::json!({
+            "key": key, "secret": secret, "is_demo": is_demo, "exchange": exchange
+        });
         self.call_ok(
             Method::POST,
             "/api/api-keys/",

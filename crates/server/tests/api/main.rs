@@ -1,6 +1,7 @@
 //! Integration tests against the real server on a free port, on a real SQLite file (and on
 //! PostgreSQL too where a test says so and `TEST_DATABASE_URL` is set).
 
+mod accounts;
 mod api_keys;
 mod auth;
 mod backtest_cli;
@@ -24,5 +25,6 @@ mod settings;
 mod signals;
 mod stats;
 mod trades;
+mod upgrade;
 mod webhook;
 mod ws;

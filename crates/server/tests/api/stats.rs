@@ -57,6 +57,7 @@ fn trade(user_id: i64, n: usize, status: TradeStatus, created_at: i64, pnl: i64)
         created_at,
         opened_at: Some(created_at),
         closed_at: None,
+        venue: None,
     }
 }
 

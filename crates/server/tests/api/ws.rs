@@ -237,7 +237,7 @@ async fn the_snapshot_and_every_message_type_carry_the_fields_the_spec_names() {
     assert_eq!(asked["signals"].as_array().unwrap().len(), 2);
 
     // An open paper position shows in `orders`.
-    let paper = app.server.state.engine.paper_exchange().unwrap();
+    let paper = app.server.state.engine.paper_exchange();
     paper
         .account(user_id)
         .submit_market_order(OrderRequest {

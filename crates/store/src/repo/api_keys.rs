@@ -1,3 +1,4 @@
+use signaldesk_core::account::{AccountVenue, Exchange};
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
@@ -9,6 +10,7 @@ use crate::{Store, StoreError};
 pub struct ApiKeyRecord {
     pub id: i64,
     pub user_id: i64,
+    pub exchange: Exchange,
     pub is_demo: bool,
     pub is_active: bool,
     pub created_at: i64,
@@ -20,24 +22,68 @@ pub struct ApiCredentials {
     pub key_id: i64,
     pub api_key: String,
     pub api_secret: String,
+    pub exchange: Exchange,
     pub is_demo: bool,
+}
+
+impl ApiKeyRecord {
+    /// Where this key's account trades.
+    pub fn venue(&self) -> AccountVenue {
+        AccountVenue::of_key(self.exchange, self.is_demo)
+    }
+}
+
+impl ApiCredentials {
+    pub fn venue(&self) -> AccountVenue {
+        AccountVenue::of_key(self.exchange, self.is_demo)
+    }
+}
+
+/// A key from before keys named their exchange, placed by [`Store::place_undecided_keys`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlacedKey {
+    pub key_id: i64,
+    pub user_id: i64,
+    pub username: String,
+    pub placement: Placement,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// The user's books were kept on the paper exchange only.
+    Paper,
+    /// The user's books hold Bybit executions only.
+    Bybit,
+    /// The books cannot tell (no trades, or trades on both): made an inactive Bybit key, so
+    /// nothing trades on it until the user chooses.
+    Undecided,
 }
 
 impl std::fmt::Debug for ApiCredentials {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ApiCredentials")
             .field("key_id", &self.key_id)
+            .field("exchange", &self.exchange)
             .field("is_demo", &self.is_demo)
             .finish_non_exhaustive()
     }
 }
 
-const COLUMNS: &str = "id, user_id, is_demo, is_active, created_at";
+const COLUMNS: &str = "id, user_id, exchange, is_demo, is_active, created_at";
+
+fn exchange(row: &AnyRow) -> Result<Exchange, StoreError> {
+    let text: Option<String> = row.try_get("exchange")?;
+    let text = text.ok_or_else(|| {
+        StoreError::Corrupt("an API key from before keys named their exchange is not placed".into())
+    })?;
+    Exchange::parse(&text).ok_or_else(|| StoreError::Corrupt(format!("key exchange {text}")))
+}
 
 fn record_from_row(row: &AnyRow) -> Result<ApiKeyRecord, StoreError> {
     Ok(ApiKeyRecord {
         id: row.try_get("id")?,
         user_id: row.try_get("user_id")?,
+        exchange: exchange(row)?,
         is_demo: row.try_get::<i64, _>("is_demo")? != 0,
         is_active: row.try_get::<i64, _>("is_active")? != 0,
         created_at: row.try_get("created_at")?,
@@ -56,17 +102,19 @@ impl Store {
         user_id: i64,
         api_key: &str,
         api_secret: &str,
+        exchange: Exchange,
         is_demo: bool,
         now_ms: i64,
     ) -> Result<ApiKeyRecord, StoreError> {
         let sql = format!(
-            "INSERT INTO api_keys (user_id, key_enc, secret_enc, is_demo, is_active, created_at)
-             VALUES ($1, $2, $3, $4, 0, $5) RETURNING {COLUMNS}"
+            "INSERT INTO api_keys (user_id, key_enc, secret_enc, exchange, is_demo, is_active, created_at)
+             VALUES ($1, $2, $3, $4, $5, 0, $6) RETURNING {COLUMNS}"
         );
         let row = sqlx::query(&sql)
             .bind(user_id)
             .bind(cipher.encrypt(api_key, &context(user_id, "key"))?)
             .bind(cipher.encrypt(api_secret, &context(user_id, "secret"))?)
+            .bind(exchange.as_str())
             .bind(i64::from(is_demo))
             .bind(now_ms)
             .fetch_one(&self.pool)
@@ -130,6 +178,99 @@ impl Store {
         self.api_key(user_id, id).await?.ok_or(StoreError::NotFound)
     }
 
+    /// Makes `id` inactive: the user has no active key, and trades on their paper account.
+    pub async fn deactivate_api_key(
+        &self,
+        user_id: i64,
+        id: i64,
+    ) -> Result<ApiKeyRecord, StoreError> {
+        let done = sqlx::query("UPDATE api_keys SET is_active = 0 WHERE id = $1 AND user_id = $2")
+            .bind(id)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
+        }
+        self.api_key(user_id, id).await?.ok_or(StoreError::NotFound)
+    }
+
+    /// Where the user's bot trades now: their active key's venue, or paper without one.
+    pub async fn account_venue(&self, user_id: i64) -> Result<AccountVenue, StoreError> {
+        Ok(self
+            .active_api_key(user_id)
+            .await?
+            .map_or(AccountVenue::Paper, |key| key.venue()))
+    }
+
+    /// Places every key from before keys named their exchange, by what the books say of its
+    /// user (docs/accounts.md, "Upgrading"): executions on the paper exchange only (closes
+    /// with ids `paper-…`, or a stored paper account) make paper keys, Bybit executions only
+    /// (closes with Bybit's order ids; an opening's id, `open:…`, is the same on both) make
+    /// Bybit keys, and otherwise the key becomes an inactive Bybit key and the user's bot is
+    /// stopped, so nothing trades where its owner did not choose. Answers what it placed;
+    /// nothing once every key is placed.
+    pub async fn place_undecided_keys(&self) -> Result<Vec<PlacedKey>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let rows = sqlx::query(
+            "SELECT k.id, k.user_id, u.username,
+                 (SELECT COUNT(*) FROM paper_accounts p WHERE p.user_id = k.user_id)
+                 + (SELECT COUNT(*) FROM fills f WHERE f.user_id = k.user_id
+                        AND f.venue_id LIKE 'paper-%') AS paper_marks,
+                 (SELECT COUNT(*) FROM fills f WHERE f.user_id = k.user_id
+                        AND f.venue_id NOT LIKE 'paper-%'
+                        AND f.venue_id NOT LIKE 'open:%') AS bybit_marks
+             FROM api_keys k JOIN users u ON u.id = k.user_id
+             WHERE k.exchange IS NULL ORDER BY k.id",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut placed = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let paper: i64 = row.try_get("paper_marks")?;
+            let bybit: i64 = row.try_get("bybit_marks")?;
+            let placement = match (paper > 0, bybit > 0) {
+                (true, false) => Placement::Paper,
+                (false, true) => Placement::Bybit,
+                _ => Placement::Undecided,
+            };
+            let key = PlacedKey {
+                key_id: row.try_get("id")?,
+                user_id: row.try_get("user_id")?,
+                username: row.try_get("username")?,
+                placement,
+            };
+            let exchange = match placement {
+                Placement::Paper => Exchange::Paper,
+                Placement::Bybit | Placement::Undecided => Exchange::Bybit,
+            };
+            sqlx::query("UPDATE api_keys SET exchange = $1 WHERE id = $2")
+                .bind(exchange.as_str())
+                .bind(key.key_id)
+                .execute(&mut *tx)
+                .await?;
+            if placement == Placement::Undecided {
+                let was_active = sqlx::query(
+                    "UPDATE api_keys SET is_active = 0 WHERE id = $1 AND is_active <> 0",
+                )
+                .bind(key.key_id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                    > 0;
+                if was_active {
+                    sqlx::query("UPDATE bot_settings SET is_bot_running = 0 WHERE user_id = $1")
+                        .bind(key.user_id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+            placed.push(key);
+        }
+        tx.commit().await?;
+        Ok(placed)
+    }
+
     pub async fn active_api_key(&self, user_id: i64) -> Result<Option<ApiKeyRecord>, StoreError> {
         let sql = format!("SELECT {COLUMNS} FROM api_keys WHERE user_id = $1 AND is_active <> 0");
         let row = sqlx::query(&sql)
@@ -166,8 +307,8 @@ impl Store {
         id: Option<i64>,
     ) -> Result<Option<ApiCredentials>, StoreError> {
         let sql = match id {
-            None => "SELECT id, key_enc, secret_enc, is_demo FROM api_keys WHERE user_id = $1 AND is_active <> 0",
-            Some(_) => "SELECT id, key_enc, secret_enc, is_demo FROM api_keys WHERE user_id = $1 AND id = $2",
+            None => "SELECT id, key_enc, secret_enc, exchange, is_demo FROM api_keys WHERE user_id = $1 AND is_active <> 0",
+            Some(_) => "SELECT id, key_enc, secret_enc, exchange, is_demo FROM api_keys WHERE user_id = $1 AND id = $2",
         };
         let mut query = sqlx::query(sql).bind(user_id);
         if let Some(id) = id {
@@ -185,6 +326,7 @@ impl Store {
                 &row.try_get::<String, _>("secret_enc")?,
                 &context(user_id, "secret"),
             )?,
+            exchange: exchange(&row)?,
             is_demo: row.try_get::<i64, _>("is_demo")? != 0,
         }))
     }

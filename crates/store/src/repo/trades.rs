@@ -3,6 +3,7 @@
 use std::str::FromStr;
 
 use rust_decimal::Decimal;
+use signaldesk_core::account::AccountVenue;
 use signaldesk_core::market::PositionSide;
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -100,12 +101,14 @@ pub struct Trade {
     pub created_at: i64,
     pub opened_at: Option<i64>,
     pub closed_at: Option<i64>,
+    /// The account it was made on; `None` for trades from before venues were recorded.
+    pub venue: Option<AccountVenue>,
 }
 
 const COLUMNS: &str = "id, user_id, symbol, side, status, client_order_id, leverage, margin, qty, \
     open_qty, entry_price, exit_price, closed_qty, exit_value, pnl, fees, volume, stop_loss, \
     tp_step, close_reason, chain_id, chain_step, signal_id, signal_at, signal_price, \
-    created_at, opened_at, closed_at";
+    created_at, opened_at, closed_at, venue";
 
 fn decimal(row: &AnyRow, column: &str) -> Result<Decimal, StoreError> {
     let text: String = row.try_get(column)?;
@@ -159,6 +162,13 @@ fn trade_from_row(row: &AnyRow) -> Result<Trade, StoreError> {
         created_at: row.try_get("created_at")?,
         opened_at: row.try_get("opened_at")?,
         closed_at: row.try_get("closed_at")?,
+        venue: row
+            .try_get::<Option<String>, _>("venue")?
+            .map(|text| {
+                AccountVenue::parse(&text)
+                    .ok_or_else(|| StoreError::Corrupt(format!("trade venue {text}")))
+            })
+            .transpose()?,
     })
 }
 
@@ -235,9 +245,9 @@ impl Store {
             "INSERT INTO trades (user_id, symbol, side, status, client_order_id, leverage, margin,
                  qty, open_qty, entry_price, exit_price, closed_qty, exit_value, pnl, fees, volume,
                  stop_loss, tp_step, close_reason, chain_id, chain_step, signal_id, signal_at,
-                 signal_price, created_at, opened_at, closed_at)
+                 signal_price, created_at, opened_at, closed_at, venue)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                 $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
+                 $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)
              RETURNING {COLUMNS}"
         );
         let row = sqlx::query(&sql)
@@ -268,6 +278,7 @@ impl Store {
             .bind(t.created_at)
             .bind(t.opened_at)
             .bind(t.closed_at)
+            .bind(t.venue.map(AccountVenue::as_str))
             .fetch_one(&self.pool)
             .await?;
         trade_from_row(&row)

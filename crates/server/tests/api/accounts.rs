@@ -1,0 +1,298 @@
+//! One server, every account (docs/accounts.md): each user's active key decides where their
+//! bot trades, side by side. A Demo-key user trades on the fake Bybit at its price, a paper
+//! user on the paper market at the simulated price, and nothing of the paper user reaches
+//! Bybit; Deactivate returns the Bybit user to paper.
+
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use reqwest::{Method, StatusCode};
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use signaldesk_core::market::Instrument;
+use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec};
+use signaldesk_store::test_support::TestDatabase;
+
+use crate::helpers::{assert_json_error, TestApp};
+
+/// A fake Bybit listing BTCUSDT and ETHUSDT, BTCUSDT at `price`, with one demo key.
+async fn fake_bybit(price: Decimal) -> FakeBybit {
+    let instrument = |symbol: &str| Instrument {
+        symbol: symbol.into(),
+        tick_size: Decimal::new(1, 2),
+        qty_step: Decimal::new(1, 3),
+        min_qty: Decimal::new(1, 3),
+        min_notional: Decimal::from(5),
+        max_leverage: 100,
+    };
+    let fake = FakeBybit::start(FakeConfig::new(vec![
+        instrument("BTCUSDT"),
+        instrument("ETHUSDT"),
+    ]))
+    .await
+    .unwrap();
+    fake.add_key(KeySpec::new("DEMOKEY", "DEMOSECRET"));
+    fake.set_price("BTCUSDT", price);
+    fake.set_price("ETHUSDT", Decimal::from(3000));
+    fake
+}
+
+/// A server whose Bybit demo accounts and Bybit market are the fake.
+async fn server_beside(fake: &FakeBybit, db: TestDatabase) -> TestApp {
+    let (rest, private_ws, public_ws) =
+        (fake.rest_url(), fake.private_ws_url(), fake.public_ws_url());
+    TestApp::spawn_with(db, move |c| {
+        c.bybit.demo_rest_url = rest.clone();
+        c.bybit.demo_ws_url = private_ws;
+        c.market.bybit_rest_url = rest;
+        c.market.bybit_ws_url = public_ws;
+    })
+    .await
+}
+
+async fn eventually<T, F, Fut>(what: &str, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(found) = probe().await {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "{what} within 30 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn status(app: &TestApp, token: &str) -> Value {
+    app.call_ok(Method::GET, "/api/bot/status/", token, None, StatusCode::OK)
+        .await
+}
+
+async fn post_alert(app: &TestApp, path: &str, symbol: &str, signal: &str) {
+    let res = reqwest::Client::new()
+        .post(app.url(path))
+        .json(&json!({"symbol": symbol, "signal": signal}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        res.status(),
+        StatusCode::ACCEPTED,
+        "{}",
+        res.text().await.unwrap()
+    );
+}
+
+/// The user's open trade on `symbol`, once there is one.
+async fn open_trade(app: &TestApp, token: &str, symbol: &str) -> Value {
+    eventually(&format!("an open {symbol} trade"), || async {
+        let page = app
+            .call_ok(
+                Method::GET,
+                "/api/trades/?status=open",
+                token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        page["results"].as_array().and_then(|t| {
+            t.iter()
+                .find(|t| t["symbol"] == symbol && !t["entry_price"].is_null())
+                .cloned()
+        })
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_bybit_user_and_a_paper_user_trade_side_by_side_each_on_their_own_market() {
+    let mut databases = vec![TestDatabase::sqlite()];
+    if let Some(pg) = TestDatabase::postgres().await {
+        databases.push(pg);
+    }
+    for db in databases {
+        let fake_price = Decimal::from(12345);
+        let fake = fake_bybit(fake_price).await;
+        let app = server_beside(&fake, db).await;
+
+        let bob = app.user_with_token("bob").await;
+        let demo = app
+            .add_key_on(&bob, "bybit", "DEMOKEY", "DEMOSECRET", true)
+            .await;
+        assert_eq!(demo["exchange"], "bybit", "{demo}");
+        let activate = format!("/api/api-keys/{}/set_active/", demo["id"]);
+        app.call_ok(Method::POST, &activate, &bob, None, StatusCode::OK)
+            .await;
+        let carol = app.user_with_token("carol").await;
+
+        assert_eq!(
+            status(&app, &bob).await["venue"],
+            json!({"exchange": "bybit", "environment": "demo"})
+        );
+        assert_eq!(
+            status(&app, &carol).await["venue"],
+            json!({"exchange": "paper", "environment": "paper"})
+        );
+
+        // Both bots run in the one server: carol with no key at all, on paper.
+        for token in [&bob, &carol] {
+            app.call_ok(
+                Method::POST,
+                "/api/command/bot/start/",
+                token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        }
+        let orders_before = fake.requests("/v5/order/create");
+        for token in [&bob, &carol] {
+            let hook = app.new_webhook(token).await;
+            post_alert(&app, &hook, "BTCUSDT", "NEUTRAL").await;
+            post_alert(&app, &hook, "BTCUSDT", "STRONG_BUY").await;
+        }
+        let bobs = open_trade(&app, &bob, "BTCUSDT").await;
+        let carols = open_trade(&app, &carol, "BTCUSDT").await;
+        let entry = |t: &Value| -> Decimal {
+            t["entry_price"]
+                .to_string()
+                .trim_matches('"')
+                .parse()
+                .unwrap()
+        };
+        // Bob's entry is the fake's price (a market buy fills at it, with the fake's spread);
+        // carol's the simulated market's, nowhere near it.
+        assert!(
+            (entry(&bobs) - fake_price).abs() < fake_price / Decimal::from(1000),
+            "bob traded on Bybit: {bobs}"
+        );
+        assert!(
+            (entry(&carols) - fake_price).abs() > Decimal::from(100),
+            "carol traded on the paper market: {carols}"
+        );
+        assert_eq!(
+            bobs["venue"],
+            json!({"exchange": "bybit", "environment": "demo"})
+        );
+        assert_eq!(
+            carols["venue"],
+            json!({"exchange": "paper", "environment": "paper"})
+        );
+        // One order reached Bybit: bob's. Nothing of carol's.
+        assert_eq!(fake.requests("/v5/order/create") - orders_before, 1);
+        assert_eq!(fake.order_count("DEMOKEY"), 1);
+
+        // A switch is refused while the bot runs, and while trades are open.
+        let deactivate = format!("/api/api-keys/{}/deactivate/", demo["id"]);
+        let res = app.call(Method::POST, &deactivate, &bob, None).await;
+        assert_json_error(res, StatusCode::CONFLICT).await;
+        app.call_ok(
+            Method::POST,
+            "/api/command/bot/stop/",
+            &bob,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+        let res = app.call(Method::POST, &deactivate, &bob, None).await;
+        let body = assert_json_error(res, StatusCode::CONFLICT).await;
+        assert!(
+            body["error"].as_str().unwrap().contains("open positions"),
+            "{body}"
+        );
+        let close = format!("/api/trades/{}/close/", bobs["id"]);
+        app.call_ok(Method::POST, &close, &bob, None, StatusCode::OK)
+            .await;
+        eventually("bob's trade closed", || async {
+            let page = app
+                .call_ok(
+                    Method::GET,
+                    "/api/trades/?status=open",
+                    &bob,
+                    None,
+                    StatusCode::OK,
+                )
+                .await;
+            page["results"].as_array().unwrap().is_empty().then_some(())
+        })
+        .await;
+        assert_eq!(fake.position_qty("DEMOKEY", "BTCUSDT"), Decimal::ZERO);
+
+        // Deactivate: bob is back on paper.
+        let key = app
+            .call_ok(Method::POST, &deactivate, &bob, None, StatusCode::OK)
+            .await;
+        assert_eq!(key["is_active"], false);
+        assert_eq!(
+            status(&app, &bob).await["venue"],
+            json!({"exchange": "paper", "environment": "paper"})
+        );
+        let balance = app
+            .call_ok(Method::GET, "/api/balance/", &bob, None, StatusCode::OK)
+            .await;
+        assert_ne!(
+            balance["equity"].as_f64(),
+            Some(
+                fake.wallet_balance("DEMOKEY")
+                    .to_string()
+                    .parse::<f64>()
+                    .unwrap()
+            ),
+            "bob's balance is his paper wallet's now: {balance}"
+        );
+        app.server.stop().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_paper_key_trades_on_paper_and_bad_exchanges_are_refused() {
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("dora").await;
+    let res = app
+        .call(
+            Method::POST,
+            "/api/api-keys/",
+            &token,
+            Some(json!({"key": "k", "secret": "s", "exchange": "moon"})),
+        )
+        .await;
+    assert_json_error(res, StatusCode::BAD_REQUEST).await;
+    let keys = app
+        .call_ok(Method::GET, "/api/api-keys/", &token, None, StatusCode::OK)
+        .await;
+    assert_eq!(keys, json!([]), "nothing stored");
+
+    // The default exchange is Bybit.
+    let bybit = app
+        .call_ok(
+            Method::POST,
+            "/api/api-keys/",
+            &token,
+            Some(json!({"key": "k", "secret": "s", "is_demo": false})),
+            StatusCode::CREATED,
+        )
+        .await;
+    assert_eq!(bybit["exchange"], "bybit");
+    let paper = app.add_key(&token, "any", "thing", false).await;
+    assert_eq!(paper["exchange"], "paper");
+    let activate = format!("/api/api-keys/{}/set_active/", paper["id"]);
+    app.call_ok(Method::POST, &activate, &token, None, StatusCode::OK)
+        .await;
+    assert_eq!(
+        status(&app, &token).await["venue"],
+        json!({"exchange": "paper", "environment": "paper"})
+    );
+    // Deactivate on a key of another user is a 404; on an inactive key a no-op.
+    let other = app.user_with_token("eve").await;
+    let deactivate = format!("/api/api-keys/{}/deactivate/", paper["id"]);
+    let res = app.call(Method::POST, &deactivate, &other, None).await;
+    assert_json_error(res, StatusCode::NOT_FOUND).await;
+    let inactive = format!("/api/api-keys/{}/deactivate/", bybit["id"]);
+    let key = app
+        .call_ok(Method::POST, &inactive, &token, None, StatusCode::OK)
+        .await;
+    assert_eq!(key["is_active"], false);
+    app.server.stop().await.unwrap();
+}
