@@ -47,6 +47,7 @@ export function apiKeyRecord(overrides: Partial<ApiKey> = {}): ApiKey {
   return {
     id: 1,
     key: '********',
+    exchange: 'bybit',
     is_demo: true,
     is_active: false,
     created_at: '2026-11-22T04:30:00Z',
@@ -80,6 +81,7 @@ export function tradeRecord(overrides: Partial<Trade> = {}): Trade {
     created_at: '2026-11-22T04:30:00Z',
     opened_at: '2026-11-22T04:30:00Z',
     closed_at: null,
+    venue: null,
     ...overrides,
   }
 }
