@@ -383,6 +383,40 @@ describe('bot status card', () => {
     ).toBeInTheDocument()
   })
 
+  it('asks for REAL whenever the status or the keys list says Bybit Real, and remembers only a real key', async () => {
+    // The status says real, the list a Demo key active (it disagrees): asked, and the Demo key is
+    // not remembered as confirmed.
+    const first = botServer(settingsRecord(), {}, { venue: 'real', keys: activeKeys.demo })
+    const view = await openCard()
+    await view.card.findByText('Bybit Real')
+    await userEvent.click(view.card.getByRole('button', { name: 'Start Bot' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await userEvent.type(within(dialog).getByLabelText('Type REAL to confirm'), 'REAL')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Start real trading' }))
+    expect(await screen.findByText('Bot started')).toBeInTheDocument()
+    expect(first.calls('POST', '/api/bot-settings/7/start_trading_worker/')).toHaveLength(1)
+    expect(localStorage.getItem(REAL_CONFIRMED_STORAGE_KEY)).toBeNull()
+    view.unmount()
+
+    // Even with that Demo key's id stored as confirmed, a real status still asks.
+    localStorage.setItem(REAL_CONFIRMED_STORAGE_KEY, JSON.stringify([4]))
+    const second = botServer(settingsRecord(), {}, { venue: 'real', keys: activeKeys.demo })
+    const again = await openCard()
+    await again.card.findByText('Bybit Real')
+    await userEvent.click(again.card.getByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByRole('alertdialog')).toBeInTheDocument()
+    expect(recordCalls(second.fetchMock)).toEqual([])
+    again.unmount()
+
+    // The status says paper, the list a Bybit Real key active: asked too.
+    const third = botServer(settingsRecord(), {}, { venue: 'paper', keys: activeKeys.real })
+    const last = await openCard()
+    await last.card.findByText('Paper')
+    await userEvent.click(last.card.getByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByRole('alertdialog')).toBeInTheDocument()
+    expect(recordCalls(third.fetchMock)).toEqual([])
+  })
+
   it('asks for REAL when neither the venue nor the keys can be read', async () => {
     const { fetchMock } = botServer(settingsRecord(), {
       'GET /api/bot/status/': () => ({ status: 404, body: { error: 'Not found' } }),

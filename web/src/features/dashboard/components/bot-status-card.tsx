@@ -101,7 +101,8 @@ export function BotStatusCard() {
       notify.error(s.noSettings)
       return
     }
-    if (mayBeReal && !(activeKey && isRealConfirmed(activeKey.id))) {
+    // Only a Bybit Real key in the list can be confirmed: a list that disagrees with the status asks.
+    if (mayBeReal && !(activeKey && activeKeyReal && isRealConfirmed(activeKey.id))) {
       setConfirmingReal(true)
       return
     }
@@ -109,7 +110,7 @@ export function BotStatusCard() {
   }
 
   const confirmReal = () => {
-    if (activeKey) rememberRealConfirmed(activeKey.id)
+    if (activeKey && activeKeyReal) rememberRealConfirmed(activeKey.id)
     run('start_trading_worker')
   }
 
