@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { setLiveBalance, setLiveBotStatus, setLiveOrders } from '@/lib/live/live-cache'
 import { signalOf, type ServerMessage } from '@/lib/live/messages'
+import { setBotStatusData } from '@/features/dashboard/api/get-bot-status'
 import { patchDashboardBalance } from '@/features/dashboard/api/get-dashboard'
 import { prependLog } from '@/features/logs/api/get-logs'
 import { invalidateBotSettings, patchBotSettingsData } from '@/features/settings/api/get-bot-settings'
@@ -18,7 +19,8 @@ import { invalidateOpenTrades } from '@/features/trades/api/get-open-trades'
  * | `new_log`        | prepended to the 'all' logs list and to its level's list (capped at 1000) |
  * | `balance`        | ['live', 'balance'] and the cached dashboard answer's balance             |
  * | `orders`         | ['live', 'orders']; the open trades are refetched (a fill or close)       |
- * | `bot_status`     | ['live', 'bot-status']; the settings record's flags, then it is refetched |
+ * | `bot_status`     | ['live', 'bot-status'] and GET /api/bot/status/'s entry (the venue); the  |
+ * |                  | settings record's flags, then it is refetched                             |
  * | `statistics`     | (all time) the 'all' statistics entry; the other periods are refetched    |
  * | `error`          | console.warn only (spec section 8: nothing shown)                         |
  */
@@ -45,6 +47,7 @@ export function dispatchLiveMessage(queryClient: QueryClient, message: ServerMes
     case 'bot_status': {
       const { is_bot_running, is_signals_fetching_active, bot_mode } = message.data
       setLiveBotStatus(queryClient, message.data)
+      setBotStatusData(queryClient, message.data)
       // The Bot Status card shows the new flags at once, then reads the record again.
       patchBotSettingsData(queryClient, { is_bot_running, is_signals_fetching_active, bot_mode })
       void invalidateBotSettings(queryClient)

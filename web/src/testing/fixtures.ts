@@ -1,4 +1,13 @@
-import type { ApiKey, Backtest, BacktestResult, BotSettings, Position, Trade } from '@/types/api'
+import type {
+  ApiKey,
+  Backtest,
+  BacktestResult,
+  BotSettings,
+  BotStatus,
+  Position,
+  Trade,
+  Venue,
+} from '@/types/api'
 
 /** Records shaped like the server's answers, for component tests. */
 
@@ -47,9 +56,33 @@ export function apiKeyRecord(overrides: Partial<ApiKey> = {}): ApiKey {
   return {
     id: 1,
     key: '********',
+    exchange: 'bybit',
     is_demo: true,
     is_active: false,
     created_at: '2026-11-22T04:30:00Z',
+    ...overrides,
+  }
+}
+
+/** The three venues a user's bot can trade on. */
+export const venues = {
+  paper: { exchange: 'paper', environment: 'paper' },
+  demo: { exchange: 'bybit', environment: 'demo' },
+  real: { exchange: 'bybit', environment: 'real' },
+} as const satisfies Record<string, Venue>
+
+/** GET /api/bot/status/ of a stopped bot on the paper account. */
+export function botStatusRecord(overrides: Partial<BotStatus> = {}): BotStatus {
+  return {
+    is_bot_running: false,
+    is_signals_fetching_active: false,
+    bot_mode: 'classic',
+    open_trades: 0,
+    active_chains: 0,
+    venue: venues.paper,
+    started_at: null,
+    signal_worker: 'stopped',
+    trading_worker: 'stopped',
     ...overrides,
   }
 }
@@ -80,6 +113,7 @@ export function tradeRecord(overrides: Partial<Trade> = {}): Trade {
     created_at: '2026-11-22T04:30:00Z',
     opened_at: '2026-11-22T04:30:00Z',
     closed_at: null,
+    venue: null,
     ...overrides,
   }
 }

@@ -24,6 +24,14 @@ export type HourRange = Schemas['BotSettings']['forbidden_hours'][number]
 export type BotStatus = Schemas['BotStatus']
 /** An exchange API key as listed: the key comes fully masked, the secret never. */
 export type ApiKey = Schemas['ApiKeyView']
+/** The exchange an API key trades on: `bybit` (demo or real by `is_demo`) or `paper`. */
+export type ApiKeyExchange = ApiKey['exchange']
+/**
+ * Where a user's bot trades (`BotStatus.venue`) or where a trade was made (`Trade.venue`, null for
+ * trades from before venues were recorded): the paper exchange, Bybit demo trading or Bybit mainnet.
+ */
+export type Venue = Schemas['Venue']
+export type VenueEnvironment = Venue['environment']
 /** A signal (GET /api/signals/, and the `signals_update` / `signal` websocket messages). */
 export type Signal = Schemas['SignalView']
 /** A bot log entry (GET /api/logs/ and the `new_log` websocket message). */

@@ -34,6 +34,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/api-keys/{id}/deactivate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivates this key: the user trades on their paper account again (409 while the bot runs or trades are open). */
+        post: operations["api_keys_deactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys/{id}/set_active/": {
         parameters: {
             query?: never;
@@ -765,6 +782,8 @@ export interface components {
         };
         ApiKeyView: {
             created_at: string;
+            /** @enum {string} */
+            exchange: "bybit" | "paper";
             /** Format: int64 */
             id: number;
             is_active: boolean;
@@ -911,7 +930,7 @@ export interface components {
             /** @description RFC 3339 time the trading worker was started, while it runs. */
             started_at: string | null;
             trading_worker: components["schemas"]["WorkerState"];
-            venue: components["schemas"]["VenueName"];
+            venue: components["schemas"]["Venue"];
         };
         /** @description The `bot_status` message's data. */
         BotStatusView: components["schemas"]["BotStatus"] & {
@@ -1136,6 +1155,11 @@ export interface components {
         };
         /** @description The create payload. Debug is written by hand so the pair can never reach a log line. */
         NewApiKey: {
+            /**
+             * @description `bybit` (the default) or `paper`.
+             * @enum {string}
+             */
+            exchange?: "bybit" | "paper";
             is_demo?: boolean;
             key: string;
             secret: string;
@@ -1485,11 +1509,22 @@ export interface components {
              * @description Take profits taken so far.
              */
             take_profits_taken: number;
+            venue: null | components["schemas"]["Venue"];
         };
         UserView: {
             /** Format: int64 */
             id: number;
             username: string;
+        };
+        /** @description Where a user's bot trades: the exchange of their active API key (paper without one) and its environment. */
+        Venue: {
+            /**
+             * @description `paper` for the paper exchange; `demo` or `real` for Bybit (demo trading or mainnet).
+             * @enum {string}
+             */
+            environment: "paper" | "demo" | "real";
+            /** @enum {string} */
+            exchange: "paper" | "bybit";
         };
         /** @enum {string} */
         VenueName: "paper" | "bybit";
@@ -1659,6 +1694,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid token or session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A session's request without its CSRF token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    api_keys_deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyView"];
+                };
             };
             /** @description The request is malformed or a field is invalid. */
             400: {

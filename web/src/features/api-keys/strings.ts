@@ -1,4 +1,7 @@
-/** UI strings of the API keys page, verbatim from the spec (sections 2, 5 and 8). */
+/**
+ * UI strings of the API keys page, verbatim from the spec (sections 2, 5 and 8). The exchange,
+ * Deactivate and the delete confirmation are not in the spec; their strings are marked below.
+ */
 export const apiKeysStrings = {
   title: 'API Keys',
   description:
@@ -34,4 +37,17 @@ export const apiKeysStrings = {
   deleteFailed: 'Failed to delete API key',
   activatedToast: 'API key set as active',
   activateFailed: 'Failed to set active API key',
+
+  // Not worded by the spec: the exchange of a key, Deactivate and the delete confirmation.
+  exchangeLabel: 'Exchange',
+  bybit: 'Bybit',
+  paper: 'Paper',
+  deactivate: 'Deactivate',
+  deactivatedToast: 'API key deactivated: the bot now trades on your paper account',
+  deactivateFailed: 'Failed to deactivate API key',
+  deleteTitle: 'Delete this API key?',
+  deleteDescription: (label: string, added: string) =>
+    `The ${label} key added ${added} is removed from Signal Desk. To use it again, add it again with its secret.`,
+  deleteConfirm: 'Delete key',
+  cancel: 'Cancel',
 } as const

@@ -58,6 +58,18 @@ export const dashboardStrings = {
     noSettings: 'No settings found',
     modeSaved: 'Settings saved successfully',
     modeSaveFailed: 'Failed to save settings',
+
+    // Not worded by the spec: where the bot trades, and the confirmation before real money.
+    /** Before the venue badge ("Paper", "Bybit Demo", "Bybit Real"; src/lib/venue.ts). */
+    venueLabel: 'Trades on',
+    realDialog: {
+      title: 'Start trading with real money?',
+      description:
+        'Your active API key is a Bybit Real key: the bot will open positions with real money on your Bybit mainnet account. Losses are real and cannot be undone.',
+      inputLabel: 'Type REAL to confirm',
+      confirm: 'Start real trading',
+      cancel: 'Cancel',
+    },
   },
 
   // Not worded by the spec: the Open Positions card (English, like the rest of the dashboard).

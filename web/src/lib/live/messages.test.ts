@@ -50,7 +50,7 @@ const examples: ServerMessage[] = [
       bot_mode: 'classic',
       open_trades: 1,
       active_chains: 0,
-      venue: 'paper',
+      venue: { exchange: 'bybit', environment: 'real' },
       started_at: '2026-11-22T04:00:00Z',
       signal_worker: 'running',
       trading_worker: 'running',
@@ -104,6 +104,13 @@ describe('live messages', () => {
       }),
     ],
     ['a bot status without flags', JSON.stringify({ type: 'bot_status', data: { status: 'running' } })],
+    [
+      'a bot status with a venue that is a bare name (the shape before venues were per user)',
+      JSON.stringify({
+        type: 'bot_status',
+        data: { ...(examples.find((m) => m.type === 'bot_status') as { data: object }).data, venue: 'paper' },
+      }),
+    ],
     ['signals that are not a list', JSON.stringify({ type: 'signals_update', signals: signal })],
   ])('warns about %s and gives null', (_, frame) => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)

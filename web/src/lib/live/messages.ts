@@ -1,5 +1,14 @@
 import { z } from 'zod'
-import type { Balance, LiveBotStatus, LiveStatistics, LogEntry, Position, Signal, User } from '@/types/api'
+import type {
+  Balance,
+  LiveBotStatus,
+  LiveStatistics,
+  LogEntry,
+  Position,
+  Signal,
+  User,
+  Venue,
+} from '@/types/api'
 
 /**
  * The messages of the live feed, exactly as docs/websocket.md words them. Every frame the server
@@ -55,6 +64,11 @@ const positionSchema = z.object({
   opened_at: z.string(),
 }) satisfies z.ZodType<Position>
 
+const venueSchema = z.object({
+  exchange: z.enum(['paper', 'bybit']),
+  environment: z.enum(['paper', 'demo', 'real']),
+}) satisfies z.ZodType<Venue>
+
 const botStatusSchema = z.object({
   status: z.enum(['running', 'stopped']),
   is_bot_running: z.boolean(),
@@ -62,7 +76,7 @@ const botStatusSchema = z.object({
   bot_mode: z.enum(['classic', 'martingale']),
   open_trades: z.number(),
   active_chains: z.number(),
-  venue: z.enum(['paper', 'bybit']),
+  venue: venueSchema,
   started_at: z.string().nullable(),
   signal_worker: z.enum(['running', 'stopped']),
   trading_worker: z.enum(['running', 'stopped']),

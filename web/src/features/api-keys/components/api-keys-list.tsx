@@ -1,5 +1,14 @@
-import { CheckCircle2, KeyRound, RotateCw, Trash2 } from 'lucide-react'
-import { useEffect } from 'react'
+import { CheckCircle2, KeyRound, PowerOff, RotateCw, Trash2 } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog'
 import { ErrorAlert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -10,6 +19,7 @@ import { notify } from '@/lib/toast'
 import { cn } from '@/lib/utils'
 import type { ApiKey } from '@/types/api'
 import { useApiKeys } from '@/features/api-keys/api/get-api-keys'
+import { useDeactivateApiKey } from '@/features/api-keys/api/deactivate-api-key'
 import { useDeleteApiKey } from '@/features/api-keys/api/delete-api-key'
 import { useSetActiveApiKey } from '@/features/api-keys/api/set-active-api-key'
 import { apiKeysStrings as s } from '@/features/api-keys/strings'
@@ -21,11 +31,22 @@ function formatAdded(createdAt: string): string {
   return Number.isNaN(date.getTime()) ? createdAt : dateFormat.format(date)
 }
 
-/** "Existing API Keys" (spec section 2): mode, state, date, masked key; Set Active and Delete. */
+/** "Paper", or "Bybit Demo" / "Bybit Real": how the delete confirmation names a key. */
+function keyLabel(key: ApiKey): string {
+  return key.exchange === 'paper' ? s.paper : `${s.bybit} ${key.is_demo ? s.demo : s.real}`
+}
+
+/**
+ * "Existing API Keys" (spec section 2): exchange, mode (Bybit keys), state, date, masked key;
+ * Set Active, Deactivate (the active key: back to the paper account) and Delete, which asks first.
+ */
 export function ApiKeysList() {
   const keys = useApiKeys()
   const remove = useDeleteApiKey()
   const activate = useSetActiveApiKey()
+  const deactivate = useDeactivateApiKey()
+  /** The key whose deletion is being confirmed; nothing is sent before the dialog's confirm. */
+  const [deleting, setDeleting] = useState<ApiKey | null>(null)
 
   useEffect(() => {
     if (keys.isError) notify.error(s.loadFailed, { id: 'api-keys-load' })
@@ -35,6 +56,13 @@ export function ApiKeysList() {
     remove.mutate(key.id, {
       onSuccess: () => notify.success(s.deletedToast),
       onError: (error) => notify.error(s.deleteFailed, { description: serverMessage(error) }),
+    })
+  }
+
+  const onDeactivate = (key: ApiKey) => {
+    deactivate.mutate(key.id, {
+      onSuccess: () => notify.success(s.deactivatedToast),
+      onError: (error) => notify.error(serverMessage(error) ?? s.deactivateFailed),
     })
   }
 
@@ -90,8 +118,10 @@ export function ApiKeysList() {
         ) : (
           <ul className="space-y-3" aria-label={s.listTitle}>
             {keys.data.map((key) => {
-              const deleting = remove.isPending && remove.variables === key.id
+              const removing = remove.isPending && remove.variables === key.id
               const activating = activate.isPending && activate.variables === key.id
+              const deactivating = deactivate.isPending && deactivate.variables === key.id
+              const busy = removing || activating || deactivating
               return (
                 <li
                   key={key.id}
@@ -114,9 +144,14 @@ export function ApiKeysList() {
                     </span>
                     <div className="min-w-0 space-y-1.5">
                       <div className="flex flex-wrap items-center gap-2">
-                        <Badge variant={key.is_demo ? 'warning' : 'destructive'}>
-                          {key.is_demo ? s.demo : s.real}
+                        <Badge variant={key.exchange === 'paper' ? 'secondary' : 'outline'}>
+                          {key.exchange === 'paper' ? s.paper : s.bybit}
                         </Badge>
+                        {key.exchange === 'bybit' ? (
+                          <Badge variant={key.is_demo ? 'warning' : 'destructive'}>
+                            {key.is_demo ? s.demo : s.real}
+                          </Badge>
+                        ) : null}
                         <Badge variant={key.is_active ? 'success' : 'outline'}>
                           {key.is_active ? <CheckCircle2 aria-hidden="true" /> : null}
                           {key.is_active ? s.active : s.inactive}
@@ -129,12 +164,25 @@ export function ApiKeysList() {
                     </div>
                   </div>
                   <div className="flex shrink-0 gap-2 sm:justify-end">
-                    {key.is_active ? null : (
+                    {key.is_active ? (
                       <Button
                         variant="outline"
                         size="sm"
                         className="flex-1 sm:flex-none"
-                        disabled={activating || deleting}
+                        disabled={busy}
+                        onClick={() => {
+                          onDeactivate(key)
+                        }}
+                      >
+                        {deactivating ? <Spinner className="size-3.5" /> : <PowerOff aria-hidden="true" />}
+                        {s.deactivate}
+                      </Button>
+                    ) : (
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        className="flex-1 sm:flex-none"
+                        disabled={busy}
                         onClick={() => {
                           onSetActive(key)
                         }}
@@ -147,12 +195,12 @@ export function ApiKeysList() {
                       variant="outline"
                       size="sm"
                       className="flex-1 text-destructive hover:bg-destructive/10 hover:text-destructive sm:flex-none"
-                      disabled={activating || deleting}
+                      disabled={busy}
                       onClick={() => {
-                        onDelete(key)
+                        setDeleting(key)
                       }}
                     >
-                      {deleting ? <Spinner className="size-3.5" /> : <Trash2 aria-hidden="true" />}
+                      {removing ? <Spinner className="size-3.5" /> : <Trash2 aria-hidden="true" />}
                       {s.delete}
                     </Button>
                   </div>
@@ -162,6 +210,32 @@ export function ApiKeysList() {
           </ul>
         )}
       </CardContent>
+      <AlertDialog
+        open={deleting !== null}
+        onOpenChange={(open) => {
+          if (!open) setDeleting(null)
+        }}
+      >
+        <AlertDialogContent>
+          <div className="space-y-2">
+            <AlertDialogTitle>{s.deleteTitle}</AlertDialogTitle>
+            <AlertDialogDescription>
+              {deleting ? s.deleteDescription(keyLabel(deleting), formatAdded(deleting.created_at)) : null}
+            </AlertDialogDescription>
+          </div>
+          <AlertDialogFooter>
+            <AlertDialogCancel>{s.cancel}</AlertDialogCancel>
+            <AlertDialogAction
+              destructive
+              onClick={() => {
+                if (deleting) onDelete(deleting)
+              }}
+            >
+              {s.deleteConfirm}
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
     </Card>
   )
 }

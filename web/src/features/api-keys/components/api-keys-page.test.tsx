@@ -15,8 +15,9 @@ function keysServer(initial: ApiKey[], override: Record<string, () => Reply | Pr
     'GET /api/auth/me/': () => ({ status: 200, body: admin }),
     'GET /api/api-keys/': () => ({ status: 200, body: keys }),
     'POST /api/api-keys/': ({ body }) => {
-      const { is_demo } = body as { is_demo: boolean }
-      const record = apiKeyRecord({ id: nextId++, is_demo, created_at: '2026-11-22T05:00:00Z' })
+      const { is_demo, exchange = 'bybit' } = body as Pick<ApiKey, 'is_demo'> &
+        Partial<Pick<ApiKey, 'exchange'>>
+      const record = apiKeyRecord({ id: nextId++, is_demo, exchange, created_at: '2026-11-22T05:00:00Z' })
       keys = [record, ...keys]
       return { status: 201, body: record }
     },
@@ -33,6 +34,13 @@ function keysServer(initial: ApiKey[], override: Record<string, () => Reply | Pr
           `POST /api/api-keys/${key.id}/set_active/`,
           () => {
             keys = keys.map((k) => ({ ...k, is_active: k.id === key.id }))
+            return { status: 200, body: keys.find((k) => k.id === key.id) }
+          },
+        ],
+        [
+          `POST /api/api-keys/${key.id}/deactivate/`,
+          () => {
+            keys = keys.map((k) => (k.id === key.id ? { ...k, is_active: false } : k))
             return { status: 200, body: keys.find((k) => k.id === key.id) }
           },
         ],
@@ -61,8 +69,13 @@ function row(index: number): HTMLElement {
   return found
 }
 
+/** The open delete confirmation. */
+function deleteDialog() {
+  return within(screen.getByRole('alertdialog', { name: 'Delete this API key?' }))
+}
+
 describe('API keys page', () => {
-  it('has the form of the spec: masked key and secret, mode Demo by default', async () => {
+  it('has the form of the spec: masked key and secret, mode Demo by default; Exchange Bybit by default', async () => {
     keysServer([])
     await openKeys()
     expect(screen.getByRole('heading', { name: 'Add New API Key' })).toBeInTheDocument()
@@ -75,6 +88,13 @@ describe('API keys page', () => {
         .getAllByRole('option')
         .map((o) => o.textContent),
     ).toEqual(['Demo', 'Real'])
+    const exchange = screen.getByLabelText('Exchange')
+    expect(exchange).toHaveDisplayValue('Bybit')
+    expect(
+      within(exchange)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Bybit', 'Paper'])
     expect(await screen.findByText('No API keys found')).toBeInTheDocument()
   })
 
@@ -109,6 +129,7 @@ describe('API keys page', () => {
       key: 'my-key',
       secret: 'my-secret',
       is_demo: false,
+      exchange: 'bybit',
     })
     expect(screen.getByLabelText('API Key')).toHaveValue('')
     expect(screen.getByLabelText('API Secret')).toHaveValue('')
@@ -120,6 +141,31 @@ describe('API keys page', () => {
     expect(rows()[0]).toHaveTextContent('Real')
     expect(document.body).not.toHaveTextContent('my-secret')
     expect(document.body).not.toHaveTextContent('my-key')
+  })
+
+  it('sends the chosen Exchange in the create payload, then resets it to Bybit', async () => {
+    const { calls } = keysServer([])
+    await openKeys()
+    await screen.findByText('No API keys found')
+    await userEvent.type(screen.getByLabelText('API Key'), 'paper-key')
+    await userEvent.type(screen.getByLabelText('API Secret'), 'paper-secret')
+    await userEvent.selectOptions(screen.getByLabelText('Exchange'), 'Paper')
+    await userEvent.click(screen.getByRole('button', { name: 'Add API Key' }))
+
+    expect(await screen.findByText('API key added successfully')).toBeInTheDocument()
+    const posts = calls('POST', '/api/api-keys/')
+    expect(posts).toHaveLength(1)
+    expect(sentJson(posts[0]?.[1])).toEqual({
+      key: 'paper-key',
+      secret: 'paper-secret',
+      is_demo: true,
+      exchange: 'paper',
+    })
+    expect(screen.getByLabelText('Exchange')).toHaveDisplayValue('Bybit')
+    await waitFor(() => {
+      expect(rows()).toHaveLength(1)
+    })
+    expect(row(0)).toHaveTextContent('Paper')
   })
 
   it('reads "Adding..." while the key is sent', async () => {
@@ -153,29 +199,85 @@ describe('API keys page', () => {
     expect(screen.getByLabelText('API Key')).toHaveValue('k')
   })
 
-  it('lists each key: mode, state, "Added" date and the masked key; the active one highlighted', async () => {
+  it('lists each key: exchange, mode, state, "Added" date and the masked key; the active one highlighted', async () => {
     keysServer([
       apiKeyRecord({ id: 2, is_demo: false, is_active: true, created_at: '2026-11-22T04:30:00Z' }),
       apiKeyRecord({ id: 1, is_demo: true, is_active: false, created_at: '2026-11-21T10:00:00Z' }),
+      apiKeyRecord({ id: 3, exchange: 'paper', is_demo: false, created_at: '2026-11-20T10:00:00Z' }),
     ])
     await openKeys()
     await waitFor(() => {
-      expect(rows()).toHaveLength(2)
+      expect(rows()).toHaveLength(3)
     })
-    const [active, inactive] = rows()
-    if (!active || !inactive) throw new Error('two rows expected')
+    const [active, inactive, paper] = rows()
+    if (!active || !inactive || !paper) throw new Error('three rows expected')
+    expect(active).toHaveTextContent('Bybit')
     expect(active).toHaveTextContent('Real')
     expect(active).toHaveTextContent('Active')
     expect(active).toHaveTextContent(/Added .*2026/)
     expect(active).toHaveTextContent('********')
     expect(active).toHaveAttribute('data-active', 'true')
     expect(within(active).queryByRole('button', { name: 'Set Active' })).not.toBeInTheDocument()
+    expect(within(active).getByRole('button', { name: 'Deactivate' })).toBeInTheDocument()
     expect(within(active).getByRole('button', { name: 'Delete' })).toBeInTheDocument()
 
+    expect(inactive).toHaveTextContent('Bybit')
     expect(inactive).toHaveTextContent('Demo')
     expect(inactive).toHaveTextContent('Inactive')
     expect(inactive).toHaveAttribute('data-active', 'false')
     expect(within(inactive).getByRole('button', { name: 'Set Active' })).toBeInTheDocument()
+    expect(within(inactive).queryByRole('button', { name: 'Deactivate' })).not.toBeInTheDocument()
+
+    // A paper key shows its exchange, no Bybit mode.
+    expect(paper).toHaveTextContent('Paper')
+    expect(paper).not.toHaveTextContent('Bybit')
+    expect(paper).not.toHaveTextContent('Real')
+    expect(paper).not.toHaveTextContent('Demo')
+  })
+
+  it('Deactivate calls the endpoint on the active key, toasts and refetches', async () => {
+    const { calls } = keysServer([
+      apiKeyRecord({ id: 2, is_active: true }),
+      apiKeyRecord({ id: 1, is_active: false }),
+    ])
+    await openKeys()
+    await waitFor(() => {
+      expect(rows()).toHaveLength(2)
+    })
+    await userEvent.click(within(row(0)).getByRole('button', { name: 'Deactivate' }))
+    expect(
+      await screen.findByText('API key deactivated: the bot now trades on your paper account'),
+    ).toBeInTheDocument()
+    const posts = calls('POST', '/api/api-keys/2/deactivate/')
+    expect(posts).toHaveLength(1)
+    expect(posts[0]?.[1]?.body).toBeUndefined()
+    await waitFor(() => {
+      expect(rows()[0]).toHaveAttribute('data-active', 'false')
+    })
+    expect(screen.queryByRole('button', { name: 'Deactivate' })).not.toBeInTheDocument()
+  })
+
+  it("Deactivate shows the server's sentence when it is refused", async () => {
+    keysServer([apiKeyRecord({ id: 2, is_active: true })], {
+      'POST /api/api-keys/2/deactivate/': () => ({
+        status: 409,
+        body: { error: 'Close your open trades before leaving this key.' },
+      }),
+    })
+    await openKeys()
+    await userEvent.click(await screen.findByRole('button', { name: 'Deactivate' }))
+    expect(await screen.findByText('Close your open trades before leaving this key.')).toBeInTheDocument()
+    expect(screen.queryByText('Failed to deactivate API key')).not.toBeInTheDocument()
+    expect(row(0)).toHaveAttribute('data-active', 'true')
+  })
+
+  it('"Failed to deactivate API key" without a sentence', async () => {
+    keysServer([apiKeyRecord({ id: 2, is_active: true })], {
+      'POST /api/api-keys/2/deactivate/': () => ({ status: 500 }),
+    })
+    await openKeys()
+    await userEvent.click(await screen.findByRole('button', { name: 'Deactivate' }))
+    expect(await screen.findByText('Failed to deactivate API key')).toBeInTheDocument()
   })
 
   it('sets a key active, toasts and refetches', async () => {
@@ -218,11 +320,35 @@ describe('API keys page', () => {
     expect(await screen.findByText('Failed to set active API key')).toBeInTheDocument()
   })
 
-  it('deletes a key, toasts and refetches', async () => {
-    keysServer([apiKeyRecord({ id: 1 })])
+  it('Delete asks first, and Cancel sends nothing', async () => {
+    const { calls } = keysServer([apiKeyRecord({ id: 1, is_demo: false })])
     await openKeys()
     await userEvent.click(await screen.findByRole('button', { name: 'Delete' }))
+    const dialog = deleteDialog()
+    expect(
+      dialog.getByText(/^The Bybit Real key added .*2026.* is removed from Signal Desk\./),
+    ).toBeInTheDocument()
+    expect(calls('DELETE', '/api/api-keys/1/')).toHaveLength(0)
+
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    expect(calls('DELETE', '/api/api-keys/1/')).toHaveLength(0)
+    expect(rows()).toHaveLength(1)
+
+    // Escape cancels too.
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }))
+    await userEvent.keyboard('{Escape}')
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    expect(calls('DELETE', '/api/api-keys/1/')).toHaveLength(0)
+  })
+
+  it('deletes a key once confirmed, toasts and refetches', async () => {
+    const { calls } = keysServer([apiKeyRecord({ id: 1 })])
+    await openKeys()
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete' }))
+    await userEvent.click(deleteDialog().getByRole('button', { name: 'Delete key' }))
     expect(await screen.findByText('API key deleted successfully')).toBeInTheDocument()
+    expect(calls('DELETE', '/api/api-keys/1/')).toHaveLength(1)
     expect(await screen.findByText('No API keys found')).toBeInTheDocument()
   })
 
@@ -235,6 +361,7 @@ describe('API keys page', () => {
     })
     await openKeys()
     await userEvent.click(await screen.findByRole('button', { name: 'Delete' }))
+    await userEvent.click(deleteDialog().getByRole('button', { name: 'Delete key' }))
     expect(await screen.findByText('Failed to delete API key')).toBeInTheDocument()
     expect(
       screen.getByText('Stop the bot before deleting or switching the active API key.'),

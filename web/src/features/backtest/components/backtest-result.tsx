@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react'
 import { ChartCandlestick } from 'lucide-react'
 import { StatTile } from '@/components/stat-tile'
+import { VenueBadge } from '@/components/venue-badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
@@ -78,7 +79,14 @@ function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
                 return (
                   <Fragment key={trade.id}>
                     <TableRow>
-                      <TableCell>{trade.symbol}</TableCell>
+                      <TableCell>
+                        <span className="inline-flex flex-col items-start gap-1">
+                          {trade.symbol}
+                          {/* A space, so the row reads "BTCUSDT Paper" (not rendered between flex items). */}
+                          {trade.venue ? ' ' : null}
+                          <VenueBadge venue={trade.venue} />
+                        </span>
+                      </TableCell>
                       <TableCell>{trade.side}</TableCell>
                       <TableCell className="tabular-nums">{trade.entry_price ?? '—'}</TableCell>
                       <TableCell className="tabular-nums">{trade.exit_price ?? '—'}</TableCell>

@@ -2,10 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { BotControlResponse, BotSettings } from '@/types/api'
 import { invalidateBotSettings, patchBotSettingsData } from '@/features/settings/api/get-bot-settings'
+import { invalidateBotStatus } from '@/features/dashboard/api/get-bot-status'
 
 /**
  * POST /api/bot-settings/{id}/{action}/ with an empty body: one endpoint per action, all of the same
- * shape, so one file. `start_trading_worker` answers 400 "No active API key" without an active key.
+ * shape, so one file. `start_trading_worker` trades on the venue of the active API key, or on the
+ * user's paper account when no key is active.
  *
  * Start Bot follows spec section 4 in the client: the settings record is read first
  * (GET /api/bot-settings/{id}/); if signal fetching is inactive, start_signals is posted and only
@@ -45,6 +47,7 @@ export function useControlBot() {
         })
       }
     },
-    onSettled: () => invalidateBotSettings(queryClient),
+    // The status (and its venue) is read again too.
+    onSettled: () => Promise.all([invalidateBotSettings(queryClient), invalidateBotStatus(queryClient)]),
   })
 }

@@ -1,9 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { BotSettings } from '@/types/api'
-import { admin, settingsRecord, storeSession } from '@/testing/fixtures'
+import type { ApiKey, BotSettings, Venue } from '@/types/api'
+import {
+  admin,
+  apiKeyRecord,
+  botStatusRecord,
+  settingsRecord,
+  storeSession,
+  venues,
+} from '@/testing/fixtures'
+import { liveSend, openLive } from '@/testing/live'
 import { renderApp, sentJson, stubServer } from '@/testing/render-app'
+import { REAL_CONFIRMED_STORAGE_KEY } from '@/features/dashboard/utils/real-confirmation'
 import {
   BOT_SETTINGS_POLL_INTERVAL_MS,
   botSettingsPollingQueryOptions,
@@ -18,8 +27,23 @@ const messages = {
   stop_signals: 'Signals stopped',
 } as const
 
-/** A bot server: control calls flip the flags like the real one (starting the bot starts signals too). */
-function botServer(record: BotSettings | null, override: Record<string, () => Reply | Promise<Reply>> = {}) {
+/** The active key of each venue, as GET /api/api-keys/ lists it (none on the paper account). */
+const activeKeys: Record<keyof typeof venues, ApiKey[]> = {
+  paper: [],
+  demo: [apiKeyRecord({ id: 4, is_demo: true, is_active: true })],
+  real: [apiKeyRecord({ id: 5, is_demo: false, is_active: true })],
+}
+
+/**
+ * A bot server: control calls flip the flags like the real one (starting the bot starts signals
+ * too). GET /api/bot/status/ answers `venue` (the paper account by default) and GET /api/api-keys/
+ * that venue's active key.
+ */
+function botServer(
+  record: BotSettings | null,
+  override: Record<string, () => Reply | Promise<Reply>> = {},
+  { venue = 'paper', keys }: { venue?: keyof typeof venues; keys?: ApiKey[] } = {},
+) {
   let stored = record
   const control = (action: keyof typeof messages) => () => {
     if (!stored) return { status: 404, body: { error: 'Not found' } }
@@ -43,6 +67,8 @@ function botServer(record: BotSettings | null, override: Record<string, () => Re
   const id = record?.id ?? 0
   const fetchMock = stubServer({
     'GET /api/auth/me/': () => ({ status: 200, body: admin }),
+    'GET /api/bot/status/': () => ({ status: 200, body: botStatusRecord({ venue: venues[venue] }) }),
+    'GET /api/api-keys/': () => ({ status: 200, body: keys ?? activeKeys[venue] }),
     'GET /api/bot-settings/': () => ({ status: 200, body: stored ? [stored] : [] }),
     [`GET /api/bot-settings/${id}/`]: () =>
       stored ? { status: 200, body: stored } : { status: 404, body: { error: 'Not found' } },
@@ -247,6 +273,162 @@ describe('bot status card', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Не удалось загрузить настройки')
     expect(router.state.location.pathname).toBe('/settings')
     expect(localStorage.getItem('token')).toBe('stored-token')
+  })
+
+  it.each([
+    ['paper', 'Paper'],
+    ['demo', 'Bybit Demo'],
+    ['real', 'Bybit Real'],
+  ] as const)('shows where the bot trades beside Start Bot: %s reads "%s"', async (venue, label) => {
+    botServer(settingsRecord(), {}, { venue })
+    const { card } = await openCard()
+    const badge = await card.findByText(label)
+    expect(badge.closest('div')).toHaveTextContent(new RegExp(`^Trades on${label}$`))
+    const others = ['Paper', 'Bybit Demo', 'Bybit Real'].filter((other) => other !== label)
+    for (const other of others) expect(card.queryByText(other)).not.toBeInTheDocument()
+  })
+
+  it('a live bot_status message moves the venue badge at once', async () => {
+    botServer(settingsRecord())
+    const { card } = await openCard()
+    expect(await card.findByText('Paper')).toBeInTheDocument()
+    openLive()
+    const venue: Venue = { exchange: 'bybit', environment: 'real' }
+    liveSend({ type: 'bot_status', data: { ...botStatusRecord({ venue }), status: 'stopped' } })
+    expect(await card.findByText('Bybit Real')).toBeInTheDocument()
+    expect(card.queryByText('Paper')).not.toBeInTheDocument()
+  })
+
+  it.each(['paper', 'demo'] as const)('Start Bot on %s starts at once, with no dialog', async (venue) => {
+    const { calls } = botServer(settingsRecord(), {}, { venue })
+    const { card } = await openCard()
+    await card.findByText(venue === 'paper' ? 'Paper' : 'Bybit Demo')
+    await userEvent.click(card.getByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByText('Bot started')).toBeInTheDocument()
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    expect(calls('POST', '/api/bot-settings/7/start_trading_worker/')).toHaveLength(1)
+  })
+
+  it('Start Bot on Bybit Real asks first and stays disabled until REAL is typed; confirming starts and remembers the key', async () => {
+    const { fetchMock, calls } = botServer(settingsRecord(), {}, { venue: 'real' })
+    const { card } = await openCard()
+    await card.findByText('Bybit Real')
+    await userEvent.click(card.getByRole('button', { name: 'Start Bot' }))
+
+    const dialog = await screen.findByRole('alertdialog', { name: 'Start trading with real money?' })
+    expect(dialog).toHaveAccessibleDescription(/real money on your Bybit mainnet account/)
+    const word = within(dialog).getByLabelText('Type REAL to confirm')
+    const confirm = within(dialog).getByRole('button', { name: 'Start real trading' })
+    expect(word).toHaveFocus()
+    expect(confirm).toBeDisabled()
+    for (const attempt of ['real', 'REA', 'REALLY']) {
+      await userEvent.clear(word)
+      await userEvent.type(word, `${attempt}{Enter}`)
+      expect(confirm).toBeDisabled()
+    }
+    expect(recordCalls(fetchMock)).toEqual([])
+    expect(localStorage.getItem(REAL_CONFIRMED_STORAGE_KEY)).toBeNull()
+
+    await userEvent.clear(word)
+    await userEvent.type(word, 'REAL')
+    expect(confirm).toBeEnabled()
+    await userEvent.click(confirm)
+    expect(await screen.findByText('Bot started')).toBeInTheDocument()
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    expect(calls('POST', '/api/bot-settings/7/start_trading_worker/')).toHaveLength(1)
+    expect(JSON.parse(localStorage.getItem(REAL_CONFIRMED_STORAGE_KEY) ?? 'null')).toEqual([5])
+  })
+
+  it('Cancel in the Bybit Real dialog starts nothing', async () => {
+    const { fetchMock } = botServer(settingsRecord(), {}, { venue: 'real' })
+    const { card } = await openCard()
+    await card.findByText('Bybit Real')
+    await userEvent.click(card.getByRole('button', { name: 'Start Bot' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await userEvent.type(within(dialog).getByLabelText('Type REAL to confirm'), 'REAL')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    expect(recordCalls(fetchMock)).toEqual([])
+    expect(card.getByText('Stopped')).toBeInTheDocument()
+    expect(localStorage.getItem(REAL_CONFIRMED_STORAGE_KEY)).toBeNull()
+
+    // Opened again, the field is empty and the button disabled.
+    await userEvent.click(card.getByRole('button', { name: 'Start Bot' }))
+    const again = await screen.findByRole('alertdialog')
+    expect(within(again).getByLabelText('Type REAL to confirm')).toHaveValue('')
+    expect(within(again).getByRole('button', { name: 'Start real trading' })).toBeDisabled()
+  })
+
+  it('a Bybit Real key confirmed before starts at once; another real key asks again', async () => {
+    localStorage.setItem(REAL_CONFIRMED_STORAGE_KEY, JSON.stringify([5]))
+    const { calls } = botServer(settingsRecord(), {}, { venue: 'real' })
+    const { card, unmount } = await openCard()
+    await card.findByText('Bybit Real')
+    await userEvent.click(card.getByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByText('Bot started')).toBeInTheDocument()
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    expect(calls('POST', '/api/bot-settings/7/start_trading_worker/')).toHaveLength(1)
+    unmount()
+
+    botServer(
+      settingsRecord(),
+      {},
+      { venue: 'real', keys: [apiKeyRecord({ id: 6, is_demo: false, is_active: true })] },
+    )
+    const second = await openCard()
+    await second.card.findByText('Bybit Real')
+    await userEvent.click(second.card.getByRole('button', { name: 'Start Bot' }))
+    expect(
+      await screen.findByRole('alertdialog', { name: 'Start trading with real money?' }),
+    ).toBeInTheDocument()
+  })
+
+  it('asks for REAL whenever the status or the keys list says Bybit Real, and remembers only a real key', async () => {
+    // The status says real, the list a Demo key active (it disagrees): asked, and the Demo key is
+    // not remembered as confirmed.
+    const first = botServer(settingsRecord(), {}, { venue: 'real', keys: activeKeys.demo })
+    const view = await openCard()
+    await view.card.findByText('Bybit Real')
+    await userEvent.click(view.card.getByRole('button', { name: 'Start Bot' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await userEvent.type(within(dialog).getByLabelText('Type REAL to confirm'), 'REAL')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Start real trading' }))
+    expect(await screen.findByText('Bot started')).toBeInTheDocument()
+    expect(first.calls('POST', '/api/bot-settings/7/start_trading_worker/')).toHaveLength(1)
+    expect(localStorage.getItem(REAL_CONFIRMED_STORAGE_KEY)).toBeNull()
+    view.unmount()
+
+    // Even with that Demo key's id stored as confirmed, a real status still asks.
+    localStorage.setItem(REAL_CONFIRMED_STORAGE_KEY, JSON.stringify([4]))
+    const second = botServer(settingsRecord(), {}, { venue: 'real', keys: activeKeys.demo })
+    const again = await openCard()
+    await again.card.findByText('Bybit Real')
+    await userEvent.click(again.card.getByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByRole('alertdialog')).toBeInTheDocument()
+    expect(recordCalls(second.fetchMock)).toEqual([])
+    again.unmount()
+
+    // The status says paper, the list a Bybit Real key active: asked too.
+    const third = botServer(settingsRecord(), {}, { venue: 'paper', keys: activeKeys.real })
+    const last = await openCard()
+    await last.card.findByText('Paper')
+    await userEvent.click(last.card.getByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByRole('alertdialog')).toBeInTheDocument()
+    expect(recordCalls(third.fetchMock)).toEqual([])
+  })
+
+  it('asks for REAL when neither the venue nor the keys can be read', async () => {
+    const { fetchMock } = botServer(settingsRecord(), {
+      'GET /api/bot/status/': () => ({ status: 404, body: { error: 'Not found' } }),
+      'GET /api/api-keys/': () => ({ status: 404, body: { error: 'Not found' } }),
+    })
+    const { card } = await openCard()
+    await waitFor(() => {
+      expect(card.getByRole('button', { name: 'Start Bot' })).toBeEnabled()
+    })
+    await userEvent.click(card.getByRole('button', { name: 'Start Bot' }))
+    expect(await screen.findByRole('alertdialog')).toBeInTheDocument()
+    expect(recordCalls(fetchMock)).toEqual([])
   })
 
   it('polls every 5 seconds', () => {

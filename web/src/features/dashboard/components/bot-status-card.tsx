@@ -1,5 +1,6 @@
 import { Activity, Play, Square } from 'lucide-react'
-import { useEffect, useId } from 'react'
+import { useEffect, useId, useState } from 'react'
+import { VenueBadge } from '@/components/venue-badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Label } from '@/components/ui/label'
@@ -8,11 +9,16 @@ import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
 import { notify } from '@/lib/toast'
 import { cn } from '@/lib/utils'
+import { isRealVenue } from '@/lib/venue'
 import type { BotMode } from '@/types/api'
+import { useApiKeys } from '@/features/api-keys/api/get-api-keys'
 import { useBotSettingsPolling } from '@/features/settings/api/get-bot-settings'
 import { useUpdateBotSettings } from '@/features/settings/api/update-bot-settings'
 import { useControlBot, type BotControlAction } from '@/features/dashboard/api/control-bot'
+import { useBotStatus } from '@/features/dashboard/api/get-bot-status'
+import { RealConfirmDialog } from '@/features/dashboard/components/real-confirm-dialog'
 import { dashboardStrings } from '@/features/dashboard/strings'
+import { isRealConfirmed, rememberRealConfirmed } from '@/features/dashboard/utils/real-confirmation'
 
 const s = dashboardStrings.botStatus
 
@@ -48,13 +54,28 @@ function StatusTile({ on, label }: { on: boolean; label: string }) {
 /**
  * "Bot Status" (spec section 2): polls the settings record every 5 seconds (a 403 there logs out),
  * starts and stops the bot and the signals, and switches the bot mode with PUT `{bot_mode}`.
+ *
+ * Beside the controls, the venue the bot trades on (GET /api/bot/status/, kept current by the live
+ * `bot_status` messages). On Bybit Real, Start Bot first asks for REAL to be typed, once per active
+ * key on this browser (`utils/real-confirmation.ts`); Paper and Demo start at once. The venue counts
+ * as real when the status says so or the keys list shows a Bybit Real key active; when neither could
+ * be read it is not known, and the dialog is asked rather than skipped. While both are still
+ * loading, Start Bot waits.
  */
 export function BotStatusCard() {
   const id = useId()
   const settings = useBotSettingsPolling()
   const control = useControlBot()
   const updateMode = useUpdateBotSettings()
+  const status = useBotStatus()
+  const keys = useApiKeys()
+  const [confirmingReal, setConfirmingReal] = useState(false)
   const record = settings.data ?? null
+  const venue = status.data?.venue
+  const activeKey = keys.data?.find((key) => key.is_active)
+  const activeKeyReal = activeKey?.exchange === 'bybit' && !activeKey.is_demo
+  const venueLoading = status.isPending && keys.isPending
+  const mayBeReal = isRealVenue(venue) || activeKeyReal || (venue === undefined && keys.data === undefined)
 
   useEffect(() => {
     if (settings.isError) notify.error(s.fetchFailed, { id: 'bot-settings-poll' })
@@ -73,6 +94,24 @@ export function BotStatusCard() {
         onError: (error) => notify.error(serverMessage(error) ?? s.controlFailed),
       },
     )
+  }
+
+  const startBot = () => {
+    if (!record) {
+      notify.error(s.noSettings)
+      return
+    }
+    // Only a Bybit Real key in the list can be confirmed: a list that disagrees with the status asks.
+    if (mayBeReal && !(activeKey && activeKeyReal && isRealConfirmed(activeKey.id))) {
+      setConfirmingReal(true)
+      return
+    }
+    run('start_trading_worker')
+  }
+
+  const confirmReal = () => {
+    if (activeKey && activeKeyReal) rememberRealConfirmed(activeKey.id)
+    run('start_trading_worker')
   }
 
   const changeMode = (value: string) => {
@@ -126,13 +165,21 @@ export function BotStatusCard() {
               <StatusTile on={signals} label={signals ? s.signalsActive : s.signalsInactive} />
             </div>
 
+            {venue ? (
+              <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+                <span>{s.venueLabel}</span>
+                <VenueBadge venue={venue} />
+              </div>
+            ) : null}
+
             <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
               <Button
                 size="lg"
                 variant={running ? 'destructive' : 'default'}
-                disabled={busy}
+                disabled={busy || (!running && venueLoading)}
                 onClick={() => {
-                  run(running ? 'stop_bot' : 'start_trading_worker')
+                  if (running) run('stop_bot')
+                  else startBot()
                 }}
               >
                 {pendingAction === 'stop_bot' || pendingAction === 'start_trading_worker' ? (
@@ -192,6 +239,7 @@ export function BotStatusCard() {
             </div>
           </>
         )}
+        <RealConfirmDialog open={confirmingReal} onOpenChange={setConfirmingReal} onConfirm={confirmReal} />
       </CardContent>
     </Card>
   )

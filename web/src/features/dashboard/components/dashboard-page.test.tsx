@@ -160,7 +160,7 @@ describe('dashboard', () => {
         bot_mode: 'classic',
         open_trades: 0,
         active_chains: 0,
-        venue: 'paper',
+        venue: { exchange: 'paper', environment: 'paper' },
         started_at: '2026-11-22T04:00:00Z',
         signal_worker: 'running',
         trading_worker: 'running',

@@ -2,7 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { Trade } from '@/types/api'
-import { admin, positionRecord, settingsRecord, storeSession, tradeRecord } from '@/testing/fixtures'
+import {
+  admin,
+  botStatusRecord,
+  positionRecord,
+  settingsRecord,
+  storeSession,
+  tradeRecord,
+  venues,
+} from '@/testing/fixtures'
 import { liveSend, openLive } from '@/testing/live'
 import { renderApp, stubServer } from '@/testing/render-app'
 import { columnTexts } from '@/testing/table'
@@ -70,6 +78,35 @@ function row(card: HTMLElement, symbol: string) {
 }
 
 describe('Open Positions card', () => {
+  it('shows the venue of every trade on its row, and nothing for a trade from before venues were recorded', async () => {
+    tradesServer([
+      tradeRecord({ id: 21, symbol: 'BTCUSDT', venue: venues.paper }),
+      tradeRecord({ id: 22, symbol: 'ETHUSDT', venue: venues.demo }),
+      tradeRecord({ id: 23, symbol: 'SOLUSDT', venue: venues.real }),
+      tradeRecord({ id: 24, symbol: 'XRPUSDT', venue: null }),
+    ])
+    const { card, cardElement } = await openCard()
+    await card.findByRole('cell', { name: 'XRPUSDT' })
+    expect(columnTexts(cardElement, 0)).toEqual([
+      'BTCUSDT Paper',
+      'ETHUSDT Bybit Demo',
+      'SOLUSDT Bybit Real',
+      'XRPUSDT',
+    ])
+    expect(row(cardElement, 'SOLUSDT').getByText('Bybit Real')).toHaveAttribute('data-environment', 'real')
+  })
+
+  it('shows the venue the bot trades on beside Close all', async () => {
+    tradesServer([btc], {
+      'GET /api/bot/status/': () => ({ status: 200, body: botStatusRecord({ venue: venues.real }) }),
+    })
+    const { card } = await openCard()
+    const closeAll = await card.findByRole('button', { name: 'Close all' })
+    const beside = closeAll.parentElement
+    if (!beside) throw new Error('Close all has no parent')
+    expect(await within(beside).findByText('Bybit Real')).toBeInTheDocument()
+  })
+
   it('says "No open positions" when nothing is open, with no Close all', async () => {
     tradesServer([])
     const { card } = await openCard()

@@ -10,6 +10,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog'
+import { VenueBadge } from '@/components/venue-badge'
 import { ErrorAlert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -24,6 +25,7 @@ import { cn } from '@/lib/utils'
 import { useCloseAllTrades } from '@/features/trades/api/close-all-trades'
 import { useCloseTrade } from '@/features/trades/api/close-trade'
 import { useOpenTrades } from '@/features/trades/api/get-open-trades'
+import { useBotStatus } from '@/features/dashboard/api/get-bot-status'
 import { dashboardStrings } from '@/features/dashboard/strings'
 import { mergeOpenPositions, type OpenPositionRow } from '@/features/dashboard/utils/open-positions'
 
@@ -42,6 +44,8 @@ const price = (value: number | null) => (value === null ? s.none : priceFormat.f
 /**
  * "Open Positions" on the dashboard (not in the spec): the open trades of GET /api/trades/ with the
  * live positions' mark price and unrealized PnL, each closable after a confirmation, and Close all.
+ * Each row shows the venue its trade was made on (nothing for a trade from before venues were
+ * recorded), and Close all the venue the bot trades on now (GET /api/bot/status/).
  * On mount, and whenever the live feed (re)connects, it asks the feed for the positions
  * (`get_trades`); every `orders` message also refetches the trades.
  */
@@ -53,6 +57,7 @@ export function OpenPositionsCard({ className }: { className?: string }) {
   const { requestTrades } = useLiveActions()
   const close = useCloseTrade()
   const closeAll = useCloseAllTrades()
+  const venue = useBotStatus().data?.venue
 
   useEffect(() => {
     if (status === 'connected') requestTrades()
@@ -92,23 +97,26 @@ export function OpenPositionsCard({ className }: { className?: string }) {
           <CardDescription>{s.description}</CardDescription>
         </div>
         {rows.length > 0 ? (
-          <ConfirmButton
-            trigger={
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={busy}
-                className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-              >
-                {closeAll.isPending ? <Spinner className="size-4" /> : <X aria-hidden="true" />}
-                {s.closeAll}
-              </Button>
-            }
-            title={s.closeAllTitle}
-            description={s.closeAllDescription(rows.length)}
-            confirm={s.closeAll}
-            onConfirm={onCloseAll}
-          />
+          <div className="flex items-center gap-2">
+            <VenueBadge venue={venue} />
+            <ConfirmButton
+              trigger={
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={busy}
+                  className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                >
+                  {closeAll.isPending ? <Spinner className="size-4" /> : <X aria-hidden="true" />}
+                  {s.closeAll}
+                </Button>
+              }
+              title={s.closeAllTitle}
+              description={s.closeAllDescription(rows.length)}
+              confirm={s.closeAll}
+              onConfirm={onCloseAll}
+            />
+          </div>
         ) : null}
       </CardHeader>
       <CardContent className="px-3 sm:px-6">
@@ -171,7 +179,14 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                 const closing = close.isPending && close.variables === trade.id
                 return (
                   <TableRow key={trade.id}>
-                    <TableCell className="font-medium">{trade.symbol}</TableCell>
+                    <TableCell className="font-medium">
+                      <span className="inline-flex flex-col items-start gap-1">
+                        {trade.symbol}
+                        {/* A space, so the row reads "BTCUSDT Paper" (not rendered between flex items). */}
+                        {trade.venue ? ' ' : null}
+                        <VenueBadge venue={trade.venue} />
+                      </span>
+                    </TableCell>
                     <TableCell>
                       {/* Under 640 px the leverage goes under the side: the key columns fit a phone. */}
                       <span className="inline-flex flex-col items-start gap-0.5 sm:flex-row sm:items-center sm:gap-2">
