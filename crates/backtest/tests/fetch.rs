@@ -173,7 +173,8 @@ async fn the_fake_refuses_what_bybit_refuses() {
     let fake = fake().await;
     let client = reqwest::Client::new();
     for (query, code) in [
-        ("symbol=BTCUSDT&interval=1", 10001),
+        // market/kline defaults a missing category to linear; a wrong one is refused.
+        ("category=futures&symbol=BTCUSDT&interval=1", 10001),
         ("category=linear&interval=1", 10001),
         ("category=linear&symbol=BTCUSDT&interval=7", 10001),
         ("category=linear&symbol=NOPEUSDT&interval=1", 10001),
