@@ -97,11 +97,13 @@ test.describe('API keys', () => {
     await expect(demo).toContainText('Inactive')
 
     await demo.getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click()
     await expect(page.getByText('API key deleted successfully')).toBeVisible()
     await expect(rows).toHaveCount(1)
     await expect(rows.first()).toContainText('Real')
 
     await real.getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click()
     await expect(page.getByText('No API keys found')).toBeVisible()
   })
 })

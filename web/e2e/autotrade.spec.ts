@@ -43,6 +43,7 @@ test('Start Bot: on a sped-up market the paper account opens and closes trades o
     key: 'paper',
     secret: 'paper',
     is_demo: true,
+    exchange: 'paper',
   })) as {
     id: number
   }

@@ -5,6 +5,7 @@ async function addActiveKey(page: Page, label: string) {
   await page.goto('/api-keys')
   await page.getByLabel('API Key', { exact: true }).fill(`paper-key-${label}`)
   await page.getByLabel('API Secret').fill(`paper-secret-${label}`)
+  await page.getByLabel('Exchange').selectOption('Paper')
   await page.getByRole('button', { name: 'Add API Key' }).click()
   await expect(page.getByText('API key added successfully').first()).toBeVisible()
   const rows = page.getByRole('list', { name: 'Existing API Keys' }).getByRole('listitem')
@@ -18,15 +19,17 @@ async function addActiveKey(page: Page, label: string) {
 }
 
 test.describe('bot control', () => {
-  test('Start Bot without an active key toasts "No active API key"', async ({ page, login, account }) => {
+  test('Start Bot without an active key trades on the paper account', async ({ page, login, account }) => {
     await login(page, account)
     const card = page.getByRole('region', { name: 'Bot Status' })
     await expect(card.getByText('Current trading bot status and controls')).toBeVisible()
     await expect(card.getByText('Stopped')).toBeVisible()
+    await expect(card.getByText('Paper', { exact: true }).first()).toBeVisible()
     await card.getByRole('button', { name: 'Start Bot' }).click()
-    await expect(page.getByText('No active API key')).toBeVisible()
+    await expect(card.getByText('Running')).toBeVisible()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    await card.getByRole('button', { name: 'Stop Bot' }).click()
     await expect(card.getByText('Stopped')).toBeVisible()
-    await expect(card.getByRole('button', { name: 'Start Bot' })).toBeEnabled()
   })
 
   test('start and stop the bot and the signals', async ({ page, login, account }) => {
@@ -92,6 +95,7 @@ async function addActiveKeyBlocked(page: Page) {
   const rows = page.getByRole('list', { name: 'Existing API Keys' }).getByRole('listitem')
   await expect(rows).toHaveCount(1)
   await rows.first().getByRole('button', { name: 'Delete' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click()
   await expect(page.getByText('Failed to delete API key')).toBeVisible()
   await expect(page.getByText(/stop the bot/i)).toBeVisible()
   await expect(rows).toHaveCount(1)

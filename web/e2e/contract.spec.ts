@@ -20,6 +20,8 @@ test('the OpenAPI document lists every path the web app calls', async ({ request
     ['/api/api-keys/', 'post'],
     ['/api/api-keys/{id}/', 'delete'],
     ['/api/api-keys/{id}/set_active/', 'post'],
+    ['/api/api-keys/{id}/deactivate/', 'post'],
+    ['/api/bot/status/', 'get'],
     ['/api/webhook/', 'get'],
     ['/api/webhook/', 'post'],
     ['/api/webhook/', 'delete'],

@@ -79,6 +79,7 @@ test.describe('dashboard', () => {
       key: 'paper-key',
       secret: 'paper-secret',
       is_demo: true,
+      exchange: 'paper',
     })
     await pageApi(page, 'POST', `/api/api-keys/${String(key.id)}/set_active/`)
     let navigations = 0

@@ -128,6 +128,7 @@ test.describe('live signals and logs', () => {
       key: 'paper-k',
       secret: 'paper-s',
       is_demo: true,
+      exchange: 'paper',
     })) as {
       id: number
     }

@@ -116,6 +116,7 @@ test.describe('phone and tablet widths', () => {
       key: 'paper-key',
       secret: 'paper-secret',
       is_demo: true,
+      exchange: 'paper',
     })
     await pageApi(page, 'POST', `/api/api-keys/${String(key.id)}/set_active/`)
     await pageApi(page, 'POST', '/api/command/bot/start/')
@@ -164,7 +165,7 @@ test.describe('phone and tablet widths', () => {
       const row = positionsTable(page).getByRole('row').filter({ hasText: 'BTCUSDT' }).first()
       await expect(row).toBeVisible()
       const cells = {
-        symbol: row.getByRole('cell').filter({ hasText: /^BTCUSDT$/ }),
+        symbol: row.getByRole('cell').filter({ hasText: /^BTCUSDT/ }),
         side: row.getByText(/^(Long|Short)$/),
         pnl: row.locator('[data-column="pnl"]'),
         close: row.getByRole('button', { name: 'Close BTCUSDT' }),

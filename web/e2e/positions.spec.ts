@@ -64,11 +64,12 @@ test.describe('open positions', () => {
     const settingsPath = `/api/bot-settings/${String(records.at(0)?.id)}/`
     await api(page, 'PUT', settingsPath, { max_trades: 100, max_total_usdt: 100_000, max_trade_usdt: 20 })
 
-    // An active demo key (the paper exchange), then the bot (it starts the signals first).
+    // An active paper key (the paper exchange), then the bot (it starts the signals first).
     const key = await api<{ id: number }>(page, 'POST', '/api/api-keys/', {
       key: 'paper-key',
       secret: 'paper-secret',
       is_demo: true,
+      exchange: 'paper',
     })
     await api(page, 'POST', `/api/api-keys/${key.id}/set_active/`)
     await api(page, 'POST', '/api/command/bot/start/')

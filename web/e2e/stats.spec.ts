@@ -239,6 +239,7 @@ test.describe('statistics with period filter', () => {
       key: 'paper-key',
       secret: 'paper-secret',
       is_demo: true,
+      exchange: 'paper',
     })
     await pageApi(page, 'POST', `/api/api-keys/${String(key.id)}/set_active/`)
     await pageApi(page, 'POST', '/api/command/bot/start/')

@@ -43,7 +43,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deactivates this key: the user trades on their paper account again (409 while the bot runs or trades are open). */
+        /** Makes this key inactive: the user trades on their paper account until a key is active. */
         post: operations["api_keys_deactivate"];
         delete?: never;
         options?: never;
@@ -782,8 +782,8 @@ export interface components {
         };
         ApiKeyView: {
             created_at: string;
-            /** @enum {string} */
-            exchange: "bybit" | "paper";
+            /** @description Where the key trades: `bybit` (demo or mainnet by `is_demo`) or the `paper` exchange. */
+            exchange: components["schemas"]["Exchange"];
             /** Format: int64 */
             id: number;
             is_active: boolean;
@@ -930,6 +930,7 @@ export interface components {
             /** @description RFC 3339 time the trading worker was started, while it runs. */
             started_at: string | null;
             trading_worker: components["schemas"]["WorkerState"];
+            /** @description Where the bot trades: the user's active key's account, or paper. */
             venue: components["schemas"]["Venue"];
         };
         /** @description The `bot_status` message's data. */
@@ -1050,6 +1051,11 @@ export interface components {
              */
             volume24h_ago: number;
         };
+        /**
+         * @description The environment of an account: paper, or an exchange's demo or real-money one.
+         * @enum {string}
+         */
+        Environment: "paper" | "demo" | "real";
         EquityPointView: {
             /**
              * Format: double
@@ -1065,6 +1071,11 @@ export interface components {
                 [key: string]: string[];
             } | null;
         };
+        /**
+         * @description The exchange an API key belongs to.
+         * @enum {string}
+         */
+        Exchange: "paper" | "bybit";
         HeatmapCellView: {
             /**
              * Format: int32
@@ -1155,11 +1166,8 @@ export interface components {
         };
         /** @description The create payload. Debug is written by hand so the pair can never reach a log line. */
         NewApiKey: {
-            /**
-             * @description `bybit` (the default) or `paper`.
-             * @enum {string}
-             */
-            exchange?: "bybit" | "paper";
+            /** @description `bybit` (default) or `paper` (any non-empty key and secret). */
+            exchange?: components["schemas"]["Exchange"];
             is_demo?: boolean;
             key: string;
             secret: string;
@@ -1516,18 +1524,11 @@ export interface components {
             id: number;
             username: string;
         };
-        /** @description Where a user's bot trades: the exchange of their active API key (paper without one) and its environment. */
+        /** @description The API's spelling of an [`AccountVenue`]. */
         Venue: {
-            /**
-             * @description `paper` for the paper exchange; `demo` or `real` for Bybit (demo trading or mainnet).
-             * @enum {string}
-             */
-            environment: "paper" | "demo" | "real";
-            /** @enum {string} */
-            exchange: "paper" | "bybit";
+            environment: components["schemas"]["Environment"];
+            exchange: components["schemas"]["Exchange"];
         };
-        /** @enum {string} */
-        VenueName: "paper" | "bybit";
         WebhookStatus: {
             /** @description Whether the user has a webhook URL. */
             configured: boolean;
