@@ -42,7 +42,7 @@ async fn trading_starts_signals_first_on_the_keys_account() {
 
     let cipher = SecretCipher::random();
     let key = store
-        .create_api_key(&cipher, user, "k", "s", Exchange::Paper, true, 0)
+        .create_api_key(&cipher, user, ("k", "s"), Exchange::Paper, true, 0)
         .await
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();
@@ -90,7 +90,7 @@ async fn a_restart_resumes_what_was_running() {
     let (_db, store, user) = setup().await;
     let cipher = SecretCipher::random();
     let key = store
-        .create_api_key(&cipher, user, "k", "s", Exchange::Paper, true, 0)
+        .create_api_key(&cipher, user, ("k", "s"), Exchange::Paper, true, 0)
         .await
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();
@@ -114,7 +114,7 @@ async fn a_bot_whose_key_went_resumes_on_its_paper_account() {
     let (_db, store, user) = setup().await;
     let cipher = SecretCipher::random();
     let key = store
-        .create_api_key(&cipher, user, "k", "s", Exchange::Paper, true, 0)
+        .create_api_key(&cipher, user, ("k", "s"), Exchange::Paper, true, 0)
         .await
         .unwrap();
     store.set_active_api_key(user, key.id).await.unwrap();

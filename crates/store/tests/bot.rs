@@ -104,8 +104,7 @@ async fn api_keys_are_encrypted_scoped_and_singly_active() {
             .create_api_key(
                 &cipher,
                 a.id,
-                "KEY-ONE",
-                "SECRET-ONE",
+                ("KEY-ONE", "SECRET-ONE"),
                 Exchange::Bybit,
                 true,
                 1,
@@ -116,8 +115,7 @@ async fn api_keys_are_encrypted_scoped_and_singly_active() {
             .create_api_key(
                 &cipher,
                 a.id,
-                "KEY-TWO",
-                "SECRET-TWO",
+                ("KEY-TWO", "SECRET-TWO"),
                 Exchange::Bybit,
                 false,
                 2,
@@ -185,8 +183,7 @@ async fn secrets_are_not_in_the_sqlite_file_in_plaintext() {
         .create_api_key(
             &cipher,
             a.id,
-            "PLAIN-KEY-123",
-            "PLAIN-SECRET-456",
+            ("PLAIN-KEY-123", "PLAIN-SECRET-456"),
             Exchange::Bybit,
             true,
             1,

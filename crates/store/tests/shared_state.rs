@@ -111,7 +111,7 @@ async fn the_first_master_key_check_opens_a_stored_exchange_key() {
     let key = SecretCipher::random();
     let user = store.create_user("alice", "hash", 0).await.unwrap();
     store
-        .create_api_key(&key, user.id, "k", "s", Exchange::Paper, true, 0)
+        .create_api_key(&key, user.id, ("k", "s"), Exchange::Paper, true, 0)
         .await
         .unwrap();
     let other = store.check_master_key(&SecretCipher::random()).await;

@@ -119,8 +119,7 @@ pub async fn create(
         .create_api_key(
             &state.cipher,
             auth.id(),
-            key,
-            secret,
+            (key, secret),
             new.exchange,
             new.is_demo,
             now_ms(),

@@ -164,7 +164,7 @@ async fn a_sigkilled_server_restarts_with_every_trade_once_its_stops_and_its_cha
     let key = api
         .post(
             "/api/api-keys/",
-            Some(json!({"key": "k", "secret": "s", "is_demo": true})),
+            Some(json!({"key": "k", "secret": "s", "is_demo": true, "exchange": "paper"})),
         )
         .await;
     api.post(&format!("/api/api-keys/{}/set_active/", key["id"]), None)
