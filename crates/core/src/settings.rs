@@ -84,6 +84,10 @@ pub struct BotSettings {
     pub forbidden_days_enabled: bool,
     /// Weekdays 0 (Monday) to 6 (Sunday).
     pub forbidden_days: Vec<u8>,
+    /// The symbols rating signals trade (TradingView alerts are not limited by it); empty:
+    /// every symbol the account's market rates (docs/accounts.md).
+    #[serde(default)]
+    pub symbols: Vec<String>,
 }
 
 /// Used when the user leaves `trail_activation_pct` empty (DESIGN.md section 5).
@@ -98,6 +102,8 @@ pub const MAX_MARTINGALE_DEPTH: u32 = 20;
 pub const MAX_STOP_LOSS_PCT_EXCLUSIVE: Decimal = dec!(100);
 /// At most this many forbidden-hour intervals, as sent and after duplicates are removed.
 pub const MAX_FORBIDDEN_HOURS: usize = 24;
+/// At most this many symbols in `symbols`.
+pub const MAX_SYMBOLS: usize = 100;
 /// The longest `telegram_id`, in characters.
 pub const TELEGRAM_ID_MAX_CHARS: usize = 64;
 const TIMEZONE_MAX_CHARS: usize = 64;
@@ -141,7 +147,7 @@ const fn amount(min: Decimal) -> Bound {
 }
 
 /// Every bounded field of [`BotSettings`], with its bound.
-pub const SETTINGS_BOUNDS: [(&str, Bound); 18] = [
+pub const SETTINGS_BOUNDS: [(&str, Bound); 19] = [
     ("bot_mode", Bound::Text { max_chars: 32 }),
     (
         "max_trades",
@@ -208,6 +214,12 @@ pub const SETTINGS_BOUNDS: [(&str, Bound); 18] = [
         },
     ),
     ("forbidden_days", Bound::List { max_items: 7 }),
+    (
+        "symbols",
+        Bound::List {
+            max_items: MAX_SYMBOLS,
+        },
+    ),
 ];
 
 /// The bound of a field listed in [`SETTINGS_BOUNDS`].
@@ -258,6 +270,7 @@ impl Default for BotSettings {
             forbidden_hours: Vec::new(),
             forbidden_days_enabled: false,
             forbidden_days: Vec::new(),
+            symbols: Vec::new(),
         }
     }
 }
@@ -386,8 +399,48 @@ impl BotSettings {
                 Err(msg) => r.error("forbidden_days", msg),
             }
         }
+        if let Some(items) = r.array("symbols") {
+            match parse_symbols(items) {
+                Ok(symbols) => s.symbols = symbols,
+                Err(msg) => r.error("symbols", msg),
+            }
+        }
         r.finish().map(|()| s)
     }
+}
+
+/// USDT perpetual symbols as the exchange spells them (`BTCUSDT`, `1000PEPEUSDT`), upper-cased,
+/// in the order given, duplicates removed; at most [`MAX_SYMBOLS`]. Whether the account's
+/// market lists them is the server's check.
+pub fn parse_symbols(items: &[Value]) -> Result<Vec<String>, String> {
+    if items.len() > MAX_SYMBOLS {
+        return Err(format!(
+            "Ensure there are no more than {MAX_SYMBOLS} symbols (there are {}).",
+            items.len()
+        ));
+    }
+    let mut symbols: Vec<String> = Vec::with_capacity(items.len());
+    for item in items {
+        let symbol = item
+            .as_str()
+            .map(|s| s.trim().to_ascii_uppercase())
+            .filter(|s| is_usdt_perpetual(s))
+            .ok_or_else(|| format!("{item} is not a USDT perpetual symbol such as BTCUSDT."))?;
+        if !symbols.contains(&symbol) {
+            symbols.push(symbol);
+        }
+    }
+    Ok(symbols)
+}
+
+/// Letters and digits ending in USDT, at most 30 characters.
+fn is_usdt_perpetual(symbol: &str) -> bool {
+    symbol.len() > 4
+        && symbol.len() <= 30
+        && symbol.ends_with("USDT")
+        && symbol
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
 }
 
 /// The intervals in the order given, duplicates removed; at most [`MAX_FORBIDDEN_HOURS`] as
@@ -472,9 +525,32 @@ mod tests {
                 "user_timezone": "Europe/Moscow", "martingale_max_depth": 4,
                 "martingale_max_active_chains": 1, "martingale_step": 2.0,
                 "martingale_initial_margin": 2.0, "forbidden_hours_enabled": false,
-                "forbidden_hours": [], "forbidden_days_enabled": false, "forbidden_days": []
+                "forbidden_hours": [], "forbidden_days_enabled": false, "forbidden_days": [],
+                "symbols": []
             })
         );
+    }
+
+    #[test]
+    fn symbols_are_upper_cased_once_each_and_bad_ones_refused() {
+        let s =
+            apply(json!({"symbols": [" wifusdt", "BTCUSDT", "WIFUSDT", "1000PEPEUSDT"]})).unwrap();
+        assert_eq!(s.symbols, ["WIFUSDT", "BTCUSDT", "1000PEPEUSDT"]);
+        for bad in [
+            json!(["BTCUSD"]),
+            json!(["BTC-USDT"]),
+            json!([5]),
+            json!("BTCUSDT"),
+        ] {
+            assert_eq!(error_fields(json!({"symbols": bad})), ["symbols"], "{bad}");
+        }
+        let too_many: Vec<String> = (0..=MAX_SYMBOLS).map(|i| format!("A{i}USDT")).collect();
+        assert_eq!(error_fields(json!({"symbols": too_many})), ["symbols"]);
+        // A record stored before the setting existed reads as "every symbol".
+        let mut stored = serde_json::to_value(BotSettings::default()).unwrap();
+        stored.as_object_mut().unwrap().remove("symbols");
+        let old: BotSettings = serde_json::from_value(stored).unwrap();
+        assert!(old.symbols.is_empty());
     }
 
     #[test]

@@ -292,6 +292,14 @@ pub fn trailing_plan(
     })
 }
 
+/// Why the `symbols` setting keeps a rating signal on `symbol` from trading, if it does: a
+/// non-empty list names the symbols rating signals trade. TradingView alerts (`from_alert`)
+/// are the trader's own choice and are not limited by it.
+pub fn symbol_not_chosen(settings: &BotSettings, symbol: &str, from_alert: bool) -> Option<String> {
+    (!from_alert && !settings.symbols.is_empty() && !settings.symbols.iter().any(|s| s == symbol))
+        .then(|| format!("{symbol} is not in the Symbols setting"))
+}
+
 /// Why the clock forbids a new entry at `now`, if it does: a forbidden hour interval
 /// (`[start, end)`, wrapping past midnight) or a forbidden weekday (0 = Monday), both in
 /// the user's time zone.
@@ -331,6 +339,21 @@ pub fn entry_forbidden(settings: &BotSettings, now: DateTime<Utc>) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_symbols_setting_limits_rating_signals_only() {
+        let every = BotSettings::default();
+        assert_eq!(symbol_not_chosen(&every, "WIFUSDT", false), None);
+        let chosen = BotSettings {
+            symbols: vec!["BTCUSDT".into()],
+            ..BotSettings::default()
+        };
+        assert_eq!(symbol_not_chosen(&chosen, "BTCUSDT", false), None);
+        assert!(symbol_not_chosen(&chosen, "ETHUSDT", false)
+            .unwrap()
+            .contains("ETHUSDT"));
+        assert_eq!(symbol_not_chosen(&chosen, "ETHUSDT", true), None);
+    }
     use chrono::TimeZone;
     use rust_decimal_macros::dec;
 

@@ -29,7 +29,8 @@ pub struct MarketConfig {
     /// a sentence saying what replaced it ([`MarketConfig::refuse_retired`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// The signal universe; empty means the default list of about 20 liquid USDT perpetuals.
+    /// The rated universe of both markets; empty means each market's default: the simulated
+    /// market's ~20 symbols, Bybit's [`BYBIT_DEFAULT_UNIVERSE`] largest by 24-hour turnover.
     pub symbols: Vec<String>,
     /// Candle interval of the signals, in minutes.
     pub interval_minutes: u32,
@@ -57,7 +58,7 @@ impl Default for MarketConfig {
 }
 
 impl MarketConfig {
-    /// The configured universe, or the default one.
+    /// The simulated market's universe: the configured one, or its default.
     pub fn universe(&self) -> Vec<String> {
         if self.symbols.is_empty() {
             default_symbols()
@@ -126,7 +127,7 @@ impl Market {
         background.keep(running.task);
         let (hub, hub_task) = RatingHub::start(
             running.data.clone(),
-            config.universe(),
+            running.universe,
             config.interval_minutes,
         )
         .await?;
@@ -153,11 +154,16 @@ impl MarketConfig {
     }
 }
 
-/// A started market: its data and the task that drives it.
+/// A started market: its data, the task that drives it and the symbols it rates.
 struct RunningMarket {
     data: Arc<dyn MarketData>,
     task: JoinHandle<()>,
+    universe: Vec<String>,
 }
+
+/// How many symbols Bybit's market rates when `[market] symbols` is empty: its largest by
+/// 24-hour turnover.
+pub const BYBIT_DEFAULT_UNIVERSE: usize = 20;
 
 /// Starts the simulated market (keeping its anchor in `data_dir`) or Bybit's.
 async fn start_market(
@@ -165,9 +171,9 @@ async fn start_market(
     data_dir: &Path,
     simulated: bool,
 ) -> Result<RunningMarket, EngineError> {
-    let universe = config.universe();
     match simulated {
         true => {
+            let universe = config.universe();
             let symbols: Vec<_> = default_symbols()
                 .into_iter()
                 .filter(|s| universe.contains(&s.instrument.symbol))
@@ -192,20 +198,36 @@ async fn start_market(
             .await
             .map_err(|e| EngineError::Config(e.to_string()))??;
             let task = market.spawn();
-            Ok(RunningMarket { data: market, task })
+            Ok(RunningMarket {
+                data: market,
+                task,
+                universe,
+            })
         }
         false => {
-            let market = BybitMarketData::new(signaldesk_venue::bybit::BybitMarketConfig {
-                rest_url: config.bybit_rest_url.clone(),
-                ws_url: config.bybit_ws_url.clone(),
-                symbols: universe,
-                interval_minutes: config.interval_minutes,
-                ..Default::default()
-            })?;
+            let bybit = |symbols: Vec<String>| {
+                BybitMarketData::new(signaldesk_venue::bybit::BybitMarketConfig {
+                    rest_url: config.bybit_rest_url.clone(),
+                    ws_url: config.bybit_ws_url.clone(),
+                    symbols,
+                    interval_minutes: config.interval_minutes,
+                    ..Default::default()
+                })
+            };
+            let universe = match config.symbols.is_empty() {
+                false => config.symbols.clone(),
+                true => {
+                    bybit(Vec::new())?
+                        .largest_by_turnover(BYBIT_DEFAULT_UNIVERSE)
+                        .await?
+                }
+            };
+            let market = bybit(universe.clone())?;
             let task = market.start();
             Ok(RunningMarket {
                 data: Arc::new(market),
                 task,
+                universe,
             })
         }
     }

@@ -157,8 +157,10 @@ async fn silent(ws: &mut Ws) {
 async fn market_data_lists_instruments_reads_history_and_ticker_prices() {
     let fake = fake().await;
     let md = client(&fake);
+    // Every trading USDT perpetual is listed, not only the streamed symbols: any can be
+    // traded.
     let list = md.instruments().await.unwrap();
-    assert_eq!(list, instruments()[..2].to_vec());
+    assert_eq!(list, instruments());
 
     // Five closed candles, then a price that opens the current one: REST answers it too, and
     // the client leaves it out because its time is not over.
@@ -771,4 +773,23 @@ async fn klines_push_the_open_candle_then_the_closed_one_which_rest_serves() {
     .await;
     assert_eq!(recv(&mut other).await["success"], true);
     assert_eq!(recv(&mut other).await["data"][0]["start"], open + MIN15);
+}
+
+#[tokio::test]
+async fn the_default_universe_is_bybits_largest_by_turnover() {
+    let fake = fake().await;
+    for (symbol, price, turnover) in [
+        ("BTCUSDT", dec!(50000), dec!(300)),
+        ("ETHUSDT", dec!(3000), dec!(900)),
+        ("SOLUSDT", dec!(150), dec!(600)),
+    ] {
+        fake.set_price(symbol, price);
+        fake.set_turnover_24h(symbol, turnover);
+    }
+    let md = client(&fake);
+    assert_eq!(
+        md.largest_by_turnover(2).await.unwrap(),
+        ["ETHUSDT", "SOLUSDT"]
+    );
+    assert_eq!(md.largest_by_turnover(20).await.unwrap().len(), 3);
 }

@@ -901,6 +901,11 @@ export interface components {
             /** Format: int32 */
             max_trades: number;
             reverse_mode: boolean;
+            /**
+             * @description The symbols rating signals trade (TradingView alerts are not limited by it); empty:
+             *     every symbol the account's market rates (docs/accounts.md).
+             */
+            symbols?: string[];
             /** Format: double */
             take_profit_first_pct: number;
             /** Format: double */
@@ -1287,6 +1292,11 @@ export interface components {
             /** Format: int32 */
             max_trades?: number;
             reverse_mode?: boolean;
+            /**
+             * @description The symbols rating signals trade (TradingView alerts are not limited by it); empty:
+             *     every symbol the account's market rates (docs/accounts.md).
+             */
+            symbols?: string[];
             /** Format: double */
             take_profit_first_pct?: number;
             /** Format: double */

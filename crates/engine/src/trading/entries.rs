@@ -8,7 +8,8 @@ use signaldesk_core::martingale::step_margin;
 use signaldesk_core::settings::BotMode;
 use signaldesk_core::signal::TradeSignal;
 use signaldesk_core::trading::{
-    entry_forbidden, entry_side, is_entry_transition, plan_entry, AccountView, EntryPlan, Skip,
+    entry_forbidden, entry_side, is_entry_transition, plan_entry, symbol_not_chosen, AccountView,
+    EntryPlan, Skip,
 };
 use signaldesk_store::{Chain, ChainStatus, StoredSignal, Trade, TradeStatus};
 use signaldesk_venue::OrderRequest;
@@ -57,6 +58,10 @@ impl TradingWorker {
         now: DateTime<Utc>,
     ) -> Result<(), Skip> {
         if let Some(why) = entry_forbidden(&self.settings, now) {
+            return Err(Skip::Forbidden(why));
+        }
+        let from_alert = signal.source == "webhook";
+        if let Some(why) = symbol_not_chosen(&self.settings, &signal.symbol, from_alert) {
             return Err(Skip::Forbidden(why));
         }
         if self.out_of_sync.active {

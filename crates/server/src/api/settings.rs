@@ -64,6 +64,7 @@ pub async fn create(
     let settings = BotSettings::default()
         .apply(as_object(&payload)?)
         .map_err(ApiError::validation)?;
+    check_symbols_listed(&state, auth.id(), &payload, &settings).await?;
     match state
         .store
         .create_settings(auth.id(), &settings, now_ms())
@@ -114,11 +115,44 @@ pub async fn update(
         .settings
         .apply(as_object(&payload)?)
         .map_err(ApiError::validation)?;
+    check_symbols_listed(&state, auth.id(), &payload, &settings).await?;
     let record = state
         .engine
         .update_settings(auth.id(), id, &settings, now_ms())
         .await?;
     Ok(Json(record.into()))
+}
+
+/// When the payload sets `symbols`, each must be listed by the user's market (Bybit's for a
+/// Bybit account), else 400 naming them.
+async fn check_symbols_listed(
+    state: &AppState,
+    user_id: i64,
+    payload: &Value,
+    settings: &BotSettings,
+) -> ApiResult<()> {
+    if payload.get("symbols").is_none() || settings.symbols.is_empty() {
+        return Ok(());
+    }
+    let market = state.engine.market_of(user_id).await?;
+    let mut unknown = Vec::new();
+    for symbol in &settings.symbols {
+        if !market.lists(symbol).await? {
+            unknown.push(symbol.as_str());
+        }
+    }
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let mut fields = crate::error::FieldErrors::new();
+    fields.insert(
+        "symbols".into(),
+        vec![format!(
+            "Not traded on this account's market: {}.",
+            unknown.join(", ")
+        )],
+    );
+    Err(ApiError::validation(fields))
 }
 
 /// The maintenance margin rate the liquidation distance is figured with: Bybit's first

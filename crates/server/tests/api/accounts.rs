@@ -25,15 +25,26 @@ async fn fake_bybit(price: Decimal) -> FakeBybit {
         min_notional: Decimal::from(5),
         max_leverage: 100,
     };
+    // WIFUSDT: listed by Bybit, not by the simulated market, on steps of its own.
+    let wif = Instrument {
+        symbol: "WIFUSDT".into(),
+        tick_size: Decimal::new(1, 4),
+        qty_step: Decimal::from(10),
+        min_qty: Decimal::from(10),
+        min_notional: Decimal::from(5),
+        max_leverage: 50,
+    };
     let fake = FakeBybit::start(FakeConfig::new(vec![
         instrument("BTCUSDT"),
         instrument("ETHUSDT"),
+        wif,
     ]))
     .await
     .unwrap();
     fake.add_key(KeySpec::new("DEMOKEY", "DEMOSECRET"));
     fake.set_price("BTCUSDT", price);
     fake.set_price("ETHUSDT", Decimal::from(3000));
+    fake.set_price("WIFUSDT", Decimal::new(21345, 4));
     fake
 }
 
@@ -184,6 +195,41 @@ async fn a_bybit_user_and_a_paper_user_trade_side_by_side_each_on_their_own_mark
         assert_eq!(fake.requests("/v5/order/create") - orders_before, 1);
         assert_eq!(fake.order_count("DEMOKEY"), 1);
 
+        // A symbol Bybit lists and the simulated market does not: bob's alert trades it on
+        // Bybit's steps; carol's market refuses it.
+        let carols_hook = app.new_webhook(&carol).await;
+        let res = reqwest::Client::new()
+            .post(app.url(&carols_hook))
+            .json(&json!({"symbol": "WIFUSDT", "signal": "STRONG_BUY"}))
+            .send()
+            .await
+            .unwrap();
+        let body = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+        assert!(
+            body["fields"]["symbol"][0]
+                .as_str()
+                .unwrap()
+                .contains("WIFUSDT"),
+            "{body}"
+        );
+        let bobs_hook = app.new_webhook(&bob).await;
+        post_alert(&app, &bobs_hook, "WIFUSDT", "NEUTRAL").await;
+        post_alert(&app, &bobs_hook, "WIFUSDT", "STRONG_BUY").await;
+        let wif = open_trade(&app, &bob, "WIFUSDT").await;
+        let qty: Decimal = wif["quantity"].to_string().parse().unwrap();
+        assert!(
+            qty > Decimal::ZERO && (qty % Decimal::from(10)).is_zero(),
+            "{wif}"
+        );
+        assert!(
+            (entry(&wif) - Decimal::new(21345, 4)).abs() < Decimal::new(1, 2),
+            "{wif}"
+        );
+        assert_eq!(fake.position_qty("DEMOKEY", "WIFUSDT"), qty);
+        let close = format!("/api/trades/{}/close/", wif["id"]);
+        app.call_ok(Method::POST, &close, &bob, None, StatusCode::OK)
+            .await;
+
         // A switch is refused while the bot runs, and while trades are open.
         let deactivate = format!("/api/api-keys/{}/deactivate/", demo["id"]);
         let res = app.call(Method::POST, &deactivate, &bob, None).await;
@@ -284,6 +330,42 @@ async fn a_paper_key_trades_on_paper_and_bad_exchanges_are_refused() {
         status(&app, &token).await["venue"],
         json!({"exchange": "paper", "environment": "paper"})
     );
+    // The Symbols setting takes what the account's market lists: the simulated market has
+    // no WIFUSDT.
+    let record = &app
+        .call_ok(
+            Method::GET,
+            "/api/bot-settings/",
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await[0];
+    let path = format!("/api/bot-settings/{}/", record["id"]);
+    let res = app
+        .call(
+            Method::PUT,
+            &path,
+            &token,
+            Some(json!({"symbols": ["WIFUSDT", "BTCUSDT"]})),
+        )
+        .await;
+    let body = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+    assert_eq!(
+        body["fields"]["symbols"][0],
+        "Not traded on this account's market: WIFUSDT."
+    );
+    let saved = app
+        .call_ok(
+            Method::PUT,
+            &path,
+            &token,
+            Some(json!({"symbols": ["ethusdt", "BTCUSDT"]})),
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(saved["symbols"], json!(["ETHUSDT", "BTCUSDT"]), "{saved}");
+
     // Deactivate on a key of another user is a 404; on an inactive key a no-op.
     let other = app.user_with_token("eve").await;
     let deactivate = format!("/api/api-keys/{}/deactivate/", paper["id"]);

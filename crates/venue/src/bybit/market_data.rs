@@ -26,7 +26,7 @@ use crate::market::{MarketData, MarketEvent};
 pub struct BybitMarketConfig {
     pub rest_url: String,
     pub ws_url: String,
-    /// Symbols to stream and to list (all trading USDT perpetuals when empty).
+    /// Symbols to stream (ticks and closed candles); every trading USDT perpetual is listed.
     pub symbols: Vec<String>,
     /// Interval of the streamed candles, in minutes (a Bybit interval).
     pub interval_minutes: u32,
@@ -85,6 +85,34 @@ impl BybitMarketData {
             prices: Arc::new(Mutex::new(HashMap::new())),
             instruments: tokio::sync::Mutex::new(None),
         })
+    }
+
+    /// The `n` trading USDT perpetuals with the largest 24-hour turnover, largest first: the
+    /// universe rated when none is configured.
+    pub async fn largest_by_turnover(&self, n: usize) -> Result<Vec<String>, VenueError> {
+        let listed: std::collections::HashSet<String> = self
+            .instruments()
+            .await?
+            .into_iter()
+            .map(|i| i.symbol)
+            .collect();
+        let mut ranked: Vec<(Decimal, String)> = self
+            .http
+            .tickers()
+            .await?
+            .into_iter()
+            .filter(|t| listed.contains(&t.symbol))
+            .map(|t| {
+                let turnover = t
+                    .turnover_24h
+                    .as_deref()
+                    .and_then(|v| v.parse::<Decimal>().ok())
+                    .unwrap_or_default();
+                (turnover, t.symbol)
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        Ok(ranked.into_iter().take(n).map(|(_, s)| s).collect())
     }
 
     /// Opens the public stream for the configured symbols: ticks from `tickers.{symbol}`,
@@ -228,15 +256,14 @@ impl Publisher {
 
 #[async_trait]
 impl MarketData for BybitMarketData {
+    /// Every trading USDT perpetual Bybit lists, whatever the streamed symbols: any of them
+    /// can be traded (read once, then kept).
     async fn instruments(&self) -> Result<Vec<Instrument>, VenueError> {
         let mut cache = self.instruments.lock().await;
         if let Some(list) = cache.as_ref() {
             return Ok(list.clone());
         }
-        let mut list = self.http.instruments().await?;
-        if !self.config.symbols.is_empty() {
-            list.retain(|i| self.config.symbols.contains(&i.symbol));
-        }
+        let list = self.http.instruments().await?;
         *cache = Some(list.clone());
         Ok(list)
     }

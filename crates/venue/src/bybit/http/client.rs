@@ -103,6 +103,14 @@ impl BybitHttpClient {
         Ok(result.list.into_iter().find(|t| t.symbol == symbol))
     }
 
+    /// GET /v5/market/tickers for every linear symbol ("symbol: Symbol name. If category=
+    /// option, symbol or baseCoin must be passed": linear may omit it).
+    pub async fn tickers(&self) -> Result<Vec<Ticker>, BybitHttpError> {
+        let query = [("category", "linear".to_string())];
+        let (result, _): (TickersResult, _) = self.get("/v5/market/tickers", &query).await?;
+        Ok(result.list)
+    }
+
     /// GET /v5/market/instruments-info, every page: USDT perpetuals that are trading.
     pub async fn instruments(&self) -> Result<Vec<Instrument>, BybitHttpError> {
         let mut out = Vec::new();

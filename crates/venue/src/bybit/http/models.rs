@@ -46,6 +46,9 @@ pub struct Ticker {
     pub last_price: String,
     #[serde(default)]
     pub mark_price: Option<String>,
+    /// Turnover of the last 24 hours, in USDT ("turnover24h").
+    #[serde(default, rename = "turnover24h")]
+    pub turnover_24h: Option<String>,
 }
 
 /// GET /v5/market/instruments-info (category=linear), paged by `nextPageCursor`.
