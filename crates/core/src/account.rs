@@ -33,6 +33,14 @@ impl Exchange {
             _ => None,
         }
     }
+
+    /// Its name as a trader reads it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Exchange::Paper => "The paper exchange",
+            Exchange::Bybit => "Bybit",
+        }
+    }
 }
 
 /// The environment of an account: paper, or an exchange's demo or real-money one.

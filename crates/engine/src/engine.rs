@@ -11,13 +11,12 @@ use signaldesk_core::settings::BotSettings;
 use signaldesk_core::stats::LiveStatistics;
 use signaldesk_store::{SecretCipher, SettingsRecord, Store};
 use signaldesk_venue::paper::PaperExchange;
+use signaldesk_venue::registry::ExchangeRegistry;
 use signaldesk_venue::{Position, Wallet};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::accounts::{
-    Accounts, BybitAccounts, BybitMarket, BybitSettings, Market, PaperVenue, UserAccount,
-};
+use crate::accounts::{Accounts, ExchangeAccounts, LazyMarket, Market, PaperVenue, UserAccount};
 use crate::background::Background;
 use crate::events::EventBus;
 use crate::journal::BotJournal;
@@ -35,9 +34,9 @@ pub struct EngineOptions {
     pub market: MarketConfig,
     /// `[paper]`: the paper exchange and the market it fills on.
     pub paper: PaperSettings,
-    /// `[bybit]`: where Bybit keys trade.
-    pub bybit: BybitSettings,
-    /// Decrypts the users' Bybit keys.
+    /// Where each exchange's keys trade (`[bybit]`).
+    pub exchanges: ExchangeRegistry,
+    /// Decrypts the users' exchange keys.
     pub cipher: Arc<SecretCipher>,
     pub telegram: TelegramConfig,
     /// Where the simulated market keeps its anchor.
@@ -80,13 +79,13 @@ impl Engine {
         let (paper_market, bybit_market) = match options.paper.market {
             PaperMarket::Simulated => (
                 Market::start_simulated(&options.market, &options.data_dir, &background).await?,
-                BybitMarket::lazy(options.market.clone(), background.clone()),
+                LazyMarket::lazy(options.market.clone(), background.clone()),
             ),
             PaperMarket::Bybit => {
                 let market = Market::start_bybit(&options.market, &background).await?;
                 (
                     market.clone(),
-                    BybitMarket::started(market, options.market.clone()),
+                    LazyMarket::started(market, options.market.clone()),
                 )
             }
         };
@@ -95,7 +94,12 @@ impl Engine {
         let accounts = Accounts::new(
             store.clone(),
             PaperVenue::new(&paper, held.clone(), store.clone()),
-            BybitAccounts::new(store.clone(), options.cipher, options.bybit, bybit_market),
+            ExchangeAccounts::new(
+                store.clone(),
+                options.cipher,
+                options.exchanges,
+                bybit_market,
+            ),
         );
         let leased = matches!(options.ownership, Ownership::Leased { .. });
         let engine = Engine::with_parts(

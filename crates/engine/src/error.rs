@@ -1,3 +1,4 @@
+use signaldesk_core::account::Exchange;
 use signaldesk_store::StoreError;
 use signaldesk_venue::VenueError;
 use thiserror::Error;
@@ -28,9 +29,12 @@ pub enum EngineError {
     /// The signal worker has too many alerts waiting.
     #[error("Too many alerts at once: try again in a moment")]
     Busy,
-    /// Bybit refused the user's API key at the check before trading.
-    #[error("Bybit refused the API key: {0}")]
-    KeyRefused(VenueError),
+    /// The exchange refused the user's API key at the check before trading.
+    #[error("{} refused the API key: {reason}", exchange.label())]
+    KeyRefused {
+        exchange: Exchange,
+        reason: VenueError,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("venue: {0}")]
@@ -61,7 +65,7 @@ impl EngineError {
             EngineError::WorkerGone => "worker_gone",
             EngineError::RunsElsewhere => "runs_elsewhere",
             EngineError::Busy => "busy",
-            EngineError::KeyRefused(_) => "key_refused",
+            EngineError::KeyRefused { .. } => "key_refused",
             EngineError::Store(StoreError::Unavailable(_)) => "store_unavailable",
             EngineError::Store(_) => "store",
             EngineError::Venue(_) => "venue",

@@ -29,7 +29,7 @@ pub mod telegram;
 pub mod trading;
 mod workers;
 
-pub use accounts::{Accounts, BybitAccounts, BybitSettings, Market, PaperVenue, UserAccount};
+pub use accounts::{Accounts, ExchangeAccounts, LazyMarket, Market, PaperVenue, UserAccount};
 pub use engine::{Engine, EngineOptions};
 pub use error::EngineError;
 pub use events::{EventBus, Subscription, UserEvent};

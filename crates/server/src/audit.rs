@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use signaldesk_core::account::Exchange;
-use signaldesk_engine::accounts::BybitMarket;
+use signaldesk_engine::accounts::LazyMarket;
 use signaldesk_engine::audit::{differences, VenueAccount};
-use signaldesk_engine::BybitAccounts;
+use signaldesk_engine::ExchangeAccounts;
 use signaldesk_store::{SecretCipher, Store, User};
 use signaldesk_venue::paper::AccountSnapshot;
 
@@ -53,7 +53,7 @@ pub async fn run(config: &Config, username: Option<&str>) -> anyhow::Result<bool
 struct Accounts {
     snapshots: Vec<(i64, AccountSnapshot)>,
     starting_balance: rust_decimal::Decimal,
-    bybit: Arc<BybitAccounts>,
+    exchanges: Arc<ExchangeAccounts>,
     store: Store,
 }
 
@@ -69,15 +69,15 @@ impl Accounts {
         let master_key = std::env::var("SIGNALDESK_MASTER_KEY").ok();
         let cipher = SecretCipher::load(master_key.as_deref(), &config.data_dir)
             .context("cannot load the master key")?;
-        // The audit reads accounts, never the market: Bybit's is never started here.
-        let market = BybitMarket::lazy(config.market.clone(), Default::default());
+        // The audit reads accounts, never a market: no exchange's is started here.
+        let market = LazyMarket::lazy(config.market.clone(), Default::default());
         Ok(Accounts {
             snapshots,
             starting_balance: config.paper.starting_balance,
-            bybit: BybitAccounts::new(
+            exchanges: ExchangeAccounts::new(
                 store.clone(),
                 Arc::new(cipher),
-                config.bybit.clone(),
+                config.exchanges(),
                 market,
             ),
             store: store.clone(),
@@ -87,11 +87,15 @@ impl Accounts {
     /// The user's account on their own venue.
     async fn of(&self, user: &User) -> anyhow::Result<VenueAccount> {
         match self.store.active_api_key(user.id).await? {
-            Some(key) if key.exchange == Exchange::Bybit => {
-                let venue = self.bybit.account(user.id, &key).await?;
-                VenueAccount::live(venue)
-                    .await
-                    .with_context(|| format!("cannot read {}'s Bybit account", user.username))
+            Some(key) if key.exchange != Exchange::Paper => {
+                let venue = self.exchanges.account(user.id, &key).await?;
+                VenueAccount::live(venue).await.with_context(|| {
+                    format!(
+                        "cannot read {}'s {} account",
+                        user.username,
+                        key.exchange.as_str()
+                    )
+                })
             }
             _ => {
                 let fresh = AccountSnapshot::new(self.starting_balance, 0);

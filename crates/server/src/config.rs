@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use signaldesk_engine::market::MarketConfig;
 use signaldesk_engine::paper::PaperSettings;
 use signaldesk_engine::telegram::TelegramConfig;
-use signaldesk_engine::BybitSettings;
+use signaldesk_venue::bybit::BybitSettings;
+use signaldesk_venue::registry::ExchangeRegistry;
 
 /// What `--venue`, `SIGNALDESK_VENUE` or `venue =` are answered with.
 pub const VENUE_IS_GONE: &str = "--venue (SIGNALDESK_VENUE, venue =) is gone: each user's active \
@@ -139,6 +140,13 @@ fn default_instance_id() -> String {
 }
 
 impl Config {
+    /// Where each exchange's keys trade.
+    pub fn exchanges(&self) -> ExchangeRegistry {
+        ExchangeRegistry {
+            bybit: self.bybit.clone(),
+        }
+    }
+
     /// Loads the layers. `file` is the TOML file named by `--config` or `SIGNALDESK_CONFIG`.
     pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Config, Box<figment::Error>> {
         let mut figment = Figment::from(Serialized::defaults(Config::default()));

@@ -134,7 +134,7 @@ impl From<StoreError> for ApiError {
 impl From<EngineError> for ApiError {
     fn from(err: EngineError) -> Self {
         match err {
-            EngineError::NoActiveKey | EngineError::NoSettings | EngineError::KeyRefused(_) => {
+            EngineError::NoActiveKey | EngineError::NoSettings | EngineError::KeyRefused { .. } => {
                 ApiError::bad_request(err.to_string())
             }
             EngineError::SignalsInactive

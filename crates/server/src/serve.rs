@@ -93,7 +93,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
     let options = EngineOptions {
         market: config.market.clone(),
         paper: config.paper.clone(),
-        bybit: config.bybit.clone(),
+        exchanges: config.exchanges(),
         cipher: cipher.clone(),
         telegram: config.telegram.clone(),
         data_dir: config.data_dir.clone(),

@@ -14,6 +14,7 @@ mod error;
 pub mod market;
 pub mod paper;
 mod quiet;
+pub mod registry;
 mod venue;
 
 pub use error::VenueError;

@@ -5,7 +5,7 @@
 //! one [`UserAccount`], so nothing can pair one account's orders with another market's
 //! prices. docs/accounts.md.
 
-mod bybit;
+mod exchange;
 mod paper;
 
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use signaldesk_core::account::{AccountVenue, Exchange};
 use signaldesk_store::{ApiKeyRecord, Store};
 use signaldesk_venue::Venue;
 
-pub use self::bybit::{BybitAccounts, BybitMarket, BybitSettings};
+pub use self::exchange::{ExchangeAccounts, LazyMarket};
 pub use self::paper::PaperVenue;
 pub use crate::market::Market;
 use crate::EngineError;
@@ -28,29 +28,29 @@ pub struct UserAccount {
     pub market: Arc<Market>,
 }
 
-/// Every user's account: paper ones on the paper exchange, Bybit ones by key.
+/// Every user's account: paper ones on the paper exchange, exchange ones by key.
 #[derive(Clone)]
 pub struct Accounts {
     store: Store,
     paper: PaperVenue,
-    bybit: Option<Arc<BybitAccounts>>,
+    exchanges: Option<Arc<ExchangeAccounts>>,
 }
 
 impl Accounts {
-    pub fn new(store: Store, paper: PaperVenue, bybit: Arc<BybitAccounts>) -> Accounts {
+    pub fn new(store: Store, paper: PaperVenue, exchanges: Arc<ExchangeAccounts>) -> Accounts {
         Accounts {
             store,
             paper,
-            bybit: Some(bybit),
+            exchanges: Some(exchanges),
         }
     }
 
-    /// Paper accounts only (tests): a Bybit key's account is refused.
+    /// Paper accounts only (tests): an exchange key's account is refused.
     pub fn paper_only(store: Store, paper: PaperVenue) -> Accounts {
         Accounts {
             store,
             paper,
-            bybit: None,
+            exchanges: None,
         }
     }
 
@@ -70,7 +70,7 @@ impl Accounts {
         let (venue, account) = self.on_key(user_id, key.as_ref()).await?;
         let market = match venue.exchange() {
             Exchange::Paper => self.paper.market().clone(),
-            Exchange::Bybit => self.bybit()?.market().get().await?,
+            exchange => self.exchanges()?.market(exchange).await?,
         };
         Ok(UserAccount {
             venue,
@@ -89,11 +89,11 @@ impl Accounts {
         self.on_key(user_id, key.as_ref()).await
     }
 
-    /// The user's market alone: the paper market, or Bybit's (started if it was not).
+    /// The user's market alone: the paper market, or their exchange's (started if it was not).
     pub async fn market_of(&self, user_id: i64) -> Result<Arc<Market>, EngineError> {
         match self.store.account_venue(user_id).await?.exchange() {
             Exchange::Paper => Ok(self.paper.market().clone()),
-            Exchange::Bybit => self.bybit()?.market().get().await,
+            exchange => self.exchanges()?.market(exchange).await,
         }
     }
 
@@ -102,19 +102,19 @@ impl Accounts {
         user_id: i64,
         key: Option<&ApiKeyRecord>,
     ) -> Result<(AccountVenue, Arc<dyn Venue>), EngineError> {
-        match key.filter(|k| k.exchange == Exchange::Bybit) {
+        match key.filter(|k| k.exchange != Exchange::Paper) {
             None => Ok((AccountVenue::Paper, self.paper.account(user_id))),
-            Some(key) => Ok((key.venue(), self.bybit()?.account(user_id, key).await?)),
+            Some(key) => Ok((key.venue(), self.exchanges()?.account(user_id, key).await?)),
         }
     }
 
-    fn bybit(&self) -> Result<&Arc<BybitAccounts>, EngineError> {
-        self.bybit
+    fn exchanges(&self) -> Result<&Arc<ExchangeAccounts>, EngineError> {
+        self.exchanges
             .as_ref()
-            .ok_or_else(|| EngineError::Config("Bybit accounts are not available here".into()))
+            .ok_or_else(|| EngineError::Config("exchange accounts are not available here".into()))
     }
 
-    /// Before a key trades: one cheap authenticated call with the user's Bybit key `key_id`
+    /// Before a key trades: one cheap authenticated call with the user's exchange key `key_id`
     /// (the active key when `None`), refused with the exchange's reason. A paper key, or no
     /// key, passes.
     pub async fn check_key(&self, user_id: i64, key_id: Option<i64>) -> Result<(), EngineError> {
@@ -123,17 +123,17 @@ impl Accounts {
             None => self.store.active_api_key(user_id).await?,
         };
         match key {
-            Some(key) if key.exchange == Exchange::Bybit => {
-                self.bybit()?.check_key_of(user_id, key.id).await
+            Some(key) if key.exchange != Exchange::Paper => {
+                self.exchanges()?.check_key_of(user_id, key.id).await
             }
             _ => Ok(()),
         }
     }
 
-    /// The user's active key changed: a kept Bybit connection of the old key goes.
+    /// The user's active key changed: a kept exchange connection of the old key goes.
     pub fn key_changed(&self, user_id: i64) {
-        if let Some(bybit) = &self.bybit {
-            bybit.forget(user_id);
+        if let Some(exchanges) = &self.exchanges {
+            exchanges.forget(user_id);
         }
     }
 }

@@ -6,10 +6,12 @@
 pub mod http;
 mod market_data;
 pub mod private;
+mod settings;
 pub mod ws;
 
 pub use market_data::{BybitMarketConfig, BybitMarketData};
 pub use private::market_order_price_limit;
+pub use settings::BybitSettings;
 
 /// Bybit's kline interval name for `minutes`, if Bybit has that interval.
 pub fn interval_name(minutes: u32) -> Option<&'static str> {
