@@ -793,3 +793,30 @@ async fn the_default_universe_is_bybits_largest_by_turnover() {
     );
     assert_eq!(md.largest_by_turnover(20).await.unwrap().len(), 3);
 }
+
+#[tokio::test]
+async fn a_watched_symbol_outside_the_streamed_ones_ticks_from_then_on() {
+    let fake = fake().await;
+    for (symbol, price) in [("BTCUSDT", dec!(50000)), ("SOLUSDT", dec!(150))] {
+        fake.set_price(symbol, price);
+    }
+    let md = client(&fake);
+    let _task = md.start();
+    let mut events = md.subscribe();
+    md.watch("SOLUSDT");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        fake.set_price("SOLUSDT", dec!(151));
+        let next = tokio::time::timeout(Duration::from_millis(200), events.recv()).await;
+        if let Ok(Ok(MarketEvent::Tick { symbol, price, .. })) = next {
+            if symbol == "SOLUSDT" {
+                assert_eq!(price, dec!(151));
+                break;
+            }
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "a SOLUSDT tick within 5 s"
+        );
+    }
+}

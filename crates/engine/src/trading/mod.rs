@@ -244,6 +244,8 @@ impl TradingWorker {
         }
         let found = self.deps.venue.instrument(symbol).await?;
         self.instruments.insert(symbol.to_string(), found.clone());
+        // A symbol this worker trades needs its ticks (take profits), rated or not.
+        self.deps.market.watch(symbol);
         Ok(found)
     }
 

@@ -59,6 +59,8 @@ pub struct BybitMarketData {
     events: broadcast::Sender<MarketEvent>,
     prices: Arc<Mutex<HashMap<String, Decimal>>>,
     instruments: tokio::sync::Mutex<Option<Vec<Instrument>>>,
+    /// Adds a topic to the running stream (set by [`BybitMarketData::start`]).
+    watch: Mutex<Option<mpsc::UnboundedSender<String>>>,
 }
 
 fn wall_clock_ms() -> i64 {
@@ -84,6 +86,7 @@ impl BybitMarketData {
             events,
             prices: Arc::new(Mutex::new(HashMap::new())),
             instruments: tokio::sync::Mutex::new(None),
+            watch: Mutex::new(None),
         })
     }
 
@@ -135,8 +138,10 @@ impl BybitMarketData {
             reconnect_min: self.config.reconnect_min,
             reconnect_max: self.config.reconnect_max,
         };
+        let (watch, added) = mpsc::unbounded_channel();
+        *self.watch.lock().unwrap_or_else(|e| e.into_inner()) = Some(watch);
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let stream = spawn_public_stream(ws, move |message| {
+        let stream = spawn_public_stream(ws, added, move |message| {
             let _ = tx.send(message);
         });
         let mut publisher = Publisher {
@@ -320,6 +325,22 @@ impl MarketData for BybitMarketData {
             .await?
             .ok_or_else(|| VenueError::UnknownSymbol(symbol.to_string()))?;
         super::http::models::dec("lastPrice", &ticker.last_price).map_err(VenueError::from)
+    }
+
+    /// Streams the ticker of a symbol outside the configured ones from now on (a trade on a
+    /// symbol Bybit lists but the ratings do not cover needs its ticks).
+    fn watch(&self, symbol: &str) {
+        if self.config.symbols.iter().any(|s| s == symbol) {
+            return;
+        }
+        if let Some(watch) = self
+            .watch
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            let _ = watch.send(tickers_topic(symbol));
+        }
     }
 
     fn subscribe(&self) -> broadcast::Receiver<MarketEvent> {

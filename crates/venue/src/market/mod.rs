@@ -50,6 +50,10 @@ pub trait MarketData: Send + Sync {
     /// Live ticks and closed candles from now on.
     fn subscribe(&self) -> broadcast::Receiver<MarketEvent>;
 
+    /// Ticks of `symbol` from now on, where the market does not send them already (a market
+    /// that streams every symbol it lists does nothing).
+    fn watch(&self, _symbol: &str) {}
+
     /// The market's clock, Unix milliseconds (simulated time for the simulated market).
     fn now_ms(&self) -> i64;
 }
