@@ -74,6 +74,8 @@ test.describe('API keys', () => {
       await page.getByLabel('API Key', { exact: true }).fill(`key-${mode}`)
       await page.getByLabel('API Secret').fill(`secret-${mode}`)
       await page.getByLabel('Mode').selectOption(mode)
+      // Paper keys: Set Active checks a Bybit key with Bybit, which this machine cannot reach.
+      await page.getByLabel('Exchange').selectOption('Paper')
       await page.getByRole('button', { name: 'Add API Key' }).click()
       await expect(page.getByText('API key added successfully').first()).toBeVisible()
     }
@@ -97,13 +99,13 @@ test.describe('API keys', () => {
     await expect(demo).toContainText('Inactive')
 
     await demo.getByRole('button', { name: 'Delete' }).click()
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click()
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete key' }).click()
     await expect(page.getByText('API key deleted successfully')).toBeVisible()
     await expect(rows).toHaveCount(1)
     await expect(rows.first()).toContainText('Real')
 
     await real.getByRole('button', { name: 'Delete' }).click()
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click()
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete key' }).click()
     await expect(page.getByText('No API keys found')).toBeVisible()
   })
 })

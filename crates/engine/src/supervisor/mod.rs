@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+use signaldesk_core::account::AccountVenue;
 use signaldesk_store::StoredSignal;
 use signaldesk_store::{RunFlags, SettingsRecord, Store};
 use tokio::sync::{broadcast, mpsc, oneshot, Mutex};
@@ -815,17 +816,22 @@ impl Supervisor {
     }
 
     /// The user's active key changed while their bot is stopped (a running bot refuses the
-    /// change): a kept connection of the old key goes, and a signal worker running here
-    /// starts again on the new account's market, so the user's signals are always that
-    /// market's.
-    pub async fn account_changed(&self, user_id: i64) -> Result<BotStatus, EngineError> {
+    /// change), from an account on `before`: a kept connection of the old key goes, and when
+    /// the market changes with it a signal worker running here starts again on the new
+    /// account's market, so the user's signals are always that market's.
+    pub async fn account_changed(
+        &self,
+        user_id: i64,
+        before: AccountVenue,
+    ) -> Result<BotStatus, EngineError> {
         self.ctx.accounts.key_changed(user_id);
+        let after = self.ctx.accounts.venue_of(user_id).await?;
         let mut map = self.workers.lock().await;
         let signals_here = map
             .get(&user_id)
             .and_then(|w| w.signals.as_ref())
             .is_some_and(Worker::is_running);
-        if signals_here {
+        if signals_here && before.exchange() != after.exchange() {
             Self::stop_worker(&mut map, WorkerKind::Signals, user_id).await;
             self.ensure_running(&mut map, WorkerKind::Signals, user_id)
                 .await;

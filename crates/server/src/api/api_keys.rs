@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use signaldesk_core::account::Exchange;
+use signaldesk_core::account::{AccountVenue, Exchange};
 use signaldesk_store::ApiKeyRecord;
 use utoipa::ToSchema;
 
@@ -152,9 +152,14 @@ async fn account_may_change(state: &AppState, auth: &AuthUser) -> ApiResult<()> 
     Ok(())
 }
 
-/// The user's account changed: the engine moves what runs (signals) to the new one.
-async fn account_changed(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
-    state.engine.supervisor().account_changed(auth.id()).await?;
+/// The user's account changed from one on `before`: the engine moves what runs (signals)
+/// to the new one.
+async fn account_changed(state: &AppState, auth: &AuthUser, before: AccountVenue) -> ApiResult<()> {
+    state
+        .engine
+        .supervisor()
+        .account_changed(auth.id(), before)
+        .await?;
     Ok(())
 }
 
@@ -177,9 +182,10 @@ pub async fn delete(
     if key.is_active {
         account_may_change(&state, &auth).await?;
     }
+    let before = state.store.account_venue(auth.id()).await?;
     state.store.delete_api_key(auth.id(), id).await?;
     if key.is_active {
-        account_changed(&state, &auth).await?;
+        account_changed(&state, &auth, before).await?;
     }
     Ok(StatusCode::NO_CONTENT)
 }
@@ -199,9 +205,10 @@ pub async fn set_active(
         account_may_change(&state, &auth).await?;
     }
     state.engine.check_api_key(auth.id(), Some(id)).await?;
+    let before = state.store.account_venue(auth.id()).await?;
     let record = state.store.set_active_api_key(auth.id(), id).await?;
     if !key.is_active {
-        account_changed(&state, &auth).await?;
+        account_changed(&state, &auth, before).await?;
     }
     Ok(Json(record.into()))
 }
@@ -221,8 +228,9 @@ pub async fn deactivate(
         return Ok(Json(key.into()));
     }
     account_may_change(&state, &auth).await?;
+    let before = state.store.account_venue(auth.id()).await?;
     let record = state.store.deactivate_api_key(auth.id(), id).await?;
-    account_changed(&state, &auth).await?;
+    account_changed(&state, &auth, before).await?;
     tracing::info!(user_id = auth.id(), key_id = id, "API key deactivated");
     Ok(Json(record.into()))
 }

@@ -37,7 +37,7 @@ function keyLabel(key: ApiKey): string {
 }
 
 /**
- * "Existing API Keys" (spec section 2): exchange, mode (Bybit keys), state, date, masked key;
+ * "Existing API Keys" (spec section 2): exchange, mode, state, date, masked key;
  * Set Active, Deactivate (the active key: back to the paper account) and Delete, which asks first.
  */
 export function ApiKeysList() {
@@ -147,11 +147,10 @@ export function ApiKeysList() {
                         <Badge variant={key.exchange === 'paper' ? 'secondary' : 'outline'}>
                           {key.exchange === 'paper' ? s.paper : s.bybit}
                         </Badge>
-                        {key.exchange === 'bybit' ? (
-                          <Badge variant={key.is_demo ? 'warning' : 'destructive'}>
-                            {key.is_demo ? s.demo : s.real}
-                          </Badge>
-                        ) : null}
+                        {/* The spec's mode on every row; only a Bybit Real key trades real money. */}
+                        <Badge variant={key.exchange === 'bybit' && !key.is_demo ? 'destructive' : 'warning'}>
+                          {key.is_demo ? s.demo : s.real}
+                        </Badge>
                         <Badge variant={key.is_active ? 'success' : 'outline'}>
                           {key.is_active ? <CheckCircle2 aria-hidden="true" /> : null}
                           {key.is_active ? s.active : s.inactive}

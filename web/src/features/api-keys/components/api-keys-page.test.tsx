@@ -228,10 +228,10 @@ describe('API keys page', () => {
     expect(within(inactive).getByRole('button', { name: 'Set Active' })).toBeInTheDocument()
     expect(within(inactive).queryByRole('button', { name: 'Deactivate' })).not.toBeInTheDocument()
 
-    // A paper key shows its exchange, no Bybit mode.
+    // A paper key shows its exchange and, as every row (spec section 2), its mode.
     expect(paper).toHaveTextContent('Paper')
     expect(paper).not.toHaveTextContent('Bybit')
-    expect(paper).not.toHaveTextContent('Real')
+    expect(paper).toHaveTextContent('Real')
     expect(paper).not.toHaveTextContent('Demo')
   })
 
