@@ -192,6 +192,7 @@ describe('settings page', () => {
         ],
         forbidden_days_enabled: true,
         forbidden_days: [5, 6],
+        symbols: [],
       },
     ])
     // The form shows what the server stored, in the form's format.

@@ -60,6 +60,7 @@ describe('settings form schema', () => {
       forbidden_hours: [],
       forbidden_days_enabled: false,
       forbidden_days: [],
+      symbols: [],
     })
   })
 
