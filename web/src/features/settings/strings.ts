@@ -59,6 +59,8 @@ export const settingsStrings = {
     forbidden_hours: 'Интервалы часов',
     forbidden_days_enabled: 'Запретные дни недели',
     forbidden_days: 'Дни недели',
+    /** Not worded by the spec (English, like the webhook card). */
+    symbols: 'Symbols',
   },
 
   hints: {
@@ -80,6 +82,9 @@ export const settingsStrings = {
     telegram_notify_deals: 'Открытие и закрытие каждой сделки.',
     telegram_notify_stats: 'Сводка за день в 00:00 по вашему часовому поясу.',
     user_timezone: 'Для запретных часов, статистики и уведомлений.',
+    /** Not worded by the spec (English, like the webhook card). */
+    symbols:
+      "Empty: every symbol your account's market rates. TradingView alerts are not limited by this list.",
   },
 
   botModes: { classic: 'Классический', martingale: 'Мартингейл' },

@@ -191,6 +191,25 @@ export function SettingsForm({ record }: SettingsFormProps) {
             {numberField('leverage')}
           </div>
           {checkboxField('reverse_mode', s.hints.reverse_mode)}
+          {/* Not in the spec: the symbols rating signals trade (the server checks each one). */}
+          <FormField
+            id={`${id}-symbols`}
+            label={s.fields.symbols}
+            apiName="symbols"
+            hint={s.hints.symbols}
+            error={errors.symbols?.message}
+          >
+            {(aria) => (
+              <Input
+                {...aria}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                className="font-mono"
+                {...register('symbols')}
+              />
+            )}
+          </FormField>
         </Section>
 
         <Section

@@ -192,6 +192,7 @@ describe('settings page', () => {
         ],
         forbidden_days_enabled: true,
         forbidden_days: [5, 6],
+        symbols: [],
       },
     ])
     // The form shows what the server stored, in the form's format.
@@ -263,6 +264,78 @@ describe('settings page', () => {
     expect(screen.getByLabelText('Часовой пояс')).toHaveAccessibleDescription(
       /"Mars\/Olympus" is not a known IANA time zone\./,
     )
+  })
+
+  it('shows the saved symbols joined with ", " and says what an empty list means', async () => {
+    settingsServer(settingsRecord({ symbols: ['BTCUSDT', 'ETHUSDT', '1000PEPEUSDT'] }))
+    await openSettings()
+    const symbols = screen.getByLabelText('Symbols')
+    expect(symbols).toHaveValue('BTCUSDT, ETHUSDT, 1000PEPEUSDT')
+    expect(symbols).toHaveAccessibleDescription(
+      "Empty: every symbol your account's market rates. TradingView alerts are not limited by this list.",
+    )
+  })
+
+  it('sends the typed symbols trimmed and upper-cased, empty entries dropped', async () => {
+    const { puts } = settingsServer(settingsRecord({ symbols: [] }))
+    await openSettings()
+    const symbols = screen.getByLabelText('Symbols')
+    expect(symbols).toHaveValue('')
+    await userEvent.type(symbols, 'btcusdt,  ethusdt ,')
+    await userEvent.click(screen.getByRole('button', { name: 'Сохранить настройки' }))
+    await screen.findByText('Settings saved successfully')
+    expect(puts).toHaveLength(1)
+    expect(puts[0]).toHaveProperty('symbols', ['BTCUSDT', 'ETHUSDT'])
+    // The form shows what the server stored.
+    expect(screen.getByLabelText('Symbols')).toHaveValue('BTCUSDT, ETHUSDT')
+  })
+
+  it('sends symbols separated by spaces alone as a list too', async () => {
+    const { puts } = settingsServer(settingsRecord({ symbols: [] }))
+    await openSettings()
+    await userEvent.type(screen.getByLabelText('Symbols'), ' solusdt  wifUSDT ')
+    await userEvent.click(screen.getByRole('button', { name: 'Сохранить настройки' }))
+    await screen.findByText('Settings saved successfully')
+    expect(puts[0]).toHaveProperty('symbols', ['SOLUSDT', 'WIFUSDT'])
+  })
+
+  it('sends [] (every symbol) when the symbols are cleared', async () => {
+    const { puts } = settingsServer(settingsRecord({ symbols: ['BTCUSDT', 'ETHUSDT'] }))
+    await openSettings()
+    const symbols = screen.getByLabelText('Symbols')
+    expect(symbols).toHaveValue('BTCUSDT, ETHUSDT')
+    await userEvent.clear(symbols)
+    await userEvent.click(screen.getByRole('button', { name: 'Сохранить настройки' }))
+    await screen.findByText('Settings saved successfully')
+    expect(puts).toHaveLength(1)
+    expect(puts[0]).toHaveProperty('symbols', [])
+    expect(screen.getByLabelText('Symbols')).toHaveValue('')
+  })
+
+  it("shows the server's symbols error under the Symbols field", async () => {
+    const { puts } = settingsServer(settingsRecord({ symbols: [] }), () => ({
+      status: 400,
+      body: {
+        error: "Invalid input. symbols: Not traded on this account's market: WIFUSDT.",
+        fields: { symbols: ["Not traded on this account's market: WIFUSDT."] },
+      },
+    }))
+    await openSettings()
+    await userEvent.type(screen.getByLabelText('Symbols'), 'BTCUSDT, wifusdt')
+    await userEvent.click(screen.getByRole('button', { name: 'Сохранить настройки' }))
+    expect(
+      await screen.findByText("Invalid input. symbols: Not traded on this account's market: WIFUSDT."),
+    ).toBeInTheDocument()
+    expect(puts[0]).toHaveProperty('symbols', ['BTCUSDT', 'WIFUSDT'])
+    const symbols = screen.getByLabelText('Symbols')
+    expect(symbols).toHaveAttribute('aria-invalid', 'true')
+    // The error first, then the help text (the error sits right under the input).
+    expect(symbols).toHaveAccessibleDescription(
+      "Not traded on this account's market: WIFUSDT. Empty: every symbol your account's market rates. TradingView alerts are not limited by this list.",
+    )
+    expect(symbols).toHaveFocus()
+    // What was typed stays for the user to fix.
+    expect(symbols).toHaveValue('BTCUSDT, wifusdt')
   })
 
   it('shows "Failed to save settings" when the server gives no sentence', async () => {

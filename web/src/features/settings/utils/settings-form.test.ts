@@ -60,6 +60,7 @@ describe('settings form schema', () => {
       forbidden_hours: [],
       forbidden_days_enabled: false,
       forbidden_days: [],
+      symbols: [],
     })
   })
 
@@ -191,6 +192,19 @@ describe('settings form schema', () => {
     expect(payload.forbidden_days).toEqual([0, 6])
   })
 
+  it('sends the symbols trimmed and upper-cased, split at commas or spaces, empty ones dropped', () => {
+    expect(accepts({ ...classic, symbols: 'btcusdt,  ethusdt ,' }).symbols).toEqual(['BTCUSDT', 'ETHUSDT'])
+    expect(accepts({ ...classic, symbols: ' solusdt\t1000pepeUSDT ,,WIFUSDT' }).symbols).toEqual([
+      'SOLUSDT',
+      '1000PEPEUSDT',
+      'WIFUSDT',
+    ])
+    expect(accepts({ ...classic, symbols: '' }).symbols).toEqual([])
+    expect(accepts({ ...classic, symbols: ' , ' }).symbols).toEqual([])
+    // Sent in martingale mode too.
+    expect(accepts({ ...martingale, symbols: 'btcusdt' }).symbols).toEqual(['BTCUSDT'])
+  })
+
   it('requires a time zone', () => {
     expect(errorsOf({ ...classic, user_timezone: '' })).toEqual({ user_timezone: 'Обязательное поле' })
   })
@@ -217,6 +231,15 @@ describe('toFormValues', () => {
     expect(values.forbidden_hours).toBe('23.00-1.00, 6.00-8.00')
     expect(values.trail_activation_pct).toBe('1')
     expect(values.max_total_usdt).toBe('1000')
+  })
+
+  it('shows the stored symbols joined with ", " (none: an empty input)', () => {
+    expect(toFormValues({ ...DEFAULT_SETTINGS, symbols: ['BTCUSDT', 'ETHUSDT'] }).symbols).toBe(
+      'BTCUSDT, ETHUSDT',
+    )
+    expect(toFormValues({ ...DEFAULT_SETTINGS, symbols: [] }).symbols).toBe('')
+    // A record without the field (it is optional in the API types).
+    expect(toFormValues({ ...DEFAULT_SETTINGS, symbols: undefined }).symbols).toBe('')
   })
 })
 

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { BotMode, BotSettings, BotSettingsPayload, TimeZone } from '@/types/api'
 import { settingsStrings } from '@/features/settings/strings'
 import { formatForbiddenHours, parseForbiddenHours } from '@/features/settings/utils/forbidden-hours'
+import { formatSymbols, parseSymbols } from '@/features/settings/utils/symbols'
 import {
   MAX_AMOUNT,
   MAX_COUNT,
@@ -78,6 +79,7 @@ export const DEFAULT_SETTINGS: Omit<BotSettings, 'id' | 'is_bot_running' | 'is_s
   forbidden_hours: [],
   forbidden_days_enabled: false,
   forbidden_days: [],
+  symbols: [],
 }
 
 type NumberRule = {
@@ -158,6 +160,8 @@ const common = z.object({
   forbidden_days: z
     .array(z.number().int().min(0).max(6))
     .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
+  // Not in the spec: the symbols rating signals trade; empty sends [] (every symbol).
+  symbols: z.string().transform(parseSymbols),
 })
 
 /** Martingale fields are checked and sent only in martingale mode (they are hidden otherwise). */
@@ -223,5 +227,6 @@ export function toFormValues(
     forbidden_hours: formatForbiddenHours(record.forbidden_hours),
     forbidden_days_enabled: record.forbidden_days_enabled,
     forbidden_days: [...record.forbidden_days],
+    symbols: formatSymbols(record.symbols),
   }
 }
