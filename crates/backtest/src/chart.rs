@@ -4,15 +4,13 @@
 //! when the worker took it.
 
 use rust_decimal::Decimal;
-use signaldesk_core::market::{Candle, PositionSide};
+use signaldesk_core::market::{Candle, Instrument, PositionSide};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::trading::take_profit_price;
 use signaldesk_venue::market::candles::aggregate;
 
-use crate::data::spec_of;
 use crate::feed::MINUTE_MS;
 use crate::path::price_path;
-use crate::BacktestError;
 
 /// The most candles a chart shows: the interval grows until the window fits.
 pub const MAX_CANDLES: usize = 400;
@@ -65,19 +63,18 @@ pub struct TradeChart {
 }
 
 impl ChartTrade {
-    /// The levels of a trade's first `taken` take profits on `symbol` (the ladder of the
+    /// The levels of a trade's first `taken` take profits on `instrument` (the ladder of the
     /// settings it traded with, as the worker computes it).
     pub fn take_profit_levels(
-        symbol: &str,
+        instrument: &Instrument,
         side: PositionSide,
         entry_price: Decimal,
         settings: &BotSettings,
         taken: u32,
-    ) -> Result<Vec<Decimal>, BacktestError> {
-        let instrument = spec_of(symbol)?.instrument;
-        Ok((0..taken)
-            .map(|step| take_profit_price(side, entry_price, settings, step, &instrument))
-            .collect())
+    ) -> Vec<Decimal> {
+        (0..taken)
+            .map(|step| take_profit_price(side, entry_price, settings, step, instrument))
+            .collect()
     }
 
     /// The minutes the chart covers: the trade (to `end_ms` while still open) with a margin

@@ -1,14 +1,15 @@
 //! The history a backtest reads: 1-minute candles of the simulated market, the same for the
-//! same seed and period on every run and every machine.
+//! same seed and period on every run and every machine, with its instruments; or Bybit's
+//! stored candles with Bybit's instruments, as `candles fetch` stored them.
 
 use std::collections::BTreeMap;
-
-use signaldesk_core::market::{Candle, Instrument};
 use std::sync::Arc;
 
+use signaldesk_core::market::{Candle, Instrument};
+use signaldesk_store::StoredInstrument;
 use signaldesk_venue::market::sim::{default_symbols, SimSymbol};
 
-use crate::{BacktestError, Candles, StoredCandles};
+use crate::{BacktestError, Candles, History, StoredCandles};
 
 const MINUTE_MS: i64 = 60_000;
 
@@ -117,56 +118,97 @@ impl GapFiller {
 /// How far from the period's ends stored candles may start and stop and still cover it.
 const COVER_SLACK_MS: i64 = 60 * MINUTE_MS;
 
-/// The symbols whose stored candles do not cover `[from_ms, to_ms)` (within an hour at
-/// each end), named under `data` with the command that fetches them.
+/// Checks that stored history can run `symbols` over `[from_ms, to_ms)`: each one's stored
+/// candles cover the period (within an hour at each end) and, for those whose do, its
+/// Bybit instrument is stored. Otherwise [`BacktestError::Invalid`] under `data`, naming
+/// the symbols and the command that fetches them.
 pub async fn check_stored(
     store: &signaldesk_store::Store,
     symbols: &[String],
     from_ms: i64,
     to_ms: i64,
 ) -> Result<(), BacktestError> {
-    let mut missing = Vec::new();
+    let mut uncovered = Vec::new();
+    let mut covered = Vec::new();
     for symbol in symbols {
-        let covered = store
+        let covers = store
             .candle_bounds(symbol, from_ms, to_ms)
             .await?
             .is_some_and(|(first, last)| {
                 first < from_ms + COVER_SLACK_MS && last >= to_ms - COVER_SLACK_MS
             });
-        if !covered {
-            missing.push(symbol.clone());
+        if covers {
+            covered.push(symbol.clone());
+        } else {
+            uncovered.push(symbol.clone());
         }
     }
-    if missing.is_empty() {
+    let (_, unspecified) = read_instruments(store, &covered).await?;
+    let mut problems = Vec::new();
+    if !uncovered.is_empty() {
+        problems.push(format!(
+            "The stored Bybit candles do not cover the period for {}: fetch them with `signaldesk candles fetch --symbols {} --from … --to …`.",
+            uncovered.join(", "),
+            uncovered.join(",")
+        ));
+    }
+    if !unspecified.is_empty() {
+        problems.push(format!(
+            "No Bybit instrument (tick size, quantity step, minimums, risk limit) is stored for {}: run `signaldesk candles fetch --symbols {} --from … --to …` again, which stores each symbol's instrument with its candles.",
+            unspecified.join(", "),
+            unspecified.join(",")
+        ));
+    }
+    if problems.is_empty() {
         return Ok(());
     }
     let mut fields = signaldesk_core::validation::FieldErrors::new();
-    fields.insert(
-        "data".into(),
-        vec![format!(
-            "The stored Bybit candles do not cover the period for {}: fetch them with `signaldesk candles fetch --symbols {} --from … --to …`.",
-            missing.join(", "),
-            missing.join(",")
-        )],
-    );
+    fields.insert("data".into(), problems);
     Err(BacktestError::Invalid(fields))
 }
 
+/// The stored instruments of `symbols` that have one (with risk limit tiers), and the
+/// symbols that have none.
+async fn read_instruments(
+    store: &signaldesk_store::Store,
+    symbols: &[String],
+) -> Result<(Vec<StoredInstrument>, Vec<String>), BacktestError> {
+    let mut found = Vec::new();
+    let mut missing = Vec::new();
+    for symbol in symbols {
+        match store.instrument(symbol).await? {
+            Some(stored) if stored.maintenance_margin_rate().is_some() => found.push(stored),
+            _ => missing.push(symbol.clone()),
+        }
+    }
+    Ok((found, missing))
+}
+
 /// The stored (Bybit) 1-minute candles of `symbols` in `[from_ms, to_ms)`, read a day at a
-/// time as the run goes, with the symbols' instruments (the simulated market's
-/// specifications of those symbols); the period `[covers_from, to_ms)` must be covered
-/// ([`check_stored`]).
+/// time as the run goes, with the symbols' stored Bybit instruments and, for the paper
+/// exchange, each one's first risk tier's maintenance margin rate; the period
+/// `[covers_from, to_ms)` must be covered ([`check_stored`]).
 pub async fn stored_history(
     store: &signaldesk_store::Store,
     symbols: &[String],
     from_ms: i64,
     covers_from: i64,
     to_ms: i64,
-) -> Result<crate::History, BacktestError> {
+) -> Result<History, BacktestError> {
     check_stored(store, symbols, covers_from, to_ms).await?;
-    let instruments = instruments_of(symbols)?;
+    let (found, missing) = read_instruments(store, symbols).await?;
+    if let Some(symbol) = missing.first() {
+        return Err(BacktestError::UnknownSymbol(symbol.clone()));
+    }
     let candles = StoredCandles::open(store, symbols, from_ms, to_ms).await?;
-    Ok((instruments, Candles::Stored(candles)))
+    Ok(History {
+        maintenance_margin_rates: found
+            .iter()
+            .filter_map(|s| Some((s.instrument.symbol.clone(), s.maintenance_margin_rate()?)))
+            .collect(),
+        instruments: found.into_iter().map(|s| s.instrument).collect(),
+        candles: Candles::Stored(candles),
+    })
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! lacks are asked for, newest first in pages of 1,000 (`GET /v5/market/kline` with `end`),
 //! at a steady pace well inside Bybit's public limits, each page stored before the next.
 
+use std::future::Future;
 use std::time::Duration;
 
 use signaldesk_core::market::Candle;
@@ -13,7 +14,7 @@ use signaldesk_venue::bybit::http::{BybitHttpClient, BybitHttpError};
 use crate::BacktestError;
 
 const MINUTE_MS: i64 = 60_000;
-/// Tries of one page before the fetch gives up (network faults, 5xx, rate limits).
+/// Tries of one request before the fetch gives up (network faults, 5xx, rate limits).
 const TRIES: u32 = 5;
 
 /// How one symbol's fetch went.
@@ -100,10 +101,26 @@ async fn page(
     symbol: &str,
     last: i64,
 ) -> Result<Vec<Candle>, BacktestError> {
+    let (candles, _) = retried(symbol, || {
+        client.klines(symbol, "1", KLINE_PAGE, Some(last))
+    })
+    .await?;
+    Ok(candles)
+}
+
+/// `request`'s answer, sent again after 0.5, 1, 2 and 4 s while it fails in a way that
+/// passes; any other failure (or the fifth) is [`BacktestError::Data`] naming `symbol`.
+pub(crate) async fn retried<T, F>(
+    symbol: &str,
+    mut request: impl FnMut() -> F,
+) -> Result<T, BacktestError>
+where
+    F: Future<Output = Result<T, BybitHttpError>>,
+{
     let mut wait = Duration::from_millis(500);
     for attempt in 1..=TRIES {
-        match client.klines(symbol, "1", KLINE_PAGE, Some(last)).await {
-            Ok((candles, _)) => return Ok(candles),
+        match request().await {
+            Ok(answer) => return Ok(answer),
             Err(e) if attempt < TRIES && passes(&e) => {
                 tokio::time::sleep(wait).await;
                 wait *= 2;
@@ -124,7 +141,7 @@ fn passes(error: &BybitHttpError) -> bool {
     }
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)

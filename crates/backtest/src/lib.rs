@@ -8,6 +8,7 @@ pub mod chart;
 pub mod data;
 mod feed;
 pub mod fetch;
+pub mod fetch_instruments;
 pub mod path;
 pub mod request;
 mod run;
@@ -37,6 +38,9 @@ pub enum BacktestError {
     UnknownSymbol(String),
     #[error("no candles for {0} in the period")]
     NoCandles(String),
+    /// `candles fetch` of a symbol Bybit does not trade as a USDT perpetual.
+    #[error("Bybit does not trade {symbol} as a USDT perpetual: {why}")]
+    NotOnBybit { symbol: String, why: String },
     #[error("market data: {0}")]
     Data(String),
     #[error("the scratch books: {0}")]

@@ -1,19 +1,20 @@
-//! What a trader asks for (dates, symbols, signal source, settings changes), checked, then
-//! turned into a run on the simulated market: the same rules for the command line and the
-//! API.
+//! What a trader asks for (dates, symbols, signal source, history, settings changes),
+//! checked, then turned into a run on the simulated market or stored Bybit history: the same
+//! rules for the command line and the API.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use chrono::NaiveDate;
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::{bound, BotSettings};
 use signaldesk_core::stats::local_dates_range;
 use signaldesk_core::validation::FieldErrors;
 use signaldesk_store::Store;
 use signaldesk_venue::paper::PaperConfig;
-
-use std::sync::Arc;
-
-use signaldesk_core::market::Instrument;
 
 use crate::data::{check_stored, instruments_of, stored_history, universe};
 use crate::sweep::{Axis, MAX_CELLS};
@@ -127,11 +128,19 @@ impl Request {
             let mut chosen = Vec::new();
             for symbol in &self.symbols {
                 let symbol = symbol.trim().to_uppercase();
-                if !universe.contains(&symbol) {
-                    errors
-                        .entry("symbols".into())
-                        .or_default()
-                        .push(format!("Unknown symbol {symbol}."));
+                // Stored history trades whatever was fetched (checked against the store with
+                // the candles); the simulated market, its own universe.
+                let problem = match self.data {
+                    Data::Simulated if !universe.contains(&symbol) => {
+                        Some(format!("Unknown symbol {symbol}."))
+                    }
+                    Data::Bybit if !is_symbol_name(&symbol) => {
+                        Some(format!("Not a symbol: {symbol:?}."))
+                    }
+                    _ => None,
+                };
+                if let Some(problem) = problem {
+                    errors.entry("symbols".into()).or_default().push(problem);
                 } else if !chosen.contains(&symbol) {
                     chosen.push(symbol);
                 }
@@ -158,6 +167,15 @@ impl Request {
             sweep: self.sweep.clone(),
         })
     }
+}
+
+/// Whether `name` can be a Bybit symbol: 1 to 30 ASCII capitals and digits (`WIFUSDT`,
+/// `1000PEPEUSDT`).
+pub fn is_symbol_name(name: &str) -> bool {
+    (1..=30).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
 }
 
 /// What is wrong with a sweep on top of `settings` over `symbols` symbols and `days` days:
@@ -205,8 +223,15 @@ fn sweep_problems(axes: &[Axis], settings: &BotSettings, symbols: usize, days: i
     problems
 }
 
-/// A run's 1-minute history: the instruments and the symbols' candles.
-pub type History = (Vec<Instrument>, Candles);
+/// A run's 1-minute history and what it trades.
+#[derive(Debug, Clone)]
+pub struct History {
+    pub instruments: Vec<Instrument>,
+    /// The maintenance margin rates that are the venue's own, by symbol (Bybit's first risk
+    /// tier); the paper exchange's rate for any other.
+    pub maintenance_margin_rates: BTreeMap<String, Decimal>,
+    pub candles: Candles,
+}
 
 impl Checked {
     /// The run: the 1-minute history of the period and its warm-up, and the signals (the
@@ -226,8 +251,9 @@ impl Checked {
         self.from_ms - WARMUP_CANDLES * i64::from(market.interval_minutes.max(1)) * 60_000
     }
 
-    /// With [`Data::Bybit`], whether the stored candles cover the period (cheap: two reads
-    /// per symbol); [`BacktestError::Invalid`] naming `data` otherwise.
+    /// With [`Data::Bybit`], whether the stored candles cover the period and the symbols'
+    /// instruments are stored (cheap: a few reads per symbol); [`BacktestError::Invalid`]
+    /// naming `data` otherwise.
     pub async fn check_stored(&self, store: &Store) -> Result<(), BacktestError> {
         if self.data != Data::Bybit {
             return Ok(());
@@ -235,8 +261,9 @@ impl Checked {
         check_stored(store, &self.symbols, self.from_ms, self.to_ms).await
     }
 
-    /// With [`Data::Bybit`], the stored candles, read as the run goes (the period must be
-    /// covered: [`BacktestError::Invalid`] otherwise); `None` for the simulated market. Call
+    /// With [`Data::Bybit`], the stored candles, read as the run goes, and the stored
+    /// instruments (the period must be covered and every instrument stored:
+    /// [`BacktestError::Invalid`] otherwise); `None` for the simulated market. Call
     /// it on the runtime whose store this is: the run's reads go through it.
     pub async fn stored(
         &self,
@@ -292,17 +319,18 @@ impl Checked {
         stored: Option<History>,
         alerts: Option<Vec<ScriptedSignal>>,
     ) -> Result<Backtest, BacktestError> {
-        let (instruments, candles) = match stored {
+        let history = match stored {
             Some(history) => history,
-            None => (
-                instruments_of(&self.symbols)?,
-                Candles::Simulated {
+            None => History {
+                instruments: instruments_of(&self.symbols)?,
+                maintenance_margin_rates: BTreeMap::new(),
+                candles: Candles::Simulated {
                     seed: market.seed,
                     symbols: self.symbols.clone(),
                     from_ms: self.warmup_from(market),
                     to_ms: self.to_ms,
                 },
-            ),
+            },
         };
         let signals = match alerts {
             Some(list) => Signals::Scripted(Arc::new(list)),
@@ -310,13 +338,17 @@ impl Checked {
                 interval_minutes: market.interval_minutes,
             },
         };
+        let mut paper = market.paper.clone();
+        paper
+            .maintenance_margin_rates
+            .extend(history.maintenance_margin_rates);
         Ok(Backtest {
             settings: self.settings,
-            instruments,
-            candles,
+            instruments: history.instruments,
+            candles: history.candles,
             from_ms: self.from_ms,
             signals,
-            paper: market.paper.clone(),
+            paper,
             walk_every_candle: false,
         })
     }

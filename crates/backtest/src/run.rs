@@ -55,12 +55,16 @@ pub struct ScriptedSignal {
 #[derive(Debug, Clone)]
 pub struct Backtest {
     pub settings: BotSettings,
+    /// What each symbol trades by: the simulated market's specification, or Bybit's stored
+    /// instrument on stored history.
     pub instruments: Vec<Instrument>,
     /// The 1-minute candles; those before `from_ms` only warm the ratings up.
     pub candles: Candles,
     /// Trading starts here (Unix ms).
     pub from_ms: i64,
     pub signals: Signals,
+    /// The paper exchange (on stored history, with each symbol's maintenance margin rate
+    /// from its first Bybit risk tier).
     pub paper: PaperConfig,
     /// Walk every candle through the exchange and the worker, even one whose prices all lie
     /// where neither would act (the same trades, slower: what a test compares with).

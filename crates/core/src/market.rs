@@ -136,6 +136,21 @@ impl Instrument {
     }
 }
 
+/// One tier of a contract's risk limit (Bybit's `GET /v5/market/risk-limit`): a position
+/// worth up to `risk_limit_value` USDT keeps `maintenance_margin_rate` of its value as
+/// maintenance margin, less `mm_deduction`, and may use up to `max_leverage`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RiskTier {
+    /// The largest position value of the tier, USDT.
+    pub risk_limit_value: Decimal,
+    /// Maintenance margin as a fraction of the position value (0.005 = 0.5%).
+    pub maintenance_margin_rate: Decimal,
+    /// USDT taken off the maintenance margin, so that it is continuous across tiers (zero
+    /// for the first).
+    pub mm_deduction: Decimal,
+    pub max_leverage: Decimal,
+}
+
 fn round_to_step(value: Decimal, step: Decimal, strategy: RoundingStrategy) -> Decimal {
     if step <= Decimal::ZERO {
         return value;

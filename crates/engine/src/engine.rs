@@ -247,6 +247,42 @@ impl Engine {
             .await?)
     }
 
+    /// The highest smallest-tier maintenance margin rate among the symbols the user's bot may
+    /// trade (their Symbols setting, else every symbol their market rates), as their account's
+    /// venue states it: the liquidation distance of the risk preview rests on it, so it is
+    /// the closest one. Symbols whose rate cannot be read are passed over; none read is an
+    /// error.
+    pub async fn maintenance_margin_rate(
+        &self,
+        user_id: i64,
+        symbols: &[String],
+    ) -> Result<rust_decimal::Decimal, EngineError> {
+        let account = self.account(user_id).await?;
+        let symbols = match symbols.is_empty() {
+            true => account.market.hub.universe().to_vec(),
+            false => symbols.to_vec(),
+        };
+        let rates = futures::future::join_all(
+            symbols
+                .iter()
+                .map(|s| account.account.maintenance_margin_rate(s)),
+        )
+        .await;
+        let mut last_error = None;
+        let mut highest = None;
+        for rate in rates {
+            match rate {
+                Ok(rate) => highest = highest.max(Some(rate)),
+                Err(e) => last_error = Some(e),
+            }
+        }
+        match (highest, last_error) {
+            (Some(rate), _) => Ok(rate),
+            (None, Some(e)) => Err(e.into()),
+            (None, None) => Err(EngineError::Config("no symbol to trade".into())),
+        }
+    }
+
     /// The live statistics of all the user's closed trades.
     pub async fn statistics(&self, user_id: i64) -> Result<LiveStatistics, EngineError> {
         self.statistics_since(user_id, i64::MIN).await

@@ -81,6 +81,10 @@ impl Venue for FencedVenue {
         self.inner.position_closes(symbol, position_id).await
     }
 
+    async fn maintenance_margin_rate(&self, symbol: &str) -> Result<Decimal, VenueError> {
+        self.inner.maintenance_margin_rate(symbol).await
+    }
+
     fn max_slippage(&self, symbol: &str) -> Decimal {
         self.inner.max_slippage(symbol)
     }

@@ -359,6 +359,14 @@ impl Venue for StoredPaperAccount {
         Err(VenueError::NotOwner)
     }
 
+    async fn maintenance_margin_rate(&self, symbol: &str) -> Result<Decimal, VenueError> {
+        self.exchange
+            .account(self.user_id)
+            .instrument(symbol)
+            .await?;
+        Ok(self.exchange.config().maintenance_margin_rate_of(symbol))
+    }
+
     fn max_slippage(&self, _symbol: &str) -> Decimal {
         self.exchange.config().slippage_bps / Decimal::from(10_000)
     }

@@ -161,6 +161,11 @@ impl RatingHub {
     }
 
     /// Whether `symbol` is one of the rated symbols (the ones the venues have prices for).
+    /// The rated symbols, in order.
+    pub fn universe(&self) -> &[String] {
+        &self.universe
+    }
+
     pub fn covers(&self, symbol: &str) -> bool {
         self.universe
             .binary_search_by(|s| s.as_str().cmp(symbol))

@@ -107,9 +107,9 @@ struct ServeArgs {
 
 #[derive(Subcommand)]
 enum CandlesCommand {
-    /// Store Bybit's 1-minute candles of the symbols from the first day to the last (UTC,
-    /// both included): only the minutes not stored yet are fetched, so it resumes and fills
-    /// gaps (docs/backtesting.md).
+    /// Store Bybit's instrument of each symbol (read again every time) and its 1-minute
+    /// candles from the first day to the last (UTC, both included): only the minutes not
+    /// stored yet are fetched, so it resumes and fills gaps (docs/backtesting.md).
     Fetch {
         /// Comma-separated symbols.
         #[arg(long, value_delimiter = ',', required = true)]
@@ -133,7 +133,8 @@ struct BacktestArgs {
     /// Last day, included (default: yesterday).
     #[arg(long)]
     to: Option<chrono::NaiveDate>,
-    /// Comma-separated symbols (default: every symbol of the market).
+    /// Comma-separated symbols (default: every symbol of the simulated market); with
+    /// `--data bybit`, any symbol whose candles and instrument were fetched.
     #[arg(long, value_delimiter = ',')]
     symbols: Vec<String>,
     /// Signals: ratings (the rating engine, default) or alerts (the user's recorded

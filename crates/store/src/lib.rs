@@ -22,6 +22,7 @@ pub use repo::api_keys::{ApiCredentials, ApiKeyRecord, PlacedKey, Placement};
 pub use repo::backtests::BacktestRecord;
 pub use repo::bot_logs::{LogEntry, LogLevel};
 pub use repo::commands::BotCommand;
+pub use repo::instruments::StoredInstrument;
 pub use repo::leases::{FenceEntry, Lease, LeaseHolder};
 pub use repo::sessions::Session;
 pub use repo::settings::{RunFlags, SettingsRecord};

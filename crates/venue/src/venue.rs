@@ -193,6 +193,10 @@ pub trait Venue: Send + Sync {
         position_id: &str,
     ) -> Result<Vec<PositionClose>, VenueError>;
 
+    /// The maintenance margin rate of `symbol` at the smallest position tier (0.005 = 0.5%),
+    /// as the venue states it: what its liquidation prices, and the risk preview, rest on.
+    async fn maintenance_margin_rate(&self, symbol: &str) -> Result<Decimal, VenueError>;
+
     /// The worst a market order may fill against the last price, as a fraction (0.0002 =
     /// 2 bps): entries are sized so that their margin at that fill stays within the limits.
     fn max_slippage(&self, symbol: &str) -> Decimal;

@@ -13,6 +13,7 @@ use rust_decimal_macros::dec;
 use serde_json::{json, Value};
 use signaldesk_core::market::{Candle, Instrument};
 use signaldesk_fake_bybit::{FakeBybit, FakeConfig, RiskTier};
+use signaldesk_venue::bybit::http::{BybitHttpClient, BybitHttpError};
 use signaldesk_venue::bybit::{BybitMarketConfig, BybitMarketData};
 use signaldesk_venue::market::{MarketData, MarketEvent};
 use signaldesk_venue::VenueError;
@@ -529,6 +530,71 @@ async fn risk_limit_answers_tiers_in_pages_of_15_symbols() {
                 "maintenanceMargin": "0.01", "initialMargin": "0.02", "isLowestRisk": 1,
                 "maxLeverage": "50.00", "mmDeduction": ""}])
     );
+}
+
+/// What `candles fetch` asks of the HTTP client: one contract as Bybit lists it, and its
+/// risk limit tiers, lowest first, each read exactly.
+#[tokio::test]
+async fn the_client_reads_one_instrument_and_its_risk_tiers_lowest_first() {
+    use signaldesk_core::market::RiskTier as Tier;
+    let fake = fake().await;
+    let http = BybitHttpClient::new(&fake.rest_url(), Duration::from_secs(5)).unwrap();
+    let eth = http.instrument_info("ETHUSDT").await.unwrap().unwrap();
+    assert_eq!(eth.untradable(), None);
+    assert_eq!(eth.to_instrument().unwrap(), instruments()[1]);
+    assert!(http.instrument_info("FOOUSDT").await.unwrap().is_none());
+
+    fake.set_risk_tiers(
+        "ETHUSDT",
+        vec![
+            RiskTier {
+                risk_limit_value: dec!(400000),
+                maintenance_margin: dec!(0.03),
+                initial_margin: dec!(0.05),
+                max_leverage: dec!(20),
+                mm_deduction: Some(dec!(2000)),
+            },
+            RiskTier {
+                risk_limit_value: dec!(200000),
+                maintenance_margin: dec!(0.02),
+                initial_margin: dec!(0.04),
+                max_leverage: dec!(25),
+                mm_deduction: None,
+            },
+        ],
+    );
+    assert_eq!(
+        http.risk_tiers("ETHUSDT").await.unwrap(),
+        [
+            Tier {
+                risk_limit_value: dec!(200000),
+                maintenance_margin_rate: dec!(0.02),
+                mm_deduction: dec!(0),
+                max_leverage: dec!(25),
+            },
+            Tier {
+                risk_limit_value: dec!(400000),
+                maintenance_margin_rate: dec!(0.03),
+                mm_deduction: dec!(2000),
+                max_leverage: dec!(20),
+            },
+        ]
+    );
+    // The default table: the pattern of Bybit's BTCUSDT (0.5 %, then 1 % less 10,000 USDT).
+    let btc = http.risk_tiers("BTCUSDT").await.unwrap();
+    assert_eq!(btc.len(), 5);
+    assert_eq!(
+        (
+            btc[0].maintenance_margin_rate,
+            btc[1].maintenance_margin_rate
+        ),
+        (dec!(0.005), dec!(0.01))
+    );
+    assert_eq!(btc[1].mm_deduction, dec!(10000));
+    assert!(matches!(
+        http.risk_tiers("FOOUSDT").await,
+        Err(BybitHttpError::Api { code: 10001, .. })
+    ));
 }
 
 #[tokio::test]

@@ -455,6 +455,47 @@ async fn liquidation_loses_the_whole_margin() {
 }
 
 #[tokio::test]
+async fn a_symbol_s_own_maintenance_rate_sets_its_liquidation_price() {
+    let config = PaperConfig {
+        maintenance_margin_rates: [("BTCUSDT".to_string(), dec!(0.02))].into(),
+        ..no_slippage()
+    };
+    assert_eq!(config.maintenance_margin_rate_of("XRPUSDT"), dec!(0.005));
+    let w = World::new(config).await;
+    let v = w.venue();
+    let mut events = v.subscribe();
+    v.set_leverage("BTCUSDT", 10).await.unwrap();
+    v.submit_market_order(order("o", Side::Buy, dec!(0.1), false))
+        .await
+        .unwrap();
+    // 50000 x (1 + 0.02) - 500 / 0.1 = 46000 (45250 at the common 0.5 %).
+    assert_eq!(
+        v.positions().await.unwrap()[0].liquidation_price,
+        dec!(46000)
+    );
+    // A stop at or below it is refused; the quiet band ends there.
+    let stops = Stops {
+        stop_loss: Some(dec!(46000)),
+        ..Stops::default()
+    };
+    assert!(v.set_stops("BTCUSDT", stops).await.is_err());
+    assert!(!w
+        .exchange
+        .quiet_band(USER, "BTCUSDT")
+        .holds(dec!(46000), dec!(50000)));
+    assert!(w
+        .exchange
+        .quiet_band(USER, "BTCUSDT")
+        .holds(dec!(46000.1), dec!(50000)));
+    w.btc(dec!(46100));
+    assert!(closes(&mut events).is_empty());
+    w.btc(dec!(46000));
+    let c = &closes(&mut events)[0];
+    assert_eq!(c.reason, CloseReason::Liquidation);
+    assert_eq!(c.exit_price, dec!(46000));
+}
+
+#[tokio::test]
 async fn short_liquidation_and_a_stop_gapping_past_it() {
     let w = World::new(no_slippage()).await;
     let v = w.venue();

@@ -195,6 +195,17 @@ export function backtestRecord(
       chains: [],
       settings: settingsRecord(),
       history: { data: 'simulated', seed: 42, from_ms: 0, to_ms: 0 },
+      instruments: [
+        {
+          symbol: 'BTCUSDT',
+          tick_size: 0.1,
+          qty_step: 0.001,
+          min_qty: 0.001,
+          min_notional: 5,
+          max_leverage: 100,
+          maintenance_margin_rate: 0.005,
+        },
+      ],
     },
     ...overrides,
   }

@@ -795,7 +795,8 @@ export interface components {
         BacktestInput: {
             /**
              * @description `simulated` (default): the simulated market's history; `bybit`: Bybit's 1-minute
-             *     candles stored by `signaldesk candles fetch` (400 when they do not cover the period).
+             *     candles and instruments stored by `signaldesk candles fetch` (400 when the candles do
+             *     not cover the period or a symbol's instrument is not stored).
              */
             data?: string | null;
             /**
@@ -819,7 +820,10 @@ export interface components {
              *     (at most 400), shown as a table of total pnl and max drawdown.
              */
             sweep?: components["schemas"]["SweepAxisInput"][] | null;
-            /** @description Symbols of the market (default: all of them). */
+            /**
+             * @description Symbols of the simulated market (default: all of them); with `data: bybit`, any
+             *     symbol whose candles and instrument `signaldesk candles fetch` stored.
+             */
             symbols?: string[] | null;
         };
         /** @description What `result` holds: a run's result, or a sweep's cells. */
@@ -829,6 +833,11 @@ export interface components {
             chains: components["schemas"]["ChainView"][];
             /** @description Where its prices came from, so a trade's chart shows the same ones. */
             history: components["schemas"]["HistoryView"];
+            /**
+             * @description What each symbol traded by, as the run began: kept with the result, so a later change
+             *     of Bybit's specifications does not change it.
+             */
+            instruments: components["schemas"]["InstrumentView"][];
             /** @description The settings the run traded with (the saved ones with the overrides). */
             settings: components["schemas"]["BotSettings"];
             summary: components["schemas"]["SummaryView"];
@@ -1127,6 +1136,41 @@ export interface components {
             success: number;
             /** Format: int64 */
             total: number;
+        };
+        /**
+         * @description A symbol's trading rules in a run: Bybit's, as `candles fetch` stored them (`data`
+         *     `bybit`), or the simulated market's.
+         */
+        InstrumentView: {
+            /**
+             * Format: double
+             * @description The maintenance margin rate of its liquidation prices (0.005 = 0.5 %): Bybit's first
+             *     risk tier, or the paper exchange's.
+             */
+            maintenance_margin_rate: number;
+            /** Format: int32 */
+            max_leverage: number;
+            /**
+             * Format: double
+             * @description The smallest order value, USDT.
+             */
+            min_notional: number;
+            /**
+             * Format: double
+             * @description The smallest order quantity.
+             */
+            min_qty: number;
+            /**
+             * Format: double
+             * @description Quantities are whole numbers of it.
+             */
+            qty_step: number;
+            symbol: string;
+            /**
+             * Format: double
+             * @description Prices are whole numbers of it.
+             */
+            tick_size: number;
         };
         /** @description The live statistics card and the `statistics` websocket message (spec section 3). */
         LiveStatistics: {
@@ -1433,6 +1477,8 @@ export interface components {
         };
         /** @description A finished sweep: its axes and one cell per combination. */
         SweepResult: {
+            /** @description What each symbol traded by in every cell, as the sweep began. */
+            instruments: components["schemas"]["InstrumentView"][];
             sweep: components["schemas"]["SweepView"];
         };
         SweepView: {

@@ -12,15 +12,15 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use serde_json::Value;
 use signaldesk_backtest::chart::{ChartTrade, TradeChart};
-use signaldesk_backtest::data::fill_gaps;
+use signaldesk_backtest::data::{fill_gaps, instruments_of};
 use signaldesk_backtest::Candles;
-use signaldesk_core::market::{Candle, PositionSide};
+use signaldesk_core::market::{Candle, Instrument, PositionSide};
 use signaldesk_core::settings::BotSettings;
 use utoipa::ToSchema;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::backtest::view::HistoryView;
+use crate::backtest::view::{HistoryView, InstrumentView};
 use crate::error::{ApiError, ApiPath, ApiResult, ErrorBody};
 
 #[derive(Serialize, ToSchema)]
@@ -77,7 +77,18 @@ pub async fn chart(
     let (from, to) = trade.window(history.to_ms);
     let (from, to) = (from.max(history.from_ms), to.min(history.to_ms));
     let minutes: Vec<Candle> = if history.data == "bybit" {
-        fill_gaps(state.store.candles_between(&trade.symbol, from, to).await?)
+        // Filled as the run filled them: a gap at the window's start goes on from the last
+        // candle stored before it, which the run traded on.
+        let mut stored = state.store.candles_between(&trade.symbol, from, to).await?;
+        if stored.first().is_none_or(|c| c.open_time_ms > from) {
+            if let Some(before) = state.store.candle_before(&trade.symbol, from).await? {
+                stored.insert(0, before);
+            }
+        }
+        fill_gaps(stored)
+            .into_iter()
+            .filter(|c| c.open_time_ms >= from)
+            .collect()
     } else {
         let candles = Candles::Simulated {
             seed: history.seed.unwrap_or_default(),
@@ -100,8 +111,9 @@ pub async fn chart(
     Ok(Json(view(trade.chart(&minutes))))
 }
 
-/// The trade `trade_id` of a run's `result` and where the run's prices came from; `None`
-/// when the result has no such trade (or predates charts).
+/// The trade `trade_id` of a run's `result` (its take profits on the run's instrument) and
+/// where the run's prices came from; `None` when the result has no such trade (or predates
+/// charts).
 fn trade_of(result: &Value, trade_id: i64) -> Option<(ChartTrade, HistoryView)> {
     let history: HistoryView = serde_json::from_value(result.get("history")?.clone()).ok()?;
     let settings: BotSettings = serde_json::from_value(result.get("settings")?.clone()).ok()?;
@@ -135,8 +147,9 @@ fn trade_of(result: &Value, trade_id: i64) -> Option<(ChartTrade, HistoryView)> 
         .and_then(Value::as_u64)
         .and_then(|n| u32::try_from(n).ok())
         .unwrap_or(0);
+    let instrument = instrument_of(result, &symbol)?;
     let take_profit_levels =
-        ChartTrade::take_profit_levels(&symbol, side, entry_price, &settings, taken).ok()?;
+        ChartTrade::take_profit_levels(&instrument, side, entry_price, &settings, taken);
     Some((
         ChartTrade {
             symbol,
@@ -149,6 +162,21 @@ fn trade_of(result: &Value, trade_id: i64) -> Option<(ChartTrade, HistoryView)> 
         },
         history,
     ))
+}
+
+/// What `symbol` traded by in the run of `result`: as the result keeps it, or for a result
+/// from before results kept their instruments, the simulated market's specification.
+fn instrument_of(result: &Value, symbol: &str) -> Option<Instrument> {
+    let kept: Option<Vec<InstrumentView>> = result
+        .get("instruments")
+        .and_then(|list| serde_json::from_value(list.clone()).ok());
+    match kept {
+        Some(list) => list
+            .into_iter()
+            .find(|i| i.symbol == symbol)
+            .map(|i| i.instrument()),
+        None => instruments_of(&[symbol.to_string()]).ok()?.pop(),
+    }
 }
 
 fn view(chart: TradeChart) -> TradeChartView {

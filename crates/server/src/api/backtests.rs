@@ -32,7 +32,8 @@ pub struct BacktestInput {
     /// Last day, included; not after today.
     #[schema(format = Date)]
     date_to: String,
-    /// Symbols of the market (default: all of them).
+    /// Symbols of the simulated market (default: all of them); with `data: bybit`, any
+    /// symbol whose candles and instrument `signaldesk candles fetch` stored.
     #[schema(max_items = 100)]
     symbols: Option<Vec<String>>,
     /// `ratings` (default): the rating engine; `alerts`: the user's recorded TradingView
@@ -40,7 +41,8 @@ pub struct BacktestInput {
     #[schema(pattern = "^(ratings|alerts)$")]
     source: Option<String>,
     /// `simulated` (default): the simulated market's history; `bybit`: Bybit's 1-minute
-    /// candles stored by `signaldesk candles fetch` (400 when they do not cover the period).
+    /// candles and instruments stored by `signaldesk candles fetch` (400 when the candles do
+    /// not cover the period or a symbol's instrument is not stored).
     #[schema(pattern = "^(simulated|bybit)$")]
     data: Option<String>,
     /// Settings fields to use instead of the saved ones (as in a settings update).

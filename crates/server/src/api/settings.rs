@@ -155,11 +155,6 @@ async fn check_symbols_listed(
     Err(ApiError::validation(fields))
 }
 
-/// The maintenance margin rate the liquidation distance is figured with: Bybit's first
-/// risk tier and the paper exchange's (0.5 %).
-const MAINTENANCE_MARGIN_RATE: rust_decimal::Decimal =
-    rust_decimal::Decimal::from_parts(5, 0, 0, false, 3);
-
 #[derive(Serialize, ToSchema)]
 pub struct RiskPreviewView {
     #[serde(flatten)]
@@ -191,8 +186,11 @@ pub async fn risk_preview(
         .await
         .ok()
         .map(|w| w.wallet_balance);
-    let preview =
-        signaldesk_core::martingale::risk_preview(&settings, wallet, MAINTENANCE_MARGIN_RATE);
+    let maintenance = state
+        .engine
+        .maintenance_margin_rate(auth.id(), &settings.symbols)
+        .await?;
+    let preview = signaldesk_core::martingale::risk_preview(&settings, wallet, maintenance);
     Ok(Json(RiskPreviewView {
         preview,
         wallet_balance: wallet.and_then(|w| rust_decimal::prelude::ToPrimitive::to_f64(&w)),

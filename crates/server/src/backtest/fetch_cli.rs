@@ -1,13 +1,15 @@
-//! `signaldesk candles fetch`: Bybit's 1-minute candles of the symbols and days into the
-//! database (docs/backtesting.md, "Bybit's history"), with a line of progress per page.
+//! `signaldesk candles fetch`: Bybit's instruments of the symbols, then their 1-minute
+//! candles of the days, into the database (docs/backtesting.md, "Bybit's history"), with a
+//! line of progress per page.
 
 use std::io::Write;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
 use chrono::NaiveDate;
-use signaldesk_backtest::data::universe;
 use signaldesk_backtest::fetch::fetch_candles;
+use signaldesk_backtest::fetch_instruments::fetch_instruments;
+use signaldesk_backtest::request::is_symbol_name;
 use signaldesk_core::stats::local_dates_range;
 use signaldesk_store::Store;
 use signaldesk_venue::bybit::http::BybitHttpClient;
@@ -28,22 +30,34 @@ pub async fn run(
     if to < from {
         bail!("--to must not be before --from");
     }
-    let known = universe();
     let symbols: Vec<String> = symbols.iter().map(|s| s.trim().to_uppercase()).collect();
     if symbols.is_empty() {
         bail!("--symbols names at least one symbol");
     }
-    if let Some(unknown) = symbols.iter().find(|s| !known.contains(s)) {
-        bail!(
-            "unknown symbol {unknown}: backtests trade {}",
-            known.join(", ")
-        );
+    if let Some(bad) = symbols.iter().find(|s| !is_symbol_name(s)) {
+        bail!("not a symbol: {bad:?}");
     }
     let store = Store::connect(&config.database_url)
         .await
         .context("cannot open the database")?;
     let client = BybitHttpClient::new(&config.market.bybit_rest_url, TIMEOUT)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
+    // Every symbol's instrument first: one Bybit does not trade stops the fetch before
+    // anything is stored.
+    for stored in fetch_instruments(&client, &store, &symbols, PACE).await? {
+        let i = &stored.instrument;
+        println!(
+            "{}: Bybit's instrument stored: tick size {}, quantity step {}, minimum quantity {}, minimum value {} USDT, leverage up to {}x, maintenance margin {} in the first of {} risk tiers",
+            i.symbol,
+            i.tick_size,
+            i.qty_step,
+            i.min_qty,
+            i.min_notional,
+            i.max_leverage,
+            stored.maintenance_margin_rate().unwrap_or_default(),
+            stored.risk_tiers.len()
+        );
+    }
     // Whole UTC days.
     let (from_ms, to_ms) = local_dates_range(from, to, chrono_tz::UTC);
     for symbol in &symbols {

@@ -173,7 +173,7 @@ fn compute(
     } else {
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
         let cells = sweep(&backtest, &axes, threads, progress)?;
-        serde_json::to_string(&SweepResult::of(&axes, cells))
+        serde_json::to_string(&SweepResult::of(&backtest, &axes, cells))
     };
     json.map_err(|e| BacktestError::Data(format!("the result could not be written: {e}")))
 }

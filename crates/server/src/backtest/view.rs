@@ -1,13 +1,15 @@
 //! A finished backtest as the API and `signaldesk backtest --json` show it: the /stats
-//! figures, the balance, and the trades and chains as `/api/trades/` and
-//! `/api/martingale_chains/` show them.
+//! figures, the balance, the trades and chains as `/api/trades/` and
+//! `/api/martingale_chains/` show them, and the instruments the run traded with.
 
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use signaldesk_backtest::sweep::{Axis, Cell};
 use signaldesk_backtest::{Backtest, Candles, Outcome, Summary};
+use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
+use signaldesk_venue::paper::PaperConfig;
 use utoipa::ToSchema;
 
 use crate::api::stats::{ChainView, StatsView};
@@ -45,6 +47,72 @@ pub struct BacktestResult {
     pub settings: BotSettings,
     /// Where its prices came from, so a trade's chart shows the same ones.
     pub history: HistoryView,
+    /// What each symbol traded by, as the run began: kept with the result, so a later change
+    /// of Bybit's specifications does not change it.
+    pub instruments: Vec<InstrumentView>,
+}
+
+/// A symbol's trading rules in a run: Bybit's, as `candles fetch` stored them (`data`
+/// `bybit`), or the simulated market's.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct InstrumentView {
+    pub symbol: String,
+    /// Prices are whole numbers of it.
+    #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
+    pub tick_size: Decimal,
+    /// Quantities are whole numbers of it.
+    #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
+    pub qty_step: Decimal,
+    /// The smallest order quantity.
+    #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
+    pub min_qty: Decimal,
+    /// The smallest order value, USDT.
+    #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
+    pub min_notional: Decimal,
+    pub max_leverage: u32,
+    /// The maintenance margin rate of its liquidation prices (0.005 = 0.5 %): Bybit's first
+    /// risk tier, or the paper exchange's.
+    #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
+    pub maintenance_margin_rate: Decimal,
+}
+
+impl InstrumentView {
+    pub fn of(instrument: &Instrument, paper: &PaperConfig) -> InstrumentView {
+        InstrumentView {
+            symbol: instrument.symbol.clone(),
+            tick_size: instrument.tick_size,
+            qty_step: instrument.qty_step,
+            min_qty: instrument.min_qty,
+            min_notional: instrument.min_notional,
+            max_leverage: instrument.max_leverage,
+            maintenance_margin_rate: paper.maintenance_margin_rate_of(&instrument.symbol),
+        }
+    }
+
+    /// Every instrument `run` trades.
+    pub fn all_of(run: &Backtest) -> Vec<InstrumentView> {
+        run.instruments
+            .iter()
+            .map(|i| InstrumentView::of(i, &run.paper))
+            .collect()
+    }
+
+    /// The instrument it describes.
+    pub fn instrument(&self) -> Instrument {
+        Instrument {
+            symbol: self.symbol.clone(),
+            tick_size: self.tick_size,
+            qty_step: self.qty_step,
+            min_qty: self.min_qty,
+            min_notional: self.min_notional,
+            max_leverage: self.max_leverage,
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -120,6 +188,7 @@ impl BacktestResult {
             chains: outcome.chains.into_iter().map(ChainView::from).collect(),
             settings: run.settings.clone(),
             history: HistoryView::of(&run.candles),
+            instruments: InstrumentView::all_of(run),
         }
     }
 }
@@ -128,6 +197,8 @@ impl BacktestResult {
 #[derive(Serialize, ToSchema)]
 pub struct SweepResult {
     pub sweep: SweepView,
+    /// What each symbol traded by in every cell, as the sweep began.
+    pub instruments: Vec<InstrumentView>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -154,8 +225,10 @@ pub struct SweepCellView {
 }
 
 impl SweepResult {
-    pub fn of(axes: &[Axis], cells: Vec<Cell>) -> SweepResult {
+    /// The view of `run`'s sweep along `axes`.
+    pub fn of(run: &Backtest, axes: &[Axis], cells: Vec<Cell>) -> SweepResult {
         SweepResult {
+            instruments: InstrumentView::all_of(run),
             sweep: SweepView {
                 axes: axes
                     .iter()

@@ -10,7 +10,7 @@ use reqwest::{Method, StatusCode};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use signaldesk_core::market::Instrument;
-use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec};
+use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec, RiskTier};
 use signaldesk_store::test_support::TestDatabase;
 
 use crate::helpers::{assert_json_error, TestApp};
@@ -229,6 +229,44 @@ async fn a_bybit_user_and_a_paper_user_trade_side_by_side_each_on_their_own_mark
         let close = format!("/api/trades/{}/close/", wif["id"]);
         app.call_ok(Method::POST, &close, &bob, None, StatusCode::OK)
             .await;
+
+        // The risk preview's liquidation distance rests on each account's own maintenance
+        // margin: Bybit's first risk tier for bob (2 % here), the paper exchange's for carol.
+        fake.set_risk_tiers(
+            "BTCUSDT",
+            vec![RiskTier {
+                risk_limit_value: Decimal::from(2_000_000),
+                maintenance_margin: Decimal::new(2, 2),
+                initial_margin: Decimal::new(4, 2),
+                max_leverage: Decimal::from(25),
+                mm_deduction: None,
+            }],
+        );
+        let preview = |token: String| {
+            let app = &app;
+            async move {
+                let body =
+                    json!({"bot_mode": "martingale", "leverage": 10, "symbols": ["BTCUSDT"]});
+                let answer = app
+                    .call_ok(
+                        Method::POST,
+                        "/api/bot-settings/risk-preview/",
+                        &token,
+                        Some(body),
+                        StatusCode::OK,
+                    )
+                    .await;
+                answer["steps"][0]["liquidation_distance_pct"]
+                    .as_f64()
+                    .unwrap()
+            }
+        };
+        let (bybit_distance, paper_distance) =
+            (preview(bob.clone()).await, preview(carol.clone()).await);
+        assert!(
+            (paper_distance - bybit_distance - 1.5).abs() < 1e-9,
+            "10x: 2 % maintenance leaves 1.5 points less room than 0.5 %: {bybit_distance} vs {paper_distance}"
+        );
 
         // A switch is refused while the bot runs, and while trades are open.
         let deactivate = format!("/api/api-keys/{}/deactivate/", demo["id"]);

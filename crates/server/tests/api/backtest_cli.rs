@@ -1,9 +1,12 @@
 //! `signaldesk backtest` on the real binary: the summary as JSON, the same twice, and bad
-//! requests refused with the field named.
+//! requests refused with the field named; `signaldesk candles fetch` from the fake Bybit and
+//! backtests on what it stored.
 
+use rust_decimal::Decimal;
 use serde_json::Value;
 
 use crate::cli::{create_user, signaldesk};
+use crate::wif::{assert_traded_on_wif, wif, wif_minutes};
 
 fn with_trader() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -90,8 +93,11 @@ fn a_wrong_setting_symbol_or_period_is_refused_by_name() {
     }
 }
 
-/// The fake Bybit with the simulated market's BTC minutes of the six days before yesterday.
+/// The fake Bybit with the simulated market's instruments and BTC minutes, and WIF (which the
+/// simulated market does not have, 2 % maintenance margin up to 200,000 USDT, then 3 %), of
+/// the six days before yesterday.
 async fn bybit_with_history() -> (signaldesk_fake_bybit::FakeBybit, String, String) {
+    use signaldesk_fake_bybit::{FakeBybit, FakeConfig, RiskTier};
     use signaldesk_venue::market::sim::default_symbols;
     let today = chrono::Utc::now().date_naive();
     let from = today - chrono::Days::new(7);
@@ -109,17 +115,52 @@ async fn bybit_with_history() -> (signaldesk_fake_bybit::FakeBybit, String, Stri
     let (_, minutes) =
         signaldesk_backtest::data::simulated_minutes(3, &["BTCUSDT".to_string()], start, end)
             .unwrap();
-    let instruments = default_symbols()
+    let mut instruments: Vec<_> = default_symbols()
         .into_iter()
         .map(|s| s.instrument)
         .collect();
-    let fake = signaldesk_fake_bybit::FakeBybit::start(signaldesk_fake_bybit::FakeConfig::new(
-        instruments,
-    ))
-    .await
-    .unwrap();
+    instruments.push(wif());
+    let fake = FakeBybit::start(FakeConfig::new(instruments))
+        .await
+        .unwrap();
     fake.add_klines("BTCUSDT", &minutes["BTCUSDT"]);
+    fake.add_klines("WIFUSDT", &wif_minutes(start, end));
+    let tier = |value: i64, rate: Decimal, leverage: i64| RiskTier {
+        risk_limit_value: Decimal::from(value),
+        maintenance_margin: rate,
+        initial_margin: rate * Decimal::TWO,
+        max_leverage: Decimal::from(leverage),
+        mm_deduction: None,
+    };
+    fake.set_risk_tiers(
+        "WIFUSDT",
+        vec![
+            tier(200_000, Decimal::new(2, 2), 25),
+            tier(400_000, Decimal::new(3, 2), 16),
+        ],
+    );
     (fake, from.to_string(), to.to_string())
+}
+
+/// `signaldesk args…` in `dir`, its Bybit at `url`, off the test's runtime (where the fake
+/// answers).
+async fn with_bybit(dir: &std::path::Path, url: &str, args: &[&str]) -> std::process::Output {
+    let (dir, url) = (dir.to_path_buf(), url.to_string());
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    tokio::task::spawn_blocking(move || {
+        signaldesk(&dir)
+            .env("SIGNALDESK_MARKET__BYBIT_REST_URL", url)
+            .args(args)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+/// The day before `to` (`YYYY-MM-DD`).
+fn day_before(to: &str) -> String {
+    (chrono::NaiveDate::parse_from_str(to, "%Y-%m-%d").unwrap() - chrono::Days::new(1)).to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -137,20 +178,8 @@ async fn candles_fetched_from_bybit_are_backtested_and_a_fetch_resumes() {
         "--to",
         &to,
     ];
-    let run = |args: Vec<String>| {
-        let dir = dir.path().to_path_buf();
-        let url = url.clone();
-        tokio::task::spawn_blocking(move || {
-            signaldesk(&dir)
-                .env("SIGNALDESK_MARKET__BYBIT_REST_URL", url)
-                .args(args)
-                .output()
-                .unwrap()
-        })
-    };
-    let owned = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
 
-    let fetched = run(owned(&fetch_args)).await.unwrap();
+    let fetched = with_bybit(dir.path(), &url, &fetch_args).await;
     let stdout = String::from_utf8_lossy(&fetched.stdout);
     assert!(
         fetched.status.success(),
@@ -163,33 +192,32 @@ async fn candles_fetched_from_bybit_are_backtested_and_a_fetch_resumes() {
         ),
         "{stdout}"
     );
-    let again = run(owned(&fetch_args)).await.unwrap();
+    let again = with_bybit(dir.path(), &url, &fetch_args).await;
     let stdout = String::from_utf8_lossy(&again.stdout);
     assert!(
         stdout.contains("BTCUSDT: 8640 minutes stored before, 0 fetched in 0 requests"),
         "{stdout}"
     );
 
-    let day_before_to = (chrono::NaiveDate::parse_from_str(&to, "%Y-%m-%d").unwrap()
-        - chrono::Days::new(1))
-    .to_string();
-    let backtest_args = |symbols: &str| {
-        owned(&[
+    let day_before_to = day_before(&to);
+    let (first, last) = (day_before_to.as_str(), to.as_str());
+    let backtest_args = move |symbols: &'static str| {
+        [
             "backtest",
             "--username",
             "trader",
             "--from",
-            &day_before_to,
+            first,
             "--to",
-            &to,
+            last,
             "--symbols",
             symbols,
             "--data",
             "bybit",
             "--json",
-        ])
+        ]
     };
-    let tested = run(backtest_args("BTCUSDT")).await.unwrap();
+    let tested = with_bybit(dir.path(), &url, &backtest_args("BTCUSDT")).await;
     assert!(
         tested.status.success(),
         "{}",
@@ -201,13 +229,88 @@ async fn candles_fetched_from_bybit_are_backtested_and_a_fetch_resumes() {
         "{report}"
     );
 
-    let uncovered = run(backtest_args("BTCUSDT,ETHUSDT")).await.unwrap();
+    let uncovered = with_bybit(dir.path(), &url, &backtest_args("BTCUSDT,ETHUSDT")).await;
     assert!(!uncovered.status.success());
     let stderr = String::from_utf8_lossy(&uncovered.stderr);
     assert!(
         stderr.contains("data:") && stderr.contains("ETHUSDT"),
         "{stderr}"
     );
+}
+
+/// Issue 28, "Instruments come from the venue": a symbol the simulated market does not have
+/// is fetched with Bybit's instrument and backtested on it; one Bybit does not list is
+/// refused by name with nothing stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_symbol_only_bybit_has_is_fetched_with_its_instrument_and_backtested_on_it() {
+    let (fake, from, to) = bybit_with_history().await;
+    let dir = with_trader();
+    let url = fake.rest_url();
+    let (first, last) = (from.as_str(), to.as_str());
+    let fetch = move |symbols: &'static str| {
+        [
+            "candles",
+            "fetch",
+            "--symbols",
+            symbols,
+            "--from",
+            first,
+            "--to",
+            last,
+        ]
+    };
+
+    let refused = with_bybit(dir.path(), &url, &fetch("WIFUSDT,NOPEUSDT")).await;
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("Bybit does not trade NOPEUSDT"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&refused.stdout).contains("WIFUSDT"));
+
+    let fetched = with_bybit(dir.path(), &url, &fetch("WIFUSDT")).await;
+    let stdout = String::from_utf8_lossy(&fetched.stdout);
+    assert!(
+        fetched.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fetched.stderr)
+    );
+    assert!(
+        stdout.contains(
+            "WIFUSDT: Bybit's instrument stored: tick size 0.0005, quantity step 5, minimum quantity 10, minimum value 5 USDT, leverage up to 25x, maintenance margin 0.02 in the first of 2 risk tiers"
+        ),
+        "{stdout}"
+    );
+
+    let day_before_to = day_before(&to);
+    let tested = with_bybit(
+        dir.path(),
+        &url,
+        &[
+            "backtest",
+            "--username",
+            "trader",
+            "--from",
+            &day_before_to,
+            "--to",
+            &to,
+            "--symbols",
+            "WIFUSDT",
+            "--data",
+            "bybit",
+            "--set",
+            "initial_stop_loss_pct=1",
+            "--set",
+            "take_profit_first_pct=0.5",
+            "--json",
+        ],
+    )
+    .await;
+    assert!(
+        tested.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tested.stderr)
+    );
+    let report: Value = serde_json::from_slice(&tested.stdout).unwrap();
+    assert_traded_on_wif(&report, 0.02);
 }
 
 #[test]

@@ -1,14 +1,20 @@
 //! `/api/backtests/` on every database: a run in the background with its progress and
-//! result, each user's runs their own, bad requests refused by field with nothing made, one
-//! run per user at a time, cancel and delete.
+//! result, each user's runs their own, bad requests refused by field with nothing made, a
+//! run on stored Bybit candles and instruments, one run per user at a time, cancel and
+//! delete.
 
+use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use chrono::{Days, Utc};
 use reqwest::{Method, StatusCode};
+use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use signaldesk_core::market::{Candle, Instrument, RiskTier};
+use signaldesk_store::StoredInstrument;
 
 use crate::helpers::{assert_json_error, TestApp};
+use crate::wif::{assert_traded_on_wif, wif, wif_minutes};
 
 fn day(days_ago: u64) -> String {
     (Utc::now().date_naive() - Days::new(days_ago)).to_string()
@@ -209,6 +215,14 @@ async fn a_bad_request_is_refused_by_field_and_starts_nothing() {
                 json!({"date_from": day(3), "date_to": day(2), "data": "bybit"}),
                 "data",
             ),
+            (
+                json!({"date_from": day(3), "date_to": day(2), "data": "bybit", "symbols": ["WIFUSDT"]}),
+                "data",
+            ),
+            (
+                json!({"date_from": day(3), "date_to": day(2), "data": "bybit", "symbols": ["no such"]}),
+                "symbols",
+            ),
         ];
         for (body, field) in cases {
             let res = app
@@ -228,8 +242,28 @@ async fn a_bad_request_is_refused_by_field_and_starts_nothing() {
     }
 }
 
-/// A run on stored Bybit candles reads them through the server's own store as it goes
-/// (multi-threaded, as `signaldesk serve` runs), and its trades' charts read them too.
+/// WIF as `candles fetch` stores it, with tick size `tick_size` and 2 % maintenance margin
+/// in its first risk tier.
+fn stored_wif(tick_size: &str) -> StoredInstrument {
+    StoredInstrument {
+        instrument: Instrument {
+            tick_size: Decimal::from_str(tick_size).unwrap(),
+            ..wif()
+        },
+        risk_tiers: vec![RiskTier {
+            risk_limit_value: Decimal::from(200_000),
+            maintenance_margin_rate: Decimal::new(2, 2),
+            mm_deduction: Decimal::ZERO,
+            max_leverage: Decimal::from(25),
+        }],
+        fetched_at: 0,
+    }
+}
+
+/// A run on stored Bybit candles of a symbol the simulated market does not have reads them
+/// through the server's own store as it goes (multi-threaded, as `signaldesk serve` runs)
+/// and trades on the stored instrument, which its result keeps; its trades' charts read the
+/// candles too. Candles whose instrument was never fetched are refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backtest_on_stored_bybit_candles_runs_and_charts_them() {
     const DAY_MS: i64 = 86_400_000;
@@ -237,34 +271,61 @@ async fn a_backtest_on_stored_bybit_candles_runs_and_charts_them() {
         let token = app.user_with_token("trader").await;
         let now_ms = Utc::now().timestamp_millis();
         let (from_ms, to_ms) = (now_ms - 6 * DAY_MS, now_ms - DAY_MS / 2);
-        let symbols = ["BTCUSDT".to_string()];
-        let (_, minutes) =
-            signaldesk_backtest::data::simulated_minutes(9, &symbols, from_ms, to_ms).unwrap();
         // A stretch Bybit had no trade in: flat minutes for the run, not a refusal.
-        let stored: Vec<_> = minutes["BTCUSDT"]
-            .iter()
+        let stored: Vec<Candle> = wif_minutes(from_ms, to_ms)
+            .into_iter()
             .filter(|c| {
                 !(from_ms + 3 * DAY_MS..from_ms + 3 * DAY_MS + 3_600_000).contains(&c.open_time_ms)
             })
-            .cloned()
             .collect();
-        app.store().save_candles("BTCUSDT", &stored).await.unwrap();
+        app.store().save_candles("WIFUSDT", &stored).await.unwrap();
         let asked = json!({
             "date_from": day(4),
             "date_to": day(2),
-            "symbols": ["BTCUSDT"],
+            "symbols": ["WIFUSDT"],
             "data": "bybit",
             "overrides": {"initial_stop_loss_pct": 1, "take_profit_first_pct": 0.5}
         });
+        let res = app
+            .call(Method::POST, "/api/backtests/", &token, Some(asked.clone()))
+            .await;
+        let error = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+        let said = error["fields"]["data"].to_string();
+        assert!(
+            said.contains("WIFUSDT") && said.contains("candles fetch"),
+            "{error}"
+        );
+
+        app.store()
+            .save_instrument(&stored_wif("0.0005"))
+            .await
+            .unwrap();
         let started = start_backtest(&app, &token, asked).await;
         let id = started["id"].as_i64().unwrap();
         let (done, _) = wait_for_end(&app, &token, id).await;
         assert_eq!(done["status"], "done", "{done}");
         let result = &done["result"];
         assert_eq!(result["history"]["data"], "bybit");
+        assert_traded_on_wif(result, 0.02);
         let trades = result["trades"].as_array().unwrap();
         let closed = trades.iter().find(|t| t["status"] == "CLOSED");
         let trade = closed.unwrap_or_else(|| panic!("no closed trade: {result}"));
+
+        // Bybit changes WIF's tick: the result keeps what the run traded with.
+        app.store()
+            .save_instrument(&stored_wif("0.0001"))
+            .await
+            .unwrap();
+        let again = app
+            .call_ok(
+                Method::GET,
+                &format!("/api/backtests/{id}/"),
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        assert_eq!(again["result"]["instruments"], result["instruments"]);
         let chart_path = format!("/api/backtests/{id}/trades/{}/chart/", trade["id"]);
         let chart = app
             .call_ok(Method::GET, &chart_path, &token, None, StatusCode::OK)

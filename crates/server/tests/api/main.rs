@@ -27,4 +27,5 @@ mod stats;
 mod trades;
 mod upgrade;
 mod webhook;
+mod wif;
 mod ws;

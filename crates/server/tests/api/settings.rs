@@ -15,7 +15,7 @@ fn spec_defaults() -> Value {
         "telegram_notify_stats": true, "user_timezone": "Europe/Moscow", "martingale_max_depth": 4,
         "martingale_max_active_chains": 1, "martingale_step": 2.0, "martingale_initial_margin": 2.0,
         "forbidden_hours_enabled": false, "forbidden_hours": [], "forbidden_days_enabled": false,
-        "forbidden_days": []
+        "forbidden_days": [], "symbols": []
     })
 }
 

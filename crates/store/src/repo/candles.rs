@@ -66,6 +66,26 @@ impl Store {
     /// one text of `time,open,high,low,close,volume` lines (a backtest reads a day of 1,440
     /// at a time): row by row, handing each from the driver's thread cost several times the
     /// parsing.
+    /// The last stored candle of `symbol` that opened before `before_ms`, if any: where a
+    /// gap at the start of a stretch is filled from.
+    pub async fn candle_before(
+        &self,
+        symbol: &str,
+        before_ms: i64,
+    ) -> Result<Option<Candle>, StoreError> {
+        let row = sqlx::query(
+            "SELECT concat_ws(',', open_time, open, high, low, close, volume) AS line
+             FROM candles WHERE symbol = $1 AND open_time < $2
+             ORDER BY open_time DESC LIMIT 1",
+        )
+        .bind(symbol)
+        .bind(before_ms)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| candle_of_line(&row.try_get::<String, _>("line")?))
+            .transpose()
+    }
+
     pub async fn candles_between(
         &self,
         symbol: &str,

@@ -7,6 +7,7 @@ pub mod candles;
 pub mod commands;
 pub mod dashboard;
 pub mod import;
+pub mod instruments;
 pub mod leases;
 pub mod master_key;
 pub mod paper;

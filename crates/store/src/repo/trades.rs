@@ -110,7 +110,7 @@ const COLUMNS: &str = "id, user_id, symbol, side, status, client_order_id, lever
     tp_step, close_reason, chain_id, chain_step, signal_id, signal_at, signal_price, \
     created_at, opened_at, closed_at, venue";
 
-fn decimal(row: &AnyRow, column: &str) -> Result<Decimal, StoreError> {
+pub(crate) fn decimal(row: &AnyRow, column: &str) -> Result<Decimal, StoreError> {
     let text: String = row.try_get(column)?;
     Decimal::from_str(&text).map_err(|e| StoreError::Corrupt(format!("{column} {text}: {e}")))
 }

@@ -13,7 +13,8 @@
 //! * **Closing** `q` of a position: the wallet gains `side x (exit - entry) x q - closing fee`,
 //!   the margin and the unattributed opening fees are released pro rata, and the close
 //!   reports `realized_pnl = price pnl - closing fee - opening fee share` (Bybit's closed pnl).
-//! * **Liquidation price** (isolated margin, maintenance margin rate `mmr`):
+//! * **Liquidation price** (isolated margin, maintenance margin rate `mmr`, the symbol's
+//!   own when the configuration names one):
 //!   long `entry x (1 + mmr) - margin / qty` rounded up to a tick,
 //!   short `entry x (1 - mmr) + margin / qty` rounded down to a tick; with
 //!   `margin = entry x qty / leverage` this is Bybit's `entry x (1 - 1/leverage + mmr)`.
@@ -507,7 +508,11 @@ impl AccountSnapshot {
         let bad = |msg: String| Err(VenueError::InvalidRequest(msg));
         if let Some(sl) = stops.stop_loss {
             check_price("stop loss", sl, instrument)?;
-            let liq = liquidation_price(pos, instrument, config.maintenance_margin_rate);
+            let liq = liquidation_price(
+                pos,
+                instrument,
+                config.maintenance_margin_rate_of(&instrument.symbol),
+            );
             let (side_word, wrong_side, beyond_liq) = if long {
                 (below, sl >= price, sl <= liq)
             } else {
@@ -592,7 +597,11 @@ impl AccountSnapshot {
         let long = pos.side == PositionSide::Long;
         let crossed = |level: Decimal| if long { price <= level } else { price >= level };
         let earlier = |a: Decimal, b: Decimal| if long { a > b } else { a < b };
-        let liq = liquidation_price(pos, instrument, config.maintenance_margin_rate);
+        let liq = liquidation_price(
+            pos,
+            instrument,
+            config.maintenance_margin_rate_of(&instrument.symbol),
+        );
         let candidates = [
             (CloseReason::StopLoss, pos.stop_loss),
             (
@@ -663,7 +672,11 @@ impl AccountSnapshot {
         let mut band = QuietBand::EVERYWHERE;
         band = against(
             band,
-            liquidation_price(pos, instrument, config.maintenance_margin_rate),
+            liquidation_price(
+                pos,
+                instrument,
+                config.maintenance_margin_rate_of(&instrument.symbol),
+            ),
         );
         if let Some(stop) = pos.stop_loss {
             band = against(band, stop);
@@ -736,7 +749,11 @@ pub fn position_view(
         margin: pos.margin,
         mark_price: mark,
         unrealized_pnl: pos.side.pnl(pos.entry_price, mark, pos.qty),
-        liquidation_price: liquidation_price(pos, instrument, config.maintenance_margin_rate),
+        liquidation_price: liquidation_price(
+            pos,
+            instrument,
+            config.maintenance_margin_rate_of(&instrument.symbol),
+        ),
         stops: Stops {
             stop_loss: pos.stop_loss,
             take_profit: pos.take_profit,

@@ -532,6 +532,15 @@ impl Venue for PaperAccount {
             .unwrap_or_default())
     }
 
+    async fn maintenance_margin_rate(&self, symbol: &str) -> Result<Decimal, VenueError> {
+        self.exchange.instrument(symbol)?;
+        Ok(self
+            .exchange
+            .shared
+            .config
+            .maintenance_margin_rate_of(symbol))
+    }
+
     fn max_slippage(&self, _symbol: &str) -> Decimal {
         self.exchange.shared.config.slippage_bps / Decimal::from(10_000)
     }

@@ -8,6 +8,8 @@ mod exchange;
 mod journal;
 mod snapshot;
 
+use std::collections::BTreeMap;
+
 use rust_decimal::Decimal;
 
 pub use exchange::{PaperAccount, PaperExchange};
@@ -25,6 +27,9 @@ pub struct PaperConfig {
     pub slippage_bps: Decimal,
     /// Maintenance margin as a fraction of the position value at entry (0.005 = 0.5%).
     pub maintenance_margin_rate: Decimal,
+    /// The maintenance margin rate of particular symbols instead (a backtest on Bybit's
+    /// instruments: each one's first risk tier).
+    pub maintenance_margin_rates: BTreeMap<String, Decimal>,
     /// Leverage of a symbol the user never set.
     pub default_leverage: u32,
     /// How many recent orders (for client order id idempotency) and closes an account keeps.
@@ -38,8 +43,19 @@ impl Default for PaperConfig {
             taker_fee_rate: Decimal::new(55, 5),
             slippage_bps: Decimal::from(2),
             maintenance_margin_rate: Decimal::new(5, 3),
+            maintenance_margin_rates: BTreeMap::new(),
             default_leverage: 10,
             memory: 10_000,
         }
+    }
+}
+
+impl PaperConfig {
+    /// The maintenance margin rate of `symbol`'s positions: its own, else the common one.
+    pub fn maintenance_margin_rate_of(&self, symbol: &str) -> Decimal {
+        self.maintenance_margin_rates
+            .get(symbol)
+            .copied()
+            .unwrap_or(self.maintenance_margin_rate)
     }
 }

@@ -4,11 +4,14 @@
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
-use signaldesk_core::market::{Candle, Instrument};
+use signaldesk_core::market::{Candle, Instrument, RiskTier};
 
 use super::error::BybitHttpError;
 use super::ip_ban;
-use super::models::{kline_row, Envelope, InstrumentsResult, KlineResult, Ticker, TickersResult};
+use super::models::{
+    kline_row, Envelope, InstrumentInfo, InstrumentsResult, KlineResult, RiskLimitResult, Ticker,
+    TickersResult,
+};
 
 /// Mainnet REST base URL.
 pub const MAINNET_REST_URL: &str = "https://api.bybit.com";
@@ -111,33 +114,87 @@ impl BybitHttpClient {
         Ok(result.list)
     }
 
-    /// GET /v5/market/instruments-info, every page: USDT perpetuals that are trading.
-    pub async fn instruments(&self) -> Result<Vec<Instrument>, BybitHttpError> {
+    /// GETs `path` page after page, each asking for the `cursor` the one before named
+    /// (`rows` answers a page's rows and its `nextPageCursor`), until a page is empty or
+    /// names no new page; every page's rows.
+    async fn every_page<P: DeserializeOwned, R>(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+        rows: impl Fn(P) -> (Vec<R>, Option<String>),
+    ) -> Result<Vec<R>, BybitHttpError> {
         let mut out = Vec::new();
         let mut cursor: Option<String> = None;
         loop {
-            let mut query = vec![
-                ("category", "linear".to_string()),
-                ("limit", "1000".to_string()),
-            ];
+            let mut paged = query.to_vec();
             if let Some(c) = &cursor {
-                query.push(("cursor", c.clone()));
+                paged.push(("cursor", c.clone()));
             }
-            let (page, _): (InstrumentsResult, _) =
-                self.get("/v5/market/instruments-info", &query).await?;
-            for info in &page.list {
-                let perpetual =
-                    info.contract_type.is_empty() || info.contract_type == "LinearPerpetual";
-                if info.status == "Trading" && info.quote_coin == "USDT" && perpetual {
-                    out.push(info.to_instrument()?);
-                }
-            }
-            match page.next_page_cursor.filter(|c| !c.is_empty()) {
-                Some(next) if !page.list.is_empty() && cursor.as_ref() != Some(&next) => {
-                    cursor = Some(next)
-                }
+            let (page, _): (P, _) = self.get(path, &paged).await?;
+            let (list, next) = rows(page);
+            let empty = list.is_empty();
+            out.extend(list);
+            match next.filter(|c| !c.is_empty()) {
+                Some(next) if !empty && cursor.as_ref() != Some(&next) => cursor = Some(next),
                 _ => return Ok(out),
             }
         }
+    }
+
+    /// GET /v5/market/instruments-info, every page: USDT perpetuals that are trading.
+    pub async fn instruments(&self) -> Result<Vec<Instrument>, BybitHttpError> {
+        let query = [
+            ("category", "linear".to_string()),
+            ("limit", "1000".to_string()),
+        ];
+        let all = self
+            .every_page(
+                "/v5/market/instruments-info",
+                &query,
+                |page: InstrumentsResult| (page.list, page.next_page_cursor),
+            )
+            .await?;
+        all.iter()
+            .filter(|info| info.untradable().is_none())
+            .map(InstrumentInfo::to_instrument)
+            .collect()
+    }
+
+    /// GET /v5/market/instruments-info?category=linear&symbol=…: how Bybit lists `symbol`,
+    /// `None` when it does not. Unless asked for another status Bybit answers `Trading`
+    /// contracts only (market/instrument: "`linear` & `inverse` & `spot` By default returns
+    /// only `Trading` symbols"), so a contract not trading is not found either.
+    pub async fn instrument_info(
+        &self,
+        symbol: &str,
+    ) -> Result<Option<InstrumentInfo>, BybitHttpError> {
+        let query = [
+            ("category", "linear".to_string()),
+            ("symbol", symbol.to_string()),
+        ];
+        let (page, _): (InstrumentsResult, _) =
+            self.get("/v5/market/instruments-info", &query).await?;
+        Ok(page.list.into_iter().find(|info| info.symbol == symbol))
+    }
+
+    /// GET /v5/market/risk-limit?category=linear&symbol=…, every page: `symbol`'s risk limit
+    /// tiers, the lowest first (by position value).
+    pub async fn risk_tiers(&self, symbol: &str) -> Result<Vec<RiskTier>, BybitHttpError> {
+        let query = [
+            ("category", "linear".to_string()),
+            ("symbol", symbol.to_string()),
+        ];
+        let rows = self
+            .every_page("/v5/market/risk-limit", &query, |page: RiskLimitResult| {
+                (page.list, page.next_page_cursor)
+            })
+            .await?;
+        let mut tiers = rows
+            .iter()
+            .filter(|row| row.symbol == symbol)
+            .map(|row| row.to_tier())
+            .collect::<Result<Vec<_>, _>>()?;
+        tiers.sort_by_key(|t| t.risk_limit_value);
+        Ok(tiers)
     }
 }

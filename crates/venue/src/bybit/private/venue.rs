@@ -88,6 +88,8 @@ struct Shared {
     config: BybitConfig,
     market: BybitHttpClient,
     instruments: Mutex<Instruments>,
+    /// Each symbol's first-tier maintenance margin rate and when it was read.
+    risk: Mutex<HashMap<String, (Decimal, tokio::time::Instant)>>,
     events: broadcast::Sender<VenueEvent>,
     tracker: tokio::sync::Mutex<Tracker>,
 }
@@ -134,6 +136,7 @@ impl BybitVenue {
             rest: rest.clone(),
             market,
             instruments: Mutex::new(Instruments::default()),
+            risk: Mutex::new(HashMap::new()),
             events: broadcast::channel(EVENT_CAPACITY).0,
             config: config.clone(),
         });
@@ -217,20 +220,34 @@ impl Shared {
         self.instruments.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn risk(&self) -> MutexGuard<'_, HashMap<String, (Decimal, tokio::time::Instant)>> {
+        self.risk.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The instrument as Bybit lists it, the list read again once it is older than
+    /// [`INSTRUMENTS_TTL`] (Bybit changes tick sizes and limits); while Bybit cannot be read,
+    /// the last list read.
     async fn instrument(&self, symbol: &str) -> Result<Instrument, VenueError> {
-        let fresh = {
+        {
             let cache = self.instruments();
-            if let Some(i) = cache.by_symbol.get(symbol) {
-                return Ok(i.clone());
-            }
-            cache
+            let fresh = cache
                 .loaded_at
-                .is_some_and(|t| t.elapsed() < INSTRUMENTS_TTL)
-        };
-        if fresh {
-            return Err(VenueError::UnknownSymbol(symbol.to_string()));
+                .is_some_and(|t| t.elapsed() < INSTRUMENTS_TTL);
+            match cache.by_symbol.get(symbol) {
+                Some(i) if fresh => return Ok(i.clone()),
+                None if fresh => return Err(VenueError::UnknownSymbol(symbol.to_string())),
+                _ => {}
+            }
         }
-        let all = self.market.instruments().await.map_err(|e| self.error(e))?;
+        let all = match self.market.instruments().await {
+            Ok(all) => all,
+            Err(e) => {
+                return match self.instruments().by_symbol.get(symbol) {
+                    Some(kept) => Ok(kept.clone()),
+                    None => Err(self.error(e)),
+                }
+            }
+        };
         let mut cache = self.instruments();
         cache.by_symbol = all.into_iter().map(|i| (i.symbol.clone(), i)).collect();
         cache.loaded_at = Some(tokio::time::Instant::now());
@@ -983,6 +1000,30 @@ impl Venue for BybitVenue {
             out.push(close);
         }
         Ok(out)
+    }
+
+    /// The first tier of `GET /v5/market/risk-limit` for the symbol ("maintenanceMargin:
+    /// Maintenance margin rate"), read again after [`INSTRUMENTS_TTL`].
+    async fn maintenance_margin_rate(&self, symbol: &str) -> Result<Decimal, VenueError> {
+        let shared = &self.shared;
+        if let Some((rate, at)) = shared.risk().get(symbol) {
+            if at.elapsed() < INSTRUMENTS_TTL {
+                return Ok(*rate);
+            }
+        }
+        let tiers = shared
+            .market
+            .risk_tiers(symbol)
+            .await
+            .map_err(|e| shared.error(e))?;
+        let rate = tiers
+            .first()
+            .map(|t| t.maintenance_margin_rate)
+            .ok_or_else(|| VenueError::UnknownSymbol(symbol.to_string()))?;
+        shared
+            .risk()
+            .insert(symbol.to_string(), (rate, tokio::time::Instant::now()));
+        Ok(rate)
     }
 
     fn max_slippage(&self, symbol: &str) -> Decimal {
