@@ -1,4 +1,5 @@
-//! Running `signaldesk audit` (the venue account against the store) and reading its verdict:
+//! Running `signaldesk audit` (every user's account on their venue against the store: the
+//! stored paper account, or the fake Bybit read live with the user's key) and reading its verdict:
 //! exit 0 is "no differences", exit 1 is differences (one printed line each); anything else
 //! (an `error:` line, another exit code, a missing `audit` subcommand) is a failure of the
 //! run, never a pass.
@@ -17,8 +18,18 @@ const AUDIT_TIMEOUT: Duration = Duration::from_secs(180);
 pub struct Audit {
     /// Lines the audit printed as differences (0 when it exited 0).
     pub differences: usize,
+    /// Those lines (`username: difference`, and the total).
+    pub lines: Vec<String>,
     /// Where its output was saved.
     pub log: std::path::PathBuf,
+}
+
+impl Audit {
+    /// The differences the audit printed for `username`'s account.
+    pub fn of_user(&self, username: &str) -> usize {
+        let prefix = format!("{username}: ");
+        self.lines.iter().filter(|l| l.starts_with(&prefix)).count()
+    }
 }
 
 /// Runs the audit with the scenario's configuration; `name` names its log file.
@@ -43,16 +54,21 @@ pub async fn run(signaldesk: &Signaldesk, name: &str) -> anyhow::Result<Audit> {
     match output.status.code() {
         Some(0) => Ok(Audit {
             differences: 0,
+            lines: Vec::new(),
             log,
         }),
-        Some(1) => Ok(Audit {
-            differences: stdout
+        Some(1) => {
+            let lines: Vec<String> = stdout
                 .lines()
                 .filter(|l| !l.trim().is_empty())
-                .count()
-                .max(1),
-            log,
-        }),
+                .map(str::to_string)
+                .collect();
+            Ok(Audit {
+                differences: lines.len().max(1),
+                lines,
+                log,
+            })
+        }
         _ => bail!(
             "`signaldesk audit` failed ({}): {}",
             output.status,
