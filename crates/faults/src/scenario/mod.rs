@@ -38,7 +38,8 @@ const READY_TIMEOUT: Duration = Duration::from_secs(60);
 const SIGNALS_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Runs the scenario on `backend` in a working folder of its own (kept when something
-/// failed) beside a fake Bybit of its own; the database is removed whatever happens.
+/// failed or an audit found differences) beside a fake Bybit of its own; the database is
+/// removed whatever happens.
 pub async fn run(options: &Options, backend: &Backend, seed: u64) -> anyhow::Result<Report> {
     let name = backend.name();
     let dir = tempfile::Builder::new()
@@ -53,7 +54,9 @@ pub async fn run(options: &Options, backend: &Backend, seed: u64) -> anyhow::Res
     };
     drop(bybit);
     let removed = database.remove().await;
-    if result.is_err() || removed.is_err() || options.keep {
+    // Kept when something failed or an audit found differences (its log is named).
+    let clean = result.as_ref().is_ok_and(Report::clean);
+    if !clean || removed.is_err() || options.keep {
         let kept = dir.keep();
         println!("[{name}] logs kept in {}", kept.display());
     }
