@@ -90,10 +90,10 @@ impl Api {
         })
     }
 
-    /// Saves `settings`, adds and activates an exchange key (any non-empty pair on paper),
-    /// makes a webhook URL and starts the bot (signal fetching first). Returns the webhook's
-    /// path.
-    pub async fn set_up_bot(&self, settings: Value) -> anyhow::Result<String> {
+    /// Saves `settings`, adds and activates the exchange key `key` (the Add Key form's body:
+    /// its exchange chooses the account), makes a webhook URL and starts the bot (signal
+    /// fetching first). Returns the webhook's path.
+    pub async fn set_up_bot(&self, settings: Value, key: Value) -> anyhow::Result<String> {
         let records = self.call(Method::GET, "/api/bot-settings/", None).await?;
         let id = records[0]["id"].as_i64().context("no settings record")?;
         self.call(
@@ -102,13 +102,7 @@ impl Api {
             Some(settings),
         )
         .await?;
-        let key = self
-            .call(
-                Method::POST,
-                "/api/api-keys/",
-                Some(json!({"key": "faults-key", "secret": "faults-secret", "is_demo": true, "exchange": "paper"})),
-            )
-            .await?;
+        let key = self.call(Method::POST, "/api/api-keys/", Some(key)).await?;
         self.call(
             Method::POST,
             &format!("/api/api-keys/{}/set_active/", key["id"]),
@@ -150,6 +144,19 @@ impl Api {
                     .collect()
             })
             .unwrap_or_default())
+    }
+
+    /// The user's id.
+    pub async fn user_id(&self) -> anyhow::Result<i64> {
+        let me = self.call(Method::GET, "/api/auth/me/", None).await?;
+        me["id"].as_i64().context("/api/auth/me/ answered no id")
+    }
+
+    /// Where the user's bot trades: the status's `venue` object (`{"exchange": "paper" |
+    /// "bybit", "environment": …}`).
+    pub async fn venue(&self) -> anyhow::Result<Value> {
+        let status = self.call(Method::GET, "/api/bot/status/", None).await?;
+        Ok(status["venue"].clone())
     }
 
     /// Whether `/healthz` answers 200 (the database is reachable).

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use reqwest::Url;
-use sqlx::{Connection, PgConnection};
+use sqlx::{Connection, PgConnection, Row, SqliteConnection};
 
 use crate::options::Backend;
 
@@ -86,6 +86,36 @@ impl Database {
             }
             Database::Postgres { url, .. } => url.clone(),
         }
+    }
+
+    /// The executions booked for `user_id` (`fills` rows carrying the venue's id: each
+    /// opening fill and each close, every one an order on the venue).
+    pub async fn booked_executions(&self, user_id: i64) -> anyhow::Result<usize> {
+        const SQL: &str =
+            "SELECT COUNT(*) AS n FROM fills WHERE user_id = $1 AND venue_id IS NOT NULL";
+        let n: i64 = match self {
+            Database::Sqlite { .. } => {
+                let mut conn = SqliteConnection::connect(&self.url()).await?;
+                let n = sqlx::query(SQL)
+                    .bind(user_id)
+                    .fetch_one(&mut conn)
+                    .await?
+                    .try_get("n")?;
+                conn.close().await?;
+                n
+            }
+            Database::Postgres { url, .. } => {
+                let mut conn = PgConnection::connect(url).await?;
+                let n = sqlx::query(SQL)
+                    .bind(user_id)
+                    .fetch_one(&mut conn)
+                    .await?
+                    .try_get("n")?;
+                conn.close().await?;
+                n
+            }
+        };
+        usize::try_from(n).context("a negative count")
     }
 
     /// Takes the database away.

@@ -9,7 +9,7 @@ use clap::{Parser, ValueEnum};
 #[derive(Parser, Debug)]
 #[command(
     name = "signaldesk-faults",
-    about = "SIGKILLs, a database outage and (PostgreSQL) failovers between two instances against the real signaldesk binary, each followed by `signaldesk audit`"
+    about = "SIGKILLs, a database outage and (PostgreSQL) failovers between two instances against the real signaldesk binary running a paper user and a Bybit demo user (on a fake Bybit in the harness), each followed by `signaldesk audit`"
 )]
 pub struct Options {
     /// The `signaldesk` binary to drive (`cargo build -p signaldesk-server` makes

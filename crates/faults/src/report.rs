@@ -1,4 +1,4 @@
-//! The figures of a run, printed per database and in one summary table.
+//! The figures of a run, printed per database and in one summary table, then per user.
 
 use std::time::Duration;
 
@@ -13,14 +13,33 @@ pub struct Report {
     pub seed: u64,
     pub kills: u32,
     pub outages: u32,
-    pub alerts: Tally,
-    /// The trades when the last server stopped.
-    pub trades: TradeCounts,
-    /// Difference lines of each audit, in order.
+    /// Each user's figures: the paper user first, then the Bybit user.
+    pub traders: Vec<TraderReport>,
+    /// Difference lines of each audit, in order (the orders check's included).
     pub audit_differences: Vec<usize>,
     /// PostgreSQL: the failovers between two instances.
     pub failover: FailoverReport,
+    /// Prices the fake Bybit moved.
+    pub price_moves: u64,
     pub elapsed: Duration,
+}
+
+/// One user's figures.
+#[derive(Debug, Default)]
+pub struct TraderReport {
+    pub username: &'static str,
+    /// The account their key chooses.
+    pub account: &'static str,
+    pub alerts: Tally,
+    /// Their trades when the outage's server stopped.
+    pub trades: TradeCounts,
+    /// Filled orders on the fake Bybit on this user's key at the last audit (always 0 for a
+    /// paper user).
+    pub fake_orders: usize,
+    /// Executions (opening fills and closes) in this user's books at the last audit.
+    pub booked_executions: usize,
+    /// Differences found for this user over every audit.
+    pub audit_differences: usize,
 }
 
 impl Report {
@@ -33,6 +52,25 @@ impl Report {
     fn faults(&self) -> u32 {
         self.kills + self.outages
     }
+
+    fn alerts(&self) -> Tally {
+        let mut all = Tally::default();
+        for t in &self.traders {
+            all.add(t.alerts);
+        }
+        all
+    }
+
+    fn trades(&self) -> TradeCounts {
+        let mut all = TradeCounts::default();
+        for t in &self.traders {
+            all.open += t.trades.open;
+            all.closed += t.trades.closed;
+            all.pending += t.trades.pending;
+            all.cancelled += t.trades.cancelled;
+        }
+        all
+    }
 }
 
 pub fn print_summary(reports: &[Report]) {
@@ -40,7 +78,8 @@ pub fn print_summary(reports: &[Report]) {
     println!("| database | seed | faults (SIGKILL + outage) | alerts accepted / not accepted | trades open / closed (pending, cancelled) | audits | audit differences | time |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for r in reports {
-        let t = &r.trades;
+        let t = r.trades();
+        let alerts = r.alerts();
         let differences: Vec<String> = r.audit_differences.iter().map(|d| d.to_string()).collect();
         println!(
             "| {} | {} | {} ({} + {}) | {} / {} | {} / {} ({}, {}) | {} | {} | {:.0} s |",
@@ -49,8 +88,8 @@ pub fn print_summary(reports: &[Report]) {
             r.faults(),
             r.kills,
             r.outages,
-            r.alerts.accepted,
-            r.alerts.refused,
+            alerts.accepted,
+            alerts.refused,
             t.open,
             t.closed,
             t.pending,
@@ -58,6 +97,35 @@ pub fn print_summary(reports: &[Report]) {
             r.audit_differences.len(),
             differences.join(" "),
             r.elapsed.as_secs_f64(),
+        );
+    }
+    println!();
+    println!("| database | user | account | alerts accepted / not accepted | trades open / closed (pending, cancelled) | orders that reached the fake Bybit | executions in the books | audit differences |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for r in reports {
+        for u in &r.traders {
+            let t = &u.trades;
+            println!(
+                "| {} | {} | {} | {} / {} | {} / {} ({}, {}) | {} | {} | {} |",
+                r.backend,
+                u.username,
+                u.account,
+                u.alerts.accepted,
+                u.alerts.refused,
+                t.open,
+                t.closed,
+                t.pending,
+                t.cancelled,
+                u.fake_orders,
+                u.booked_executions,
+                u.audit_differences,
+            );
+        }
+    }
+    for r in reports {
+        println!(
+            "\n{}: the fake Bybit moved its prices {} times",
+            r.backend, r.price_moves
         );
     }
     for r in reports.iter().filter(|r| !r.failover.takeovers.is_empty()) {

@@ -1,9 +1,10 @@
-//! Two instances on one PostgreSQL database (issue 18): instance A runs the trader's bot, B
-//! waits; A is SIGKILLed in the middle of the bot's work and B must own the bot within 15 s;
-//! A comes back as the standby, and the next round kills whichever owns the bot. At the end
-//! both stop gracefully and `signaldesk audit` must find no difference; the fence log (every
-//! order, stop change and leverage change with the tenure it was sent under) must show that
-//! no two instances ever acted for the bot at once.
+//! Two instances on one PostgreSQL database (issue 18): instance A runs the traders' bots
+//! (the paper user's and the Bybit user's), B waits; A is SIGKILLed in the middle of the
+//! bots' work and B must own every bot within 15 s; A comes back as the standby, and the
+//! next round kills whichever owns the paper user's bot. At the end both stop gracefully and
+//! `signaldesk audit` must find no difference; the fence log (every order, stop change and
+//! leverage change with the tenure it was sent under) must show that no two instances ever
+//! acted for one bot at once.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -12,9 +13,8 @@ use anyhow::{bail, Context};
 use rand::Rng;
 use sqlx::{Connection, PgConnection, PgPool, Row};
 
-use super::{Moment, Run, READY_TIMEOUT};
+use super::{Moment, Run, QUIET, READY_TIMEOUT};
 use crate::alerts::Burst;
-use crate::api::Api;
 use crate::process::{Server, Signaldesk};
 use crate::wait;
 
@@ -24,7 +24,7 @@ pub const TAKEOVER_BOUND: Duration = Duration::from_secs(15);
 /// What the failover rounds found.
 #[derive(Debug, Default, Clone)]
 pub struct FailoverReport {
-    /// Time from each SIGKILL of the owner to the other instance holding the lease.
+    /// Time from each SIGKILL of the owner to the other instance holding every bot's lease.
     pub takeovers: Vec<Duration>,
     pub fences: FenceFindings,
 }
@@ -47,7 +47,28 @@ pub struct FenceFindings {
     pub violations: usize,
 }
 
-/// Reads `(token, owner)` pairs in the order they were written.
+/// Reads `(user, token, owner)` rows in the order they were written, each user's bot on its
+/// own (tokens count one user's tenures).
+pub fn check_all_fences(entries: &[(i64, i64, String)]) -> FenceFindings {
+    let mut users: Vec<i64> = entries.iter().map(|(u, _, _)| *u).collect();
+    users.sort_unstable();
+    users.dedup();
+    let mut all = FenceFindings::default();
+    for user in users {
+        let own: Vec<(i64, String)> = entries
+            .iter()
+            .filter(|(u, _, _)| *u == user)
+            .map(|(_, t, o)| (*t, o.clone()))
+            .collect();
+        let found = check_fences(&own);
+        all.actions += found.actions;
+        all.tenures += found.tenures;
+        all.violations += found.violations;
+    }
+    all
+}
+
+/// Reads one bot's `(token, owner)` pairs in the order they were written.
 pub fn check_fences(entries: &[(i64, String)]) -> FenceFindings {
     let mut findings = FenceFindings::default();
     let mut newest: Option<(i64, &str)> = None;
@@ -75,13 +96,7 @@ struct Instance {
 
 impl<'a> Run<'a> {
     /// The failover rounds, then the graceful stop, the audit and the fence check.
-    pub(super) async fn failover(
-        &mut self,
-        api: &Api,
-        webhook: &str,
-        universe: &[String],
-        dir: &Path,
-    ) -> anyhow::Result<()> {
+    pub(super) async fn failover(&mut self, universe: &[String], dir: &Path) -> anyhow::Result<()> {
         let mut instances = [
             self.instance("a", &dir.join("data"))?,
             self.instance("b", &dir.join("data-b"))?,
@@ -100,7 +115,7 @@ impl<'a> Run<'a> {
         }
         let mut owner = self.wait_for_owner(None).await?;
         self.say(format_args!(
-            "two instances up; {} runs the bot; {} failovers to come",
+            "two instances up; {} runs the bots; {} failovers to come",
             owner, self.options.failovers
         ));
         for round in 1..=self.options.failovers {
@@ -110,8 +125,8 @@ impl<'a> Run<'a> {
                 .as_ref()
                 .map(|s| s.addr.clone())
                 .context("the owner is not running")?;
-            let burst = Burst::choose(&mut self.rng, universe);
-            let posting = tokio::spawn(burst.post(api.at(&addr), webhook.to_string()));
+            let burst = Burst::choose(&mut self.rng, universe, self.traders.len());
+            let posting = tokio::spawn(burst.post(self.targets(&addr)));
             let moment = Moment::MidBurst {
                 after: Duration::from_millis(self.rng.gen_range(0..400)),
             };
@@ -121,12 +136,13 @@ impl<'a> Run<'a> {
             let killed = instances[index].server.take().context("no server")?;
             killed.sigkill().await?;
             let died = Instant::now();
-            self.report.alerts.add(posting.await?);
+            let tallies = posting.await?;
+            self.add_alerts(&tallies);
             let next = self.wait_for_owner(Some(&owner)).await?;
             let took = died.elapsed();
             self.report.failover.takeovers.push(took);
             self.say(format_args!(
-                "failover {round}/{}: {owner} SIGKILLed {moment}; {next} ran the bot {:.1} s later{}",
+                "failover {round}/{}: {owner} SIGKILLed {moment}; {next} ran the bots {:.1} s later{}",
                 self.options.failovers,
                 took.as_secs_f64(),
                 if took > TAKEOVER_BOUND { " (OVER 15 s)" } else { "" }
@@ -139,12 +155,9 @@ impl<'a> Run<'a> {
                 .context("no survivor")?
                 .addr
                 .clone();
-            let after = Burst::choose(&mut self.rng, universe);
-            self.report.alerts.add(
-                after
-                    .post(api.at(&survivor_addr), webhook.to_string())
-                    .await,
-            );
+            let after = Burst::choose(&mut self.rng, universe, self.traders.len());
+            let tallies = after.post(self.targets(&survivor_addr)).await;
+            self.add_alerts(&tallies);
             let log = instances[index].signaldesk.log_path(&format!(
                 "failover-{}-{round:02}.log",
                 instances[index].name
@@ -153,6 +166,8 @@ impl<'a> Run<'a> {
             owner = next;
         }
         tokio::time::sleep(self.options.settle()).await;
+        self.bybit.pause();
+        tokio::time::sleep(QUIET).await;
         // The standby first, so the owner's graceful stop is the last word on the books.
         instances.sort_by_key(|i| i.name == owner);
         for instance in &mut instances {
@@ -182,21 +197,32 @@ impl<'a> Run<'a> {
         })
     }
 
-    /// Waits until an instance other than `not` holds a live lease on the bot; its id. The
-    /// lease row is read every `wait::POLL` (100 ms), so a takeover is timed to within that.
+    /// Waits until instances other than `not` hold a live lease on every trader's bot; the
+    /// id of the one running the first trader's (the paper user's). The lease rows are read
+    /// every `wait::POLL` (100 ms), so a takeover is timed to within that.
     async fn wait_for_owner(&self, not: Option<&str>) -> anyhow::Result<String> {
+        let users: Vec<i64> = self.traders.iter().map(|t| t.user_id).collect();
         let pool = PgPool::connect(&self.database.url()).await?;
-        let found = wait::until("an instance running the bot", READY_TIMEOUT, || {
+        let found = wait::until("instances running every bot", READY_TIMEOUT, || {
             let pool = pool.clone();
+            let users = users.clone();
             async move {
-                let row = sqlx::query(
-                    "SELECT instance FROM bot_leases
+                let rows = sqlx::query(
+                    "SELECT user_id, instance FROM bot_leases
                      WHERE expires_at >= (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT",
                 )
-                .fetch_optional(&pool)
+                .fetch_all(&pool)
                 .await?;
-                let instance: Option<String> = row.map(|r| r.get("instance"));
-                Ok(instance.filter(|i| Some(i.as_str()) != not))
+                let holder = |user: i64| {
+                    rows.iter()
+                        .find(|r| r.get::<i64, _>("user_id") == user)
+                        .map(|r| r.get::<String, _>("instance"))
+                        .filter(|i| Some(i.as_str()) != not)
+                };
+                if users.iter().any(|u| holder(*u).is_none()) {
+                    return Ok(None);
+                }
+                Ok(users.first().and_then(|u| holder(*u)))
             }
         })
         .await;
@@ -206,18 +232,23 @@ impl<'a> Run<'a> {
 
     async fn read_fences(&self) -> anyhow::Result<FenceFindings> {
         let mut conn = PgConnection::connect(&self.database.url()).await?;
-        let rows = sqlx::query("SELECT token, owner FROM lease_fences ORDER BY id")
+        let rows = sqlx::query("SELECT user_id, token, owner FROM lease_fences ORDER BY id")
             .fetch_all(&mut conn)
             .await?;
         conn.close().await?;
-        let entries: Vec<(i64, String)> = rows
+        let entries: Vec<(i64, i64, String)> = rows
             .iter()
-            .map(|r| (r.get("token"), r.get("owner")))
+            .map(|r| (r.get("user_id"), r.get("token"), r.get("owner")))
             .collect();
-        if entries.is_empty() {
-            bail!("the fence log is empty: the bot sent no order in the failover rounds");
+        for trader in &self.traders {
+            if !entries.iter().any(|(u, _, _)| *u == trader.user_id) {
+                bail!(
+                    "the fence log holds nothing of {}: their bot sent no order, stop or leverage change",
+                    trader.username
+                );
+            }
         }
-        Ok(check_fences(&entries))
+        Ok(check_all_fences(&entries))
     }
 }
 
@@ -246,6 +277,25 @@ mod tests {
     fn an_older_tenure_acting_after_a_newer_one_is_a_violation() {
         let found = check_fences(&log(&[(1, "a#1"), (2, "b#1"), (1, "a#1"), (2, "b#1")]));
         assert_eq!(found.violations, 1);
+    }
+
+    #[test]
+    fn each_bot_has_its_own_tokens() {
+        // User 2's tenure 1 acting after user 1's tenure 3 is no overlap.
+        let entries = [(1, 3, "a#1"), (2, 1, "a#1"), (1, 4, "b#1"), (2, 2, "b#1")]
+            .map(|(u, t, o)| (u, t, o.to_string()));
+        let found = check_all_fences(&entries);
+        assert_eq!(
+            found,
+            FenceFindings {
+                actions: 4,
+                tenures: 4,
+                violations: 0
+            }
+        );
+        let overlap =
+            [(1, 3, "a#1"), (2, 1, "a#1"), (1, 2, "b#1")].map(|(u, t, o)| (u, t, o.to_string()));
+        assert_eq!(check_all_fences(&overlap).violations, 1);
     }
 
     #[test]
