@@ -105,15 +105,7 @@ impl TestApp {
 
     /// Stops the server gracefully and starts a new one on the same database and data dir.
     pub async fn restart(self) -> TestApp {
-        let TestApp {
-            server,
-            config,
-            data_dir,
-            db,
-            ..
-        } = self;
-        server.stop().await.expect("graceful stop");
-        TestApp::launch(db, config, data_dir).await
+        self.restart_after(|_| async {}).await
     }
 
     pub fn db_url(&self) -> &str {
