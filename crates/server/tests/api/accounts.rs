@@ -416,3 +416,45 @@ async fn a_paper_key_trades_on_paper_and_bad_exchanges_are_refused() {
     assert_eq!(key["is_active"], false);
     app.server.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn paper_on_bybits_prices_fills_at_bybits_price_and_sends_bybit_nothing() {
+    let fake_price = Decimal::from(23456);
+    let fake = fake_bybit(fake_price).await;
+    let (rest, public_ws) = (fake.rest_url(), fake.public_ws_url());
+    let app = TestApp::spawn_with(TestDatabase::sqlite(), move |c| {
+        c.paper.market = signaldesk_engine::paper::PaperMarket::Bybit;
+        c.market.bybit_rest_url = rest;
+        c.market.bybit_ws_url = public_ws;
+    })
+    .await;
+    let dora = app.user_with_token("dora").await;
+    assert_eq!(
+        status(&app, &dora).await["venue"],
+        json!({"exchange": "paper", "environment": "paper"})
+    );
+    app.call_ok(
+        Method::POST,
+        "/api/command/bot/start/",
+        &dora,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    let hook = app.new_webhook(&dora).await;
+    post_alert(&app, &hook, "BTCUSDT", "NEUTRAL").await;
+    post_alert(&app, &hook, "BTCUSDT", "STRONG_BUY").await;
+    let trade = open_trade(&app, &dora, "BTCUSDT").await;
+    let entry: Decimal = trade["entry_price"].to_string().parse().unwrap();
+    // The paper exchange's fill: Bybit's last price and the paper slippage (2 bps).
+    assert!(
+        (entry - fake_price).abs() <= fake_price * Decimal::new(3, 4),
+        "{trade}"
+    );
+    assert_eq!(
+        trade["venue"],
+        json!({"exchange": "paper", "environment": "paper"})
+    );
+    assert_eq!(fake.requests("/v5/order/create"), 0);
+    app.server.stop().await.unwrap();
+}
