@@ -1,10 +1,14 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { toast } from 'sonner'
 import { afterEach, beforeEach, vi } from 'vitest'
 import { setStoreDegraded } from '@/lib/store-health'
 import { FakeWebSocket } from '@/testing/fake-web-socket'
 import { resetFakeCharts } from '@/testing/fake-lightweight-charts'
+
+// A whole page's first render (the lazy chunk, then the form) can take more than the default
+// 1 s of findBy*/waitFor on a loaded 2-core machine: wait up to 5 s before calling it missing.
+configure({ asyncUtilTimeout: 5_000 })
 
 // jsdom has no canvas: charts are fakes that record what they draw (fake-lightweight-charts.ts).
 vi.mock('lightweight-charts', async (importOriginal) => ({
