@@ -35,7 +35,7 @@ token="$(curl -fs -X POST -H 'content-type: application/json' \
 
 # An active (paper) API key, so starting the bot is reached rather than refused at once.
 auth=(-H "Authorization: Token ${token}" -H 'content-type: application/json')
-key_id="$(curl -fs -X POST "${auth[@]}" -d '{"key":"fuzz-key","secret":"fuzz-secret","is_demo":true}' \
+key_id="$(curl -fs -X POST "${auth[@]}" -d '{"key":"fuzz-key","secret":"fuzz-secret","is_demo":true,"exchange":"paper"}' \
   "${base}/api/api-keys/" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')"
 curl -fs -X POST "${auth[@]}" "${base}/api/api-keys/${key_id}/set_active/" >/dev/null
 
