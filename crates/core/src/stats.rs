@@ -112,13 +112,17 @@ pub enum PeriodError {
     Reversed,
 }
 
-fn blank(v: Option<&str>) -> Option<&str> {
-    v.map(str::trim).filter(|v| !v.is_empty())
+/// A query value, or `None` when it is absent or only spaces, tabs and line breaks (a form
+/// sends an unfilled field empty). The OpenAPI document's blank pattern, `^[ \t\r\n]*$`,
+/// is this set exactly: Unicode's wider whitespace (U+0085, U+00A0) is a malformed value.
+pub fn blank(v: Option<&str>) -> Option<&str> {
+    v.map(|v| v.trim_matches([' ', '\t', '\r', '\n']))
+        .filter(|v| !v.is_empty())
 }
 
 /// A `YYYY-MM-DD` query value; `field` names it in the error.
 pub fn parse_date(field: &'static str, value: &str) -> Result<NaiveDate, PeriodError> {
-    NaiveDate::parse_from_str(value.trim(), "%Y-%m-%d").map_err(|_| PeriodError::BadDate(field))
+    NaiveDate::parse_from_str(value, "%Y-%m-%d").map_err(|_| PeriodError::BadDate(field))
 }
 
 impl Period {

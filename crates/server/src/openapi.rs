@@ -312,7 +312,7 @@ fn allow_empty_optional_date(parameter: &mut Value) {
     if optional && parameter["schema"]["format"] == "date" {
         parameter["schema"] = json!({
             "type": "string",
-            "anyOf": [{ "format": "date" }, { "pattern": "^\\s*$" }]
+            "anyOf": [{ "format": "date" }, { "pattern": "^[ \\t\\r\\n]*$" }]
         });
     }
 }

@@ -19,7 +19,7 @@ use crate::error::{ApiQuery, ApiResult, ErrorBody};
 pub struct LiveStatisticsQuery {
     /// `24h`, `7d`, `30d` (whole days back to local midnight in the user's zone, as on
     /// /stats) or `all` (the default).
-    #[param(pattern = r"^\s*(24h|7d|30d|all)?\s*$")]
+    #[param(pattern = r"^[ \t\r\n]*(24h|7d|30d|all)?[ \t\r\n]*$")]
     pub period: Option<String>,
 }
 

@@ -3,6 +3,7 @@
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use signaldesk_core::stats::blank;
 use signaldesk_store::{LogEntry, LogLevel};
 use utoipa::{IntoParams, ToSchema};
 
@@ -19,7 +20,7 @@ const MAX_LIMIT: i64 = 1000;
 #[into_params(parameter_in = Query)]
 pub struct LogQuery {
     /// `info`, `warning` or `error`; empty or `all` for every level.
-    #[param(pattern = r"^\s*(info|warning|error|all)?\s*$")]
+    #[param(pattern = r"^[ \t\r\n]*(info|warning|error|all)?[ \t\r\n]*$")]
     pub level: Option<String>,
     /// How many entries, 1 to 1000 (default 100).
     #[param(minimum = 1, maximum = 1000)]
@@ -54,8 +55,8 @@ pub async fn list(
     ApiQuery(query): ApiQuery<LogQuery>,
 ) -> ApiResult<Json<Vec<LogView>>> {
     let level =
-        match query.level.as_deref().map(str::trim) {
-            None | Some("") | Some("all") => None,
+        match blank(query.level.as_deref()) {
+            None | Some("all") => None,
             Some(name) => Some(LogLevel::parse(name).ok_or_else(|| {
                 ApiError::bad_request("level must be info, warning, error or all.")
             })?),

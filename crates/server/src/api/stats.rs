@@ -10,7 +10,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::stats::{
-    grouped_stats, local_dates_range, local_day_start, parse_date, Granularity, Period,
+    blank, grouped_stats, local_dates_range, local_day_start, parse_date, Granularity, Period,
     PeriodError, PeriodRow, PeriodStats,
 };
 use signaldesk_store::repo::stats::ChainWithTrades;
@@ -41,7 +41,7 @@ pub(crate) async fn user_zone(state: &AppState, user_id: i64) -> ApiResult<Tz> {
 #[into_params(parameter_in = Query)]
 pub struct StatsQuery {
     /// `all`, `24h`, `3d`, `7d`, `month` (default) or `custom`.
-    #[param(pattern = r"^\s*(all|24h|3d|7d|month|custom)?\s*$")]
+    #[param(pattern = r"^[ \t\r\n]*(all|24h|3d|7d|month|custom)?[ \t\r\n]*$")]
     pub period: Option<String>,
     /// First day (`YYYY-MM-DD`, the user's zone) of a custom period. `custom` without
     /// dates is the whole history; one date alone bounds that side only.
@@ -232,11 +232,7 @@ impl From<PeriodRow> for PeriodRowView {
 }
 
 fn optional_date(field: &'static str, value: Option<&str>) -> ApiResult<Option<NaiveDate>> {
-    Ok(value
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(|v| parse_date(field, v))
-        .transpose()?)
+    Ok(blank(value).map(|v| parse_date(field, v)).transpose()?)
 }
 
 async fn grouped(

@@ -5,6 +5,7 @@ use axum::Json;
 use chrono::{DateTime, NaiveDate};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
+use signaldesk_core::stats::blank;
 use signaldesk_store::{Trade, TradeQuery, TradeStatus};
 use utoipa::{IntoParams, ToSchema};
 
@@ -21,7 +22,7 @@ const MAX_PAGE_SIZE: i64 = 500;
 pub struct TradeFilter {
     /// `pending`, `open`, `closed` or `cancelled`.
     #[param(
-        pattern = r"^\s*([Pp][Ee][Nn][Dd][Ii][Nn][Gg]|[Oo][Pp][Ee][Nn]|[Cc][Ll][Oo][Ss][Ee][Dd]|[Cc][Aa][Nn][Cc][Ee][Ll][Ll][Ee][Dd]|all)?\s*$"
+        pattern = r"^[ \t\r\n]*([Pp][Ee][Nn][Dd][Ii][Nn][Gg]|[Oo][Pp][Ee][Nn]|[Cc][Ll][Oo][Ss][Ee][Dd]|[Cc][Aa][Nn][Cc][Ee][Ll][Ll][Ee][Dd]|all)?[ \t\r\n]*$"
     )]
     pub status: Option<String>,
     pub symbol: Option<String>,
@@ -172,8 +173,8 @@ pub async fn list(
     auth: AuthUser,
     ApiQuery(filter): ApiQuery<TradeFilter>,
 ) -> ApiResult<Json<TradePage>> {
-    let status = match filter.status.as_deref().map(str::trim) {
-        None | Some("") | Some("all") => None,
+    let status = match blank(filter.status.as_deref()) {
+        None | Some("all") => None,
         Some(s) => Some(TradeStatus::parse(&s.to_ascii_uppercase()).ok_or_else(|| {
             ApiError::bad_request("status must be pending, open, closed or cancelled.")
         })?),
@@ -186,16 +187,10 @@ pub async fn list(
         )));
     }
     // An empty bound is no bound, as for every optional date of the API.
-    let from = filter
-        .from
-        .as_deref()
-        .filter(|v| !v.trim().is_empty())
+    let from = blank(filter.from.as_deref())
         .map(|v| parse_bound("from", v, false))
         .transpose()?;
-    let to = filter
-        .to
-        .as_deref()
-        .filter(|v| !v.trim().is_empty())
+    let to = blank(filter.to.as_deref())
         .map(|v| parse_bound("to", v, true))
         .transpose()?;
     let query = TradeQuery {

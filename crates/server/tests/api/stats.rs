@@ -484,6 +484,8 @@ async fn bad_statistics_queries_answer_400_with_a_sentence() {
             "/api/stats/custom/?start=2025-06-10",
             "/api/stats/custom/?start=2025-06-10&end=June",
             "/api/martingale_chains/?date_from=10.06.2025",
+            "/api/stats/daily/?date_from=%C2%85",
+            "/api/stats/?period=custom&date_from=+2025-06-11x",
             "/api/martingale_chains/?date_from=2025-06-11&date_to=2025-06-10",
         ] {
             let res = app.with_token(Method::GET, path, &token).await;

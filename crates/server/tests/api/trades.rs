@@ -266,11 +266,21 @@ async fn bad_trade_queries_are_400_and_unknown_ids_404() {
         "?page_size=501",
         "?from=yesterday",
         "?page=abc",
+        // Unicode's wider whitespace is not the blank the schema's pattern allows.
+        "?from=%C2%85",
+        "?to=%0B+",
+        "?status=%C2%A0open",
     ] {
         let res = app
             .call(Method::GET, &format!("/api/trades/{query}"), &token, None)
             .await;
         assert_json_error(res, StatusCode::BAD_REQUEST).await;
+    }
+    for query in ["?from=&to=+", "?status=+open%0A"] {
+        let res = app
+            .call(Method::GET, &format!("/api/trades/{query}"), &token, None)
+            .await;
+        assert_eq!(res.status(), StatusCode::OK, "{query}");
     }
     for path in ["/api/trades/999/close/", "/api/trades/abc/close/"] {
         let res = app.call(Method::POST, path, &token, None).await;
