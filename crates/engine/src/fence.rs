@@ -10,7 +10,8 @@ use rust_decimal::Decimal;
 use signaldesk_core::market::Instrument;
 use signaldesk_store::Store;
 use signaldesk_venue::{
-    Fill, OrderRequest, Position, PositionClose, Stops, Venue, VenueError, VenueEvent, Wallet,
+    Fill, FundingPayment, OrderRequest, Position, PositionClose, Stops, Venue, VenueError,
+    VenueEvent, Wallet,
 };
 use tokio::sync::broadcast;
 
@@ -79,6 +80,14 @@ impl Venue for FencedVenue {
         position_id: &str,
     ) -> Result<Vec<PositionClose>, VenueError> {
         self.inner.position_closes(symbol, position_id).await
+    }
+
+    async fn funding_since(
+        &self,
+        symbol: &str,
+        from_ms: i64,
+    ) -> Result<Vec<FundingPayment>, VenueError> {
+        self.inner.funding_since(symbol, from_ms).await
     }
 
     async fn maintenance_margin_rate(&self, symbol: &str) -> Result<Decimal, VenueError> {

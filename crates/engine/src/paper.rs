@@ -15,7 +15,8 @@ use signaldesk_venue::paper::{
     AccountSnapshot, PaperConfig, PaperExchange, PaperJournal, PendingSnapshots,
 };
 use signaldesk_venue::{
-    Fill, OrderRequest, Position, PositionClose, Stops, Venue, VenueError, VenueEvent, Wallet,
+    Fill, FundingPayment, OrderRequest, Position, PositionClose, Stops, Venue, VenueError,
+    VenueEvent, Wallet,
 };
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
@@ -356,6 +357,14 @@ impl Venue for StoredPaperAccount {
         _symbol: &str,
         _position_id: &str,
     ) -> Result<Vec<PositionClose>, VenueError> {
+        Err(VenueError::NotOwner)
+    }
+
+    async fn funding_since(
+        &self,
+        _symbol: &str,
+        _from_ms: i64,
+    ) -> Result<Vec<FundingPayment>, VenueError> {
         Err(VenueError::NotOwner)
     }
 

@@ -46,6 +46,7 @@ fn trade(user: i64, id: &str, status: TradeStatus) -> Trade {
         exit_value: dec!(0),
         pnl: dec!(0),
         fees: dec!(0),
+        funding: dec!(0),
         volume: dec!(0),
         stop_loss: None,
         tp_step: 0,

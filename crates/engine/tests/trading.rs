@@ -798,6 +798,7 @@ fn seeded_trade(user_id: i64, at: DateTime<Utc>) -> Trade {
         exit_value: dec!(0),
         pnl: dec!(0),
         fees: dec!(0),
+        funding: Decimal::ZERO,
         volume: dec!(0),
         stop_loss: None,
         tp_step: 0,

@@ -52,10 +52,13 @@ struct TradeIn {
     qty: Decimal,
     entry_price: Decimal,
     exit_price: Decimal,
-    /// Net of fees.
+    /// Net of fees and funding.
     pnl: Decimal,
     #[serde(default)]
     fees: Decimal,
+    /// Funding received (positive) or paid (negative) while open.
+    #[serde(default)]
+    funding: Decimal,
     opened_at: DateTime<Utc>,
     closed_at: DateTime<Utc>,
     #[serde(default)]
@@ -228,6 +231,7 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
             exit_value,
             pnl: t.pnl,
             fees: t.fees,
+            funding: t.funding,
             volume: entry_value + exit_value,
             stop_loss: None,
             tp_step: 0,

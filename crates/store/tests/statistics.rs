@@ -31,6 +31,7 @@ fn closed_trade(user_id: i64, n: usize, opened_at: i64, closed_at: i64, pnl: Dec
         exit_value: dec!(100.5),
         pnl,
         fees: dec!(0.1),
+        funding: dec!(0),
         volume: dec!(200.5),
         stop_loss: None,
         tp_step: 0,

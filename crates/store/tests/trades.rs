@@ -23,6 +23,7 @@ fn trade(user_id: i64, symbol: &str, coid: &str, created_at: i64) -> Trade {
         exit_value: dec!(0),
         pnl: dec!(0),
         fees: dec!(0),
+        funding: dec!(0),
         volume: dec!(0),
         stop_loss: None,
         tp_step: 0,

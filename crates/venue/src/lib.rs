@@ -20,6 +20,6 @@ mod venue;
 pub use error::VenueError;
 pub use quiet::QuietBand;
 pub use venue::{
-    CloseReason, Fill, OrderRequest, Position, PositionClose, Stops, Trailing, Venue, VenueEvent,
-    Wallet,
+    CloseReason, Fill, FundingPayment, OrderRequest, Position, PositionClose, Stops, Trailing,
+    Venue, VenueEvent, Wallet,
 };

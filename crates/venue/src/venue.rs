@@ -11,6 +11,7 @@
 //! | `positions`             | GET /v5/position/list (+ /v5/order/history: the opening order gives the open time and id) |
 //! | `wallet`                | GET /v5/account/wallet-balance                               |
 //! | `position_closes`       | GET /v5/order/history (the opening order) + GET /v5/position/closed-pnl |
+//! | `funding_since`         | GET /v5/execution/list, execType=Funding                      |
 //! | `subscribe`             | private websocket: order, execution, position, wallet; REST order history after each reconnect |
 
 use async_trait::async_trait;
@@ -153,11 +154,35 @@ pub struct PositionClose {
     pub ts_ms: i64,
 }
 
+/// One funding settlement of an open position (Bybit: an execution with `execType`
+/// `Funding`; paper: its own settlement at 00:00, 08:00 and 16:00 UTC of market time).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FundingPayment {
+    /// The venue's id of this settlement (Bybit's `execId`), unique per account: booking it
+    /// keeps it, so a settlement is never booked twice.
+    pub funding_id: String,
+    /// The position that paid or received it ([`Position::position_id`]); empty when the
+    /// venue cannot tell (Bybit names only the symbol: one position per symbol, one-way).
+    pub position_id: String,
+    pub symbol: String,
+    pub side: PositionSide,
+    /// The position's size when it settled.
+    pub qty: Decimal,
+    /// The mark price it settled at.
+    pub mark_price: Decimal,
+    /// The funding rate (Bybit's `feeRate` of the execution).
+    pub rate: Decimal,
+    /// What the account paid, as Bybit's `execFee`: positive paid, negative received.
+    pub fee: Decimal,
+    pub ts_ms: i64,
+}
+
 /// What a venue pushes to its subscribers, in the order it happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum VenueEvent {
     Fill(Fill),
     PositionClosed(PositionClose),
+    Funding(FundingPayment),
     Wallet(Wallet),
 }
 
@@ -192,6 +217,15 @@ pub trait Venue: Send + Sync {
         symbol: &str,
         position_id: &str,
     ) -> Result<Vec<PositionClose>, VenueError>;
+
+    /// Every funding settlement on `symbol` from `from_ms` on, oldest first: what
+    /// reconciliation reads to book the settlements it did not hear live (while the server
+    /// was down, say). The caller finds each one's trade and books it by its id, once.
+    async fn funding_since(
+        &self,
+        symbol: &str,
+        from_ms: i64,
+    ) -> Result<Vec<FundingPayment>, VenueError>;
 
     /// The maintenance margin rate of `symbol` at the smallest position tier (0.005 = 0.5%),
     /// as the venue states it: what its liquidation prices, and the risk preview, rest on.

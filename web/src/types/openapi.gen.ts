@@ -1528,6 +1528,11 @@ export interface components {
             exit_price: number | null;
             /** Format: double */
             fees: number;
+            /**
+             * Format: double
+             * @description Funding the position received (positive) or paid (negative) while open; in `pnl`.
+             */
+            funding: number;
             /** Format: int64 */
             id: number;
             /**
@@ -1544,7 +1549,7 @@ export interface components {
             opened_at: string | null;
             /**
              * Format: double
-             * @description Realized pnl net of fees.
+             * @description Realized pnl net of fees and funding.
              */
             pnl: number;
             /** Format: double */

@@ -334,6 +334,7 @@ impl TradingWorker {
             exit_value: Decimal::ZERO,
             pnl: Decimal::ZERO,
             fees: Decimal::ZERO,
+            funding: Decimal::ZERO,
             volume: Decimal::ZERO,
             stop_loss: None,
             tp_step: 0,

@@ -203,6 +203,12 @@ impl TradingWorker {
                     .publish(self.user_id, crate::events::UserEvent::Balance(wallet));
             }
             event if self.out_of_sync.active => self.out_of_sync.park(event),
+            VenueEvent::Funding(payment) => {
+                let booked = self.on_funding(&payment).await;
+                if booked == Booked::Failed {
+                    self.out_of_sync.park(VenueEvent::Funding(payment));
+                }
+            }
             VenueEvent::PositionClosed(close) if close.reason != CloseReason::Manual => {
                 let event = VenueEvent::PositionClosed(close.clone());
                 if self.on_venue_close(close, now).await == Booked::Failed {
@@ -244,7 +250,7 @@ impl TradingWorker {
     }
 
     /// Whether `trade` is the one held open on its symbol.
-    fn holds_trade(&self, trade: &Trade) -> bool {
+    pub(super) fn holds_trade(&self, trade: &Trade) -> bool {
         self.open
             .get(&trade.symbol)
             .is_some_and(|held| held.id == trade.id)

@@ -11,6 +11,7 @@
 mod books;
 mod entries;
 mod exits;
+mod funding;
 mod notify;
 mod reconcile;
 

@@ -54,7 +54,18 @@ impl TradingWorker {
             }
         };
         self.open.clear();
-        let mut complete = true;
+        // Funding first, so that a trade closed below carries what its position paid.
+        let mut complete = self.book_missed_funding(&trades).await;
+        let trades = match self.deps.store.active_trades(self.user_id).await {
+            Ok(t) => t,
+            Err(e) => {
+                self.fall_out_of_sync(&format!(
+                    "Reconciliation: the trades could not be read: {e}"
+                ))
+                .await;
+                return false;
+            }
+        };
         // Symbols whose position a trade holds (kept, or closed here for want of a stop).
         let mut held = HashSet::new();
         for trade in trades {
@@ -364,6 +375,7 @@ impl TradingWorker {
             exit_value: Decimal::ZERO,
             pnl: Decimal::ZERO,
             fees: Decimal::ZERO,
+            funding: Decimal::ZERO,
             volume: Decimal::ZERO,
             stop_loss: position.stops.stop_loss,
             tp_step: 0,

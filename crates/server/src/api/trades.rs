@@ -64,9 +64,11 @@ pub struct TradeView {
     pub margin: f64,
     pub entry_price: Option<f64>,
     pub exit_price: Option<f64>,
-    /// Realized pnl net of fees.
+    /// Realized pnl net of fees and funding.
     pub pnl: f64,
     pub fees: f64,
+    /// Funding the position received (positive) or paid (negative) while open; in `pnl`.
+    pub funding: f64,
     pub stop_loss: Option<f64>,
     /// Take profits taken so far.
     pub take_profits_taken: u32,
@@ -114,6 +116,7 @@ impl From<Trade> for TradeView {
             exit_price: t.exit_price.map(num),
             pnl: num(t.pnl),
             fees: num(t.fees),
+            funding: num(t.funding),
             stop_loss: t.stop_loss.map(num),
             take_profits_taken: t.tp_step,
             close_reason: t.close_reason,

@@ -44,6 +44,7 @@ fn trade(user_id: i64, n: usize, opened_at: i64, closed_at: Option<i64>, pnl: De
         exit_value: dec("0"),
         pnl,
         fees: dec("0"),
+        funding: Decimal::ZERO,
         volume: dec("0"),
         stop_loss: None,
         tp_step: 0,

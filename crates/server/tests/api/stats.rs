@@ -45,6 +45,7 @@ fn trade(user_id: i64, n: usize, status: TradeStatus, created_at: i64, pnl: i64)
         exit_value: Decimal::ZERO,
         pnl: Decimal::from(pnl),
         fees: Decimal::ZERO,
+        funding: Decimal::ZERO,
         volume: Decimal::ZERO,
         stop_loss: None,
         tp_step: 0,

@@ -143,10 +143,10 @@ impl Store {
             client_order_id, leverage, margin, qty, open_qty, entry_price, exit_price,
             closed_qty, exit_value, pnl, fees, volume, stop_loss, tp_step, close_reason,
             chain_id, chain_step, signal_id, signal_at, signal_price, created_at, opened_at,
-            closed_at)";
+            closed_at, funding)";
         let mut ids: HashMap<String, i64> = HashMap::with_capacity(trades.len());
         for chunk in trades.chunks(TRADES_PER_INSERT) {
-            let sql = multi_row_insert(marks, TRADE_HEAD, 27, chunk.len())
+            let sql = multi_row_insert(marks, TRADE_HEAD, 28, chunk.len())
                 + " RETURNING id, client_order_id";
             let mut q = sqlx::query(&sql);
             for (t, chain) in chunk {
@@ -177,7 +177,8 @@ impl Store {
                     .bind(t.signal_price.map(|d| d.to_string()))
                     .bind(t.created_at)
                     .bind(t.opened_at)
-                    .bind(t.closed_at);
+                    .bind(t.closed_at)
+                    .bind(t.funding.to_string());
             }
             for row in q.fetch_all(&mut *tx).await? {
                 ids.insert(row.try_get("client_order_id")?, row.try_get("id")?);

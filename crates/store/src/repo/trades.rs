@@ -81,9 +81,12 @@ pub struct Trade {
     pub closed_qty: Decimal,
     /// Sum of exit price x quantity of every close.
     pub exit_value: Decimal,
-    /// Realized pnl net of fees.
+    /// Realized pnl net of fees and funding.
     pub pnl: Decimal,
     pub fees: Decimal,
+    /// Funding settled on the position while it was open, signed: received is positive,
+    /// paid is negative. Already counted in `pnl`.
+    pub funding: Decimal,
     /// Notional of every fill of the trade.
     pub volume: Decimal,
     /// The stop loss now on the venue.
@@ -108,7 +111,7 @@ pub struct Trade {
 const COLUMNS: &str = "id, user_id, symbol, side, status, client_order_id, leverage, margin, qty, \
     open_qty, entry_price, exit_price, closed_qty, exit_value, pnl, fees, volume, stop_loss, \
     tp_step, close_reason, chain_id, chain_step, signal_id, signal_at, signal_price, \
-    created_at, opened_at, closed_at, venue";
+    created_at, opened_at, closed_at, venue, funding";
 
 pub(crate) fn decimal(row: &AnyRow, column: &str) -> Result<Decimal, StoreError> {
     let text: String = row.try_get(column)?;
@@ -150,6 +153,7 @@ fn trade_from_row(row: &AnyRow) -> Result<Trade, StoreError> {
         exit_value: decimal(row, "exit_value")?,
         pnl: decimal(row, "pnl")?,
         fees: decimal(row, "fees")?,
+        funding: decimal(row, "funding")?,
         volume: decimal(row, "volume")?,
         stop_loss: optional_decimal(row, "stop_loss")?,
         tp_step: small(row, "tp_step")?,
@@ -245,9 +249,9 @@ impl Store {
             "INSERT INTO trades (user_id, symbol, side, status, client_order_id, leverage, margin,
                  qty, open_qty, entry_price, exit_price, closed_qty, exit_value, pnl, fees, volume,
                  stop_loss, tp_step, close_reason, chain_id, chain_step, signal_id, signal_at,
-                 signal_price, created_at, opened_at, closed_at, venue)
+                 signal_price, created_at, opened_at, closed_at, venue, funding)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                 $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)
+                 $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)
              RETURNING {COLUMNS}"
         );
         let row = sqlx::query(&sql)
@@ -279,6 +283,7 @@ impl Store {
             .bind(t.opened_at)
             .bind(t.closed_at)
             .bind(t.venue.map(AccountVenue::as_str))
+            .bind(t.funding.to_string())
             .fetch_one(&self.pool)
             .await?;
         trade_from_row(&row)
@@ -323,6 +328,56 @@ impl Store {
         update_trade(&mut tx, trade).await?;
         tx.commit().await?;
         Ok(true)
+    }
+
+    /// Books one funding settlement the venue names `funding_id` on `trade` (the caller has
+    /// added it to `funding` and `pnl`), once: false, writing nothing, when it was booked
+    /// before. It is kept among the trade's executions with no notional, so volumes are
+    /// unchanged.
+    pub async fn book_funding(
+        &self,
+        trade: &Trade,
+        funding_id: &str,
+        at_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.book_execution(
+            trade,
+            &format!("funding:{funding_id}"),
+            Decimal::ZERO,
+            at_ms,
+        )
+        .await
+    }
+
+    /// The trade a funding settlement at `at_ms` on `symbol` belongs to: the one whose
+    /// opening order is `position_id` when the venue names it (paper), else the latest of the
+    /// user's trades on that symbol and venue opened at or before `at_ms` (Bybit names only
+    /// the symbol; a one-way account holds one position per symbol, and only a held position
+    /// is settled, so that trade's position is the one that paid).
+    pub async fn funding_trade(
+        &self,
+        user_id: i64,
+        venue: AccountVenue,
+        symbol: &str,
+        position_id: &str,
+        at_ms: i64,
+    ) -> Result<Option<Trade>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM trades
+             WHERE user_id = $1 AND symbol = $2 AND venue = $3 AND opened_at IS NOT NULL
+               AND opened_at <= $4 AND status IN ('OPEN', 'CLOSED')
+               AND ($5 = '' OR client_order_id = $5)
+             ORDER BY opened_at DESC, id DESC LIMIT 1"
+        );
+        let row = sqlx::query(&sql)
+            .bind(user_id)
+            .bind(symbol)
+            .bind(venue.as_str())
+            .bind(at_ms)
+            .bind(position_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(trade_from_row).transpose()
     }
 
     /// The venue ids of the executions booked on a trade.
@@ -522,8 +577,8 @@ async fn update_trade(conn: &mut sqlx::AnyConnection, t: &Trade) -> Result<(), S
         "UPDATE trades SET status = $1, margin = $2, qty = $3, open_qty = $4,
                  entry_price = $5, exit_price = $6, closed_qty = $7, exit_value = $8, pnl = $9,
                  fees = $10, volume = $11, stop_loss = $12, tp_step = $13, close_reason = $14,
-                 opened_at = $15, closed_at = $16
-             WHERE id = $17 AND user_id = $18",
+                 opened_at = $15, closed_at = $16, funding = $17
+             WHERE id = $18 AND user_id = $19",
     )
     .bind(t.status.as_str())
     .bind(t.margin.to_string())
@@ -541,6 +596,7 @@ async fn update_trade(conn: &mut sqlx::AnyConnection, t: &Trade) -> Result<(), S
     .bind(t.close_reason.clone())
     .bind(t.opened_at)
     .bind(t.closed_at)
+    .bind(t.funding.to_string())
     .bind(t.id)
     .bind(t.user_id)
     .execute(&mut *conn)

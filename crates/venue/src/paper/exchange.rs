@@ -18,7 +18,9 @@ use super::PaperConfig;
 use crate::error::VenueError;
 use crate::market::{MarketData, MarketEvent};
 use crate::quiet::QuietBand;
-use crate::venue::{Fill, OrderRequest, Position, PositionClose, Stops, Venue, VenueEvent, Wallet};
+use crate::venue::{
+    Fill, FundingPayment, OrderRequest, Position, PositionClose, Stops, Venue, VenueEvent, Wallet,
+};
 
 const EVENT_CAPACITY: usize = 1024;
 
@@ -530,6 +532,15 @@ impl Venue for PaperAccount {
                     .collect()
             })
             .unwrap_or_default())
+    }
+
+    async fn funding_since(
+        &self,
+        _symbol: &str,
+        _from_ms: i64,
+    ) -> Result<Vec<FundingPayment>, VenueError> {
+        // Settlements are issue 29's work in progress: none is read yet.
+        Ok(Vec::new())
     }
 
     async fn maintenance_margin_rate(&self, symbol: &str) -> Result<Decimal, VenueError> {

@@ -39,7 +39,8 @@ use crate::bybit::http::{BybitHttpClient, BybitHttpError};
 use crate::error::VenueError;
 use crate::paper::account::validate_client_order_id;
 use crate::venue::{
-    CloseReason, Fill, OrderRequest, Position, PositionClose, Stops, Venue, VenueEvent, Wallet,
+    CloseReason, Fill, FundingPayment, OrderRequest, Position, PositionClose, Stops, Venue,
+    VenueEvent, Wallet,
 };
 
 const EVENT_CAPACITY: usize = 1024;
@@ -1004,6 +1005,15 @@ impl Venue for BybitVenue {
 
     /// The first tier of `GET /v5/market/risk-limit` for the symbol ("maintenanceMargin:
     /// Maintenance margin rate"), read again after [`INSTRUMENTS_TTL`].
+    async fn funding_since(
+        &self,
+        _symbol: &str,
+        _from_ms: i64,
+    ) -> Result<Vec<FundingPayment>, VenueError> {
+        // Settlements are issue 29's work in progress: none is read yet.
+        Ok(Vec::new())
+    }
+
     async fn maintenance_margin_rate(&self, symbol: &str) -> Result<Decimal, VenueError> {
         let shared = &self.shared;
         if let Some((rate, at)) = shared.risk().get(symbol) {
