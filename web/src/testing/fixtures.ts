@@ -102,6 +102,7 @@ export function tradeRecord(overrides: Partial<Trade> = {}): Trade {
     exit_price: null,
     pnl: 0,
     fees: 0.39,
+    funding: 0,
     stop_loss: 61750,
     take_profits_taken: 0,
     close_reason: null,

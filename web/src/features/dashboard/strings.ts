@@ -87,6 +87,7 @@ export const dashboardStrings = {
       entry: 'Entry',
       mark: 'Mark',
       pnl: 'PnL',
+      funding: 'Funding',
       stop: 'Stop',
       actions: 'Actions',
     },

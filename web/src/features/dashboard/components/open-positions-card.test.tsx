@@ -121,7 +121,7 @@ describe('Open Positions card', () => {
     const [url] = calls('GET', '/api/trades/')[0] ?? []
     expect(urlOf(url)).toBe('/api/trades/?status=open&page_size=100')
 
-    for (const heading of ['Symbol', 'Side', 'Size', 'Entry', 'Mark', 'PnL', 'Stop']) {
+    for (const heading of ['Symbol', 'Side', 'Size', 'Entry', 'Mark', 'PnL', 'Stop', 'Funding']) {
       expect(card.getByRole('columnheader', { name: heading })).toBeInTheDocument()
     }
     expect(columnTexts(cardElement, 0)).toEqual(['BTCUSDT', 'ETHUSDT'])
@@ -129,12 +129,25 @@ describe('Open Positions card', () => {
     expect(row(cardElement, 'ETHUSDT').getByText('Short')).toHaveClass('text-destructive')
     expect(row(cardElement, 'ETHUSDT').getByText('20x')).toBeInTheDocument()
     // Size is what is still open; no live data yet: no mark price or PnL.
-    // Columns: symbol, side, PnL, size, entry, mark, stop, Close (the key ones first, for phones).
+    // Columns: symbol, side, PnL, size, entry, mark, stop, funding, Close (the key ones first, for phones).
     expect(columnTexts(cardElement, 3)).toEqual(['0.015', '0.25'])
     expect(columnTexts(cardElement, 4)).toEqual(['65,000.00', '3,000.50'])
     expect(columnTexts(cardElement, 5)).toEqual(['—', '—'])
     expect(columnTexts(cardElement, 2)).toEqual(['—', '—'])
     expect(columnTexts(cardElement, 6)).toEqual(['61,750.00', '3,150.00'])
+    expect(columnTexts(cardElement, 7)).toEqual(['0.00', '0.00'])
+  })
+
+  it('shows the funding each position received (+, green) or paid (−, red) so far', async () => {
+    tradesServer([
+      tradeRecord({ id: 31, symbol: 'BTCUSDT', side: 'long', funding: -0.0975 }),
+      tradeRecord({ id: 32, symbol: 'ETHUSDT', side: 'short', funding: 0.0123 }),
+    ])
+    const { card, cardElement } = await openCard()
+    await card.findByRole('cell', { name: 'ETHUSDT' })
+    expect(columnTexts(cardElement, 7)).toEqual(['-0.0975', '+0.0123'])
+    expect(row(cardElement, 'BTCUSDT').getByText('-0.0975')).toHaveClass('text-destructive')
+    expect(row(cardElement, 'ETHUSDT').getByText('+0.0123')).toHaveClass('text-success')
   })
 
   it('asks the live feed for the positions and shows their mark price and PnL by symbol', async () => {

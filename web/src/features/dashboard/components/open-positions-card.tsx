@@ -39,11 +39,19 @@ const pnlFormat = new Intl.NumberFormat('en-US', {
   signDisplay: 'exceptZero',
 })
 
+/** Funding moves by fractions of a cent on a small position: four decimals, signed. */
+const fundingFormat = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 4,
+  signDisplay: 'exceptZero',
+})
+
 const price = (value: number | null) => (value === null ? s.none : priceFormat.format(value))
 
 /**
  * "Open Positions" on the dashboard (not in the spec): the open trades of GET /api/trades/ with the
- * live positions' mark price and unrealized PnL, each closable after a confirmation, and Close all.
+ * live positions' mark price and unrealized PnL, the funding each position has received (+) or
+ * paid (−) so far, each closable after a confirmation, and Close all.
  * Each row shows the venue its trade was made on (nothing for a trade from before venues were
  * recorded), and Close all the venue the bot trades on now (GET /api/bot/status/).
  * On mount, and whenever the live feed (re)connects, it asks the feed for the positions
@@ -168,6 +176,9 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                 <TableHead scope="col" className="text-right">
                   {s.columns.stop}
                 </TableHead>
+                <TableHead scope="col" className="text-right">
+                  {s.columns.funding}
+                </TableHead>
                 <TableHead scope="col" className="sticky right-0 bg-card text-right">
                   <span className="sr-only">{s.columns.actions}</span>
                 </TableHead>
@@ -215,6 +226,16 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                     </TableCell>
                     <TableCell className="text-right font-mono tabular-nums">{price(markPrice)}</TableCell>
                     <TableCell className="text-right font-mono tabular-nums">{price(stopLoss)}</TableCell>
+                    <TableCell
+                      data-column="funding"
+                      className={cn(
+                        'text-right font-mono tabular-nums',
+                        trade.funding > 0 && 'text-success',
+                        trade.funding < 0 && 'text-destructive',
+                      )}
+                    >
+                      {fundingFormat.format(trade.funding)}
+                    </TableCell>
                     <TableCell className="sticky right-0 bg-card text-right">
                       <ConfirmButton
                         trigger={
