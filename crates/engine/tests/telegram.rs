@@ -39,6 +39,8 @@ fn closed() -> DealClosed {
         qty: dec!(0.01),
         exit_price: dec!(66000),
         pnl: dec!(10),
+        fees: dec!(0.72),
+        funding: dec!(-0.05),
         reason: "take profit".into(),
     }
 }
@@ -74,7 +76,8 @@ async fn opens_and_closes_reach_the_right_chat_as_plain_text() {
     assert_eq!(requests[1].chat(), "2002");
     assert_eq!(
         requests[1].text(),
-        "Closed LONG BTCUSDT (take profit)\nSize: 0.01 @ 66000\nPnL: +10.00 USDT"
+        "Closed LONG BTCUSDT (take profit)\nSize: 0.01 @ 66000\nPnL: +10.00 USDT\n\
+         Fees: 0.72 USDT, funding: -0.05 USDT"
     );
 }
 

@@ -471,3 +471,67 @@ async fn a_kept_rollup_misses_no_change_committed_out_of_order() {
         pool.close().await;
     }
 }
+
+/// Funding booked on a trade, while open and after its close, is in its pnl once however
+/// often it is booked, and every figure built on pnl (the rollup, the running figures, the
+/// day's money of the Telegram summary) equals the sum of the trades' net pnl.
+#[tokio::test]
+async fn funding_is_booked_once_and_every_statistic_is_the_sum_of_net_pnl() {
+    use signaldesk_core::account::AccountVenue;
+    for (db, store) in TestDatabase::all_connected().await {
+        let a = store.create_user("a", "h", 0).await.unwrap().id;
+        let base = 1_763_900_000_000 - 1_763_900_000_000 % Q;
+        let mut open = closed_trade(a, 1, base, base + 3 * Q, dec!(0));
+        (open.status, open.closed_at, open.pnl) = (TradeStatus::Open, None, dec!(-0.1));
+        open.venue = Some(AccountVenue::Paper);
+        let mut open = store.insert_trade(&open).await.unwrap();
+
+        let found = store
+            .funding_trade(a, AccountVenue::Paper, "ETHUSDT", "", base + Q)
+            .await
+            .unwrap();
+        assert_eq!(found.map(|t| t.id), Some(open.id), "{}", db.label);
+        let named = store
+            .funding_trade(a, AccountVenue::Paper, "ETHUSDT", "another", base + Q)
+            .await
+            .unwrap();
+        assert_eq!(named, None, "{}", db.label);
+
+        // Paid 0.0375 at the first settlement; the same id again changes nothing.
+        (open.funding, open.pnl) = (dec!(-0.0375), open.pnl - dec!(0.0375));
+        assert!(store.book_funding(&open, "f-1", base + Q).await.unwrap());
+        let mut again = open.clone();
+        again.pnl -= dec!(0.0375);
+        assert!(!store.book_funding(&again, "f-1", base + Q).await.unwrap());
+        open.status = TradeStatus::Closed;
+        open.closed_at = Some(base + 2 * Q);
+        open.pnl += dec!(2);
+        store.save_trade(&open).await.unwrap();
+        // A settlement read back after the close (it happened while the server was down).
+        (open.funding, open.pnl) = (open.funding + dec!(0.01), open.pnl + dec!(0.01));
+        assert!(store
+            .book_funding(&open, "f-2", base + Q + 5)
+            .await
+            .unwrap());
+
+        let stored = store.trade(a, open.id).await.unwrap().unwrap();
+        assert_eq!(stored.funding, dec!(-0.0275), "{}", db.label);
+        assert_eq!(stored.pnl, dec!(1.8725), "{}", db.label);
+        let other = closed_trade(a, 2, base, base + 4 * Q, dec!(-0.5));
+        store.insert_trade(&other).await.unwrap();
+        let net = [(base + 2 * Q, stored.pnl), (base + 4 * Q, dec!(-0.5))];
+        assert_eq!(
+            rollup(&store, &db.url, a).await,
+            expected(&net),
+            "{}",
+            db.label
+        );
+        assert_running_exact(&store, a, &db.label).await;
+        let (pnls, funding) = store
+            .closed_money_between(a, i64::MIN, i64::MAX)
+            .await
+            .unwrap();
+        assert_eq!(pnls, vec![dec!(1.8725), dec!(-0.5)], "{}", db.label);
+        assert_eq!(funding, dec!(-0.0275), "{}", db.label);
+    }
+}

@@ -31,8 +31,12 @@ pub struct DealClosed {
     /// Size closed, in the base coin.
     pub qty: Decimal,
     pub exit_price: Decimal,
-    /// Realised profit or loss of this close, in USDT.
+    /// The trade's realised profit or loss so far, in USDT, net of `fees` and `funding`.
     pub pnl: Decimal,
+    /// The trade's trading fees so far, in USDT.
+    pub fees: Decimal,
+    /// Funding the position received (positive) or paid (negative), in USDT.
+    pub funding: Decimal,
     /// Why it closed, as a short phrase: "take profit", "stop loss", "trailing stop", …
     pub reason: String,
 }
@@ -44,8 +48,10 @@ pub struct DailySummary {
     pub trades: u64,
     pub wins: u64,
     pub losses: u64,
-    /// Sum of the day's realised pnl, in USDT.
+    /// Sum of the day's realised pnl, in USDT, net of fees and funding.
     pub pnl: Decimal,
+    /// The part of `pnl` that was funding (received positive, paid negative).
+    pub funding: Decimal,
     /// Account equity at the end of the day, when known.
     pub equity: Option<Decimal>,
 }
@@ -63,7 +69,7 @@ pub fn deal_opened_text(deal: &DealOpened) -> String {
     )
 }
 
-/// "Closed LONG BTCUSDT (take profit)" with size, exit price and pnl.
+/// "Closed LONG BTCUSDT (take profit)" with size, exit price, pnl and what it is net of.
 pub fn deal_closed_text(deal: &DealClosed) -> String {
     let reason = deal.reason.trim();
     let reason = if reason.is_empty() {
@@ -72,12 +78,15 @@ pub fn deal_closed_text(deal: &DealClosed) -> String {
         format!(" ({reason})")
     };
     format!(
-        "Closed {side} {symbol}{reason}\nSize: {qty} @ {price}\nPnL: {pnl} {QUOTE}",
+        "Closed {side} {symbol}{reason}\nSize: {qty} @ {price}\nPnL: {pnl} {QUOTE}\n\
+         Fees: {fees} {QUOTE}, funding: {funding} {QUOTE}",
         side = side_word(deal.side),
         symbol = deal.symbol,
         qty = exact(deal.qty),
         price = exact(deal.exit_price),
         pnl = signed_money(deal.pnl),
+        fees = money(deal.fees),
+        funding = signed_money(deal.funding),
     )
 }
 
@@ -96,6 +105,12 @@ pub fn daily_summary_text(day: &DailySummary) -> String {
         text.push_str(&format!("\nWin rate: {rate:.1}%"));
     }
     text.push_str(&format!("\nPnL: {} {QUOTE}", signed_money(day.pnl)));
+    if !day.funding.is_zero() {
+        text.push_str(&format!(
+            "\nFunding (in the PnL): {} {QUOTE}",
+            signed_money(day.funding)
+        ));
+    }
     if let Some(equity) = day.equity {
         text.push_str(&format!("\nEquity: {} {QUOTE}", money(equity)));
     }
@@ -178,16 +193,21 @@ mod tests {
             qty: dec!(0.5),
             exit_price: dec!(3100.00),
             pnl: dec!(12.345),
+            fees: dec!(1.8),
+            funding: dec!(0.125),
             reason: "take profit".into(),
         };
         assert_eq!(
             deal_closed_text(&deal),
-            "Closed SHORT ETHUSDT (take profit)\nSize: 0.5 @ 3100\nPnL: +12.35 USDT"
+            "Closed SHORT ETHUSDT (take profit)\nSize: 0.5 @ 3100\nPnL: +12.35 USDT\n\
+             Fees: 1.80 USDT, funding: +0.13 USDT"
         );
 
         deal.pnl = dec!(-7.1);
+        deal.funding = dec!(-0.4);
         deal.reason = "stop loss".into();
-        assert!(deal_closed_text(&deal).ends_with("PnL: -7.10 USDT"));
+        assert!(deal_closed_text(&deal)
+            .ends_with("PnL: -7.10 USDT\nFees: 1.80 USDT, funding: -0.40 USDT"));
 
         deal.reason = "  ".into();
         assert!(deal_closed_text(&deal).starts_with("Closed SHORT ETHUSDT\n"));
@@ -212,12 +232,13 @@ mod tests {
             wins: 2,
             losses: 1,
             pnl: dec!(-4.5),
+            funding: dec!(-0.75),
             equity: Some(dec!(1000)),
         };
         assert_eq!(
             daily_summary_text(&day),
             "Daily summary 2025-03-30\nTrades: 3 (wins 2, losses 1)\nWin rate: 66.7%\n\
-             PnL: -4.50 USDT\nEquity: 1000.00 USDT"
+             PnL: -4.50 USDT\nFunding (in the PnL): -0.75 USDT\nEquity: 1000.00 USDT"
         );
     }
 
@@ -229,6 +250,7 @@ mod tests {
             wins: 0,
             losses: 0,
             pnl: Decimal::ZERO,
+            funding: Decimal::ZERO,
             equity: None,
         };
         assert_eq!(

@@ -46,6 +46,8 @@ impl TradingWorker {
                 qty: trade.closed_qty,
                 exit_price: trade.exit_price.unwrap_or_default(),
                 pnl: trade.pnl,
+                fees: trade.fees,
+                funding: trade.funding,
                 reason: reason.replace('_', " "),
             });
             self.deps.telegram.send(&chat, text);
@@ -70,16 +72,16 @@ impl TradingWorker {
         let zone = self.settings.timezone();
         let end = next_local_midnight(now - Duration::minutes(1), zone);
         let start = next_local_midnight(end - Duration::hours(26), zone);
-        let pnls = match self
+        let day = self
             .deps
             .store
-            .closed_pnls_between(
+            .closed_money_between(
                 self.user_id,
                 start.timestamp_millis(),
                 end.timestamp_millis(),
             )
-            .await
-        {
+            .await;
+        let (pnls, funding) = match day {
             Ok(p) => p,
             Err(e) => {
                 self.error(&format!("The daily summary could not be read: {e}"))
@@ -94,6 +96,7 @@ impl TradingWorker {
             wins,
             losses: pnls.len() as u64 - wins,
             pnl: pnls.iter().sum(),
+            funding,
             equity: self.deps.venue.wallet().await.ok().map(|w| w.equity),
         };
         self.deps.telegram.send(&chat, daily_summary_text(&summary));

@@ -509,6 +509,32 @@ impl Store {
         rows.iter().map(|r| decimal(r, "pnl")).collect()
     }
 
+    /// The pnl of each of the user's trades closed in `[from_ms, to_ms)`, and the sum of
+    /// their funding (a part of that pnl).
+    pub async fn closed_money_between(
+        &self,
+        user_id: i64,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<(Vec<Decimal>, Decimal), StoreError> {
+        let rows = sqlx::query(
+            "SELECT pnl, funding FROM trades WHERE user_id = $1 AND status = 'CLOSED'
+                 AND closed_at >= $2 AND closed_at < $3 ORDER BY closed_at, id",
+        )
+        .bind(user_id)
+        .bind(from_ms)
+        .bind(to_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut pnls = Vec::with_capacity(rows.len());
+        let mut funding = Decimal::ZERO;
+        for row in &rows {
+            pnls.push(decimal(row, "pnl")?);
+            funding += decimal(row, "funding")?;
+        }
+        Ok((pnls, funding))
+    }
+
     pub async fn insert_chain(&self, c: &Chain) -> Result<Chain, StoreError> {
         let sql = format!(
             "INSERT INTO martingale_chains (user_id, symbol, status, step, side, result,
