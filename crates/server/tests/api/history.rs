@@ -30,7 +30,7 @@ fn history() -> Value {
              "opened_at": "2026-11-02T09:00:00Z", "closed_at": "2026-11-02T10:00:00Z",
              "chain": "c1", "chain_step": 1},
             {"symbol": "ethusdt", "side": "short", "leverage": 10, "margin": "40", "qty": "0.2",
-             "entry_price": "1900", "exit_price": "1800", "pnl": "19.6",
+             "entry_price": "1900", "exit_price": "1800", "pnl": "19.6", "funding": "-0.015",
              "opened_at": "2026-11-02T10:00:00Z", "closed_at": "2026-11-02T12:00:00Z",
              "chain": "c1", "chain_step": 2},
             {"symbol": "BTCUSDT", "side": "long", "leverage": 5, "margin": "100", "qty": "0.01",
@@ -103,6 +103,18 @@ async fn a_history_file_is_imported_whole_and_only_once() {
     assert_eq!(chains[0].status, ChainStatus::Closed);
     let steps: Vec<String> = chains[0].trades.iter().map(|t| t.pnl.to_string()).collect();
     assert_eq!(steps, ["-10.2", "19.6"]);
+    let funding: Vec<String> = store
+        .all_trades(user)
+        .await
+        .unwrap()
+        .iter()
+        .map(|t| t.funding.to_string())
+        .collect();
+    assert!(
+        funding.contains(&"-0.015".to_string())
+            && funding.iter().filter(|f| *f == "0").count() == 2,
+        "{funding:?}"
+    );
     // Fills: entry and exit of each trade.
     let volume = store
         .fill_volume_between(user, i64::MIN, i64::MAX)
