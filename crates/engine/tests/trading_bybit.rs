@@ -315,3 +315,36 @@ async fn settlements_while_the_bot_is_away_are_booked_at_the_next_start_also_aft
     assert_eq!(all[0].funding, -FUNDING * dec!(2));
     assert_eq!(all[0].pnl, dec!(-53.859960) - FUNDING * dec!(2));
 }
+
+#[tokio::test]
+async fn the_audit_checks_each_trades_funding_against_bybits_settlements() {
+    use signaldesk_engine::audit::{differences, VenueAccount};
+    let (_db, store, user) = store_with_trader(&classic()).await;
+    let (fake, market) = exchange().await;
+    let venue: Arc<dyn Venue> = Arc::new(bybit_venue(&fake, KEY));
+    let mut events = venue.subscribe();
+    let now = Utc::now();
+    let mut worker = worker_long(&store, user, &venue, &market, now).await;
+    fake.settle_funding("BTCUSDT", dec!(0.0001), fake.now_ms());
+    feed_until(&mut worker, &mut events, now, |e| {
+        matches!(e, VenueEvent::Funding(_))
+    })
+    .await;
+    let audit = || async {
+        let account = VenueAccount::live(venue.clone()).await.unwrap();
+        differences(&store, user, &account).await.unwrap()
+    };
+    // Booked funding sits in pnl; the pnl check leaves it aside.
+    assert_eq!(audit().await, Vec::<String>::new());
+
+    // A settlement the books never heard of.
+    fake.settle_funding("BTCUSDT", dec!(0.0002), fake.now_ms());
+    let found = audit().await;
+    let id = trades(&store, user).await[0].id;
+    assert_eq!(
+        found,
+        [format!(
+            "BTCUSDT trade #{id}: booked funding -0.099 but the venue's settlements of its position add up to -0.297"
+        )]
+    );
+}
