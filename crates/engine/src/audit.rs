@@ -2,9 +2,13 @@
 //! every difference. The venue is the truth; a difference means the books lie.
 //!
 //! Checked, by the venue's own ids (a trade's position is the one its opening order opened):
-//! - each closed trade's pnl and exit price equal the venue's closes of its own position;
-//! - an open trade's booked pnl equals its position's partial closes, and its open quantity
-//!   the position's;
+//! - each closed trade's pnl, its funding aside, and exit price equal the venue's closes of
+//!   its own position (Bybit's closedPnl leaves funding out);
+//! - an open trade's booked pnl, its funding aside, equals its position's partial closes,
+//!   and its open quantity the position's;
+//! - live venues: each trade's booked funding equals the settlements the venue reports for
+//!   its position (Bybit names only the symbol: a settlement belongs to the latest trade on
+//!   the symbol opened at or before it, the rule the books use);
 //! - no OPEN or PENDING trade without a venue position, no venue position without an OPEN
 //!   trade, and no cancelled trade whose order did execute;
 //! - every OPEN trade's stop loss rests on the venue;
@@ -14,6 +18,8 @@
 //!   less the opening fees of open positions not yet attributed to a close (exact).
 //! - the store's running all-time statistics (migration 0009), when up to date, equal a
 //!   recomputation from every closed trade, imported ones included.
+
+use std::collections::HashMap;
 
 use rust_decimal::Decimal;
 use signaldesk_store::{Store, Trade, TradeStatus, IMPORTED_ORDER_PREFIX};
@@ -117,6 +123,47 @@ impl VenueAccount {
     }
 }
 
+impl VenueAccount {
+    /// The funding the venue settled on each trade's position (received positive), by
+    /// trade id; `None` for a paper account, whose wallet check covers its settlements.
+    async fn funding(
+        &self,
+        trades: &[Trade],
+    ) -> Result<Option<HashMap<i64, Decimal>>, EngineError> {
+        let CloseSource::Venue(venue) = &self.source else {
+            return Ok(None);
+        };
+        let held: Vec<&Trade> = trades
+            .iter()
+            .filter(|t| matches!(t.status, TradeStatus::Open | TradeStatus::Closed))
+            .filter(|t| t.opened_at.is_some())
+            .collect();
+        let mut since: HashMap<&str, i64> = HashMap::new();
+        for t in &held {
+            let opened = t.opened_at.unwrap_or_default();
+            let first = since.entry(t.symbol.as_str()).or_insert(opened);
+            *first = (*first).min(opened);
+        }
+        let mut out = HashMap::new();
+        for (symbol, from_ms) in since {
+            for payment in venue.funding_since(symbol, from_ms).await? {
+                let owner = held
+                    .iter()
+                    .filter(|t| t.symbol == payment.symbol)
+                    .filter(|t| {
+                        payment.position_id.is_empty() || t.client_order_id == payment.position_id
+                    })
+                    .filter(|t| t.opened_at.is_some_and(|o| o <= payment.ts_ms))
+                    .max_by_key(|t| (t.opened_at, t.id));
+                if let Some(t) = owner {
+                    *out.entry(t.id).or_insert(Decimal::ZERO) -= payment.fee;
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+}
+
 /// Every difference between `account` and the user's trades, as sentences.
 pub async fn differences(
     store: &Store,
@@ -131,7 +178,20 @@ pub async fn differences(
         .collect();
     let mut found = Vec::new();
     let mut pnl_sum = Decimal::ZERO;
+    let funding = account.funding(&trades).await?;
     for trade in &trades {
+        if let Some(by_trade) = &funding {
+            let venue = by_trade.get(&trade.id).copied().unwrap_or_default();
+            if trade.funding != venue {
+                found.push(format!(
+                    "{} trade #{}: booked funding {} but the venue's settlements of its position add up to {venue}",
+                    trade.symbol,
+                    trade.id,
+                    trade.funding.normalize(),
+                    venue = venue.normalize()
+                ));
+            }
+        }
         pnl_sum += trade.pnl;
         let Some(closes) = account.closes(trade).await? else {
             // Older than what the venue keeps: only the wallet check covers it.
@@ -188,10 +248,10 @@ fn check_trade(
     let venue_pnl: Decimal = closes.iter().map(|c| c.realized_pnl).sum();
     let venue_qty: Decimal = closes.iter().map(|c| c.qty).sum();
     match trade.status {
-        TradeStatus::Closed | TradeStatus::Open if trade.pnl != venue_pnl => {
+        TradeStatus::Closed | TradeStatus::Open if trade.pnl - trade.funding != venue_pnl => {
             found.push(format!(
-                "{name}: booked pnl {} but the venue's closes of its position add up to {venue_pnl}",
-                trade.pnl
+                "{name}: booked pnl {} (funding {} aside) but the venue's closes of its position add up to {venue_pnl}",
+                trade.pnl, trade.funding
             ));
         }
         TradeStatus::Cancelled if !closes.is_empty() || position.is_some() => {

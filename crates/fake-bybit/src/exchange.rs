@@ -180,6 +180,53 @@ impl ClosedPnlRow {
     }
 }
 
+/// A funding settlement as Bybit records it: an execution with execType `Funding`
+/// (enum.mdx: "`Funding` Funding fee"), no order behind it (orderId and orderLinkId "",
+/// orderType `UNKNOWN`: "Mainly, it is used when `execType` is `Funding`").
+#[derive(Debug, Clone)]
+pub struct FundingRecord {
+    pub exec_id: String,
+    pub symbol: String,
+    /// The position's side (Buy for a long).
+    pub side: Side,
+    /// The position's size.
+    pub qty: Decimal,
+    pub mark_price: Decimal,
+    pub rate: Decimal,
+    /// Positive paid, negative received: account/transaction-log.mdx's `funding` ("Positive
+    /// fee value means receive funding") "is opposite to the `execFee`".
+    pub fee: Decimal,
+    pub ts_ms: i64,
+}
+
+impl FundingRecord {
+    pub fn execution_json(&self) -> Value {
+        json!({
+            "category": "linear",
+            "symbol": self.symbol,
+            "execId": self.exec_id,
+            "execPrice": self.mark_price.to_string(),
+            "execQty": self.qty.to_string(),
+            "execValue": (self.mark_price * self.qty).to_string(),
+            "execFee": self.fee.to_string(),
+            "execType": "Funding",
+            "execTime": self.ts_ms.to_string(),
+            "feeRate": self.rate.to_string(),
+            "markPrice": self.mark_price.to_string(),
+            "orderId": "",
+            "orderLinkId": "",
+            "side": side_name(self.side),
+            "orderPrice": "0",
+            "orderQty": "0",
+            "leavesQty": "0",
+            "orderType": "UNKNOWN",
+            "stopOrderType": "UNKNOWN",
+            "closedSize": "0",
+            "isMaker": false,
+        })
+    }
+}
+
 /// One API key's account.
 pub struct Account {
     pub snapshot: AccountSnapshot,
@@ -191,6 +238,8 @@ pub struct Account {
     pub closed: Vec<ClosedPnlRow>,
     /// When a position was first created on each symbol: Bybit's position `createdTime`.
     pub first_position_ms: HashMap<String, i64>,
+    /// Funding settlements, oldest first.
+    pub fundings: Vec<FundingRecord>,
 }
 
 /// A private-stream push: the topic and its `data` array.
@@ -212,6 +261,7 @@ pub struct Exchange {
     /// `PartiallyFilledCanceled` (as one stopped by its price limit).
     pub fill_at_most: HashMap<String, Decimal>,
     order_seq: u64,
+    funding_seq: u64,
 }
 
 pub fn side_name(side: Side) -> &'static str {
@@ -288,6 +338,7 @@ impl Exchange {
             max_market_qty: HashMap::new(),
             fill_at_most: HashMap::new(),
             order_seq: 0,
+            funding_seq: 0,
         }
     }
 
@@ -316,6 +367,7 @@ impl Exchange {
                 forgotten: Vec::new(),
                 closed: Vec::new(),
                 first_position_ms: HashMap::new(),
+                fundings: Vec::new(),
             })
     }
 
@@ -597,6 +649,64 @@ impl Exchange {
             for push in self.record(&key, record, Some(close), now_ms) {
                 out.push((key.clone(), push));
             }
+        }
+        out
+    }
+
+    /// Settles funding at `rate` on every position on `symbol` at its mark price (the last
+    /// price): each account pays size x mark x rate as a long on a positive rate, receives it
+    /// as a short (and the other way on a negative rate), from its wallet balance. Closed pnl
+    /// is untouched: funding is not part of a close.
+    pub fn settle_funding(
+        &mut self,
+        symbol: &str,
+        rate: Decimal,
+        at_ms: i64,
+    ) -> Vec<(String, Push)> {
+        let mark = self.prices.get(symbol).copied();
+        let mut keys: Vec<String> = self.accounts.keys().cloned().collect();
+        keys.sort();
+        let mut out = Vec::new();
+        for key in keys {
+            let Some(account) = self.accounts.get_mut(&key) else {
+                continue;
+            };
+            let Some(pos) = account.snapshot.positions.get(symbol) else {
+                continue;
+            };
+            let mark = mark.unwrap_or(pos.entry_price);
+            let paid = pos.qty * mark * rate;
+            self.funding_seq += 1;
+            let record = FundingRecord {
+                exec_id: format!("f0d10000-0000-4000-8000-{:012x}", self.funding_seq),
+                symbol: symbol.to_string(),
+                side: pos.side.entry_side(),
+                qty: pos.qty,
+                mark_price: mark,
+                rate,
+                fee: match pos.side {
+                    PositionSide::Long => paid,
+                    PositionSide::Short => -paid,
+                },
+                ts_ms: at_ms,
+            };
+            account.snapshot.wallet_balance -= record.fee;
+            let execution = record.execution_json();
+            account.fundings.push(record);
+            out.push((
+                key.clone(),
+                Push {
+                    topic: "execution",
+                    data: json!([execution]),
+                },
+            ));
+            out.push((
+                key.clone(),
+                Push {
+                    topic: "wallet",
+                    data: json!([self.wallet_json(&key)]),
+                },
+            ));
         }
         out
     }

@@ -312,6 +312,22 @@ impl FakeBybit {
         self.shared.lock().market.set_funding_rate(symbol, rate);
     }
 
+    /// Settles funding on `symbol` at `rate` at `at_ms` (Bybit time), as Bybit does at the end
+    /// of each funding interval: every account holding a position there gets an execution
+    /// with execType `Funding` (execFee = size x mark x rate, positive paid: a long on a
+    /// positive rate pays, a short receives), its wallet balance moves by -execFee, and the
+    /// `execution` and `wallet` topics push it; /v5/execution/list serves it from then on.
+    pub fn settle_funding(&self, symbol: &str, rate: Decimal, at_ms: i64) {
+        let pushes = self
+            .shared
+            .lock()
+            .exchange
+            .settle_funding(symbol, rate, at_ms);
+        for (key, push) in pushes {
+            self.shared.publish(&key, vec![push]);
+        }
+    }
+
     /// The tiers `/v5/market/risk-limit` answers for `symbol`, lowest risk first (until
     /// set: [`default_risk_tiers`] of the instrument).
     pub fn set_risk_tiers(&self, symbol: &str, tiers: Vec<RiskTier>) {

@@ -667,30 +667,63 @@ fn orders(
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }
 
-/// /v5/execution/list: the executions (one per order here) of the last 7 days by default.
+/// execType values a query may filter by (enum.mdx; `UNKNOWN` "Cannot query by this type").
+const EXEC_TYPES: [&str; 10] = [
+    "Trade",
+    "AdlTrade",
+    "Funding",
+    "BustTrade",
+    "Delivery",
+    "Settle",
+    "BlockTrade",
+    "MovePosition",
+    "FutureSpread",
+    "CorporateAction",
+];
+
+/// /v5/execution/list: the executions (one per order here) and funding settlements of the
+/// last 7 days by default, newest first ("sorted by `execTime` in descending order"),
+/// filtered by `execType` when asked. By orderId, only that order's executions.
 fn executions(shared: &Arc<Shared>, key: &str, query: &Query, now: i64) -> Result<Value, Reject> {
     category(query)?;
+    let exec_type = query.get("execType").filter(|t| !t.is_empty());
+    if exec_type.is_some_and(|t| !EXEC_TYPES.contains(&t.as_str())) {
+        return Err(Reject::new(10001, "params error: execType"));
+    }
     let (start, end) = time_range(query, now)?;
     let (limit, offset) = page(shared, query, 50, 100)?;
     let state = shared.lock();
-    let mut rows: Vec<Value> = state
-        .exchange
-        .accounts
-        .get(key)
-        .map(|a| {
-            a.orders
-                .iter()
-                .filter(|o| query.get("orderId").is_none_or(|id| *id == o.order_id))
-                .filter(|o| query.get("symbol").is_none_or(|s| *s == o.symbol))
-                .filter(|o| o.ts_ms >= start && o.ts_ms <= end)
-                .map(|o| {
-                    let closed = a.closed_sizes.get(&o.order_id).copied();
-                    o.execution_json(closed.unwrap_or(Decimal::ZERO))
-                })
-                .collect()
+    let Some(a) = state.exchange.accounts.get(key) else {
+        return Ok(json!({"category": "linear", "list": [], "nextPageCursor": ""}));
+    };
+    let in_range = |ts: i64| ts >= start && ts <= end;
+    let symbol = |s: &str| query.get("symbol").is_none_or(|q| q == s);
+    let mut rows: Vec<(i64, Value)> = a
+        .orders
+        .iter()
+        .filter(|o| query.get("orderId").is_none_or(|id| *id == o.order_id))
+        .filter(|o| symbol(&o.symbol) && in_range(o.ts_ms))
+        .map(|o| {
+            let closed = a.closed_sizes.get(&o.order_id).copied();
+            (o.ts_ms, o.execution_json(closed.unwrap_or(Decimal::ZERO)))
         })
-        .unwrap_or_default();
-    rows.reverse();
+        .collect();
+    if !query.contains_key("orderId") {
+        rows.extend(
+            a.fundings
+                .iter()
+                .filter(|f| symbol(&f.symbol) && in_range(f.ts_ms))
+                .map(|f| (f.ts_ms, f.execution_json())),
+        );
+    }
+    // Stable: rows of one time stay in the order they happened, then all is reversed.
+    rows.sort_by_key(|(ts, _)| *ts);
+    let rows: Vec<Value> = rows
+        .into_iter()
+        .rev()
+        .map(|(_, v)| v)
+        .filter(|v| exec_type.is_none_or(|t| v["execType"] == t.as_str()))
+        .collect();
     let (list, next) = paged(rows, limit, offset);
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }

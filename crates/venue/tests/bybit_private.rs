@@ -1140,3 +1140,206 @@ async fn a_liquidation_whose_order_is_gone_is_still_a_liquidation_by_its_exec_ty
     assert_eq!(closed[0].close_id, live.close_id);
     assert_eq!(closed[0].realized_pnl, live.realized_pnl);
 }
+
+// ---------------------------------------------------------------- funding
+
+/// The next funding settlement within `wait`, skipping other events.
+async fn next_funding(rx: &mut Events, wait: Duration) -> Option<signaldesk_venue::FundingPayment> {
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        match tokio::time::timeout(left, rx.recv()).await {
+            Ok(Ok(VenueEvent::Funding(f))) => return Some(f),
+            // Only the test's own orders fill, each with its orderLinkId.
+            Ok(Ok(VenueEvent::Fill(f))) if f.client_order_id.is_empty() => {
+                panic!("a settlement read as a fill: {f:?}")
+            }
+            Ok(Ok(_)) | Ok(Err(broadcast::error::RecvError::Lagged(_))) => {}
+            Ok(Err(_)) | Err(_) => return None,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_funding_settlement_on_the_stream_is_one_funding_event_and_no_fill() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    let mut rx = v.subscribe();
+    v.submit_market_order(order("sd-f-long", "BTCUSDT", Side::Buy, dec!(0.1), false))
+        .await
+        .unwrap();
+    v.submit_market_order(order("sd-f-short", "ETHUSDT", Side::Sell, dec!(1), false))
+        .await
+        .unwrap();
+    let before = v.wallet().await.unwrap().wallet_balance;
+    let at = fake.now_ms();
+    fake.settle_funding("BTCUSDT", dec!(0.0001), at);
+    let paid = next_funding(&mut rx, Duration::from_secs(3)).await.unwrap();
+    assert_eq!(paid.symbol, "BTCUSDT");
+    assert_eq!(paid.side, PositionSide::Long);
+    assert_eq!(
+        (paid.qty, paid.mark_price, paid.rate),
+        (dec!(0.1), dec!(50000), dec!(0.0001))
+    );
+    // A long pays a positive rate: 0.1 x 50,000 x 0.0001.
+    assert_eq!(paid.fee, dec!(0.5));
+    assert_eq!((paid.ts_ms, paid.position_id.as_str()), (at, ""));
+    // A short receives it.
+    fake.settle_funding("ETHUSDT", dec!(0.0002), at);
+    let received = next_funding(&mut rx, Duration::from_secs(3)).await.unwrap();
+    assert_eq!(
+        (received.side, received.fee),
+        (PositionSide::Short, dec!(-0.6))
+    );
+    assert_ne!(received.funding_id, paid.funding_id);
+    assert_eq!(
+        v.wallet().await.unwrap().wallet_balance,
+        before - dec!(0.5) + dec!(0.6)
+    );
+    // The resync reads them again: nothing new.
+    v.catch_up().await.unwrap();
+    assert!(next_funding(&mut rx, Duration::from_millis(300))
+        .await
+        .is_none());
+
+    // The close's fee and closed pnl leave funding out, as Bybit's closedPnl does.
+    let close = v
+        .submit_market_order(order("sd-f-close", "BTCUSDT", Side::Sell, dec!(0.1), true))
+        .await
+        .unwrap();
+    assert_eq!(close.fee, dec!(2.75));
+    assert_eq!(close.realized_pnl, dec!(-5.5));
+}
+
+#[tokio::test]
+async fn a_settlement_missed_by_the_stream_comes_with_the_next_resync_once() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    subscribed(&fake, 1).await;
+    let mut rx = v.subscribe();
+    v.submit_market_order(order("sd-f-drop", "BTCUSDT", Side::Buy, dec!(0.1), false))
+        .await
+        .unwrap();
+    fake.hold_order_pushes(true);
+    fake.settle_funding("BTCUSDT", dec!(-0.0001), fake.now_ms());
+    fake.hold_order_pushes(false);
+    assert!(next_funding(&mut rx, Duration::from_millis(300))
+        .await
+        .is_none());
+    v.catch_up().await.unwrap();
+    let received = next_funding(&mut rx, Duration::from_secs(1)).await.unwrap();
+    assert_eq!(received.fee, dec!(-0.5));
+    v.catch_up().await.unwrap();
+    assert!(next_funding(&mut rx, Duration::from_millis(300))
+        .await
+        .is_none());
+}
+
+#[tokio::test]
+async fn funding_since_reads_every_settlement_of_the_symbol_across_7_day_spans_and_pages() {
+    let fake = fake().await;
+    let v = venue(&fake);
+    v.submit_market_order(order("sd-f-hist", "BTCUSDT", Side::Buy, dec!(0.1), false))
+        .await
+        .unwrap();
+    v.submit_market_order(order("sd-f-eth", "ETHUSDT", Side::Buy, dec!(1), false))
+        .await
+        .unwrap();
+    let day = 24 * 3600 * 1000;
+    let now = fake.now_ms();
+    for (days_ago, rate) in [(20, dec!(0.0001)), (9, dec!(0.0002)), (1, dec!(0.0003))] {
+        fake.settle_funding("BTCUSDT", rate, now - days_ago * day);
+    }
+    fake.settle_funding("BTCUSDT", dec!(0.0004), now - day + 1);
+    fake.settle_funding("ETHUSDT", dec!(0.0001), now - day);
+    let payments = v.funding_since("BTCUSDT", now - 30 * day).await.unwrap();
+    let rates: Vec<Decimal> = payments.iter().map(|p| p.rate).collect();
+    // Oldest first, ETH's left out; the fake answers one row a page.
+    assert_eq!(
+        rates,
+        [dec!(0.0001), dec!(0.0002), dec!(0.0003), dec!(0.0004)]
+    );
+    let recent = v.funding_since("BTCUSDT", now - 2 * day).await.unwrap();
+    assert_eq!(recent.len(), 2);
+}
+
+#[tokio::test]
+async fn the_fake_serves_funding_executions_as_bybit_documents_them() {
+    use signaldesk_venue::bybit::http::BybitHttpError;
+    use signaldesk_venue::bybit::private::rest::PrivateRest;
+    let fake = fake().await;
+    let v = venue(&fake);
+    let fill = v
+        .submit_market_order(order("sd-f-doc", "BTCUSDT", Side::Buy, dec!(0.1), false))
+        .await
+        .unwrap();
+    fake.settle_funding("BTCUSDT", dec!(0.0001), fake.now_ms());
+    let rest = PrivateRest::new(&config_for(&fake, KEY, SECRET)).unwrap();
+    // Every row, page after page (the fake answers one a page).
+    let get = |q: Vec<(&'static str, String)>| {
+        let rest = &rest;
+        async move {
+            let mut list = Vec::new();
+            let mut cursor = String::new();
+            loop {
+                let mut q = q.clone();
+                if !cursor.is_empty() {
+                    q.push(("cursor", cursor));
+                }
+                let page: serde_json::Value = rest.get("/v5/execution/list", &q).await?;
+                list.extend(page["list"].as_array().unwrap().iter().cloned());
+                cursor = page["nextPageCursor"].as_str().unwrap_or("").to_string();
+                if cursor.is_empty() {
+                    return Ok::<_, BybitHttpError>(list);
+                }
+            }
+        }
+    };
+    let linear = || {
+        vec![
+            ("category", "linear".to_string()),
+            ("limit", "100".to_string()),
+        ]
+    };
+    let mut funding = linear();
+    funding.push(("execType", "Funding".to_string()));
+    let rows = get(funding).await.unwrap();
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(row["execType"], "Funding");
+    assert_eq!(
+        (row["orderId"].as_str(), row["orderLinkId"].as_str()),
+        (Some(""), Some(""))
+    );
+    let field = |name: &str| row[name].as_str().unwrap().parse::<Decimal>().unwrap();
+    assert_eq!(field("execFee"), dec!(0.5));
+    assert_eq!(field("execValue"), dec!(5000));
+    assert_eq!(field("execQty"), dec!(0.1));
+    assert_eq!(field("execPrice"), dec!(50000));
+    assert_eq!(field("feeRate"), dec!(0.0001));
+    // Unfiltered, both; by the order's id, only its own execution.
+    assert_eq!(get(linear()).await.unwrap().len(), 2);
+    let mut by_order = linear();
+    by_order.push(("orderId", fill.order_id.clone()));
+    let rows = get(by_order).await.unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["execType"], "Trade");
+    // Bybit's refusals: a span over 7 days, a type that cannot be queried.
+    let now = fake.now_ms();
+    let day = 24 * 3600 * 1000;
+    let mut long = linear();
+    long.push(("startTime", (now - 8 * day).to_string()));
+    long.push(("endTime", now.to_string()));
+    let mut unknown = linear();
+    unknown.push(("execType", "UNKNOWN".to_string()));
+    for query in [long, unknown] {
+        match get(query).await {
+            Err(BybitHttpError::Api { code, .. }) => assert_eq!(code, 10001),
+            other => panic!("expected 10001, got {other:?}"),
+        }
+    }
+    // Eight days on, the default span (the last 7 days) no longer holds it.
+    fake.set_clock_offset_ms(8 * day);
+    assert!(get(linear()).await.unwrap().is_empty());
+}

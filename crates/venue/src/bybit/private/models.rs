@@ -9,7 +9,7 @@ use signaldesk_core::market::{PositionSide, Side};
 
 use crate::bybit::http::models::dec;
 use crate::bybit::http::BybitHttpError;
-use crate::venue::{CloseReason, Position, Stops, Trailing, Wallet};
+use crate::venue::{CloseReason, FundingPayment, Position, Stops, Trailing, Wallet};
 
 /// A page of a list endpoint.
 #[derive(Debug, Deserialize)]
@@ -138,12 +138,65 @@ impl ClosedPnlRow {
 
 /// One execution of GET /v5/execution/list (and the `execution` topic). Its execFee is
 /// where a linear order's fee is read: the order's cumExecFee is deprecated for linear.
+/// A funding settlement is an execution too, execType `Funding` (enum.mdx: "`Funding`
+/// Funding fee"), with no order behind it: never an order's fill.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExecutionRecord {
+    #[serde(default)]
     pub order_id: String,
     #[serde(default)]
+    pub exec_id: String,
+    #[serde(default)]
+    pub exec_type: String,
+    #[serde(default)]
+    pub symbol: String,
+    #[serde(default)]
+    pub side: String,
+    #[serde(default)]
+    pub exec_qty: String,
+    #[serde(default)]
+    pub exec_price: String,
+    #[serde(default)]
+    pub fee_rate: String,
+    #[serde(default)]
     pub exec_fee: String,
+    #[serde(default)]
+    pub exec_time: String,
+}
+
+impl ExecutionRecord {
+    pub fn is_funding(&self) -> bool {
+        self.exec_type == "Funding"
+    }
+
+    /// The settlement a `Funding` execution stands for. Bybit's docs give its execFee's sign
+    /// by way of the transaction log: there, `funding` "Positive fee value means receive
+    /// funding; negative fee value means pay funding. This is opposite to the `execFee` from
+    /// Get Trade History" (account/transaction-log.mdx), so execFee is positive when paid.
+    /// execQty (the position's size), execPrice (the mark price) and feeRate (the funding
+    /// rate) are read as Bybit fills them for funding rows; execution.mdx does not spell
+    /// that out. Bybit names only the symbol, not the position (one per symbol, one-way).
+    pub fn to_funding(&self) -> Result<FundingPayment, BybitHttpError> {
+        if self.exec_id.is_empty() {
+            return Err(BybitHttpError::Decode(
+                "a funding execution without execId".into(),
+            ));
+        }
+        Ok(FundingPayment {
+            funding_id: self.exec_id.clone(),
+            position_id: String::new(),
+            symbol: self.symbol.clone(),
+            side: side(&self.side)?.opens(),
+            qty: opt_dec("execQty", &self.exec_qty)?,
+            mark_price: opt_dec("execPrice", &self.exec_price)?,
+            rate: opt_dec("feeRate", &self.fee_rate)?,
+            fee: dec("execFee", &self.exec_fee)?,
+            ts_ms: dec("execTime", &self.exec_time)?
+                .try_into()
+                .map_err(|_| BybitHttpError::Decode("execTime out of range".into()))?,
+        })
+    }
 }
 
 /// One entry of GET /v5/position/list (and the `position` topic).

@@ -10,6 +10,10 @@
 //!   every `resync_interval`, from the order history over REST. Both go through one path
 //!   that remembers the orders it has turned into events, so each fill or close becomes
 //!   exactly one [`VenueEvent`] however it was learned.
+//! * Funding settlements are executions with execType `Funding` and no order: the stream's
+//!   are events as they come, each resync reads those since the last one (a stream drop
+//!   loses none), and `funding_since` reads them back for reconciliation. Each is an event
+//!   once, by its execId.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -59,8 +63,9 @@ pub fn market_order_price_limit(symbol: &str) -> Decimal {
 }
 
 const SEVEN_DAYS_MS: i64 = 7 * 24 * 3600 * 1000;
-/// Bybit keeps closed pnl for two years.
-const CLOSED_PNL_KEPT_MS: i64 = 730 * 24 * 3600 * 1000;
+/// Bybit keeps closed pnl and executions for two years ("Get Closed PnL (2 years)", "Get
+/// Trade History (2 years)").
+const KEPT_MS: i64 = 730 * 24 * 3600 * 1000;
 /// Margin before the last resync start, for orders created just before it.
 const RESYNC_OVERLAP_MS: i64 = 60_000;
 const POLL: Duration = Duration::from_millis(100);
@@ -109,6 +114,14 @@ struct Tracker {
 }
 
 impl Tracker {
+    /// Whether funding settlement `exec_id` is new, remembering it.
+    fn first_funding(&mut self, exec_id: &str) -> bool {
+        let key = format!("funding:{exec_id}");
+        let new = !self.seen.contains(&key);
+        self.remember(&key);
+        new
+    }
+
     fn remember(&mut self, order_id: &str) {
         if self.seen.insert(order_id.to_string()) {
             self.order.push_back(order_id.to_string());
@@ -282,6 +295,72 @@ impl Shared {
         }
     }
 
+    /// Every page of a list read in spans of at most 7 days from `from_ms` to `to_ms` (Bybit
+    /// refuses longer ones: "If both are passed, the rule is endTime - startTime <= 7 days").
+    async fn windowed<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        query: Vec<(&str, String)>,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Vec<T>, BybitHttpError> {
+        let mut out = Vec::new();
+        let mut start = from_ms;
+        while start <= to_ms {
+            let end = (start + SEVEN_DAYS_MS - 1).min(to_ms);
+            let mut q = query.clone();
+            q.push(("startTime", start.to_string()));
+            q.push(("endTime", end.to_string()));
+            out.extend(self.all_pages(path, q).await?);
+            start = end + 1;
+        }
+        Ok(out)
+    }
+
+    /// The funding settlements (executions with execType `Funding`) of `symbol`, or of every
+    /// symbol, from `from_ms` to `to_ms`, oldest first. execution.mdx: execType is a filter
+    /// of /v5/execution/list, "limit ... [`1`, `100`]", "Use the `nextPageCursor` token from
+    /// the response to retrieve the next page".
+    async fn fundings(
+        &self,
+        symbol: Option<&str>,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Vec<FundingPayment>, BybitHttpError> {
+        let mut query = vec![
+            ("category", "linear".to_string()),
+            ("execType", "Funding".to_string()),
+            ("limit", "100".to_string()),
+        ];
+        if let Some(s) = symbol {
+            query.push(("symbol", s.to_string()));
+        }
+        let from_ms = from_ms.max(self.rest.now_ms() - KEPT_MS);
+        let rows: Vec<ExecutionRecord> = self
+            .windowed("/v5/execution/list", query, from_ms, to_ms)
+            .await?;
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for row in rows {
+            if row.is_funding()
+                && symbol.is_none_or(|s| s == row.symbol)
+                && seen.insert(row.exec_id.clone())
+            {
+                out.push(row.to_funding()?);
+            }
+        }
+        // Bybit answers newest first.
+        out.sort_by_key(|f| f.ts_ms);
+        Ok(out)
+    }
+
+    /// Sends funding settlement `payment` once.
+    fn send_funding(&self, tracker: &mut Tracker, payment: FundingPayment) {
+        if tracker.first_funding(&payment.funding_id) {
+            let _ = self.events.send(VenueEvent::Funding(payment));
+        }
+    }
+
     /// The order `order_id` (or, without it, the one with `link_id`) on `symbol`:
     /// /v5/order/realtime knows recent orders of any status, /v5/order/history the older
     /// ones. Both get the symbol: for linear, realtime requires symbol, baseCoin or
@@ -396,7 +475,10 @@ impl Shared {
         ];
         let executions: Vec<ExecutionRecord> = self.all_pages("/v5/execution/list", query).await?;
         let mut fee = Decimal::ZERO;
-        for e in executions.iter().filter(|e| e.order_id == order.order_id) {
+        for e in executions
+            .iter()
+            .filter(|e| e.order_id == order.order_id && !e.is_funding())
+        {
             fee += opt_dec("execFee", &e.exec_fee)?;
         }
         Ok(fee)
@@ -546,6 +628,10 @@ impl Shared {
                         self.on_order(&mut tracker, order).await;
                     }
                 }
+                Ok(PushItem::Funding(payment)) => {
+                    let mut tracker = self.tracker.lock().await;
+                    self.send_funding(&mut tracker, payment);
+                }
                 Ok(PushItem::Wallet(wallet)) => {
                     let _ = self.events.send(VenueEvent::Wallet(wallet));
                 }
@@ -561,8 +647,9 @@ impl Shared {
     }
 
     /// Reads the order history since the last resync and turns every finished order not
-    /// seen yet into its events; then the wallet. An order that could not be turned into
-    /// its events yet makes it an error (the next resync reads it again).
+    /// seen yet into its events, sends the funding settlements not seen yet; then the
+    /// wallet. An order that could not be turned into its events yet, or settlements that
+    /// could not be read, make it an error (the next resync reads them again).
     async fn resync(&self) -> Result<(), VenueError> {
         let mut tracker = self.tracker.lock().await;
         let started = self.rest.now_ms();
@@ -592,6 +679,14 @@ impl Shared {
             return Err(VenueError::Network(
                 "Bybit has not reported every finished order in full yet".into(),
             ));
+        }
+        let from = tracker.resync_from_ms - RESYNC_OVERLAP_MS;
+        let payments = self
+            .fundings(None, from, started + RESYNC_OVERLAP_MS)
+            .await
+            .map_err(|e| self.error(e))?;
+        for payment in payments {
+            self.send_funding(&mut tracker, payment);
         }
         tracker.resync_from_ms = started;
         drop(tracker);
@@ -960,24 +1055,16 @@ impl Venue for BybitVenue {
             return Ok(Vec::new());
         }
         let now = shared.rest.now_ms();
-        let mut rows: Vec<ClosedPnlRow> = Vec::new();
-        let mut start = opening.ts_ms().max(now - CLOSED_PNL_KEPT_MS);
-        while start <= now {
-            let end = (start + SEVEN_DAYS_MS - 1).min(now);
-            let query = vec![
-                ("category", "linear".to_string()),
-                ("symbol", symbol.to_string()),
-                ("startTime", start.to_string()),
-                ("endTime", end.to_string()),
-                ("limit", "100".to_string()),
-            ];
-            let page: Vec<ClosedPnlRow> = shared
-                .all_pages("/v5/position/closed-pnl", query)
-                .await
-                .map_err(|e| shared.error(e))?;
-            rows.extend(page);
-            start = end + 1;
-        }
+        let query = vec![
+            ("category", "linear".to_string()),
+            ("symbol", symbol.to_string()),
+            ("limit", "100".to_string()),
+        ];
+        let from = opening.ts_ms().max(now - KEPT_MS);
+        let mut rows: Vec<ClosedPnlRow> = shared
+            .windowed("/v5/position/closed-pnl", query, from, now)
+            .await
+            .map_err(|e| shared.error(e))?;
         rows.sort_by_key(|r| r.ts_ms());
         let mut out = Vec::new();
         let mut remaining = opened_qty;
@@ -1003,17 +1090,23 @@ impl Venue for BybitVenue {
         Ok(out)
     }
 
-    /// The first tier of `GET /v5/market/risk-limit` for the symbol ("maintenanceMargin:
-    /// Maintenance margin rate"), read again after [`INSTRUMENTS_TTL`].
+    /// Every settlement of `symbol` from `from_ms` to now, read from /v5/execution/list
+    /// (execType `Funding`) in spans of at most 7 days ("startTime and endTime are not
+    /// passed, return 7 days by default"), no further back than Bybit keeps them.
     async fn funding_since(
         &self,
-        _symbol: &str,
-        _from_ms: i64,
+        symbol: &str,
+        from_ms: i64,
     ) -> Result<Vec<FundingPayment>, VenueError> {
-        // Settlements are issue 29's work in progress: none is read yet.
-        Ok(Vec::new())
+        let shared = &self.shared;
+        shared
+            .fundings(Some(symbol), from_ms, shared.rest.now_ms())
+            .await
+            .map_err(|e| shared.error(e))
     }
 
+    /// The first tier of `GET /v5/market/risk-limit` for the symbol ("maintenanceMargin:
+    /// Maintenance margin rate"), read again after [`INSTRUMENTS_TTL`].
     async fn maintenance_margin_rate(&self, symbol: &str) -> Result<Decimal, VenueError> {
         let shared = &self.shared;
         if let Some((rate, at)) = shared.risk().get(symbol) {
