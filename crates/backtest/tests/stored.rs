@@ -14,6 +14,7 @@ use signaldesk_backtest::{Backtest, BacktestError, Candles, Progress, Signals, S
 use signaldesk_core::market::Candle;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_store::test_support::TestDatabase;
+use signaldesk_venue::market::funding::FundingRates;
 use signaldesk_venue::paper::PaperConfig;
 
 use common::comparable;
@@ -84,6 +85,7 @@ async fn a_run_reading_stored_candles_as_it_goes_equals_one_on_them_held_whole()
             signals: Signals::Ratings {
                 interval_minutes: 15,
             },
+            funding: FundingRates::None,
             paper: PaperConfig::default(),
             walk_every_candle: false,
         };
@@ -155,6 +157,7 @@ async fn a_database_lost_during_the_run_fails_it_with_its_error() {
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
+        funding: FundingRates::None,
         paper: PaperConfig::default(),
         walk_every_candle: false,
     };
