@@ -186,9 +186,8 @@ async fn read_instruments(
 }
 
 /// The stored (Bybit) 1-minute candles of `symbols` in `[from_ms, to_ms)`, read a day at a
-/// time as the run goes, with the symbols' stored Bybit instruments, their stored funding
-/// rates and, for the paper
-/// exchange, each one's first risk tier's maintenance margin rate; the period
+/// time as the run goes, with the symbols' stored Bybit instruments and funding rates and,
+/// for the paper exchange, each one's first risk tier's maintenance margin rate; the period
 /// `[covers_from, to_ms)` must be covered ([`check_stored`]).
 pub async fn stored_history(
     store: &signaldesk_store::Store,
