@@ -2,23 +2,25 @@
 //! every difference. The venue is the truth; a difference means the books lie.
 //!
 //! Checked, by the venue's own ids (a trade's position is the one its opening order opened):
-//! - each closed trade's pnl and exit price equal the venue's closes of its own position;
-//! - an open trade's booked pnl equals its position's partial closes, and its open quantity
-//!   the position's;
+//! - each closed trade's pnl (its funding aside) and exit price equal the venue's closes of
+//!   its own position;
+//! - an open trade's booked pnl (its funding aside) equals its position's partial closes, and
+//!   its open quantity the position's;
+//! - paper only: each trade's funding equals its position's settlements;
 //! - no OPEN or PENDING trade without a venue position, no venue position without an OPEN
 //!   trade, and no cancelled trade whose order did execute;
 //! - every OPEN trade's stop loss rests on the venue;
 //!
 //! Imported history (docs/history-import.md) predates the venue's records and is left out.
-//! - paper only: the wallet equals the starting balance plus the sum of the trades' pnl,
-//!   less the opening fees of open positions not yet attributed to a close (exact).
+//! - paper only: the wallet equals the starting balance plus the sum of the trades' pnl
+//!   (funding included), less the opening fees of open positions not yet attributed to a close (exact).
 //! - the store's running all-time statistics (migration 0009), when up to date, equal a
 //!   recomputation from every closed trade, imported ones included.
 
 use rust_decimal::Decimal;
 use signaldesk_store::{Store, Trade, TradeStatus, IMPORTED_ORDER_PREFIX};
 use signaldesk_venue::paper::{AccountSnapshot, PaperConfig};
-use signaldesk_venue::{Position, PositionClose, Venue};
+use signaldesk_venue::{FundingPayment, Position, PositionClose, Venue};
 
 use crate::EngineError;
 
@@ -41,6 +43,8 @@ enum CloseSource {
     Snapshot {
         closes: Vec<PositionClose>,
         complete: bool,
+        fundings: Vec<FundingPayment>,
+        fundings_complete: bool,
     },
     Venue(std::sync::Arc<dyn Venue>),
 }
@@ -82,6 +86,8 @@ impl VenueAccount {
             source: CloseSource::Snapshot {
                 closes: snapshot.closes.iter().cloned().collect(),
                 complete: snapshot.closes.len() < PaperConfig::default().memory,
+                fundings: snapshot.fundings.iter().cloned().collect(),
+                fundings_complete: snapshot.fundings.len() < PaperConfig::default().memory,
             },
         }
     }
@@ -99,7 +105,9 @@ impl VenueAccount {
     /// them (a paper account keeps its newest 10,000 closes).
     async fn closes(&self, trade: &Trade) -> Result<Option<Vec<PositionClose>>, EngineError> {
         match &self.source {
-            CloseSource::Snapshot { closes, complete } => {
+            CloseSource::Snapshot {
+                closes, complete, ..
+            } => {
                 let own: Vec<PositionClose> = closes
                     .iter()
                     .filter(|c| c.symbol == trade.symbol && c.position_id == trade.client_order_id)
@@ -114,6 +122,30 @@ impl VenueAccount {
                     .await?,
             )),
         }
+    }
+}
+
+impl VenueAccount {
+    /// The funding the trade's position received (positive) or paid by the venue's
+    /// settlements; `None` where the venue does not name the position of a settlement
+    /// (Bybit) or no longer keeps them.
+    fn funding(&self, trade: &Trade) -> Option<Decimal> {
+        let CloseSource::Snapshot {
+            fundings,
+            fundings_complete,
+            ..
+        } = &self.source
+        else {
+            return None;
+        };
+        let own: Vec<&FundingPayment> = fundings
+            .iter()
+            .filter(|f| f.symbol == trade.symbol && f.position_id == trade.client_order_id)
+            .collect();
+        if own.is_empty() && !fundings_complete {
+            return None;
+        }
+        Some(own.iter().map(|f| -f.fee).sum())
     }
 }
 
@@ -142,6 +174,14 @@ pub async fn differences(
                 && (p.position_id.is_empty() || p.position_id == trade.client_order_id)
         });
         check_trade(trade, &closes, position, &mut found);
+        if let Some(funding) = account.funding(trade) {
+            if funding != trade.funding {
+                found.push(format!(
+                    "{} trade #{}: booked funding {} but the venue's settlements of its position add up to {funding}",
+                    trade.symbol, trade.id, trade.funding
+                ));
+            }
+        }
     }
     for position in &account.positions {
         let held = trades.iter().any(|t| {
@@ -188,10 +228,10 @@ fn check_trade(
     let venue_pnl: Decimal = closes.iter().map(|c| c.realized_pnl).sum();
     let venue_qty: Decimal = closes.iter().map(|c| c.qty).sum();
     match trade.status {
-        TradeStatus::Closed | TradeStatus::Open if trade.pnl != venue_pnl => {
+        TradeStatus::Closed | TradeStatus::Open if trade.pnl - trade.funding != venue_pnl => {
             found.push(format!(
-                "{name}: booked pnl {} but the venue's closes of its position add up to {venue_pnl}",
-                trade.pnl
+                "{name}: booked pnl {} (funding {} aside) but the venue's closes of its position add up to {venue_pnl}",
+                trade.pnl, trade.funding
             ));
         }
         TradeStatus::Cancelled if !closes.is_empty() || position.is_some() => {
