@@ -15,6 +15,7 @@ use signaldesk_backtest::sweep::{sweep, Axis};
 use signaldesk_backtest::{Backtest, Candles, Progress, Signals, StoredCandles};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_store::Store;
+use signaldesk_venue::market::funding::FundingRates;
 use signaldesk_venue::market::sim::default_symbols;
 use signaldesk_venue::paper::PaperConfig;
 
@@ -70,6 +71,7 @@ fn main() {
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
+        funding: FundingRates::None,
         paper: PaperConfig::default(),
         walk_every_candle: false,
     };

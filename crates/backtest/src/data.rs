@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use signaldesk_core::market::{Candle, Instrument};
 use signaldesk_store::StoredInstrument;
+use signaldesk_venue::market::funding::FundingRates;
 use signaldesk_venue::market::sim::{default_symbols, SimSymbol};
 
 use crate::{BacktestError, Candles, History, StoredCandles};
@@ -185,8 +186,8 @@ async fn read_instruments(
 }
 
 /// The stored (Bybit) 1-minute candles of `symbols` in `[from_ms, to_ms)`, read a day at a
-/// time as the run goes, with the symbols' stored Bybit instruments and, for the paper
-/// exchange, each one's first risk tier's maintenance margin rate; the period
+/// time as the run goes, with the symbols' stored Bybit instruments and funding rates and,
+/// for the paper exchange, each one's first risk tier's maintenance margin rate; the period
 /// `[covers_from, to_ms)` must be covered ([`check_stored`]).
 pub async fn stored_history(
     store: &signaldesk_store::Store,
@@ -201,7 +202,13 @@ pub async fn stored_history(
         return Err(BacktestError::UnknownSymbol(symbol.clone()));
     }
     let candles = StoredCandles::open(store, symbols, from_ms, to_ms).await?;
+    let mut rates = BTreeMap::new();
+    for symbol in symbols {
+        let stored = store.funding_rates_between(symbol, from_ms, to_ms).await?;
+        rates.insert(symbol.clone(), stored.into_iter().collect());
+    }
     Ok(History {
+        funding: FundingRates::Table(Arc::new(rates)),
         maintenance_margin_rates: found
             .iter()
             .filter_map(|s| Some((s.instrument.symbol.clone(), s.maintenance_margin_rate()?)))

@@ -2,14 +2,16 @@
 //! on real history. Resumable and gap-filling by construction: only the minutes the store
 //! lacks are asked for, newest first in pages of 1,000 (`GET /v5/market/kline` with `end`),
 //! at a steady pace well inside Bybit's public limits, each page stored before the next.
+//! The funding rates of the period come the same way ([`fetch_funding`]).
 
 use std::future::Future;
 use std::time::Duration;
 
 use signaldesk_core::market::Candle;
 use signaldesk_store::Store;
-use signaldesk_venue::bybit::http::client::KLINE_PAGE;
+use signaldesk_venue::bybit::http::client::{FUNDING_PAGE, KLINE_PAGE};
 use signaldesk_venue::bybit::http::{BybitHttpClient, BybitHttpError};
+use signaldesk_venue::market::funding::{next_settlement, FUNDING_INTERVAL_MS};
 
 use crate::BacktestError;
 
@@ -34,13 +36,19 @@ pub struct Fetched {
 /// The stretches `[start, end)` of whole minutes in `[from_ms, to_ms)` missing from `have`
 /// (sorted open times).
 pub fn gaps(have: &[i64], from_ms: i64, to_ms: i64) -> Vec<(i64, i64)> {
+    gaps_of(have, from_ms, to_ms, MINUTE_MS)
+}
+
+/// The stretches `[start, end)` of `[from_ms, to_ms)` missing from `have` (sorted times each
+/// covering `step`).
+fn gaps_of(have: &[i64], from_ms: i64, to_ms: i64, step: i64) -> Vec<(i64, i64)> {
     let mut gaps = Vec::new();
     let mut next = from_ms;
     for &t in have {
         if t > next {
             gaps.push((next, t));
         }
-        next = next.max(t + MINUTE_MS);
+        next = next.max(t + step);
     }
     if next < to_ms {
         gaps.push((next, to_ms));
@@ -92,6 +100,67 @@ pub async fn fetch_candles(
         }
     }
     done.missing = total.saturating_sub(done.stored_before + done.stored_now);
+    Ok(done)
+}
+
+/// How one symbol's funding history fetch went.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FetchedFunding {
+    /// Settlements of the period the store had already.
+    pub stored_before: usize,
+    /// Settlements stored by this fetch.
+    pub stored_now: usize,
+    /// Funding history requests sent.
+    pub requests: usize,
+}
+
+/// Fetches what the store lacks of `symbol`'s funding rates settled in `[from_ms, to_ms)`
+/// (`GET /v5/market/funding/history`, newest first in pages of 200), waiting `pace` between
+/// requests. Only the 8-hour periods without a stored settlement are asked for: a second
+/// fetch of the same period sends nothing but for times Bybit has no rate for (before the
+/// listing, or still to come).
+pub async fn fetch_funding(
+    client: &BybitHttpClient,
+    store: &Store,
+    symbol: &str,
+    from_ms: i64,
+    to_ms: i64,
+    pace: Duration,
+) -> Result<FetchedFunding, BacktestError> {
+    let from = next_settlement(from_ms - 1);
+    let to = to_ms.min(now_ms() + 1);
+    let have: Vec<i64> = store
+        .funding_rates_between(symbol, from, to)
+        .await?
+        .into_iter()
+        .map(|(at, _)| at)
+        .collect();
+    let mut done = FetchedFunding {
+        stored_before: have.len(),
+        ..FetchedFunding::default()
+    };
+    for (start, end) in gaps_of(&have, from, to, FUNDING_INTERVAL_MS)
+        .into_iter()
+        .rev()
+    {
+        let mut last = end - 1;
+        while last >= start {
+            if done.requests > 0 {
+                tokio::time::sleep(pace).await;
+            }
+            let page = retried(symbol, || client.funding_history(symbol, start, last)).await?;
+            done.requests += 1;
+            let Some(&(oldest, _)) = page.first() else {
+                break;
+            };
+            store.save_funding_rates(symbol, &page).await?;
+            done.stored_now += page.len();
+            if page.len() < FUNDING_PAGE {
+                break;
+            }
+            last = oldest - 1;
+        }
+    }
     Ok(done)
 }
 

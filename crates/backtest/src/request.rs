@@ -14,6 +14,7 @@ use signaldesk_core::settings::{bound, BotSettings};
 use signaldesk_core::stats::local_dates_range;
 use signaldesk_core::validation::FieldErrors;
 use signaldesk_store::Store;
+use signaldesk_venue::market::funding::FundingRates;
 use signaldesk_venue::paper::PaperConfig;
 
 use crate::data::{check_stored, instruments_of, stored_history, universe};
@@ -231,6 +232,8 @@ pub struct History {
     /// tier); the paper exchange's rate for any other.
     pub maintenance_margin_rates: BTreeMap<String, Decimal>,
     pub candles: Candles,
+    /// The funding rates positions pay at each settlement.
+    pub funding: FundingRates,
 }
 
 impl Checked {
@@ -330,6 +333,7 @@ impl Checked {
                     from_ms: self.warmup_from(market),
                     to_ms: self.to_ms,
                 },
+                funding: FundingRates::Simulated { seed: market.seed },
             },
         };
         let signals = match alerts {
@@ -346,6 +350,7 @@ impl Checked {
             settings: self.settings,
             instruments: history.instruments,
             candles: history.candles,
+            funding: history.funding,
             from_ms: self.from_ms,
             signals,
             paper,

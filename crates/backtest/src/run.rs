@@ -17,7 +17,9 @@ use signaldesk_engine::trading::{TradingDeps, TradingWorker};
 use signaldesk_engine::EventBus;
 use signaldesk_store::repo::stats::ChainWithTrades;
 use signaldesk_store::{Store, StoredSignal, Trade};
+use signaldesk_venue::market::funding::{FundingRates, FUNDING_INTERVAL_MS};
 use signaldesk_venue::market::manual::ManualMarket;
+use signaldesk_venue::market::MarketData;
 use signaldesk_venue::paper::{NoJournal, PaperConfig, PaperExchange};
 use signaldesk_venue::{QuietBand, Venue, VenueEvent};
 use tokio::sync::broadcast;
@@ -60,6 +62,9 @@ pub struct Backtest {
     pub instruments: Vec<Instrument>,
     /// The 1-minute candles; those before `from_ms` only warm the ratings up.
     pub candles: Candles,
+    /// The funding rates open positions pay at each settlement (the simulated market's
+    /// series, Bybit's stored history).
+    pub funding: FundingRates,
     /// Trading starts here (Unix ms).
     pub from_ms: i64,
     pub signals: Signals,
@@ -126,7 +131,10 @@ impl Backtest {
             .update_settings(user, record.id, &self.settings, 0)
             .await?;
 
-        let market = Arc::new(ManualMarket::new(self.instruments.clone(), first_ms));
+        let market = Arc::new(
+            ManualMarket::new(self.instruments.clone(), first_ms)
+                .with_funding(self.funding.clone()),
+        );
         let exchange =
             PaperExchange::new(market.clone(), self.paper.clone(), Arc::new(NoJournal)).await?;
         let venue: Arc<dyn Venue> = Arc::new(exchange.account(user));
@@ -369,7 +377,10 @@ impl Driver<'_> {
             let Some(candle) = part.at(minute_ms) else {
                 continue;
             };
-            if !self.walk_every_candle && self.bands[i].holds(candle.low, candle.high) {
+            // A minute that opens on a funding settlement is walked: its open is the price
+            // positions settle at.
+            let settles = minute_ms % FUNDING_INTERVAL_MS == 0;
+            if !self.walk_every_candle && !settles && self.bands[i].holds(candle.low, candle.high) {
                 self.unseen[i] = Some((candle.close, minute_ms + OFFSETS_MS[3]));
                 continue;
             }
@@ -407,10 +418,15 @@ impl Driver<'_> {
     /// Shows the market, the exchange and the worker each symbol's last close they have
     /// not seen (a quiet price: nobody acts on it).
     async fn show_closes(&mut self) {
+        let now_ms = self.market.now_ms();
         for (i, unseen) in self.unseen.iter_mut().enumerate() {
             if let Some((price, ts_ms)) = unseen.take() {
                 let symbol = &self.symbols[i];
+                // The market's tick carries the close's own time: a later one could cross a
+                // funding settlement at a price from before it.
+                self.market.set_time(ts_ms);
                 self.market.set_price(symbol, price);
+                self.market.set_time(now_ms);
                 self.exchange.on_tick(symbol, price, ts_ms);
                 self.worker.on_tick(symbol, price, at(ts_ms)).await;
             }

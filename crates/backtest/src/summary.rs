@@ -17,6 +17,8 @@ pub struct Summary {
     /// reached, at its deepest.
     pub max_drawdown_pct: Decimal,
     pub fees: Decimal,
+    /// Funding paid and received (received positive), already in the trades' pnl.
+    pub funding: Decimal,
     pub volume: Decimal,
     pub open_at_end: usize,
     pub starting_balance: Decimal,
@@ -52,6 +54,7 @@ impl Summary {
             stats,
             max_drawdown_pct: max_drawdown_pct(&equity),
             fees: trades.iter().map(|t| t.fees).sum(),
+            funding: trades.iter().map(|t| t.funding).sum(),
             volume: trades.iter().map(|t| t.volume).sum(),
             open_at_end: trades
                 .iter()

@@ -15,6 +15,7 @@ use signaldesk_backtest::{Backtest, BacktestError, Candles, Progress, ScriptedSi
 use signaldesk_core::market::{Candle, Instrument};
 use signaldesk_core::settings::BotSettings;
 use signaldesk_store::{Trade, TradeStatus};
+use signaldesk_venue::market::funding::FundingRates;
 use signaldesk_venue::paper::PaperConfig;
 
 use common::comparable;
@@ -81,6 +82,7 @@ fn scripted(prices: &[[Decimal; 4]]) -> Backtest {
             slippage_bps: dec!(0),
             ..PaperConfig::default()
         },
+        funding: FundingRates::None,
         walk_every_candle: false,
     }
 }
@@ -153,6 +155,7 @@ async fn the_same_history_gives_the_same_trades() {
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
+        funding: FundingRates::None,
         paper: PaperConfig::default(),
         walk_every_candle: false,
     };
@@ -195,6 +198,7 @@ async fn a_cancelled_run_stops_and_says_so() {
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
+        funding: FundingRates::None,
         paper: PaperConfig::default(),
         walk_every_candle: false,
     };
@@ -223,6 +227,7 @@ async fn a_sweep_computes_the_signals_once_and_each_cell_is_the_single_run_of_it
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
+        funding: FundingRates::None,
         paper: PaperConfig::default(),
         walk_every_candle: false,
     };
@@ -308,6 +313,7 @@ async fn skipping_quiet_candles_trades_exactly_as_walking_every_candle() {
             signals: Signals::Ratings {
                 interval_minutes: 15,
             },
+            funding: FundingRates::Simulated { seed: 11 },
             paper: PaperConfig::default(),
             walk_every_candle: false,
         };
@@ -341,6 +347,7 @@ async fn a_run_generating_its_history_as_it_goes_equals_one_on_the_history_in_me
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
+        funding: FundingRates::None,
         paper: PaperConfig::default(),
         walk_every_candle: false,
     };
@@ -358,4 +365,48 @@ async fn a_run_generating_its_history_as_it_goes_equals_one_on_the_history_in_me
     assert!(!a.trades.is_empty(), "{:#?}", a.log);
     assert_eq!(comparable(&a.trades), comparable(&b.trades));
     assert_eq!(a.summary, b.summary);
+}
+
+#[tokio::test]
+async fn a_position_held_across_settlements_pays_the_simulated_series() {
+    use signaldesk_venue::market::funding::{settlements_between, simulated_rate};
+    let seed = 5;
+    let symbols = vec!["BTCUSDT".to_string()];
+    let from = start_ms();
+    let to = from + 2 * 86_400_000;
+    let (instruments, loaded) = simulated_minutes(seed, &symbols, from, to).unwrap();
+    let minutes = loaded["BTCUSDT"].clone();
+    let run = Backtest {
+        settings: BotSettings {
+            initial_stop_loss_pct: dec!(50),
+            take_profit_first_pct: dec!(50),
+            leverage: 1,
+            ..classic()
+        },
+        instruments,
+        candles: Candles::Loaded(Arc::new(loaded)),
+        funding: FundingRates::Simulated { seed },
+        ..scripted(&[])
+    };
+    let outcome = run.run(&Progress::default()).await.unwrap();
+    assert_eq!(outcome.trades.len(), 1, "{:#?}", outcome.log);
+    let t = &outcome.trades[0];
+    assert_eq!(t.status, TradeStatus::Open, "held to the end");
+    let last_minute = minutes.last().unwrap().open_time_ms;
+    let open_at = |at: i64| minutes.iter().find(|c| c.open_time_ms == at).unwrap().open;
+    // A long pays qty x the price at the settlement (its minute's open) x the series' rate.
+    let settled: Vec<i64> = settlements_between(t.opened_at.unwrap(), last_minute).collect();
+    assert_eq!(settled.len(), 6);
+    let expected: Decimal = settled
+        .iter()
+        .map(|&at| -(t.qty * open_at(at) * simulated_rate(seed, "BTCUSDT", at)))
+        .sum();
+    assert_ne!(expected, Decimal::ZERO);
+    assert_eq!(t.funding, expected);
+    assert_eq!(outcome.summary.funding, expected);
+    // The wallet moved by exactly the funding and the opening fee.
+    assert_eq!(
+        outcome.summary.final_balance,
+        dec!(10000) - t.fees + expected
+    );
 }

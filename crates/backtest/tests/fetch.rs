@@ -196,3 +196,70 @@ async fn the_fake_refuses_what_bybit_refuses() {
     let second: i64 = list[1][0].as_str().unwrap().parse().unwrap();
     assert!(first > second, "newest first");
 }
+
+const FUNDING: &str = "/v5/market/funding/history";
+
+#[tokio::test]
+async fn funding_history_is_paged_back_in_200s_stored_once_and_resumed_with_what_is_missing() {
+    use signaldesk_backtest::fetch::fetch_funding;
+    use signaldesk_venue::market::funding::FUNDING_INTERVAL_MS;
+    let start = Utc
+        .with_ymd_and_hms(2026, 6, 1, 0, 0, 0)
+        .unwrap()
+        .timestamp_millis();
+    // 100 days of settlements but for two Bybit has none of.
+    let rates: Vec<(i64, Decimal)> = (0..300)
+        .filter(|n| !(150..152).contains(n))
+        .map(|n| (start + n * FUNDING_INTERVAL_MS, Decimal::new(n - 100, 6)))
+        .collect();
+    for db in databases().await {
+        let store = Store::connect(&db.url).await.unwrap();
+        let fake = fake().await;
+        fake.add_funding_history("BTCUSDT", &rates);
+        let client = BybitHttpClient::new(&fake.rest_url(), Duration::from_secs(5)).unwrap();
+        let requests = || fake.stats().requests.get(FUNDING).copied().unwrap_or(0) as usize;
+        let to = start + 100 * DAY_MS;
+
+        // The last 30 days first: 90 settlements in one request.
+        let recent = fetch_funding(
+            &client,
+            &store,
+            "BTCUSDT",
+            to - 30 * DAY_MS,
+            to,
+            Duration::ZERO,
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            (recent.stored_before, recent.stored_now, recent.requests),
+            (0, 90, 1)
+        );
+
+        // The whole period: only the 70 days before them, newest first, 200 then 8.
+        let all = fetch_funding(&client, &store, "BTCUSDT", start, to, Duration::ZERO)
+            .await
+            .unwrap();
+        assert_eq!(
+            (all.stored_before, all.stored_now, all.requests),
+            (90, 208, 2)
+        );
+        assert_eq!(requests(), 3);
+        assert_eq!(
+            store
+                .funding_rates_between("BTCUSDT", start, to)
+                .await
+                .unwrap(),
+            rates
+        );
+
+        // Resumed: only the two settlements Bybit lacks are asked for, once.
+        let again = fetch_funding(&client, &store, "BTCUSDT", start, to, Duration::ZERO)
+            .await
+            .unwrap();
+        assert_eq!(
+            (again.stored_before, again.stored_now, again.requests),
+            (298, 0, 1)
+        );
+    }
+}

@@ -14,6 +14,7 @@ use signaldesk_backtest::{Backtest, BacktestError, Candles, Progress, Signals, S
 use signaldesk_core::market::Candle;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_store::test_support::TestDatabase;
+use signaldesk_venue::market::funding::FundingRates;
 use signaldesk_venue::paper::PaperConfig;
 
 use common::comparable;
@@ -84,6 +85,7 @@ async fn a_run_reading_stored_candles_as_it_goes_equals_one_on_them_held_whole()
             signals: Signals::Ratings {
                 interval_minutes: 15,
             },
+            funding: FundingRates::None,
             paper: PaperConfig::default(),
             walk_every_candle: false,
         };
@@ -155,6 +157,7 @@ async fn a_database_lost_during_the_run_fails_it_with_its_error() {
         signals: Signals::Ratings {
             interval_minutes: 15,
         },
+        funding: FundingRates::None,
         paper: PaperConfig::default(),
         walk_every_candle: false,
     };
@@ -165,5 +168,89 @@ async fn a_database_lost_during_the_run_fails_it_with_its_error() {
         matches!(&failed, Err(BacktestError::Store(_))),
         "{:?}",
         failed.map(|o| o.trades.len())
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_on_stored_history_charges_the_stored_funding_rates() {
+    use rust_decimal::Decimal;
+    use rust_decimal_macros::dec;
+    use signaldesk_backtest::data::stored_history;
+    use signaldesk_backtest::ScriptedSignal;
+    use signaldesk_store::{StoredInstrument, TradeStatus};
+    use signaldesk_venue::market::funding::settlements_between;
+
+    let db = TestDatabase::sqlite();
+    let store = signaldesk_store::Store::connect(&db.url).await.unwrap();
+    let symbols = vec!["BTCUSDT".to_string()];
+    let (from_ms, to_ms) = (start_ms(), start_ms() + 2 * DAY_MS);
+    let (instruments, minutes) = simulated_minutes(3, &symbols, from_ms, to_ms).unwrap();
+    let btc = &minutes["BTCUSDT"];
+    store.save_candles("BTCUSDT", btc).await.unwrap();
+    store
+        .save_instrument(&StoredInstrument {
+            instrument: instruments[0].clone(),
+            risk_tiers: vec![signaldesk_core::market::RiskTier {
+                risk_limit_value: dec!(2000000),
+                maintenance_margin_rate: dec!(0.005),
+                mm_deduction: dec!(0),
+                max_leverage: dec!(100),
+            }],
+            fetched_at: 0,
+        })
+        .await
+        .unwrap();
+    // Bybit's rates: a different one at each settlement, one of them negative.
+    let settlements: Vec<i64> = settlements_between(from_ms, to_ms).collect();
+    let rates: Vec<(i64, Decimal)> = settlements
+        .iter()
+        .enumerate()
+        .map(|(i, &at)| (at, Decimal::new(i as i64 * 7 - 10, 5)))
+        .collect();
+    store.save_funding_rates("BTCUSDT", &rates).await.unwrap();
+
+    let history = stored_history(&store, &symbols, from_ms, from_ms, to_ms)
+        .await
+        .unwrap();
+    let run = Backtest {
+        settings: BotSettings {
+            initial_stop_loss_pct: dec!(50),
+            take_profit_first_pct: dec!(50),
+            use_trailing_stop: false,
+            leverage: 1,
+            ..BotSettings::default()
+        },
+        instruments: history.instruments,
+        candles: history.candles,
+        funding: history.funding,
+        from_ms,
+        signals: Signals::Scripted(Arc::new(vec![ScriptedSignal {
+            at_ms: from_ms + MINUTE_MS,
+            candle_ms: from_ms,
+            symbol: "BTCUSDT".into(),
+            rating: "STRONG_BUY".into(),
+        }])),
+        paper: PaperConfig::default(),
+        walk_every_candle: false,
+    };
+    let outcome = tokio::task::spawn_blocking(move || run.run_on_a_core(&Progress::default()))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(outcome.trades.len(), 1, "{:#?}", outcome.log);
+    let t = &outcome.trades[0];
+    assert_eq!(t.status, TradeStatus::Open);
+    let open_at = |at: i64| btc.iter().find(|c| c.open_time_ms == at).unwrap().open;
+    let expected: Decimal = rates
+        .iter()
+        .filter(|(at, _)| *at < to_ms)
+        .map(|&(at, rate)| -(t.qty * open_at(at) * rate))
+        .sum();
+    assert_eq!(settlements.len(), 6);
+    assert_eq!(t.funding, expected);
+    assert_eq!(outcome.summary.funding, expected);
+    assert_eq!(
+        outcome.summary.final_balance,
+        PaperConfig::default().starting_balance - t.fees + expected
     );
 }

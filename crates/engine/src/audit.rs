@@ -6,16 +6,16 @@
 //!   its own position (Bybit's closedPnl leaves funding out);
 //! - an open trade's booked pnl, its funding aside, equals its position's partial closes,
 //!   and its open quantity the position's;
-//! - live venues: each trade's booked funding equals the settlements the venue reports for
-//!   its position (Bybit names only the symbol: a settlement belongs to the latest trade on
-//!   the symbol opened at or before it, the rule the books use);
+//! - each trade's booked funding equals the settlements the venue reports for its position
+//!   (paper names the position; Bybit names only the symbol: a settlement belongs to the
+//!   latest trade on the symbol opened at or before it, the rule the books use);
 //! - no OPEN or PENDING trade without a venue position, no venue position without an OPEN
 //!   trade, and no cancelled trade whose order did execute;
 //! - every OPEN trade's stop loss rests on the venue;
 //!
 //! Imported history (docs/history-import.md) predates the venue's records and is left out.
-//! - paper only: the wallet equals the starting balance plus the sum of the trades' pnl,
-//!   less the opening fees of open positions not yet attributed to a close (exact).
+//! - paper only: the wallet equals the starting balance plus the sum of the trades' pnl
+//!   (funding included), less the opening fees of open positions not yet attributed to a close (exact).
 //! - the store's running all-time statistics (migration 0009), when up to date, equal a
 //!   recomputation from every closed trade, imported ones included.
 
@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use rust_decimal::Decimal;
 use signaldesk_store::{Store, Trade, TradeStatus, IMPORTED_ORDER_PREFIX};
 use signaldesk_venue::paper::{AccountSnapshot, PaperConfig};
-use signaldesk_venue::{Position, PositionClose, Venue};
+use signaldesk_venue::{FundingPayment, Position, PositionClose, Venue};
 
 use crate::EngineError;
 
@@ -47,6 +47,8 @@ enum CloseSource {
     Snapshot {
         closes: Vec<PositionClose>,
         complete: bool,
+        fundings: Vec<FundingPayment>,
+        fundings_complete: bool,
     },
     Venue(std::sync::Arc<dyn Venue>),
 }
@@ -88,6 +90,8 @@ impl VenueAccount {
             source: CloseSource::Snapshot {
                 closes: snapshot.closes.iter().cloned().collect(),
                 complete: snapshot.closes.len() < PaperConfig::default().memory,
+                fundings: snapshot.fundings.iter().cloned().collect(),
+                fundings_complete: snapshot.fundings.len() < PaperConfig::default().memory,
             },
         }
     }
@@ -105,7 +109,9 @@ impl VenueAccount {
     /// them (a paper account keeps its newest 10,000 closes).
     async fn closes(&self, trade: &Trade) -> Result<Option<Vec<PositionClose>>, EngineError> {
         match &self.source {
-            CloseSource::Snapshot { closes, complete } => {
+            CloseSource::Snapshot {
+                closes, complete, ..
+            } => {
                 let own: Vec<PositionClose> = closes
                     .iter()
                     .filter(|c| c.symbol == trade.symbol && c.position_id == trade.client_order_id)
@@ -125,26 +131,42 @@ impl VenueAccount {
 
 impl VenueAccount {
     /// The funding the venue settled on each trade's position (received positive), by
-    /// trade id; `None` for a paper account, whose wallet check covers its settlements.
-    async fn funding(
-        &self,
-        trades: &[Trade],
-    ) -> Result<Option<HashMap<i64, Decimal>>, EngineError> {
-        let CloseSource::Venue(venue) = &self.source else {
-            return Ok(None);
-        };
+    /// trade id, for the trades whose settlements the venue still keeps (a paper account
+    /// keeps its newest ones): a trade missing here is not checked.
+    async fn funding(&self, trades: &[Trade]) -> Result<HashMap<i64, Decimal>, EngineError> {
         let held: Vec<&Trade> = trades
             .iter()
             .filter(|t| matches!(t.status, TradeStatus::Open | TradeStatus::Closed))
             .filter(|t| t.opened_at.is_some())
             .collect();
+        let venue = match &self.source {
+            CloseSource::Snapshot {
+                fundings,
+                fundings_complete,
+                ..
+            } => {
+                let mut out = HashMap::new();
+                for t in held {
+                    let own: Vec<&FundingPayment> = fundings
+                        .iter()
+                        .filter(|f| f.symbol == t.symbol && f.position_id == t.client_order_id)
+                        .collect();
+                    if own.is_empty() && !fundings_complete {
+                        continue;
+                    }
+                    out.insert(t.id, own.iter().map(|f| -f.fee).sum());
+                }
+                return Ok(out);
+            }
+            CloseSource::Venue(venue) => venue,
+        };
         let mut since: HashMap<&str, i64> = HashMap::new();
         for t in &held {
             let opened = t.opened_at.unwrap_or_default();
             let first = since.entry(t.symbol.as_str()).or_insert(opened);
             *first = (*first).min(opened);
         }
-        let mut out = HashMap::new();
+        let mut out: HashMap<i64, Decimal> = held.iter().map(|t| (t.id, Decimal::ZERO)).collect();
         for (symbol, from_ms) in since {
             for payment in venue.funding_since(symbol, from_ms).await? {
                 let owner = held
@@ -160,7 +182,7 @@ impl VenueAccount {
                 }
             }
         }
-        Ok(Some(out))
+        Ok(out)
     }
 }
 
@@ -180,8 +202,7 @@ pub async fn differences(
     let mut pnl_sum = Decimal::ZERO;
     let funding = account.funding(&trades).await?;
     for trade in &trades {
-        if let Some(by_trade) = &funding {
-            let venue = by_trade.get(&trade.id).copied().unwrap_or_default();
+        if let Some(&venue) = funding.get(&trade.id) {
             if trade.funding != venue {
                 found.push(format!(
                     "{} trade #{}: booked funding {} but the venue's settlements of its position add up to {venue}",

@@ -12,9 +12,10 @@ use signaldesk_core::market::{PositionSide, Side};
 use signaldesk_engine::audit::{differences, VenueAccount};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{Store, Trade, TradeStatus};
+use signaldesk_venue::market::funding::{next_settlement, FundingRates};
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::paper::{NoJournal, PaperConfig, PaperExchange};
-use signaldesk_venue::{OrderRequest, Stops, Venue};
+use signaldesk_venue::{OrderRequest, Stops, Venue, VenueEvent};
 
 const START: i64 = 1_795_000_000_000;
 
@@ -67,7 +68,10 @@ fn trade(user: i64, id: &str, status: TradeStatus) -> Trade {
 /// booked exactly as the paper account did them.
 async fn matching_books() -> (TestDatabase, Store, i64, PaperExchange) {
     let (db, store, user) = store_with_trader(&classic()).await;
-    let market = Arc::new(ManualMarket::new(vec![instrument("BTCUSDT")], START));
+    let market = Arc::new(
+        ManualMarket::new(vec![instrument("BTCUSDT")], START)
+            .with_funding(FundingRates::Simulated { seed: 1 }),
+    );
     let paper = PaperConfig {
         slippage_bps: dec!(0),
         ..PaperConfig::default()
@@ -163,6 +167,58 @@ async fn a_venue_position_no_trade_holds_is_named() {
         found
             .iter()
             .any(|d| d.contains("is CANCELLED but its opening order executed")),
+        "{found:#?}"
+    );
+}
+
+#[tokio::test]
+async fn funding_booked_as_the_paper_account_settled_it_keeps_the_audit_exact() {
+    let (_db, store, user, exchange) = matching_books().await;
+    let mut events = exchange.account(user).subscribe();
+    let settled_at = next_settlement(START);
+    exchange.on_tick("BTCUSDT", dec!(31500), settled_at + 1_000);
+    let payment = std::iter::from_fn(|| events.try_recv().ok())
+        .find_map(|e| match e {
+            VenueEvent::Funding(f) => Some(f),
+            _ => None,
+        })
+        .unwrap();
+    // The open long "b" paid 0.01 x 31,000 (the price at the settlement) x the rate.
+    assert_eq!(payment.position_id, "b");
+    assert_eq!(payment.fee, dec!(0.01) * dec!(31000) * payment.rate);
+    assert_ne!(payment.fee, dec!(0));
+    // Not booked yet: the wallet moved and the books did not.
+    let found = audit(&store, user, &exchange).await;
+    assert!(
+        found.iter().any(|d| d.contains("booked funding 0")),
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().any(|d| d.contains("the paper wallet holds")),
+        "{found:#?}"
+    );
+    assert_eq!(found.len(), 2, "{found:#?}");
+
+    // Booked as the worker books it: funding and pnl move by what the position received.
+    let mut b = trades(&store, user).await.remove(1);
+    b.funding -= payment.fee;
+    b.pnl -= payment.fee;
+    store.save_trade(&b).await.unwrap();
+    store
+        .book_funding(&b, &payment.funding_id, payment.ts_ms)
+        .await
+        .unwrap();
+    assert_eq!(audit(&store, user, &exchange).await, Vec::<String>::new());
+
+    // Booked twice over, it is named.
+    b.funding -= payment.fee;
+    b.pnl -= payment.fee;
+    store.save_trade(&b).await.unwrap();
+    let found = audit(&store, user, &exchange).await;
+    assert!(
+        found
+            .iter()
+            .any(|d| d.contains(&format!("trade #{}: booked funding", b.id))),
         "{found:#?}"
     );
 }

@@ -269,6 +269,12 @@ impl FakeBybit {
         self.shared.lock().market.add_klines(symbol, 1, candles);
     }
 
+    /// Settled funding rates `(settlement time, rate)` of `symbol` that
+    /// `/v5/market/funding/history` serves (added to those it has).
+    pub fn add_funding_history(&self, symbol: &str, rates: &[(i64, Decimal)]) {
+        self.shared.lock().market.add_funding_history(symbol, rates);
+    }
+
     /// Closes `candle` of `symbol` on the `interval_minutes` interval (1, 3, 5, 15, 30, 60,
     /// 120, 240, 360, 720, 1440 or 10080), as Bybit does when its time is over: it is pushed
     /// with `confirm: true` on `kline.{interval}.{symbol}` and `/v5/market/kline` serves it

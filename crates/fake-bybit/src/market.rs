@@ -230,6 +230,8 @@ pub struct Market {
     symbols: HashMap<String, SymbolMarket>,
     /// Closed candles by symbol and interval (minutes), by open time.
     klines: HashMap<(String, u32), BTreeMap<i64, Candle>>,
+    /// Settled funding rates by symbol, by settlement time.
+    funding_history: HashMap<String, BTreeMap<i64, Decimal>>,
     risk_tiers: HashMap<String, Vec<RiskTier>>,
     /// Connections watching each topic: pushes are built for watched topics only.
     watched: HashMap<String, usize>,
@@ -307,6 +309,32 @@ impl Market {
         for candle in candles {
             stored.insert(candle.open_time_ms, candle.clone());
         }
+    }
+
+    /// Stores settled funding rates `(settlement time, rate)` of `symbol`.
+    pub fn add_funding_history(&mut self, symbol: &str, rates: &[(i64, Decimal)]) {
+        self.funding_history
+            .entry(symbol.to_string())
+            .or_default()
+            .extend(rates.iter().copied());
+    }
+
+    /// `/v5/market/funding/history`'s rows: the newest `limit` settlements of `symbol` in
+    /// `[start, end]`, newest first.
+    pub fn funding_rows(&self, symbol: &str, start: i64, end: i64, limit: usize) -> Vec<Value> {
+        self.funding_history
+            .get(symbol)
+            .into_iter()
+            .flat_map(|rates| rates.range(start..=end).rev())
+            .take(limit)
+            .map(|(at, rate)| {
+                json!({
+                    "symbol": symbol,
+                    "fundingRate": rate.to_string(),
+                    "fundingRateTimestamp": at.to_string(),
+                })
+            })
+            .collect()
     }
 
     pub fn set_turnover_24h(&mut self, symbol: &str, turnover: Decimal) {

@@ -166,6 +166,9 @@ async fn handle(
         }
         (Method::GET, "/v5/market/kline") => answer(now, klines(&shared, &query, now), None),
         (Method::GET, "/v5/market/tickers") => answer(now, tickers(&shared, &query, now), None),
+        (Method::GET, "/v5/market/funding/history") => {
+            answer(now, funding_history(&shared, &query, now), None)
+        }
         (Method::GET, "/v5/market/risk-limit") => answer(now, risk_limit(&shared, &query), None),
         _ => {
             let payload = if method == Method::GET {
@@ -432,6 +435,49 @@ fn klines(shared: &Arc<Shared>, query: &Query, now: i64) -> Result<Value, Reject
         limit,
     );
     Ok(json!({"category": "linear", "symbol": symbol, "list": list}))
+}
+
+/// GET /v5/market/funding/history (docs: market/history-fund-rate): `category` required
+/// (`linear`, `inverse`), `symbol` required; "Passing only `startTime` returns an error.
+/// Passing only `endTime` returns 200 records up till `endTime`. Passing neither returns 200
+/// records up till the current time."; `limit` in [1, 200], default 200; newest first.
+fn funding_history(shared: &Arc<Shared>, query: &Query, now: i64) -> Result<Value, Reject> {
+    market_category(query, &["linear", "inverse"], None)?;
+    let symbol = query
+        .get("symbol")
+        .ok_or_else(|| Reject::new(10001, "params error: symbol"))?;
+    let bound = |name: &str| -> Result<Option<i64>, Reject> {
+        query
+            .get(name)
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| Reject::new(10001, format!("params error: {name}")))
+            })
+            .transpose()
+    };
+    let (start, end) = match (bound("startTime")?, bound("endTime")?) {
+        (Some(_), None) => {
+            return Err(Reject::new(
+                10001,
+                "params error: startTime without endTime",
+            ))
+        }
+        (start, end) => (start.unwrap_or(i64::MIN), end.unwrap_or(now)),
+    };
+    let limit: usize = match query.get("limit") {
+        None => 200,
+        Some(l) => l
+            .parse()
+            .ok()
+            .filter(|l| (1..=200).contains(l))
+            .ok_or_else(|| Reject::new(10001, "params error: limit must be 1 to 200"))?,
+    };
+    let state = shared.lock();
+    if state.exchange.instrument(symbol).is_err() {
+        return Err(not_supported());
+    }
+    let list = state.market.funding_rows(symbol, start, end, limit);
+    Ok(json!({"category": "linear", "list": list}))
 }
 
 /// GET /v5/market/tickers (docs: market/tickers): `category` required (`spot`, `linear`,

@@ -760,3 +760,142 @@ async fn spawned_exchange_follows_the_feed_on_its_own() {
     };
     assert_eq!(wallet.wallet_balance, dec!(10044.4725));
 }
+
+#[tokio::test]
+async fn funding_settles_at_each_settlement_time_crossed_and_survives_a_restart() {
+    use signaldesk_venue::market::funding::{next_settlement, FundingRates, FUNDING_INTERVAL_MS};
+    let b = next_settlement(T0);
+    let rates = [
+        ("BTCUSDT", b, dec!(0.0001)),
+        ("BTCUSDT", b + FUNDING_INTERVAL_MS, dec!(-0.0002)),
+        ("BTCUSDT", b + 2 * FUNDING_INTERVAL_MS, dec!(0.0003)),
+        ("XRPUSDT", b, dec!(0.0002)),
+    ];
+    let mut table = std::collections::BTreeMap::<String, std::collections::BTreeMap<_, _>>::new();
+    for (symbol, at, rate) in rates {
+        table.entry(symbol.into()).or_default().insert(at, rate);
+    }
+    let funding = FundingRates::Table(Arc::new(table));
+    let market = Arc::new(ManualMarket::new(instruments(), T0).with_funding(funding.clone()));
+    market.set_price("BTCUSDT", dec!(50000));
+    market.set_price("XRPUSDT", dec!(2));
+    let journal = Arc::new(Recorder::default());
+    let exchange = PaperExchange::new(market.clone(), no_slippage(), journal.clone())
+        .await
+        .unwrap();
+    let v = exchange.account(USER);
+    let mut events = v.subscribe();
+    v.submit_market_order(order("long", Side::Buy, dec!(0.2), false))
+        .await
+        .unwrap();
+    let xrp_short = OrderRequest {
+        symbol: "XRPUSDT".into(),
+        ..order("short", Side::Sell, dec!(100), false)
+    };
+    v.submit_market_order(xrp_short).await.unwrap();
+    let before = v.wallet().await.unwrap().wallet_balance;
+    let tick = |symbol: &str, at: i64, price: Decimal| {
+        market.set_time(at);
+        market.set_price(symbol, price);
+        exchange.process_pending();
+    };
+    tick("BTCUSDT", b - 1_000, dec!(50100));
+    assert!(v.funding_since("BTCUSDT", 0).await.unwrap().is_empty());
+    // The ticks straddle the settlement time: the price at it is the one before.
+    tick("BTCUSDT", b + 1_000, dec!(50200));
+    // A tick on the settlement time itself settles at its own price.
+    tick("XRPUSDT", b, dec!(2.1));
+    // Two settlement times at once, both at the price before them.
+    tick("BTCUSDT", b + 2 * FUNDING_INTERVAL_MS + 5, dec!(50300));
+
+    let paid: Vec<_> = std::iter::from_fn(|| events.try_recv().ok())
+        .filter_map(|e| match e {
+            VenueEvent::Funding(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let summary: Vec<_> = paid
+        .iter()
+        .map(|f| {
+            (
+                f.symbol.as_str(),
+                f.side,
+                f.ts_ms,
+                f.mark_price,
+                f.rate,
+                f.fee,
+            )
+        })
+        .collect();
+    let (long, short) = (PositionSide::Long, PositionSide::Short);
+    let day = FUNDING_INTERVAL_MS;
+    assert_eq!(
+        summary,
+        vec![
+            // 0.2 x 50100 x 0.0001: the long pays.
+            ("BTCUSDT", long, b, dec!(50100), dec!(0.0001), dec!(1.002)),
+            // 100 x 2.1 x 0.0002: the short receives.
+            ("XRPUSDT", short, b, dec!(2.1), dec!(0.0002), dec!(-0.042)),
+            // A negative rate: the long receives 0.2 x 50200 x 0.0002.
+            (
+                "BTCUSDT",
+                long,
+                b + day,
+                dec!(50200),
+                dec!(-0.0002),
+                dec!(-2.008)
+            ),
+            (
+                "BTCUSDT",
+                long,
+                b + 2 * day,
+                dec!(50200),
+                dec!(0.0003),
+                dec!(3.012)
+            ),
+        ]
+    );
+    assert_eq!(paid[0].funding_id, format!("fund-long-{b}"));
+    assert_eq!(paid[1].position_id, "short");
+    assert_eq!(paid[0].qty, dec!(0.2));
+    let after = v.wallet().await.unwrap().wallet_balance;
+    assert_eq!(
+        after - before,
+        -(dec!(1.002) - dec!(0.042) - dec!(2.008) + dec!(3.012))
+    );
+    // Nothing is settled twice.
+    tick("BTCUSDT", b + 2 * day + 10, dec!(50300));
+    assert_eq!(v.funding_since("BTCUSDT", 0).await.unwrap().len(), 3);
+    assert_eq!(
+        v.funding_since("BTCUSDT", b + 1).await.unwrap(),
+        paid[2..].to_vec()
+    );
+
+    // A restart from the journal answers the same, and settles on from where it was.
+    let json = serde_json::to_string(&journal.latest(USER)).unwrap();
+    let restored: AccountSnapshot = serde_json::from_str(&json).unwrap();
+    let market2 =
+        Arc::new(ManualMarket::new(instruments(), b + 2 * day + 20).with_funding(funding));
+    market2.set_price("BTCUSDT", dec!(50300));
+    market2.set_price("XRPUSDT", dec!(2.1));
+    let exchange2 = PaperExchange::new(
+        market2.clone(),
+        no_slippage(),
+        Arc::new(Recorder::default()),
+    )
+    .await
+    .unwrap();
+    exchange2.restore([(USER, restored)]);
+    let v2 = exchange2.account(USER);
+    assert_eq!(
+        v2.funding_since("BTCUSDT", 0).await.unwrap(),
+        v.funding_since("BTCUSDT", 0).await.unwrap()
+    );
+    assert_eq!(
+        v2.funding_since("XRPUSDT", 0).await.unwrap(),
+        vec![paid[1].clone()]
+    );
+    assert_eq!(v2.wallet().await.unwrap().wallet_balance, after);
+    exchange2.process_pending();
+    assert_eq!(v2.funding_since("BTCUSDT", 0).await.unwrap().len(), 3);
+}

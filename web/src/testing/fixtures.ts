@@ -147,6 +147,7 @@ export function backtestSummary(totalPnl = 12.5, maxDrawdownPct = 3.25): Backtes
     starting_balance: 1000,
     final_balance: 1000 + totalPnl,
     fees: 1.5,
+    funding: -0.25,
     volume: 5000,
     open_at_end: 0,
     max_drawdown_pct: maxDrawdownPct,

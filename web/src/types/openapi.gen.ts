@@ -1444,6 +1444,11 @@ export interface components {
             final_balance: number;
             /**
              * Format: double
+             * @description Funding paid and received over the run (received positive), already in the pnl.
+             */
+            funding: number;
+            /**
+             * Format: double
              * @description The deepest fall of the balance (starting balance plus closed pnl) below its running
              *     peak, in percent.
              */

@@ -199,8 +199,8 @@ fn print_summary(heading: &Heading<'_>, symbols: usize, outcome: &Outcome) {
         s.open_at_end
     );
     println!(
-        "total pnl: {:.2} USDT (average {:.2}); fees {:.2} USDT; volume {:.2} USDT",
-        s.stats.total_pnl, s.stats.avg_pnl, s.fees, s.volume
+        "total pnl: {:.2} USDT (average {:.2}); fees {:.2} USDT; funding {:.2} USDT; volume {:.2} USDT",
+        s.stats.total_pnl, s.stats.avg_pnl, s.fees, s.funding, s.volume
     );
     println!(
         "balance: {:.2} -> {:.2} USDT; max drawdown {:.2} %",

@@ -1,5 +1,5 @@
 //! `signaldesk candles fetch`: Bybit's instruments of the symbols, then their 1-minute
-//! candles of the days, into the database (docs/backtesting.md, "Bybit's history"), with a
+//! candles and funding rates of the days, into the database (docs/backtesting.md, "Bybit's history"), with a
 //! line of progress per page.
 
 use std::io::Write;
@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use chrono::NaiveDate;
-use signaldesk_backtest::fetch::fetch_candles;
+use signaldesk_backtest::fetch::{fetch_candles, fetch_funding};
 use signaldesk_backtest::fetch_instruments::fetch_instruments;
 use signaldesk_backtest::request::is_symbol_name;
 use signaldesk_core::stats::local_dates_range;
@@ -80,6 +80,11 @@ pub async fn run(
         println!(
             "{symbol}: {} minutes stored before, {} fetched in {} requests, {} with no candle at Bybit",
             done.stored_before, done.stored_now, done.requests, done.missing
+        );
+        let funding = fetch_funding(&client, &store, symbol, from_ms, to_ms, PACE).await?;
+        println!(
+            "{symbol}: {} funding rates stored before, {} fetched in {} requests",
+            funding.stored_before, funding.stored_now, funding.requests
         );
     }
     store.close().await;

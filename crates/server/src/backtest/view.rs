@@ -26,6 +26,8 @@ pub struct SummaryView {
     /// peak, in percent.
     pub max_drawdown_pct: f64,
     pub fees: f64,
+    /// Funding paid and received over the run (received positive), already in the pnl.
+    pub funding: f64,
     pub volume: f64,
     /// Trades still open when the period ended.
     pub open_at_end: usize,
@@ -163,6 +165,7 @@ impl From<Summary> for SummaryView {
             stats: s.stats.into(),
             max_drawdown_pct: num(s.max_drawdown_pct),
             fees: num(s.fees),
+            funding: num(s.funding),
             volume: num(s.volume),
             open_at_end: s.open_at_end,
             starting_balance: num(s.starting_balance),

@@ -6,6 +6,7 @@ pub mod bot_logs;
 pub mod candles;
 pub mod commands;
 pub mod dashboard;
+pub mod funding_rates;
 pub mod import;
 pub mod instruments;
 pub mod leases;

@@ -58,6 +58,8 @@ pub struct BybitMarketData {
     http: BybitHttpClient,
     events: broadcast::Sender<MarketEvent>,
     prices: Arc<Mutex<HashMap<String, Decimal>>>,
+    /// The latest streamed `fundingRate` of each symbol.
+    funding_rates: Arc<Mutex<HashMap<String, Decimal>>>,
     instruments: tokio::sync::Mutex<Option<Vec<Instrument>>>,
     /// Adds a topic to the running stream (set by [`BybitMarketData::start`]).
     watch: Mutex<Option<mpsc::UnboundedSender<String>>>,
@@ -85,6 +87,7 @@ impl BybitMarketData {
             http,
             events,
             prices: Arc::new(Mutex::new(HashMap::new())),
+            funding_rates: Arc::new(Mutex::new(HashMap::new())),
             instruments: tokio::sync::Mutex::new(None),
             watch: Mutex::new(None),
         })
@@ -148,6 +151,7 @@ impl BybitMarketData {
             http: self.http.clone(),
             events: self.events.clone(),
             prices: Arc::clone(&self.prices),
+            funding_rates: Arc::clone(&self.funding_rates),
             last_closed: HashMap::new(),
         };
         tokio::spawn(async move {
@@ -173,6 +177,7 @@ struct Publisher {
     http: BybitHttpClient,
     events: broadcast::Sender<MarketEvent>,
     prices: Arc<Mutex<HashMap<String, Decimal>>>,
+    funding_rates: Arc<Mutex<HashMap<String, Decimal>>>,
     /// Open time of the last closed candle published, per symbol and interval.
     last_closed: HashMap<(String, u32), i64>,
 }
@@ -187,9 +192,19 @@ impl Publisher {
         match message {
             PublicMessage::Ticker {
                 symbol,
-                last_price: Some(price),
+                last_price,
+                funding_rate,
                 ts_ms,
             } => {
+                if let Some(rate) = funding_rate {
+                    self.funding_rates
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(symbol.clone(), rate);
+                }
+                let Some(price) = last_price else {
+                    return;
+                };
                 self.prices
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -341,6 +356,16 @@ impl MarketData for BybitMarketData {
         {
             let _ = watch.send(tickers_topic(symbol));
         }
+    }
+
+    /// The `fundingRate` the tickers stream last gave: Bybit's rate of the coming
+    /// settlement, whatever `at_ms` (the public stream has no history).
+    fn funding_rate(&self, symbol: &str, _at_ms: i64) -> Option<Decimal> {
+        self.funding_rates
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(symbol)
+            .copied()
     }
 
     fn subscribe(&self) -> broadcast::Receiver<MarketEvent> {

@@ -9,12 +9,14 @@ use rust_decimal::Decimal;
 use signaldesk_core::market::{Candle, Instrument};
 use tokio::sync::broadcast;
 
+use super::funding::FundingRates;
 use super::{MarketData, MarketEvent};
 use crate::error::VenueError;
 
 /// A [`MarketData`] whose clock, prices and candles are set by the caller.
 pub struct ManualMarket {
     instruments: Vec<Instrument>,
+    funding: FundingRates,
     state: Mutex<ManualState>,
     events: broadcast::Sender<MarketEvent>,
 }
@@ -31,12 +33,18 @@ impl ManualMarket {
         let (events, _) = broadcast::channel(4096);
         Self {
             instruments,
+            funding: FundingRates::None,
             state: Mutex::new(ManualState {
                 now_ms: start_ms,
                 ..ManualState::default()
             }),
             events,
         }
+    }
+
+    /// The same market with these funding rates (none by default).
+    pub fn with_funding(self, funding: FundingRates) -> Self {
+        Self { funding, ..self }
     }
 
     fn lock(&self) -> MutexGuard<'_, ManualState> {
@@ -123,6 +131,10 @@ impl MarketData for ManualMarket {
 
     fn subscribe(&self) -> broadcast::Receiver<MarketEvent> {
         self.events.subscribe()
+    }
+
+    fn funding_rate(&self, symbol: &str, at_ms: i64) -> Option<Decimal> {
+        self.funding.rate(symbol, at_ms)
     }
 
     fn now_ms(&self) -> i64 {

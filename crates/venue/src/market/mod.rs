@@ -2,6 +2,7 @@
 //! driven market for tests, and Bybit V5 public data.
 
 pub mod candles;
+pub mod funding;
 pub mod manual;
 pub mod sim;
 
@@ -53,6 +54,12 @@ pub trait MarketData: Send + Sync {
     /// Ticks of `symbol` from now on, where the market does not send them already (a market
     /// that streams every symbol it lists does nothing).
     fn watch(&self, _symbol: &str) {}
+
+    /// The funding rate of `symbol` settled at `at_ms` (a settlement time,
+    /// [`funding::next_settlement`]), if this market knows it.
+    fn funding_rate(&self, _symbol: &str, _at_ms: i64) -> Option<Decimal> {
+        None
+    }
 
     /// The market's clock, Unix milliseconds (simulated time for the simulated market).
     fn now_ms(&self) -> i64;

@@ -30,6 +30,11 @@
 //! * **Trailing stop**: inactive until the price reaches the activation price (at once
 //!   without one); then the stop is `best price - distance` for a long (rounded down to a
 //!   tick), `best price + distance` for a short (rounded up), and only ever tightens.
+//! * **Funding** settles at 00:00, 08:00 and 16:00 UTC of market time (the ticks' time):
+//!   a position open at a settlement time (opened before it) pays
+//!   `fee = qty x mark x rate` when long and `-(qty x mark x rate)` when short (a positive
+//!   rate: longs pay shorts), `mark` the last price at that time; the wallet changes by
+//!   `-fee`, the margin does not. Ticks that skip several settlement times settle each.
 
 use rust_decimal::Decimal;
 use signaldesk_core::market::{Instrument, PositionSide, Side};
@@ -37,9 +42,11 @@ use signaldesk_core::market::{Instrument, PositionSide, Side};
 use super::snapshot::{AccountSnapshot, PositionState, TrailingState};
 use super::PaperConfig;
 use crate::error::VenueError;
+use crate::market::funding::{next_settlement, settlements_between};
 use crate::quiet::QuietBand;
 use crate::venue::{
-    CloseReason, Fill, OrderRequest, Position, PositionClose, Stops, Trailing, Wallet,
+    CloseReason, Fill, FundingPayment, OrderRequest, Position, PositionClose, Stops, Trailing,
+    Wallet,
 };
 
 const BPS: Decimal = Decimal::from_parts(10_000, 0, 0, false, 0);
@@ -384,6 +391,7 @@ impl AccountSnapshot {
                         trailing: None,
                         opened_at_ms: quote.ts_ms,
                         updated_at_ms: quote.ts_ms,
+                        funded_to_ms: 0,
                     },
                 );
             }
@@ -486,6 +494,62 @@ impl AccountSnapshot {
         while self.closes.len() > memory {
             self.closes.pop_front();
         }
+        while self.fundings.len() > memory {
+            self.fundings.pop_front();
+        }
+    }
+
+    /// Settles the funding of the position on `symbol` at every settlement time after its
+    /// opening (and its last settlement) up to `to_ms`, at `mark_at(time)` and the rate
+    /// `rate_at(time)` (a time without a rate settles nothing). Returns the settlements.
+    pub fn settle_funding(
+        &mut self,
+        symbol: &str,
+        to_ms: i64,
+        mark_at: impl Fn(i64) -> Decimal,
+        rate_at: impl Fn(i64) -> Option<Decimal>,
+        config: &PaperConfig,
+    ) -> Vec<FundingPayment> {
+        let Some(pos) = self.positions.get_mut(symbol) else {
+            return Vec::new();
+        };
+        let from = pos.opened_at_ms.max(pos.funded_to_ms);
+        if next_settlement(from) > to_ms {
+            return Vec::new();
+        }
+        let mut paid = Vec::new();
+        let mut wallet_change = Decimal::ZERO;
+        for at in settlements_between(from, to_ms) {
+            pos.funded_to_ms = at;
+            let Some(rate) = rate_at(at) else {
+                continue;
+            };
+            let mark_price = mark_at(at);
+            let value = pos.qty * mark_price * rate;
+            let fee = match pos.side {
+                PositionSide::Long => value,
+                PositionSide::Short => -value,
+            };
+            wallet_change -= fee;
+            paid.push(FundingPayment {
+                funding_id: format!("fund-{}-{at}", pos.position_id),
+                position_id: pos.position_id.clone(),
+                symbol: symbol.to_string(),
+                side: pos.side,
+                qty: pos.qty,
+                mark_price,
+                rate,
+                fee,
+                ts_ms: at,
+            });
+        }
+        let settled_to = pos.funded_to_ms;
+        pos.updated_at_ms = pos.updated_at_ms.max(settled_to);
+        self.wallet_balance += wallet_change;
+        self.updated_at_ms = self.updated_at_ms.max(settled_to);
+        self.fundings.extend(paid.iter().cloned());
+        self.trim(config.memory);
+        paid
     }
 
     /// Replaces the stops of the position on the quote's symbol. Re-sending an unchanged

@@ -198,7 +198,8 @@ impl PaperExchange {
         }
     }
 
-    /// A new last price for `symbol`: trailing stops move, stops and liquidations fire.
+    /// A new last price for `symbol`: funding settles for every settlement time since the
+    /// last tick, then trailing stops move, stops and liquidations fire.
     pub fn on_tick(&self, symbol: &str, price: Decimal, ts_ms: i64) {
         let Some(instrument) = self.shared.instruments.get(symbol) else {
             return;
@@ -217,6 +218,11 @@ impl PaperExchange {
         {
             return;
         }
+        // The price at a settlement time is the last one before it, or this tick's when it
+        // falls on it.
+        let before = state.prices.get(symbol).copied().unwrap_or(price);
+        let mark_at = |at: i64| if at == ts_ms { price } else { before };
+        let rate_at = |at: i64| self.shared.market.funding_rate(symbol, at);
         set_for(&mut state.price_times, symbol, ts_ms);
         set_for(&mut state.prices, symbol, price);
         let mut users: Vec<UserId> = state
@@ -233,9 +239,20 @@ impl PaperExchange {
             let Some(account) = state.accounts.get_mut(&user_id) else {
                 continue;
             };
+            let funding = account.settle_funding(symbol, ts_ms, mark_at, rate_at, config);
             let outcome = account.on_price(quote, config);
-            if outcome.changed {
+            if outcome.changed || !funding.is_empty() {
                 self.shared.journal.save(user_id, account);
+            }
+            if !funding.is_empty() {
+                for payment in funding {
+                    state.publish(user_id, VenueEvent::Funding(payment));
+                }
+                if outcome.close.is_none() {
+                    if let Some(w) = state.wallet(user_id) {
+                        state.publish(user_id, VenueEvent::Wallet(w));
+                    }
+                }
             }
             if let Some(close) = outcome.close {
                 tracing::info!(
@@ -536,11 +553,21 @@ impl Venue for PaperAccount {
 
     async fn funding_since(
         &self,
-        _symbol: &str,
-        _from_ms: i64,
+        symbol: &str,
+        from_ms: i64,
     ) -> Result<Vec<FundingPayment>, VenueError> {
-        // Settlements are issue 29's work in progress: none is read yet.
-        Ok(Vec::new())
+        let state = self.exchange.lock();
+        Ok(state
+            .accounts
+            .get(&self.user_id)
+            .map(|a| {
+                a.fundings
+                    .iter()
+                    .filter(|f| f.symbol == symbol && f.ts_ms >= from_ms)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default())
     }
 
     async fn maintenance_margin_rate(&self, symbol: &str) -> Result<Decimal, VenueError> {

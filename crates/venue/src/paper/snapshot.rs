@@ -1,6 +1,6 @@
 //! The paper account's whole state as plain serializable data. Restoring these snapshots
-//! loses nothing: balances, positions, stops, trailing progress, processed client order ids
-//! and recent closes.
+//! loses nothing: balances, positions, stops, trailing progress, processed client order ids,
+//! recent closes and funding settlements.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use signaldesk_core::market::PositionSide;
 
-use crate::venue::{Fill, PositionClose};
+use crate::venue::{Fill, FundingPayment, PositionClose};
 
 /// Identifies a user's paper account (the store's user id).
 pub type UserId = i64;
@@ -31,6 +31,9 @@ pub struct AccountSnapshot {
     pub orders: VecDeque<Fill>,
     /// The most recent closes, oldest first.
     pub closes: VecDeque<PositionClose>,
+    /// The most recent funding settlements, oldest first.
+    #[serde(default)]
+    pub fundings: VecDeque<FundingPayment>,
     /// Sequence of the last order id handed out.
     pub order_seq: u64,
     pub updated_at_ms: i64,
@@ -46,6 +49,7 @@ impl AccountSnapshot {
             positions: BTreeMap::new(),
             orders: VecDeque::new(),
             closes: VecDeque::new(),
+            fundings: VecDeque::new(),
             order_seq: 0,
             updated_at_ms: now_ms,
         }
@@ -73,6 +77,10 @@ pub struct PositionState {
     pub trailing: Option<TrailingState>,
     pub opened_at_ms: i64,
     pub updated_at_ms: i64,
+    /// The last funding settlement time this position has been settled for (0: none yet);
+    /// the next one it pays is the first after both this and its opening.
+    #[serde(default)]
+    pub funded_to_ms: i64,
 }
 
 /// A trailing stop and its progress.

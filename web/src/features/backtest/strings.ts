@@ -34,6 +34,7 @@ export const backtestStrings = {
   maxDrawdown: 'Max drawdown',
   finalBalance: 'Final balance',
   fees: 'Fees',
+  funding: 'Funding',
   openAtEnd: 'Open at the end',
   trades: 'Trades',
   tradesShown: (shown: number, total: number) =>

@@ -9,8 +9,8 @@ use signaldesk_core::market::{Candle, Instrument, RiskTier};
 use super::error::BybitHttpError;
 use super::ip_ban;
 use super::models::{
-    kline_row, Envelope, InstrumentInfo, InstrumentsResult, KlineResult, RiskLimitResult, Ticker,
-    TickersResult,
+    dec, kline_row, Envelope, FundingHistoryResult, InstrumentInfo, InstrumentsResult, KlineResult,
+    RiskLimitResult, Ticker, TickersResult,
 };
 
 /// Mainnet REST base URL.
@@ -18,6 +18,10 @@ pub const MAINNET_REST_URL: &str = "https://api.bybit.com";
 
 /// Most rows one kline request returns.
 pub const KLINE_PAGE: usize = 1000;
+
+/// Most rows one funding history request returns ("limit: [`1`, `200`]. Default: `200`",
+/// docs/v5/market/history-fund-rate.mdx).
+pub const FUNDING_PAGE: usize = 200;
 
 #[derive(Debug, Clone)]
 pub struct BybitHttpClient {
@@ -94,6 +98,40 @@ impl BybitHttpClient {
             .collect::<Result<Vec<_>, _>>()?;
         candles.sort_by_key(|c| c.open_time_ms);
         Ok((candles, time))
+    }
+
+    /// GET /v5/market/funding/history: up to [`FUNDING_PAGE`] settlements `(time, rate)` of
+    /// `symbol` in `[start_ms, end_ms]`, the newest ones when there are more, oldest first.
+    pub async fn funding_history(
+        &self,
+        symbol: &str,
+        start_ms: i64,
+        end_ms: i64,
+    ) -> Result<Vec<(i64, rust_decimal::Decimal)>, BybitHttpError> {
+        let query = [
+            ("category", "linear".to_string()),
+            ("symbol", symbol.to_string()),
+            ("startTime", start_ms.to_string()),
+            ("endTime", end_ms.to_string()),
+            ("limit", FUNDING_PAGE.to_string()),
+        ];
+        let (result, _): (FundingHistoryResult, _) =
+            self.get("/v5/market/funding/history", &query).await?;
+        let mut rates = result
+            .list
+            .iter()
+            .map(|row| {
+                let at = row.funding_rate_timestamp.parse().map_err(|_| {
+                    BybitHttpError::Decode(format!(
+                        "fundingRateTimestamp is not a time: {:?}",
+                        row.funding_rate_timestamp
+                    ))
+                })?;
+                Ok((at, dec("fundingRate", &row.funding_rate)?))
+            })
+            .collect::<Result<Vec<_>, BybitHttpError>>()?;
+        rates.sort_by_key(|(at, _)| *at);
+        Ok(rates)
     }
 
     /// GET /v5/market/tickers for one symbol.

@@ -31,6 +31,19 @@ pub struct KlineResult {
     pub list: Vec<Vec<String>>,
 }
 
+/// GET /v5/market/funding/history (category=linear).
+#[derive(Debug, Deserialize)]
+pub struct FundingHistoryResult {
+    pub list: Vec<FundingHistoryRow>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FundingHistoryRow {
+    pub funding_rate: String,
+    pub funding_rate_timestamp: String,
+}
+
 /// GET /v5/market/tickers (category=linear).
 #[derive(Debug, Deserialize)]
 pub struct TickersResult {

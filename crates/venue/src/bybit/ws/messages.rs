@@ -41,10 +41,12 @@ pub enum PublicMessage {
         candle: Candle,
         confirm: bool,
     },
-    /// `tickers.{symbol}` snapshot or delta: a delta without `lastPrice` did not change it.
+    /// `tickers.{symbol}` snapshot or delta: a delta without `lastPrice` (or `fundingRate`)
+    /// did not change it.
     Ticker {
         symbol: String,
         last_price: Option<Decimal>,
+        funding_rate: Option<Decimal>,
         ts_ms: i64,
     },
     /// Anything else (other topics, unknown shapes).
@@ -85,6 +87,8 @@ struct WsTicker {
     symbol: Option<String>,
     #[serde(default)]
     last_price: Option<String>,
+    #[serde(default)]
+    funding_rate: Option<String>,
 }
 
 fn dec(value: &str) -> Result<Decimal, String> {
@@ -133,13 +137,14 @@ pub fn parse(text: &str) -> Result<Vec<PublicMessage>, String> {
         (Some("tickers"), Some(symbol), None) => {
             let t: WsTicker =
                 serde_json::from_value(env.data).map_err(|e| format!("{topic}: {e}"))?;
-            let last_price = match t.last_price.as_deref() {
-                Some(p) if !p.is_empty() => Some(dec(p)?),
-                _ => None,
+            let number = |field: Option<&str>| match field {
+                Some(p) if !p.is_empty() => dec(p).map(Some),
+                _ => Ok(None),
             };
             Ok(vec![PublicMessage::Ticker {
                 symbol: t.symbol.unwrap_or_else(|| symbol.to_string()),
-                last_price,
+                last_price: number(t.last_price.as_deref())?,
+                funding_rate: number(t.funding_rate.as_deref())?,
                 ts_ms: env.ts.unwrap_or(0),
             }])
         }
@@ -177,12 +182,13 @@ mod tests {
 
     #[test]
     fn reads_ticker_snapshots_deltas_and_acks() {
-        let snap = r#"{"topic":"tickers.BTCUSDT","type":"snapshot","data":{"symbol":"BTCUSDT","tickDirection":"PlusTick","lastPrice":"17216.00","markPrice":"17217.33"},"cs":24987956059,"ts":1673272861686}"#;
+        let snap = r#"{"topic":"tickers.BTCUSDT","type":"snapshot","data":{"symbol":"BTCUSDT","tickDirection":"PlusTick","lastPrice":"17216.00","markPrice":"17217.33","fundingRate":"-0.000212"},"cs":24987956059,"ts":1673272861686}"#;
         assert_eq!(
             parse(snap).unwrap(),
             vec![PublicMessage::Ticker {
                 symbol: "BTCUSDT".into(),
                 last_price: Some(dec!(17216.00)),
+                funding_rate: Some(dec!(-0.000212)),
                 ts_ms: 1673272861686
             }]
         );

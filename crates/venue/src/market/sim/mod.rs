@@ -550,6 +550,13 @@ impl MarketData for SimulatedMarket {
         self.events.subscribe()
     }
 
+    fn funding_rate(&self, symbol: &str, at_ms: i64) -> Option<Decimal> {
+        self.instruments
+            .iter()
+            .any(|i| i.symbol == symbol)
+            .then(|| super::funding::simulated_rate(self.config.seed, symbol, at_ms))
+    }
+
     fn now_ms(&self) -> i64 {
         self.lock().now_ms
     }

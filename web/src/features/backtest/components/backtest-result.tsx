@@ -42,6 +42,11 @@ function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
           valueClassName={pnlClass(summary.final_balance - summary.starting_balance)}
         />
         <StatTile label={s.fees} value={summary.fees.toFixed(2)} />
+        <StatTile
+          label={s.funding}
+          value={summary.funding.toFixed(2)}
+          valueClassName={pnlClass(summary.funding)}
+        />
         <StatTile label={s.openAtEnd} value={String(summary.open_at_end)} />
       </div>
       <StatsFigures data={summary.stats} />
