@@ -601,6 +601,14 @@ pub async fn run(
         .filter(|s| s.at_ms >= from_ms)
         .filter_map(|s| s.stored.as_ref().map(|(id, _)| *id))
         .collect();
+    if replayed_ids.is_empty() && live.trades.is_empty() {
+        // Nothing happened and nothing would: no history to generate.
+        let none = Replayed {
+            trades: &[],
+            skipped: &[],
+        };
+        return Ok(compare(from_ms, to_ms, live.data, &[], &replayed_ids, none));
+    }
     let backtest = replay_run(&live, settings, market, store, from_ms, to_ms).await?;
     let backtest = std::sync::Arc::new(backtest);
     let outcome = {
