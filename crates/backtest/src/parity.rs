@@ -482,8 +482,8 @@ pub fn compare(
                 let reason = (!agrees).then(|| both_differ(ls, bs));
                 (Some(d), agrees, reason)
             }
-            (Some(ls), None) => {
-                let why = live_only(signal_id, step, ls, replayed_ids, &skipped, &back_steps);
+            (Some(_), None) => {
+                let why = live_only(signal_id, step, replayed_ids, &skipped, &back_steps);
                 (None, false, Some(why))
             }
             (None, Some(_)) => (
@@ -555,7 +555,6 @@ fn both_differ(live: &Side, backtest: &Side) -> String {
 fn live_only(
     signal_id: Option<i64>,
     step: u32,
-    live: &Side,
     replayed: &HashSet<i64>,
     skipped: &HashMap<i64, &str>,
     back_steps: &HashMap<i64, u32>,
@@ -579,7 +578,6 @@ fn live_only(
     if let Some(why) = skipped.get(&id) {
         return format!("Live only: the backtest skipped the signal: {why}.");
     }
-    let _ = live;
     "Live only: the backtest saw no entry in this signal (no transition into a strong signal, or its symbol is not on the backtest's market).".to_string()
 }
 

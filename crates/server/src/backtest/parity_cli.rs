@@ -51,8 +51,8 @@ async fn compare(config: &Config, store: &Store, asked: &Asked) -> anyhow::Resul
     };
     let settings = store.settings_or_default(user.id, now_ms()).await?.settings;
     let tz = settings.timezone();
-    let (from_ms, to_ms) = parity::period(&asked.from, &asked.to, tz, now_ms())
-        .map_err(|fields| BacktestError::Invalid(fields))?;
+    let (from_ms, to_ms) =
+        parity::period(&asked.from, &asked.to, tz, now_ms()).map_err(BacktestError::Invalid)?;
     let venue = store.account_venue(user.id).await?;
     let market = market_of(config);
     let report = parity::run(store, user.id, venue, &settings, &market, from_ms, to_ms).await?;

@@ -2,9 +2,11 @@
 //! 400 and a sentence, answers a comparison, and `signaldesk parity` exits 0 when live and
 //! backtest agree and 3 when they differ.
 
+use std::str::FromStr;
+
 use chrono::{Days, Utc};
 use reqwest::{Method, StatusCode};
-use rust_decimal_macros::dec;
+use rust_decimal::Decimal;
 use serde_json::Value;
 use signaldesk_core::account::AccountVenue;
 use signaldesk_core::market::PositionSide;
@@ -61,6 +63,10 @@ async fn a_period_without_signals_or_trades_agrees() {
     assert_eq!(report["totals"]["live"]["trades"], 0);
 }
 
+fn d(text: &str) -> Decimal {
+    Decimal::from_str(text).unwrap()
+}
+
 /// A closed live trade opened by a signal that is not stored: one live-only row.
 fn lone_trade(user_id: i64, at_ms: i64) -> Trade {
     Trade {
@@ -71,17 +77,17 @@ fn lone_trade(user_id: i64, at_ms: i64) -> Trade {
         status: TradeStatus::Closed,
         client_order_id: format!("parity-{at_ms}"),
         leverage: 10,
-        margin: dec!(100),
-        qty: dec!(0.01),
-        open_qty: dec!(0),
-        entry_price: Some(dec!(30000)),
-        exit_price: Some(dec!(30300)),
-        closed_qty: dec!(0.01),
-        exit_value: dec!(303),
-        pnl: dec!(2.6),
-        fees: dec!(0.4),
-        funding: dec!(0),
-        volume: dec!(603),
+        margin: d("100"),
+        qty: d("0.01"),
+        open_qty: d("0"),
+        entry_price: Some(d("30000")),
+        exit_price: Some(d("30300")),
+        closed_qty: d("0.01"),
+        exit_value: d("303"),
+        pnl: d("2.6"),
+        fees: d("0.4"),
+        funding: d("0"),
+        volume: d("603"),
         stop_loss: None,
         tp_step: 0,
         close_reason: Some("manual".into()),
@@ -89,7 +95,7 @@ fn lone_trade(user_id: i64, at_ms: i64) -> Trade {
         chain_step: None,
         signal_id: Some(987_654),
         signal_at: Some(at_ms),
-        signal_price: Some(dec!(30000)),
+        signal_price: Some(d("30000")),
         created_at: at_ms,
         opened_at: Some(at_ms),
         closed_at: Some(at_ms + 600_000),
