@@ -221,3 +221,26 @@ test('a 2 x 2 sweep from the page: the table and heatmaps of 4 cells; a cell ope
   )
   await expect(cellRun.getByRole('group', { name: 'Total PnL', exact: true })).toHaveText(`Total PnL${pnl}`)
 })
+
+test('backtest vs reality: a period compared against the real server, a reversed one refused', async ({
+  page,
+  login,
+  account,
+}) => {
+  test.setTimeout(120_000)
+  await login(page, account)
+  await page.goto('/backtest')
+  const region = page.getByRole('region', { name: 'Backtest vs reality' })
+  const form = region.getByRole('form', { name: 'Backtest vs reality' })
+  await form.getByLabel('From', { exact: true }).fill(daysAgo(2))
+  await form.getByLabel('To', { exact: true }).fill(daysAgo(3))
+  await form.getByRole('button', { name: 'Compare' }).click()
+  await expect(form.getByRole('alert').first()).toContainText('The period must end after it starts.')
+
+  await form.getByLabel('To', { exact: true }).fill(daysAgo(1))
+  const answered = page.waitForResponse((response) => response.url().includes('/api/parity/'))
+  await form.getByRole('button', { name: 'Compare' }).click()
+  expect((await answered).status()).toBe(200)
+  await expect(region.getByText(/signals replayed on the simulated market/)).toBeVisible({ timeout: 60_000 })
+  await expect(region.getByRole('table', { name: 'Totals' })).toBeVisible()
+})

@@ -355,6 +355,7 @@ impl Feed {
                                 candle_ms: rated.open_time_ms,
                                 symbol: symbol.clone(),
                                 rating,
+                                stored: None,
                             });
                         }
                     }

@@ -9,6 +9,7 @@ pub mod data;
 mod feed;
 pub mod fetch;
 pub mod fetch_instruments;
+pub mod parity;
 pub mod path;
 pub mod request;
 mod run;

@@ -309,6 +309,7 @@ impl Checked {
                     candle_ms: s.created_at,
                     symbol: s.symbol,
                     rating: s.rating,
+                    stored: None,
                 })
                 .collect(),
         ))

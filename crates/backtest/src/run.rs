@@ -51,6 +51,9 @@ pub struct ScriptedSignal {
     pub symbol: String,
     /// STRONG_BUY, BUY, NEUTRAL, SELL or STRONG_SELL.
     pub rating: String,
+    /// A stored signal replayed (parity): its id and source (`ratings` or `webhook`), so
+    /// the run's trades name the signal the live bot acted on and alerts keep their rules.
+    pub stored: Option<(i64, String)>,
 }
 
 /// What to run.
@@ -114,6 +117,8 @@ pub struct Outcome {
     pub summary: Summary,
     /// The bot log of the run, oldest first (at most the last 1,000 lines).
     pub log: Vec<String>,
+    /// The signals acted on that opened nothing, by signal id, with the worker's reason.
+    pub skipped: Vec<(i64, String)>,
 }
 
 impl Backtest {
@@ -163,6 +168,7 @@ impl Backtest {
             worker: &mut worker,
             symbols: &symbols,
             signals_taken: 0,
+            skipped: Vec::new(),
             bands: vec![QuietBand::EVERYWHERE; symbols.len()],
             unseen: vec![None; symbols.len()],
             opened: vec![false; symbols.len()],
@@ -182,6 +188,9 @@ impl Backtest {
                 while let Some(signal) = due.pop_front_if(|s| s.at_ms <= minute_ms) {
                     if minute_ms >= self.from_ms {
                         driver.signal(signal, minute_ms).await?;
+                    } else if signal.stored.is_some() {
+                        // A replayed signal from before the period: what the bot knew then.
+                        driver.worker.note_signal(&signal.symbol, &signal.rating);
                     }
                 }
                 if minute_ms >= self.from_ms {
@@ -193,6 +202,7 @@ impl Backtest {
         }
         chunks.finish()?;
         driver.show_closes().await;
+        let skipped = std::mem::take(&mut driver.skipped);
         progress.set(1.0);
 
         let trades = store.all_trades(user).await?;
@@ -210,6 +220,7 @@ impl Backtest {
             chains,
             summary,
             log: journal.kept_lines(),
+            skipped,
         })
     }
 
@@ -319,6 +330,7 @@ struct Driver<'a> {
     /// How many signals the worker acted on: their ids in the scratch books (no trade
     /// refers to a signal row, so none is written).
     signals_taken: i64,
+    skipped: Vec<(i64, String)>,
     bands: Vec<QuietBand>,
     /// Each symbol's last close the market and the exchange have not been shown, with its
     /// time.
@@ -344,6 +356,11 @@ impl Driver<'_> {
 
     async fn signal(&mut self, scripted: ScriptedSignal, now_ms: i64) -> Result<(), BacktestError> {
         self.market.set_time(now_ms);
+        let (stored_id, source) = scripted
+            .stored
+            .map_or((None, "backtest".to_string()), |(id, source)| {
+                (Some(id), source)
+            });
         let mut signal = StoredSignal {
             id: 0,
             user_id: self.user,
@@ -353,7 +370,7 @@ impl Driver<'_> {
             ma: None,
             osc: None,
             candle_time: scripted.candle_ms,
-            source: "backtest".into(),
+            source,
             created_at: now_ms,
         };
         if !self.worker.acts_on(&signal.symbol, &signal.rating) {
@@ -363,8 +380,11 @@ impl Driver<'_> {
         }
         self.show_closes().await;
         self.signals_taken += 1;
-        signal.id = self.signals_taken;
+        signal.id = stored_id.unwrap_or(self.signals_taken);
         self.worker.on_signal(&signal, at(now_ms)).await;
+        if let Some(why) = self.worker.take_last_skip() {
+            self.skipped.push((signal.id, why));
+        }
         self.pump(now_ms).await?;
         self.refresh_bands();
         Ok(())

@@ -77,6 +77,7 @@ fn scripted(prices: &[[Decimal; 4]]) -> Backtest {
             candle_ms: start_ms(),
             symbol: "BTCUSDT".into(),
             rating: "STRONG_BUY".into(),
+            stored: None,
         }])),
         paper: PaperConfig {
             slippage_bps: dec!(0),

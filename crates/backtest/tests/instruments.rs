@@ -292,6 +292,7 @@ async fn a_long_is_liquidated_at_the_first_risk_tier_s_maintenance_rate() {
             candle_ms: gap_ms - MINUTE_MS,
             symbol: "WIFUSDT".into(),
             rating: "STRONG_BUY".into(),
+            stored: None,
         }]));
         let outcome = run(backtest).await;
         let [trade] = outcome.trades.as_slice() else {

@@ -62,6 +62,10 @@ enum Command {
     /// Run a user's bot (saved settings, changed by --set) over the simulated market's
     /// history and print what it would have done (docs/backtesting.md).
     Backtest(BacktestArgs),
+    /// Replay the signals a user's bot acted on in a period through a backtest of the
+    /// user's current settings on the account's market and compare the trades side by side
+    /// (docs/parity.md). Exit code 0: they agree; 3: they differ; 1: an error.
+    Parity(ParityArgs),
     /// Market history for backtests.
     #[command(subcommand)]
     Candles(CandlesCommand),
@@ -121,6 +125,24 @@ enum CandlesCommand {
         #[command(flatten)]
         storage: StorageArgs,
     },
+}
+
+#[derive(Args)]
+struct ParityArgs {
+    #[arg(long)]
+    username: String,
+    /// Start: a day in the user's zone (YYYY-MM-DD, from its first instant) or an RFC 3339
+    /// time (2026-11-20T12:00:00Z).
+    #[arg(long)]
+    from: String,
+    /// End: a day in the user's zone (included, to its end) or an RFC 3339 time (excluded).
+    #[arg(long)]
+    to: String,
+    /// Print the comparison as JSON (every row, both sides, differences, totals).
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    storage: StorageArgs,
 }
 
 #[derive(Args)]
@@ -213,7 +235,7 @@ struct UserArgs {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     // A backtest's own output is its summary: the exchange's per-order lines would bury it.
-    let quiet = matches!(cli.command, Command::Backtest(_));
+    let quiet = matches!(cli.command, Command::Backtest(_) | Command::Parity(_));
     init_tracing(cli.log_format, quiet);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
@@ -224,6 +246,10 @@ pub fn main() -> ExitCode {
     };
     match runtime.block_on(run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<crate::backtest::parity_cli::Differences>() => {
+            eprintln!("{e}");
+            ExitCode::from(crate::backtest::parity_cli::DIFFERENCES_EXIT)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
@@ -307,6 +333,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 sweep: args.sweep,
             };
             crate::backtest::cli::run(&config, asked).await
+        }
+        Command::Parity(args) => {
+            let config = Config::load(file, &storage_overrides(args.storage))
+                .context("invalid configuration")?;
+            let asked = crate::backtest::parity_cli::Asked {
+                username: args.username,
+                from: args.from,
+                to: args.to,
+                json: args.json,
+            };
+            crate::backtest::parity_cli::run(&config, asked).await
         }
         Command::Candles(CandlesCommand::Fetch {
             symbols,

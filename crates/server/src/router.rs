@@ -16,8 +16,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::{
-    api_keys, backtest_chart, backtests, balance, bot, dashboard, live_statistics, logs, settings,
-    signals, stats, trades, webhook,
+    api_keys, backtest_chart, backtests, balance, bot, dashboard, live_statistics, logs, parity,
+    settings, signals, stats, trades, webhook,
 };
 use crate::app::AppState;
 use crate::auth::handlers as auth;
@@ -90,6 +90,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(backtests::read, backtests::delete))
         .routes(routes!(backtests::cancel))
         .routes(routes!(backtest_chart::chart))
+        .routes(routes!(parity::read))
         .routes(routes!(
             webhook::status,
             webhook::regenerate,

@@ -88,3 +88,8 @@ export type Backtest = Schemas['BacktestView']
 export type BacktestInput = Schemas['BacktestInput']
 /** A finished backtest's figures, trades and chains. */
 export type BacktestResult = Schemas['BacktestResult']
+
+/** GET /api/parity/: live trades vs a backtest of the same signals (docs/parity.md). */
+export type ParityReport = Schemas['ParityReport']
+export type ParityRow = Schemas['ParityRow']
+export type ParitySide = Schemas['ParitySide']

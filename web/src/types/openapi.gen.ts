@@ -535,6 +535,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/parity/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live vs backtest over a period: each trade's entry and exit times and prices, fees,
+         *     funding and pnl on both sides and their differences, trades on one side only with the
+         *     reason, and the totals. Runs the backtest while the request waits (a period of days
+         *     takes seconds).
+         */
+        get: operations["backtests_parity_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/signals/": {
         parameters: {
             query?: never;
@@ -1225,6 +1247,119 @@ export interface components {
             created_at: string;
             /** @description The URL path to give TradingView, after this server's public address. Shown only now. */
             path: string;
+        };
+        /** @description Backtest minus live, field by field; a field missing on a side has no difference. */
+        ParityDifference: {
+            /** Format: int64 */
+            entry_at_ms: number | null;
+            /** Format: double */
+            entry_price: number | null;
+            /** Format: int64 */
+            exit_at_ms: number | null;
+            /** Format: double */
+            exit_price: number | null;
+            /** Format: double */
+            fees: number;
+            /** Format: double */
+            funding: number;
+            /** Format: double */
+            pnl: number;
+        };
+        /** @description The comparison of a period. */
+        ParityReport: {
+            /** @description Where the backtest's prices came from: `simulated` or `bybit`. */
+            data: string;
+            /** @description Rows that do not agree. */
+            differences: number;
+            /** Format: int64 */
+            from_ms: number;
+            /** @description Oldest first (by the first entry of either side). */
+            rows: components["schemas"]["ParityRow"][];
+            /** @description The signals replayed (stored in the period). */
+            signals: number;
+            /** Format: int64 */
+            to_ms: number;
+            totals: components["schemas"]["ParityTotals"];
+        };
+        /** @description A live trade and its backtest counterpart, or one of them alone with the reason. */
+        ParityRow: {
+            /** @description Whether both sides exist and agree in every field compared. */
+            agrees: boolean;
+            backtest: null | components["schemas"]["ParitySide"];
+            difference: null | components["schemas"]["ParityDifference"];
+            live: null | components["schemas"]["ParitySide"];
+            /**
+             * @description Why the two differ: the side that has no trade and why, or what makes one trade
+             *     differ (not closed yet, closed by hand).
+             */
+            reason: string | null;
+            /**
+             * Format: int64
+             * @description The signal that opened the trade (its chain's first trade's, for a later step).
+             */
+            signal_id: number | null;
+            /**
+             * Format: int32
+             * @description The martingale step (1 for a classic trade).
+             */
+            step: number;
+            symbol: string;
+        };
+        /** @description One side of a trade: what the comparison shows of it. */
+        ParitySide: {
+            close_reason: string | null;
+            /**
+             * Format: int64
+             * @description Unix ms of the fill that opened it.
+             */
+            entry_at: number | null;
+            /** Format: double */
+            entry_price: number | null;
+            /**
+             * Format: int64
+             * @description Unix ms of its last close.
+             */
+            exit_at: number | null;
+            /** Format: double */
+            exit_price: number | null;
+            /** Format: double */
+            fees: number;
+            /** Format: double */
+            funding: number;
+            /** Format: double */
+            pnl: number;
+            /** @description `long` or `short`. */
+            side: string;
+            /** @description `open` or `closed` (a trade not filled is `pending`). */
+            status: string;
+            /** Format: int64 */
+            trade_id: number;
+        };
+        ParitySignedSums: {
+            /** Format: double */
+            fees: number;
+            /** Format: double */
+            funding: number;
+            /** Format: double */
+            pnl: number;
+            /** Format: int64 */
+            trades: number;
+        };
+        /** @description Trades, fees, funding and pnl of one side. */
+        ParitySums: {
+            /** Format: double */
+            fees: number;
+            /** Format: double */
+            funding: number;
+            /** Format: double */
+            pnl: number;
+            trades: number;
+        };
+        ParityTotals: {
+            backtest: components["schemas"]["ParitySums"];
+            /** @description Backtest minus live (trades: the backtest's count minus the live count, as signed). */
+            difference: components["schemas"]["ParitySignedSums"];
+            live: components["schemas"]["ParitySums"];
         };
         /** @description One day, ISO week or month. */
         PeriodRowView: {
@@ -3697,6 +3832,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    backtests_parity_read: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Start: a day in the user's zone (`2026-11-20`, from its first instant) or an RFC 3339
+                 *     time (`2026-11-20T12:00:00Z`).
+                 */
+                from?: string;
+                /**
+                 * @description End: a day in the user's zone (included, to its end) or an RFC 3339 time
+                 *     (excluded); at most 366 days after `from`.
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParityReport"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };

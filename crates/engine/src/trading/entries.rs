@@ -45,8 +45,10 @@ impl TradingWorker {
             return;
         };
         let label = format!("{} {}", signal.symbol, new);
+        self.last_skip = None;
         if let Err(skip) = self.try_entry(signal, side, now).await {
             self.info(&format!("{label}: skipped, {skip}")).await;
+            self.last_skip = Some(skip.to_string());
         }
         self.resume_waiting_chains(now).await;
     }
@@ -231,6 +233,13 @@ impl TradingWorker {
         }
         let trading = |id: i64| self.open.values().any(|t| t.chain_id == Some(id));
         self.no_waiting_chains = ids.into_iter().all(trading);
+    }
+
+    /// Notes `rating` as `symbol`'s latest signal without acting on it: what the worker
+    /// knew before a replayed period (a live worker starts from the stored latest ones).
+    pub fn note_signal(&mut self, symbol: &str, rating: &str) {
+        self.signals
+            .insert(symbol.to_string(), TradeSignal::from_rating(rating));
     }
 
     /// Whether [`on_signal`](Self::on_signal) would act on `rating` for `symbol` (try an

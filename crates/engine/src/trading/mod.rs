@@ -96,6 +96,8 @@ pub struct TradingWorker {
     /// Whether an order's round trip (wall-clock time) is added to the worker's clock for
     /// its fill time; not on a clock moved by hand, where it would make runs differ.
     round_trips_take_time: bool,
+    /// Why the last signal acted on opened nothing (a backtest's parity run reads it).
+    last_skip: Option<String>,
 }
 
 impl TradingWorker {
@@ -122,6 +124,7 @@ impl TradingWorker {
             out_of_sync: books::OutOfSync::default(),
             no_waiting_chains: false,
             round_trips_take_time: true,
+            last_skip: None,
         })
     }
 
@@ -131,6 +134,12 @@ impl TradingWorker {
     pub fn on_a_hand_moved_clock(mut self) -> TradingWorker {
         self.round_trips_take_time = false;
         self
+    }
+
+    /// Why the last signal [`on_signal`](Self::on_signal) acted on opened nothing (a
+    /// limit, a forbidden window); `None` once read or when it opened a trade.
+    pub fn take_last_skip(&mut self) -> Option<String> {
+        self.last_skip.take()
     }
 
     pub fn settings(&self) -> &BotSettings {

@@ -8,6 +8,7 @@ pub mod bot;
 pub mod dashboard;
 pub mod live_statistics;
 pub mod logs;
+pub mod parity;
 pub mod settings;
 pub mod signals;
 pub mod stats;

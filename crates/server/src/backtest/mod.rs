@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod fetch_cli;
 pub mod jobs;
+pub mod parity_cli;
 pub mod view;
 
 use signaldesk_backtest::Market;

@@ -93,6 +93,47 @@ impl Store {
         rows.iter().map(from_row).collect()
     }
 
+    /// The newest signal of each symbol stored before `before_ms`, by symbol: what the
+    /// bot knew of each symbol when a period began.
+    pub async fn latest_signals_before(
+        &self,
+        user_id: i64,
+        before_ms: i64,
+    ) -> Result<Vec<StoredSignal>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM signals WHERE id IN (
+                 SELECT MAX(id) FROM signals WHERE user_id = $1 AND created_at < $2 GROUP BY symbol)
+             ORDER BY symbol"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .bind(before_ms)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
+    /// Every signal of the user (any source) stored in `[from_ms, to_ms)`, oldest first.
+    pub async fn all_signals_between(
+        &self,
+        user_id: i64,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Vec<StoredSignal>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM signals
+             WHERE user_id = $1 AND created_at >= $2 AND created_at < $3
+             ORDER BY created_at, id"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .bind(from_ms)
+            .bind(to_ms)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
     /// The user's newest signals, newest first.
     pub async fn recent_signals(
         &self,

@@ -94,4 +94,39 @@ export const backtestStrings = {
   sweepFailed: 'Failed',
   pnlShort: 'PnL',
   drawdownShort: 'DD',
+  parity: 'Backtest vs reality',
+  parityHint:
+    "The signals your bot acted on in the period, replayed through a backtest of your current settings on your account's market, next to the live trades. Trades are matched by the signal that opened them.",
+  parityFrom: 'From',
+  parityTo: 'To',
+  parityRun: 'Compare',
+  parityRunning: 'Replaying…',
+  parityTable: 'Live and backtest trades',
+  parityLive: 'Live',
+  parityBacktest: 'Backtest',
+  parityDifference: 'Difference',
+  parityAgrees: 'Agrees',
+  parityDiffers: 'Differs',
+  parityNone: 'No trades on either side in this period.',
+  parityNoDifferences: 'No differences: live and backtest agree trade for trade.',
+  parityDifferences: (n: number) => `${String(n)} trade${n === 1 ? '' : 's'} differ.`,
+  paritySignals: (n: number, data: string) =>
+    `${String(n)} signals replayed on the ${data === 'bybit' ? 'stored Bybit' : 'simulated'} market.`,
+  paritySignal: (id: number | null | undefined, step: number) =>
+    id == null
+      ? 'no signal'
+      : step > 1
+        ? `signal #${String(id)}, step ${String(step)}`
+        : `signal #${String(id)}`,
+  parityTotals: 'Totals',
+  parityFields: {
+    entryTime: 'Entry time',
+    entryPrice: 'Entry price',
+    exitTime: 'Exit time',
+    exitPrice: 'Exit price',
+    fees: 'Fees',
+    funding: 'Funding',
+    pnl: 'PnL',
+    trades: 'Trades',
+  },
 } as const

@@ -3,6 +3,7 @@ import { PageHeader } from '@/components/page-header'
 import { cn } from '@/lib/utils'
 import { BacktestForm } from '@/features/backtest/components/backtest-form'
 import { BacktestResultView } from '@/features/backtest/components/backtest-result'
+import { ParitySection } from '@/features/backtest/components/parity-section'
 import { RunsTable } from '@/features/backtest/components/runs-table'
 import { backtestStrings as s } from '@/features/backtest/strings'
 
@@ -49,6 +50,7 @@ export function BacktestPage() {
           ))}
         </div>
       ) : null}
+      <ParitySection />
     </div>
   )
 }
