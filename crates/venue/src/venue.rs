@@ -12,7 +12,7 @@
 //! | `wallet`                | GET /v5/account/wallet-balance                               |
 //! | `position_closes`       | GET /v5/order/history (the opening order) + GET /v5/position/closed-pnl |
 //! | `funding_since`         | GET /v5/execution/list, execType=Funding                      |
-//! | `subscribe`             | private websocket: order, execution, position, wallet; REST order history after each reconnect |
+//! | `subscribe`             | private websocket: order, execution, position, wallet; REST order history and funding executions after each reconnect |
 
 use async_trait::async_trait;
 use rust_decimal::Decimal;
