@@ -202,7 +202,7 @@ pub struct Side {
     pub trade_id: i64,
     /// `long` or `short`.
     pub side: String,
-    /// `open` or `closed` (a trade not filled is `pending`).
+    /// `OPEN` or `CLOSED`.
     pub status: String,
     /// Unix ms of the fill that opened it.
     pub entry_at: Option<i64>,
@@ -390,6 +390,11 @@ pub struct Replayed<'a> {
 
 type Key = (Option<i64>, u32, i64);
 
+/// Whether a trade was filled (a pending or cancelled one never traded: not compared).
+fn traded(t: &Trade) -> bool {
+    !matches!(t.status, TradeStatus::Pending | TradeStatus::Cancelled)
+}
+
 /// Each trade's key: its signal (its chain's first trade's for a later step) and step;
 /// a trade without either is keyed by its own id (it matches nothing).
 fn keys(trades: &[Trade]) -> Vec<Key> {
@@ -423,16 +428,9 @@ pub fn compare(
     replayed_ids: &HashSet<i64>,
     backtest: Replayed<'_>,
 ) -> Report {
-    let live: Vec<&Trade> = live
-        .iter()
-        .filter(|t| t.status != TradeStatus::Pending)
-        .collect();
+    let live: Vec<&Trade> = live.iter().filter(|t| traded(t)).collect();
     let live_owned: Vec<Trade> = live.iter().map(|t| (*t).clone()).collect();
-    let back: Vec<&Trade> = backtest
-        .trades
-        .iter()
-        .filter(|t| t.status != TradeStatus::Pending)
-        .collect();
+    let back: Vec<&Trade> = backtest.trades.iter().filter(|t| traded(t)).collect();
     let back_owned: Vec<Trade> = back.iter().map(|t| (*t).clone()).collect();
     let live_keys = keys(&live_owned);
     let back_keys = keys(&back_owned);
@@ -536,7 +534,7 @@ pub fn compare(
 
 fn both_differ(live: &Side, backtest: &Side) -> String {
     if live.status != backtest.status {
-        let open_side = if live.status == "open" {
+        let open_side = if live.status == TradeStatus::Open.as_str() {
             "live"
         } else {
             "in the backtest"

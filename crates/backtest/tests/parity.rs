@@ -213,5 +213,33 @@ async fn a_setting_changed_since_and_a_manual_close_are_reported() {
     assert_eq!(d.exit_price, Some(dec!(-1)));
     assert_eq!(d.pnl, dec!(-0.5));
     assert_eq!(report.totals.difference.pnl, dec!(-0.5));
+
+    // A trade still open live at the end of the period that the backtest closed.
+    let mut books = live.trades.clone();
+    let open = books
+        .iter_mut()
+        .find(|t| t.exit_price.is_some())
+        .expect("a closed trade");
+    open.status = signaldesk_store::TradeStatus::Open;
+    open.closed_at = None;
+    open.exit_price = None;
+    let report = parity::compare(
+        from_ms,
+        to_ms,
+        Data::Simulated,
+        &books,
+        &ids,
+        Replayed {
+            trades: &live.trades,
+            skipped: &[],
+        },
+    );
+    assert_eq!(report.differences, 1, "{report:#?}");
+    let row = report.rows.iter().find(|r| !r.agrees).unwrap();
+    assert_eq!(
+        row.reason.as_deref(),
+        Some("Not closed yet live at the end of the period.")
+    );
+    assert_eq!(row.difference.as_ref().unwrap().exit_price, None);
     store.close().await;
 }

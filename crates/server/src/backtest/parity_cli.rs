@@ -97,7 +97,7 @@ fn signed_ms(ms: Option<i64>) -> String {
 pub fn table(username: &str, tz: Tz, report: &Report) -> String {
     let mut out = String::new();
     out.push_str(&format!(
-        "Parity of \"{username}\" from {} to {} ({tz}): {} signals replayed with the user's current settings on the {} market\n\n",
+        "Parity of \"{username}\" from {} up to {} ({tz}, the end excluded): {} signals replayed with the user's current settings on the {} market\n\n",
         time(Some(report.from_ms), tz),
         time(Some(report.to_ms), tz),
         report.signals,

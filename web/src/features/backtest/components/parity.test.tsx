@@ -8,7 +8,7 @@ import { renderApp, stubServer } from '@/testing/render-app'
 const side = (over: Partial<ParityReport['rows'][number]['live']> = {}) => ({
   trade_id: 1,
   side: 'long',
-  status: 'closed',
+  status: 'CLOSED',
   entry_at: Date.UTC(2026, 10, 20, 12, 0, 0),
   exit_at: Date.UTC(2026, 10, 20, 13, 30, 15),
   entry_price: 30000,
