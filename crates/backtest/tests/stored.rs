@@ -229,6 +229,7 @@ async fn a_run_on_stored_history_charges_the_stored_funding_rates() {
             candle_ms: from_ms,
             symbol: "BTCUSDT".into(),
             rating: "STRONG_BUY".into(),
+            stored: None,
         }])),
         paper: PaperConfig::default(),
         walk_every_candle: false,

@@ -526,7 +526,7 @@ async fn funding_is_booked_once_and_every_statistic_is_the_sum_of_net_pnl() {
             "{}",
             db.label
         );
-        assert_running_exact(&store, a, &db.label).await;
+        assert_running_exact(&store, a, db.label).await;
         let (pnls, funding) = store
             .closed_money_between(a, i64::MIN, i64::MAX)
             .await
