@@ -1330,7 +1330,7 @@ export interface components {
             pnl: number;
             /** @description `long` or `short`. */
             side: string;
-            /** @description `open` or `closed` (a trade not filled is `pending`). */
+            /** @description `OPEN` or `CLOSED`. */
             status: string;
             /** Format: int64 */
             trade_id: number;
