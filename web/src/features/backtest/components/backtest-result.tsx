@@ -19,7 +19,7 @@ import { StatsFigures } from '@/features/stats/components/stats-summary'
 /** The trades listed under a result; the figures above count every trade. */
 const TRADES_LISTED = 100
 
-const TRADE_COLUMNS = 8
+const TRADE_COLUMNS = 10
 
 function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
   const summary = result.summary
@@ -70,6 +70,8 @@ function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
                 <TableHead>Entry</TableHead>
                 <TableHead>Exit</TableHead>
                 <TableHead>PnL</TableHead>
+                <TableHead>{s.fees}</TableHead>
+                <TableHead>{s.funding}</TableHead>
                 <TableHead>Reason</TableHead>
                 <TableHead>Closed</TableHead>
                 <TableHead>
@@ -97,6 +99,10 @@ function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
                       <TableCell className="tabular-nums">{trade.exit_price ?? '—'}</TableCell>
                       <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
                         {trade.pnl.toFixed(2)}
+                      </TableCell>
+                      <TableCell className="tabular-nums">{trade.fees.toFixed(4)}</TableCell>
+                      <TableCell data-column="funding" className={`tabular-nums ${pnlClass(trade.funding)}`}>
+                        {trade.funding.toFixed(4)}
                       </TableCell>
                       <TableCell>{trade.close_reason ?? trade.status}</TableCell>
                       <TableCell className="whitespace-nowrap tabular-nums">
