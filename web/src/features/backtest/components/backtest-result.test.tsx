@@ -24,7 +24,7 @@ function renderRun() {
     }),
   ]
   const run = backtestRecord(4, trades)
-  if (!run.result) throw new Error('the fixture has no result')
+  if (!run.result || !('summary' in run.result)) throw new Error('the fixture is not a single run')
   run.result.summary = { ...backtestSummary(), funding: -0.005 }
   stubServer({ 'GET /api/backtests/4/': () => ({ status: 200, body: run }) })
   render(
