@@ -59,7 +59,7 @@ fn shock(seed: u64, symbol: &str, n: i64) -> f64 {
         seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
         symbol,
     );
-    let size = if rng.next_u64() % SPIKE_ONE_IN == 0 {
+    let size = if rng.next_u64().is_multiple_of(SPIKE_ONE_IN) {
         SPIKE
     } else {
         SHOCK
