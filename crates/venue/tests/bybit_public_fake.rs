@@ -886,3 +886,66 @@ async fn a_watched_symbol_outside_the_streamed_ones_ticks_from_then_on() {
         );
     }
 }
+
+#[tokio::test]
+async fn the_streamed_funding_rate_is_the_market_s_and_funding_history_follows_the_docs() {
+    let fake = fake().await;
+    fake.set_funding_rate("BTCUSDT", dec!(-0.00025));
+    fake.set_price("BTCUSDT", dec!(50000));
+    let md = client(&fake);
+    let mut rx = md.subscribe();
+    let stream = md.start();
+    assert!(matches!(
+        next_event(&mut rx).await,
+        MarketEvent::Tick { .. }
+    ));
+    assert_eq!(md.funding_rate("BTCUSDT", 0), Some(dec!(-0.00025)));
+    stream.abort();
+
+    let eight_hours = 8 * 3_600_000;
+    let first = 1_780_000_000_000 / eight_hours * eight_hours;
+    let rates: Vec<(i64, Decimal)> = (0..250)
+        .map(|n| (first + n * eight_hours, Decimal::new(n, 6)))
+        .collect();
+    fake.add_funding_history("BTCUSDT", &rates);
+    let path = "/v5/market/funding/history?category=linear&symbol=BTCUSDT";
+    let times = |answer: &Value| -> Vec<i64> {
+        answer["result"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["fundingRateTimestamp"].as_str().unwrap().parse().unwrap())
+            .collect()
+    };
+    // Neither time: the newest 200, newest first.
+    let all = get(&fake, path).await;
+    assert_eq!(all["retCode"], 0, "{all}");
+    let newest = times(&all);
+    assert_eq!(newest.len(), 200);
+    assert_eq!(newest[0], rates[249].0);
+    assert_eq!(all["result"]["list"][0]["fundingRate"], "0.000249");
+    // endTime only: up till it; both: the range, `limit` of it.
+    let until = get(&fake, &format!("{path}&endTime={}", rates[9].0)).await;
+    assert_eq!(
+        times(&until),
+        rates[..10].iter().rev().map(|r| r.0).collect::<Vec<_>>()
+    );
+    let range = format!(
+        "{path}&startTime={}&endTime={}&limit=3",
+        rates[5].0, rates[20].0
+    );
+    assert_eq!(
+        times(&get(&fake, &range).await),
+        [rates[20].0, rates[19].0, rates[18].0]
+    );
+    // "Passing only `startTime` returns an error"; limit is 1 to 200; category is required.
+    for refused in [
+        format!("{path}&startTime={first}"),
+        format!("{path}&limit=201"),
+        format!("{path}&limit=0"),
+        "/v5/market/funding/history?symbol=BTCUSDT".to_string(),
+    ] {
+        let answer = get(&fake, &refused).await;
+        assert_eq!(answer["retCode"], 10001, "{refused}: {answer}");
+    }
+}
