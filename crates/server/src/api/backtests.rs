@@ -102,9 +102,32 @@ impl From<BacktestRecord> for BacktestView {
             error: r.error,
             created_at: rfc3339(r.created_at),
             finished_at: r.finished_at.map(rfc3339),
-            result: r.result.and_then(|json| serde_json::from_str(&json).ok()),
+            result: r
+                .result
+                .and_then(|json| serde_json::from_str(&json).ok())
+                .map(with_funding),
         }
     }
+}
+
+/// A result stored before runs charged funding has no `funding` in its summaries and trades:
+/// those runs charged none, so it is zero, and every result has the shape the document says.
+fn with_funding(mut result: Value) -> Value {
+    fn zero_if_missing(object: Option<&mut Value>) {
+        if let Some(Value::Object(map)) = object {
+            map.entry("funding").or_insert(Value::from(0.0));
+        }
+    }
+    zero_if_missing(result.get_mut("summary"));
+    if let Some(Value::Array(trades)) = result.get_mut("trades") {
+        trades.iter_mut().for_each(|t| zero_if_missing(Some(t)));
+    }
+    if let Some(Value::Array(cells)) = result.pointer_mut("/sweep/cells") {
+        for cell in cells {
+            zero_if_missing(cell.get_mut("summary"));
+        }
+    }
+    result
 }
 
 /// Starts a backtest of the user's bot in the background: 202 with its id, then follow it
@@ -350,4 +373,31 @@ fn read_sweep(value: Option<&Value>) -> Result<Vec<Axis>, String> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::with_funding;
+
+    #[test]
+    fn a_result_stored_before_funding_charged_none() {
+        let old = json!({
+            "summary": {"fees": 1.5},
+            "trades": [{"id": 1, "fees": 0.1}, {"id": 2, "funding": -0.25}],
+        });
+        assert_eq!(
+            with_funding(old),
+            json!({
+                "summary": {"fees": 1.5, "funding": 0.0},
+                "trades": [{"id": 1, "fees": 0.1, "funding": 0.0}, {"id": 2, "funding": -0.25}],
+            })
+        );
+        let sweep = json!({"sweep": {"cells": [{"summary": {"fees": 2}}, {"summary": null}]}});
+        assert_eq!(
+            with_funding(sweep),
+            json!({"sweep": {"cells": [{"summary": {"fees": 2, "funding": 0.0}}, {"summary": null}]}})
+        );
+    }
 }
