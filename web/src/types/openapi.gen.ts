@@ -3837,17 +3837,17 @@ export interface operations {
     };
     backtests_parity_read: {
         parameters: {
-            query?: {
+            query: {
                 /**
                  * @description Start: a day in the user's zone (`2026-11-20`, from its first instant) or an RFC 3339
                  *     time (`2026-11-20T12:00:00Z`).
                  */
-                from?: string;
+                from: string;
                 /**
                  * @description End: a day in the user's zone (included, to its end) or an RFC 3339 time
                  *     (excluded); at most 366 days after `from`.
                  */
-                to?: string;
+                to: string;
             };
             header?: never;
             path?: never;

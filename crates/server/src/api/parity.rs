@@ -19,11 +19,11 @@ use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody, FieldErrors};
 pub struct ParityQuery {
     /// Start: a day in the user's zone (`2026-11-20`, from its first instant) or an RFC 3339
     /// time (`2026-11-20T12:00:00Z`).
-    #[param(max_length = 64)]
+    #[param(required = true, max_length = 64)]
     pub from: Option<String>,
     /// End: a day in the user's zone (included, to its end) or an RFC 3339 time
     /// (excluded); at most 366 days after `from`.
-    #[param(max_length = 64)]
+    #[param(required = true, max_length = 64)]
     pub to: Option<String>,
 }
 
