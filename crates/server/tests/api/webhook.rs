@@ -66,23 +66,24 @@ async fn a_good_alert_becomes_the_users_signal_and_is_pushed_live() {
         let body: Value = res.json().await.unwrap();
         assert_eq!(body, json!({"symbol": "ETHUSDT", "signal": "STRONG_SELL"}));
 
+        // The simulated market's ratings are pushed too (a candle may close meanwhile).
+        let wait = std::time::Duration::from_secs(5);
         let pushed = live
-            .next_of_type("signal", std::time::Duration::from_secs(5))
+            .next_where("signal", wait, |m| m["source"] == "webhook")
             .await;
         assert_eq!(pushed["symbol"], "ETHUSDT");
         assert_eq!(pushed["recommendation"], "STRONG_SELL");
-        assert_eq!(pushed["source"], "webhook");
-        let update = live
-            .next_of_type("signals_update", std::time::Duration::from_secs(5))
-            .await;
-        let eth = update["signals"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["symbol"] == "ETHUSDT")
-            .unwrap()
-            .clone();
-        assert_eq!(eth["source"], "webhook");
+        let eth_of = |update: &Value| {
+            update["signals"]
+                .as_array()
+                .and_then(|all| all.iter().find(|s| s["symbol"] == "ETHUSDT"))
+                .cloned()
+        };
+        // Fails the test unless an update lists ETHUSDT from the webhook within `wait`.
+        live.next_where("signals_update", wait, |m| {
+            eth_of(m).is_some_and(|eth| eth["source"] == "webhook")
+        })
+        .await;
 
         let list = app
             .call_ok(Method::GET, "/api/signals/", &token, None, StatusCode::OK)
