@@ -27,8 +27,10 @@ pub use failover::FailoverReport;
 const PASSWORD: &str = "faults-password-1";
 /// How long the prices stand still before a graceful stop: a stop that fired on the fake
 /// just before is booked by then. (A close on Bybit while the server is stopped is booked by
-/// the next start, so an audit of a stopped server is exact only on a quiet market.)
-const QUIET: Duration = Duration::from_secs(1);
+/// the next start, so an audit of a stopped server is exact only on a quiet market.) 1 s was
+/// too short once: a trailing stop fired as the market paused was still unbooked 1.3 s later,
+/// the worker waiting out Bybit's rate limit (10006) after the database outage.
+const QUIET: Duration = Duration::from_secs(3);
 /// The simulated market's speed: a 15-minute candle every 5 s, so signals, stops and take
 /// profits come often.
 const MARKET_SPEED: &str = "180";
