@@ -43,28 +43,15 @@ impl TradingWorker {
                 return false;
             }
         };
-        let trades = match self.deps.store.active_trades(self.user_id).await {
-            Ok(t) => t,
-            Err(e) => {
-                self.fall_out_of_sync(&format!(
-                    "Reconciliation: the trades could not be read: {e}"
-                ))
-                .await;
-                return false;
-            }
+        let Some(trades) = self.active_trades().await else {
+            return false;
         };
         self.open.clear();
-        // Funding first, so that a trade closed below carries what its position paid.
+        // Funding first, then the trades again, so that a trade closed below carries what its
+        // position paid.
         let mut complete = self.book_missed_funding(&trades).await;
-        let trades = match self.deps.store.active_trades(self.user_id).await {
-            Ok(t) => t,
-            Err(e) => {
-                self.fall_out_of_sync(&format!(
-                    "Reconciliation: the trades could not be read: {e}"
-                ))
-                .await;
-                return false;
-            }
+        let Some(trades) = self.active_trades().await else {
+            return false;
         };
         // Symbols whose position a trade holds (kept, or closed here for want of a stop).
         let mut held = HashSet::new();
@@ -88,6 +75,20 @@ impl TradingWorker {
         }
         self.publish_account().await;
         complete
+    }
+
+    /// The store's PENDING and OPEN trades; `None` (out of sync) when they cannot be read.
+    async fn active_trades(&mut self) -> Option<Vec<Trade>> {
+        match self.deps.store.active_trades(self.user_id).await {
+            Ok(t) => Some(t),
+            Err(e) => {
+                self.fall_out_of_sync(&format!(
+                    "Reconciliation: the trades could not be read: {e}"
+                ))
+                .await;
+                None
+            }
+        }
     }
 
     /// The venue's closes of the trade's position that the store has not booked yet.
