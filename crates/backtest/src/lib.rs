@@ -11,6 +11,7 @@ pub mod fetch;
 pub mod fetch_instruments;
 pub mod parity;
 pub mod path;
+pub mod replay;
 pub mod request;
 mod run;
 pub mod stored;

@@ -15,8 +15,12 @@ use signaldesk_core::stats::local_day_start;
 use signaldesk_core::validation::FieldErrors;
 use signaldesk_store::repo::trades::side_str;
 use signaldesk_store::{Store, Trade, TradeStatus};
+use signaldesk_venue::market::sim::SimAnchor;
+use signaldesk_venue::paper::PaperConfig;
 
+use crate::replay::TickReplay;
 use crate::request::MAX_DAYS;
+use crate::threads::on_a_core;
 use crate::{Backtest, BacktestError, Data, Market, Request, ScriptedSignal, Source};
 
 /// One end of the period: a day in the user's zone (`2026-11-20`; as `from` its first
@@ -76,7 +80,45 @@ pub struct Live {
     /// The signals stored in the period, oldest first, as the backtest replays them; the
     /// latest signal of each symbol before the period first (noted, not traded).
     pub signals: Vec<ScriptedSignal>,
-    pub data: Data,
+}
+
+impl Live {
+    /// The symbols of the signals and the trades, sorted.
+    fn symbols(&self) -> Vec<String> {
+        let mut symbols: Vec<String> = self
+            .signals
+            .iter()
+            .map(|s| s.symbol.clone())
+            .chain(self.trades.iter().map(|t| t.symbol.clone()))
+            .collect();
+        symbols.sort();
+        symbols.dedup();
+        symbols
+    }
+}
+
+/// The market an account traded on, as a replay regenerates it.
+#[derive(Debug, Clone)]
+pub enum AccountMarket {
+    /// The simulated market this anchor recorded (a paper account on it), with the
+    /// deployment's paper exchange: its live ticks replayed one by one
+    /// ([`crate::replay::TickReplay`]).
+    Simulated {
+        anchor: SimAnchor,
+        paper: PaperConfig,
+    },
+    /// Bybit's prices, as the 1-minute candles `candles fetch` stored (a Bybit account, or a
+    /// paper account on Bybit's prices).
+    Bybit(Market),
+}
+
+impl AccountMarket {
+    pub fn data(&self) -> Data {
+        match self {
+            AccountMarket::Simulated { .. } => Data::Simulated,
+            AccountMarket::Bybit(_) => Data::Bybit,
+        }
+    }
 }
 
 /// Reads the live side of the period: the user's signals (every source, with their ids)
@@ -120,7 +162,7 @@ pub async fn read_live(
         .filter(|t| on_venue(t) && in_period(t) && t.chain_step.unwrap_or(1) == 1)
         .filter_map(|t| t.chain_id)
         .collect();
-    let trades = all
+    let trades: Vec<Trade> = all
         .into_iter()
         .filter(|t| on_venue(t))
         .filter(|t| match (t.chain_id, t.chain_step.unwrap_or(1)) {
@@ -128,15 +170,19 @@ pub async fn read_live(
             _ => in_period(t),
         })
         .collect();
-    let data = match venue {
-        AccountVenue::Paper => Data::Simulated,
-        _ => Data::Bybit,
-    };
-    Ok(Live {
-        trades,
-        signals,
-        data,
-    })
+    // A signal the bot acted on is replayed at the moment it acted (its trade's fill, on the
+    // market's clock): when the live worker took it is an input, like the signal itself.
+    let acted: HashMap<i64, i64> = trades
+        .iter()
+        .filter(|t| t.chain_step.unwrap_or(1) == 1)
+        .filter_map(|t| Some((t.signal_id?, t.opened_at?)))
+        .collect();
+    for signal in &mut signals {
+        if let Some(at) = signal.stored.as_ref().and_then(|(id, _)| acted.get(id)) {
+            signal.at_ms = signal.at_ms.max(*at);
+        }
+    }
+    Ok(Live { trades, signals })
 }
 
 /// The backtest of `live`'s signals with `settings` over `[from_ms, to_ms)` on the
@@ -150,18 +196,7 @@ pub async fn replay_run(
     from_ms: i64,
     to_ms: i64,
 ) -> Result<Backtest, BacktestError> {
-    let mut symbols: Vec<String> = live
-        .signals
-        .iter()
-        .map(|s| s.symbol.clone())
-        .chain(live.trades.iter().map(|t| t.symbol.clone()))
-        .collect();
-    symbols.sort();
-    symbols.dedup();
-    if live.data == Data::Simulated {
-        let universe = crate::data::universe();
-        symbols.retain(|s| universe.contains(s));
-    }
+    let symbols = live.symbols();
     let tz = settings.timezone();
     let day = |ms: i64| {
         DateTime::from_timestamp_millis(ms)
@@ -178,7 +213,7 @@ pub async fn replay_run(
             symbols
         },
         source: Source::Alerts,
-        data: live.data,
+        data: Data::Bybit,
         overrides: Default::default(),
         sweep: Vec::new(),
     };
@@ -579,18 +614,19 @@ fn live_only(
     "Live only: the backtest saw no entry in this signal (no transition into a strong signal, or its symbol is not on the backtest's market).".to_string()
 }
 
-/// Live vs backtest of a period: reads the live side, runs the replay on a core of its own,
-/// compares.
+/// The comparison of `user_id`'s bot on `venue` over `[from_ms, to_ms)` with a replay of its
+/// signals on `market` with `settings`.
 pub async fn run(
     store: &Store,
     user_id: i64,
     venue: AccountVenue,
     settings: &BotSettings,
-    market: &Market,
+    market: &AccountMarket,
     from_ms: i64,
     to_ms: i64,
 ) -> Result<Report, BacktestError> {
     let live = read_live(store, user_id, venue, from_ms, to_ms).await?;
+    let data = market.data();
     let replayed_ids: HashSet<i64> = live
         .signals
         .iter()
@@ -603,20 +639,39 @@ pub async fn run(
             trades: &[],
             skipped: &[],
         };
-        return Ok(compare(from_ms, to_ms, live.data, &[], &replayed_ids, none));
+        return Ok(compare(from_ms, to_ms, data, &[], &replayed_ids, none));
     }
-    let backtest = replay_run(&live, settings, market, store, from_ms, to_ms).await?;
-    let backtest = std::sync::Arc::new(backtest);
-    let outcome = {
-        let backtest = backtest.clone();
-        tokio::task::spawn_blocking(move || backtest.run_on_a_core(&crate::Progress::default()))
-            .await
-            .map_err(|e| BacktestError::Data(format!("the replay's thread failed: {e}")))??
+    let outcome = match market {
+        AccountMarket::Simulated { anchor, paper } => {
+            let universe = &anchor.path.symbols;
+            let replay = TickReplay {
+                settings: settings.clone(),
+                anchor: anchor.clone(),
+                symbols: live
+                    .symbols()
+                    .into_iter()
+                    .filter(|s| universe.contains(s))
+                    .collect(),
+                from_ms,
+                to_ms,
+                signals: live.signals.clone(),
+                paper: paper.clone(),
+            };
+            tokio::task::spawn_blocking(move || on_a_core(replay.run()))
+                .await
+                .map_err(|e| BacktestError::Data(format!("the replay's thread failed: {e}")))??
+        }
+        AccountMarket::Bybit(market) => {
+            let backtest = replay_run(&live, settings, market, store, from_ms, to_ms).await?;
+            tokio::task::spawn_blocking(move || backtest.run_on_a_core(&crate::Progress::default()))
+                .await
+                .map_err(|e| BacktestError::Data(format!("the replay's thread failed: {e}")))??
+        }
     };
     Ok(compare(
         from_ms,
         to_ms,
-        live.data,
+        data,
         &live.trades,
         &replayed_ids,
         Replayed {

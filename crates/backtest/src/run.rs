@@ -26,7 +26,7 @@ use tokio::sync::broadcast;
 
 use crate::feed::{Candles, Chunk, Feed, Part, MINUTE_MS};
 use crate::path::{price_path, OFFSETS_MS};
-use crate::threads::{keep_to_one_core, yield_to_the_live_bots};
+use crate::threads::{keep_to_one_core, on_a_core, yield_to_the_live_bots};
 use crate::{BacktestError, Summary};
 
 /// The bot log lines a run keeps (the newest).
@@ -129,51 +129,16 @@ impl Backtest {
         let (first_ms, total_minutes) = self.candles.timeline()?;
         let symbols = self.candles.symbols();
         let mut chunks = Chunks::start(&self.candles, &self.signals)?;
-        let store = Store::in_memory().await?;
-        let user = store.create_user("backtest", "-", 0).await?.id;
-        let record = store.settings_or_default(user, 0).await?;
-        store
-            .update_settings(user, record.id, &self.settings, 0)
-            .await?;
-
-        let market = Arc::new(
-            ManualMarket::new(self.instruments.clone(), first_ms)
-                .with_funding(self.funding.clone()),
-        );
-        let exchange =
-            PaperExchange::new(market.clone(), self.paper.clone(), Arc::new(NoJournal)).await?;
-        let venue: Arc<dyn Venue> = Arc::new(exchange.account(user));
-        let mut events = venue.subscribe();
-        let bus = EventBus::new();
-        let journal = BotJournal::kept_in_memory(store.clone(), bus.clone(), LOG_KEPT);
-        let deps = TradingDeps {
-            account_venue: signaldesk_core::account::AccountVenue::Paper,
-            store: store.clone(),
-            journal: journal.clone(),
-            bus,
-            venue: venue.clone(),
-            market: market.clone(),
-            telegram: Notifier::disabled(),
-        };
-        let known = symbols.iter().map(|s| (s.clone(), TradeSignal::Neutral));
-        let mut worker = TradingWorker::new(user, deps, known)
-            .await?
-            .on_a_hand_moved_clock();
-        let mut driver = Driver {
-            user,
-            market: &market,
-            exchange: &exchange,
-            venue: &venue,
-            events: &mut events,
-            worker: &mut worker,
-            symbols: &symbols,
-            signals_taken: 0,
-            skipped: Vec::new(),
-            bands: vec![QuietBand::EVERYWHERE; symbols.len()],
-            unseen: vec![None; symbols.len()],
-            opened: vec![false; symbols.len()],
-            walk_every_candle: self.walk_every_candle,
-        };
+        let mut scratch = Scratch::open(
+            &self.settings,
+            self.instruments.clone(),
+            self.funding.clone(),
+            self.paper.clone(),
+            first_ms,
+            &symbols,
+        )
+        .await?;
+        let mut driver = scratch.driver(&symbols, self.walk_every_candle);
 
         let mut due: VecDeque<ScriptedSignal> = VecDeque::new();
         let mut walked = 0;
@@ -189,8 +154,7 @@ impl Backtest {
                     if minute_ms >= self.from_ms {
                         driver.signal(signal, minute_ms).await?;
                     } else if signal.stored.is_some() {
-                        // A replayed signal from before the period: what the bot knew then.
-                        driver.worker.note_signal(&signal.symbol, &signal.rating);
+                        driver.note(&signal);
                     }
                 }
                 if minute_ms >= self.from_ms {
@@ -204,44 +168,15 @@ impl Backtest {
         driver.show_closes().await;
         let skipped = std::mem::take(&mut driver.skipped);
         progress.set(1.0);
-
-        let trades = store.all_trades(user).await?;
-        let wallet = venue.wallet().await?;
-        let chains = store.chains_with_trades(user, i64::MIN, i64::MAX).await?;
-        let summary = Summary::of(
-            &trades,
-            self.settings.timezone(),
-            self.paper.starting_balance,
-            wallet.wallet_balance,
-        );
-        store.close().await;
-        Ok(Outcome {
-            trades,
-            chains,
-            summary,
-            log: journal.kept_lines(),
-            skipped,
-        })
+        scratch
+            .outcome(&self.settings, self.paper.starting_balance, skipped)
+            .await
     }
 
     /// [`run`](Self::run) on a thread of its own, below the live bots and kept to one core
     /// together with its books' SQLite thread (see [`crate::threads`]); waits for it.
     pub fn run_on_a_core(&self, progress: &Progress) -> Result<Outcome, BacktestError> {
-        std::thread::scope(|scope| {
-            let runner = std::thread::Builder::new()
-                .name("backtest".into())
-                .spawn_scoped(scope, || {
-                    yield_to_the_live_bots();
-                    keep_to_one_core();
-                    tokio::runtime::Builder::new_current_thread()
-                        .enable_all()
-                        .build()?
-                        .block_on(self.run(progress))
-                })?;
-            runner
-                .join()
-                .map_err(|_| BacktestError::Data("the backtest's thread failed".into()))?
-        })
+        on_a_core(self.run(progress))
     }
 
     /// Every signal the run would take, computed without trading: the same for any settings,
@@ -315,11 +250,121 @@ impl Chunks {
     }
 }
 
+/// The world a run trades in: scratch books (an in-memory SQLite database), a market moved
+/// by hand, the paper exchange on it and the user's trading worker.
+pub(crate) struct Scratch {
+    store: Store,
+    user: i64,
+    market: Arc<ManualMarket>,
+    exchange: PaperExchange,
+    venue: Arc<dyn Venue>,
+    events: broadcast::Receiver<VenueEvent>,
+    journal: BotJournal,
+    worker: TradingWorker,
+}
+
+impl Scratch {
+    /// A fresh account with `settings` trading `symbols` (their instruments), the clock at
+    /// `first_ms`.
+    pub(crate) async fn open(
+        settings: &BotSettings,
+        instruments: Vec<Instrument>,
+        funding: FundingRates,
+        paper: PaperConfig,
+        first_ms: i64,
+        symbols: &[String],
+    ) -> Result<Scratch, BacktestError> {
+        let store = Store::in_memory().await?;
+        let user = store.create_user("backtest", "-", 0).await?.id;
+        let record = store.settings_or_default(user, 0).await?;
+        store.update_settings(user, record.id, settings, 0).await?;
+        let market = Arc::new(ManualMarket::new(instruments, first_ms).with_funding(funding));
+        let exchange = PaperExchange::new(market.clone(), paper, Arc::new(NoJournal)).await?;
+        let venue: Arc<dyn Venue> = Arc::new(exchange.account(user));
+        let events = venue.subscribe();
+        let bus = EventBus::new();
+        let journal = BotJournal::kept_in_memory(store.clone(), bus.clone(), LOG_KEPT);
+        let deps = TradingDeps {
+            account_venue: signaldesk_core::account::AccountVenue::Paper,
+            store: store.clone(),
+            journal: journal.clone(),
+            bus,
+            venue: venue.clone(),
+            market: market.clone(),
+            telegram: Notifier::disabled(),
+        };
+        let known = symbols.iter().map(|s| (s.clone(), TradeSignal::Neutral));
+        let worker = TradingWorker::new(user, deps, known).await?;
+        Ok(Scratch {
+            store,
+            user,
+            market,
+            exchange,
+            venue,
+            events,
+            journal,
+            worker,
+        })
+    }
+
+    /// What moves this world, one step at a time.
+    pub(crate) fn driver<'a>(
+        &'a mut self,
+        symbols: &'a [String],
+        walk_every_candle: bool,
+    ) -> Driver<'a> {
+        Driver {
+            user: self.user,
+            market: &self.market,
+            exchange: &self.exchange,
+            venue: &self.venue,
+            events: &mut self.events,
+            worker: &mut self.worker,
+            symbols,
+            signals_taken: 0,
+            skipped: Vec::new(),
+            bands: vec![QuietBand::EVERYWHERE; symbols.len()],
+            unseen: vec![None; symbols.len()],
+            opened: vec![false; symbols.len()],
+            walk_every_candle,
+        }
+    }
+
+    /// The run's trades, chains, summary and log, as the books hold them now.
+    pub(crate) async fn outcome(
+        self,
+        settings: &BotSettings,
+        starting_balance: Decimal,
+        skipped: Vec<(i64, String)>,
+    ) -> Result<Outcome, BacktestError> {
+        let trades = self.store.all_trades(self.user).await?;
+        let wallet = self.venue.wallet().await?;
+        let chains = self
+            .store
+            .chains_with_trades(self.user, i64::MIN, i64::MAX)
+            .await?;
+        let summary = Summary::of(
+            &trades,
+            settings.timezone(),
+            starting_balance,
+            wallet.wallet_balance,
+        );
+        self.store.close().await;
+        Ok(Outcome {
+            trades,
+            chains,
+            summary,
+            log: self.journal.kept_lines(),
+            skipped,
+        })
+    }
+}
+
 /// Moves the world one step at a time and lets the worker hear it. A candle whose prices
 /// all lie in its symbol's [`QuietBand`] (where neither the exchange nor the worker would
 /// act) is not walked: its close is shown to the market and the exchange before anything
 /// next reads prices.
-struct Driver<'a> {
+pub(crate) struct Driver<'a> {
     user: i64,
     market: &'a ManualMarket,
     exchange: &'a PaperExchange,
@@ -330,7 +375,7 @@ struct Driver<'a> {
     /// How many signals the worker acted on: their ids in the scratch books (no trade
     /// refers to a signal row, so none is written).
     signals_taken: i64,
-    skipped: Vec<(i64, String)>,
+    pub(crate) skipped: Vec<(i64, String)>,
     bands: Vec<QuietBand>,
     /// Each symbol's last close the market and the exchange have not been shown, with its
     /// time.
@@ -346,15 +391,24 @@ impl Driver<'_> {
     fn first_prices(&mut self, parts: &[Part], first_ms: i64) {
         for (i, part) in parts.iter().enumerate() {
             if let (false, Some(candle)) = (self.opened[i], part.candles.first()) {
-                self.opened[i] = true;
-                let symbol = &self.symbols[i];
-                self.market.set_price(symbol, candle.open);
-                self.exchange.on_tick(symbol, candle.open, first_ms);
+                self.first_price(i, candle.open, first_ms);
             }
         }
     }
 
-    async fn signal(&mut self, scripted: ScriptedSignal, now_ms: i64) -> Result<(), BacktestError> {
+    /// Symbol `i`'s first price, at the start of the run.
+    pub(crate) fn first_price(&mut self, i: usize, price: Decimal, at_ms: i64) {
+        self.opened[i] = true;
+        let symbol = &self.symbols[i];
+        self.market.set_price(symbol, price);
+        self.exchange.on_tick(symbol, price, at_ms);
+    }
+
+    pub(crate) async fn signal(
+        &mut self,
+        scripted: ScriptedSignal,
+        now_ms: i64,
+    ) -> Result<(), BacktestError> {
         self.market.set_time(now_ms);
         let (stored_id, source) = scripted
             .stored
@@ -405,16 +459,9 @@ impl Driver<'_> {
                 continue;
             }
             self.unseen[i] = None;
-            let symbol = &self.symbols[i];
             let mut heard = false;
             for (after, price) in price_path(candle) {
-                let now_ms = minute_ms + after;
-                self.market.set_time(now_ms);
-                self.market.set_price(symbol, price);
-                self.exchange.on_tick(symbol, price, now_ms);
-                heard |= self.pump(now_ms).await?;
-                self.worker.on_tick(symbol, price, at(now_ms)).await;
-                heard |= self.pump(now_ms).await?;
+                heard |= self.tick(i, price, minute_ms + after).await?;
             }
             if heard {
                 self.refresh_bands();
@@ -425,14 +472,48 @@ impl Driver<'_> {
             }
         }
         if self.walk_every_candle || self.worker.clock_due() {
-            let now_ms = minute_ms + MINUTE_MS - 1;
-            self.show_closes().await;
-            self.market.set_time(now_ms);
-            self.worker.on_clock(at(now_ms)).await;
-            self.pump(now_ms).await?;
-            self.refresh_bands();
+            self.timers(minute_ms + MINUTE_MS - 1).await?;
         }
         Ok(())
+    }
+
+    /// The worker's timers at `now_ms` (what the live worker does on its clock: retrying a
+    /// reconciliation, resuming waiting martingale chains).
+    pub(crate) async fn timers(&mut self, now_ms: i64) -> Result<(), BacktestError> {
+        self.show_closes().await;
+        self.market.set_time(now_ms);
+        self.worker.on_clock(at(now_ms)).await;
+        self.pump(now_ms).await?;
+        self.refresh_bands();
+        Ok(())
+    }
+
+    /// Whether the worker's timers have anything to do.
+    pub(crate) fn timers_due(&self) -> bool {
+        self.worker.clock_due()
+    }
+
+    /// A replayed signal from before the period: what the bot knew then, not traded.
+    pub(crate) fn note(&mut self, signal: &ScriptedSignal) {
+        self.worker.note_signal(&signal.symbol, &signal.rating);
+    }
+
+    /// One price of symbol `i` at `now_ms`: the market, then the exchange, then the worker
+    /// hear it. Answers whether the exchange did anything but move the wallet.
+    pub(crate) async fn tick(
+        &mut self,
+        i: usize,
+        price: Decimal,
+        now_ms: i64,
+    ) -> Result<bool, BacktestError> {
+        let symbol = &self.symbols[i];
+        self.market.set_time(now_ms);
+        self.market.set_price(symbol, price);
+        self.exchange.on_tick(symbol, price, now_ms);
+        let mut heard = self.pump(now_ms).await?;
+        self.worker.on_tick(symbol, price, at(now_ms)).await;
+        heard |= self.pump(now_ms).await?;
+        Ok(heard)
     }
 
     /// Shows the market, the exchange and the worker each symbol's last close they have

@@ -5,6 +5,7 @@
 //! more than the trading itself: 90 days of 20 symbols traded in 2.4 s across two cores and
 //! in 0.56 s kept to one (docs/benchmarks.md, "Backtests").
 
+use crate::BacktestError;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -86,4 +87,28 @@ mod tests {
             "the caller's own cores are unchanged"
         );
     }
+}
+
+/// Runs `work` to its end on a thread of its own, below the live bots and kept to one core
+/// together with its books' SQLite thread; waits for it (blocking the caller's thread).
+pub fn on_a_core<T, F>(work: F) -> Result<T, BacktestError>
+where
+    T: Send,
+    F: std::future::Future<Output = Result<T, BacktestError>> + Send,
+{
+    std::thread::scope(|scope| {
+        let runner = std::thread::Builder::new()
+            .name("backtest".into())
+            .spawn_scoped(scope, || {
+                yield_to_the_live_bots();
+                keep_to_one_core();
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()?
+                    .block_on(work)
+            })?;
+        runner
+            .join()
+            .map_err(|_| BacktestError::Data("the backtest's thread failed".into()))?
+    })
 }

@@ -1,30 +1,49 @@
-//! Backtest against reality (docs/parity.md): a bot's trades of a period, made by the
-//! trading worker and paper exchange on the simulated market from stored signals, replayed
-//! by `parity` from the store agree trade for trade (every compared field, matched by the
-//! signal that opened each trade); a setting changed since, and a trade closed by hand, are
-//! reported with their reasons.
+//! Backtest against reality (docs/parity.md), the report's side: a bot's trades of a period,
+//! made by the trading worker and paper exchange on the live market's ticks from stored
+//! signals, read back from the store and replayed by `parity` agree trade for trade (every
+//! compared field, matched by the signal that opened each trade); a setting changed since,
+//! and a trade closed by hand, are reported with their reasons. The whole live path (the
+//! server's market, signal and trading workers in real time) is proven against its replay in
+//! the server's tests (`crates/server/tests/api/parity.rs`).
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use chrono::NaiveDate;
 use rust_decimal_macros::dec;
 use serde_json::{json, Map};
-use signaldesk_backtest::parity::{self, Replayed};
-use signaldesk_backtest::{
-    Data, Market, Outcome, Progress, Request, ScriptedSignal, Signals, Source,
-};
+use signaldesk_backtest::parity::{self, AccountMarket, Replayed};
+use signaldesk_backtest::replay::TickReplay;
+use signaldesk_backtest::{Data, Market, Outcome, Request, ScriptedSignal, Source};
 use signaldesk_core::account::AccountVenue;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::stats::local_dates_range;
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{Store, StoredSignal, Trade};
+use signaldesk_venue::market::sim::{SimAnchor, SimConfig};
 use signaldesk_venue::paper::PaperConfig;
 
 fn market() -> Market {
     Market {
         seed: 42,
         interval_minutes: 15,
+        paper: PaperConfig::default(),
+    }
+}
+
+/// The live simulated market: its path began a day before the period.
+fn anchor(from_ms: i64) -> SimAnchor {
+    let origin = from_ms - 86_400_000;
+    let config = SimConfig {
+        seed: 42,
+        start_ms: Some(origin),
+        ..SimConfig::default()
+    };
+    SimAnchor::fresh(&config, origin)
+}
+
+fn account_market(from_ms: i64) -> AccountMarket {
+    AccountMarket::Simulated {
+        anchor: anchor(from_ms),
         paper: PaperConfig::default(),
     }
 }
@@ -42,12 +61,12 @@ fn period(settings: &BotSettings) -> (NaiveDate, NaiveDate, i64, i64) {
     (from, to, from_ms, to_ms)
 }
 
-/// What the bot did in the period: the rating engine's signals over the simulated market
-/// stored as the signal worker stores them (with their ids), then the trading worker and
-/// the paper exchange trading on them with the user's settings; its trades go into the
-/// user's books on the paper account.
+/// What the bot did in the period: the rating engine's signals stored as the signal worker
+/// stores them (with their ids), then the trading worker and the paper exchange trading on
+/// them tick by tick on the live market's path with the user's settings; its trades go into
+/// the user's books on the paper account.
 async fn live_bot(store: &Store, user: i64, settings: &BotSettings) -> Outcome {
-    let (from, to, _, _) = period(settings);
+    let (from, to, from_ms, to_ms) = period(settings);
     let request = Request {
         date_from: from,
         date_to: to,
@@ -57,14 +76,14 @@ async fn live_bot(store: &Store, user: i64, settings: &BotSettings) -> Outcome {
         overrides: Map::new(),
         sweep: Vec::new(),
     };
-    let mut run = request
+    let rated = request
         .check(settings, to)
         .unwrap()
         .build(&market(), None, None)
         .await
         .unwrap();
     let mut stored = Vec::new();
-    for s in run.signals_once().unwrap().iter() {
+    for s in rated.signals_once().unwrap().iter() {
         let row = store
             .insert_signal(&StoredSignal {
                 id: 0,
@@ -85,8 +104,18 @@ async fn live_bot(store: &Store, user: i64, settings: &BotSettings) -> Outcome {
             ..s.clone()
         });
     }
-    run.signals = Signals::Scripted(Arc::new(stored));
-    let outcome = run.run(&Progress::default()).await.unwrap();
+    let outcome = TickReplay {
+        settings: settings.clone(),
+        anchor: anchor(from_ms),
+        symbols: symbols(),
+        from_ms,
+        to_ms,
+        signals: stored,
+        paper: PaperConfig::default(),
+    }
+    .run()
+    .await
+    .unwrap();
     for t in &outcome.trades {
         store
             .insert_trade(&Trade {
@@ -125,14 +154,29 @@ async fn the_bots_own_trades_replayed_agree_trade_for_trade() {
         user,
         AccountVenue::Paper,
         &settings,
-        &market(),
+        &account_market(from_ms),
         from_ms,
         to_ms,
     )
     .await
     .unwrap();
     assert_eq!(report.differences, 0, "{report:#?}");
-    assert_eq!(report.rows.len(), live.trades.len());
+    assert_eq!(
+        report.rows.len(),
+        live.trades.len(),
+        "{:#?}",
+        live.trades
+            .iter()
+            .map(|t| (
+                t.status,
+                t.signal_id,
+                t.signal_at,
+                t.opened_at,
+                from_ms,
+                to_ms
+            ))
+            .collect::<Vec<_>>()
+    );
     assert!(report
         .rows
         .iter()
@@ -163,7 +207,7 @@ async fn a_setting_changed_since_and_a_manual_close_are_reported() {
         user,
         AccountVenue::Paper,
         &changed,
-        &market(),
+        &account_market(from_ms),
         from_ms,
         to_ms,
     )

@@ -15,7 +15,7 @@ mod fence;
 pub mod journal;
 pub mod live;
 pub mod market;
-mod market_anchor;
+pub mod market_anchor;
 pub mod metrics;
 pub mod ownership;
 pub mod paper;

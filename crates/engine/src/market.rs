@@ -174,22 +174,7 @@ async fn start_market(
     match simulated {
         true => {
             let universe = config.universe();
-            let symbols: Vec<_> = default_symbols()
-                .into_iter()
-                .filter(|s| universe.contains(&s.instrument.symbol))
-                .collect();
-            if symbols.len() != universe.len() {
-                return Err(EngineError::Config(
-                    "market.symbols names a symbol the simulated market does not have".into(),
-                ));
-            }
-            let sim = SimConfig {
-                seed: config.seed,
-                symbols,
-                interval_minutes: config.interval_minutes,
-                speed: config.speed,
-                ..SimConfig::default()
-            };
+            let sim = simulated_config(config)?;
             let anchor_path = market_anchor::path_in(data_dir);
             // Generating the history and replaying the ticks since the origin take CPU.
             let market = tokio::task::spawn_blocking(move || {
@@ -231,6 +216,27 @@ async fn start_market(
             })
         }
     }
+}
+
+/// The simulated market `config` describes.
+pub fn simulated_config(config: &MarketConfig) -> Result<SimConfig, EngineError> {
+    let universe = config.universe();
+    let symbols: Vec<_> = default_symbols()
+        .into_iter()
+        .filter(|s| universe.contains(&s.instrument.symbol))
+        .collect();
+    if symbols.len() != universe.len() {
+        return Err(EngineError::Config(
+            "market.symbols names a symbol the simulated market does not have".into(),
+        ));
+    }
+    Ok(SimConfig {
+        seed: config.seed,
+        symbols,
+        interval_minutes: config.interval_minutes,
+        speed: config.speed,
+        ..SimConfig::default()
+    })
 }
 
 /// The simulated market of `config`, continuing the path recorded at `anchor_path` when the

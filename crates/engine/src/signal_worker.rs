@@ -97,7 +97,7 @@ impl SignalWorker {
         latest: &mut HashMap<String, StoredSignal>,
         announce_changes: bool,
     ) {
-        let now = chrono::Utc::now().timestamp_millis();
+        let now = self.hub.now_ms();
         for rating in batch {
             let Some(stored) = self.insert(rating_signal(self.user_id, rating, now)).await else {
                 continue;
@@ -128,6 +128,9 @@ impl SignalWorker {
     }
 
     async fn store_alert(&self, alert: Alert, latest: &mut HashMap<String, StoredSignal>) {
+        // Known to the bot now, on its market's clock (the arrival on the wall clock may be
+        // another clock: a simulated market's).
+        let now = self.hub.now_ms();
         let signal = StoredSignal {
             id: 0,
             user_id: self.user_id,
@@ -136,9 +139,9 @@ impl SignalWorker {
             total: None,
             ma: None,
             osc: None,
-            candle_time: alert.received_at,
+            candle_time: now,
             source: "webhook".into(),
-            created_at: alert.received_at,
+            created_at: now,
         };
         let Some(stored) = self.insert(signal).await else {
             return;

@@ -33,6 +33,8 @@ pub struct RatingHub {
     universe: Vec<String>,
     latest: RwLock<HashMap<String, SymbolRating>>,
     tx: broadcast::Sender<SymbolRating>,
+    /// The market rated: its clock stamps the signals.
+    market: Arc<dyn MarketData>,
 }
 
 /// An engine warmed on each history of `histories` (oldest first), and its rating after the
@@ -118,6 +120,7 @@ impl RatingHub {
             universe: sorted,
             latest: RwLock::new(latest),
             tx,
+            market: market.clone(),
         });
         let runner = hub.clone();
         let task = tokio::spawn(async move {
@@ -158,6 +161,13 @@ impl RatingHub {
             .unwrap_or_else(|e| e.into_inner())
             .insert(rating.symbol.clone(), rating.clone());
         let _ = self.tx.send(rating);
+    }
+
+    /// The rated market's time (Unix ms): simulated time on the simulated market, the wall
+    /// clock on Bybit's. Signals are stamped with it, so a signal and the prices around it
+    /// are on one clock (docs/parity.md).
+    pub fn now_ms(&self) -> i64 {
+        self.market.now_ms()
     }
 
     /// Whether `symbol` is one of the rated symbols (the ones the venues have prices for).

@@ -702,7 +702,7 @@ impl Supervisor {
     /// A worker for one request while the bot is stopped: it reconciles, then acts.
     async fn standby_worker(&self, user_id: i64) -> Result<TradingWorker, EngineError> {
         let mut worker = self.ctx.trading_worker(user_id).await?;
-        worker.reconcile(chrono::Utc::now()).await;
+        worker.reconcile(worker.now()).await;
         Ok(worker)
     }
 
@@ -742,11 +742,9 @@ impl Supervisor {
         }
         let _guard = self.standby.lock().await;
         self.claim_for_standby(user_id).await?;
-        let closed = self
-            .standby_worker(user_id)
-            .await?
-            .close_trade(trade_id, chrono::Utc::now())
-            .await;
+        let mut worker = self.standby_worker(user_id).await?;
+        let now = worker.now();
+        let closed = worker.close_trade(trade_id, now).await;
         self.end_standby(user_id).await;
         closed
     }
@@ -772,11 +770,9 @@ impl Supervisor {
         }
         let _guard = self.standby.lock().await;
         self.claim_for_standby(user_id).await?;
-        let closed = self
-            .standby_worker(user_id)
-            .await?
-            .close_all(chrono::Utc::now())
-            .await;
+        let mut worker = self.standby_worker(user_id).await?;
+        let now = worker.now();
+        let closed = worker.close_all(now).await;
         self.end_standby(user_id).await;
         closed
     }

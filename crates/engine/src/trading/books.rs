@@ -37,7 +37,7 @@ pub struct Execution {
 }
 
 impl Execution {
-    /// A close the venue reports, booked at `now`.
+    /// A close the venue reports, booked at its own time (at `now` when it has none).
     pub fn of_close(close: &PositionClose, now: DateTime<Utc>) -> Execution {
         Execution {
             venue_id: close.close_id.clone(),
@@ -45,7 +45,12 @@ impl Execution {
             price: close.exit_price,
             fee: close.fee,
             realized_pnl: close.realized_pnl,
-            at_ms: now.timestamp_millis(),
+            // The venue's time of the close (a stop fills at its tick), as long as it has one.
+            at_ms: if close.ts_ms > 0 {
+                close.ts_ms
+            } else {
+                now.timestamp_millis()
+            },
         }
     }
 }

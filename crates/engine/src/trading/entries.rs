@@ -371,7 +371,6 @@ impl TradingWorker {
         price: Decimal,
         now: DateTime<Utc>,
     ) {
-        let sent = std::time::Instant::now();
         let order = OrderRequest {
             client_order_id: trade.client_order_id.clone(),
             symbol: trade.symbol.clone(),
@@ -410,14 +409,9 @@ impl TradingWorker {
         trade.fees += fill.fee;
         trade.volume += fill.price * fill.qty;
         trade.margin = fill.price * fill.qty / Decimal::from(plan.leverage);
-        // The fill's own time is the venue's clock (simulated, on paper): the worker's clock
-        // plus the order's round trip keeps signal-to-fill latency in one clock.
-        let round_trip = if self.round_trips_take_time {
-            sent.elapsed().as_millis() as i64
-        } else {
-            0
-        };
-        let filled_at = now.timestamp_millis() + round_trip;
+        // The venue's time of the fill, on the worker's clock (the market's; never before the
+        // decision, whatever the venue's clock says).
+        let filled_at = fill.ts_ms.max(now.timestamp_millis());
         trade.opened_at = Some(filled_at);
         let latency_ms = trade.signal_at.map(|at| filled_at - at);
         let slippage_pct = (fill.price - price) / price * Decimal::ONE_HUNDRED;

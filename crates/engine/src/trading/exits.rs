@@ -387,6 +387,6 @@ fn execution_of(fill: &Fill, now: DateTime<Utc>) -> Execution {
         price: fill.price,
         fee: fill.fee,
         realized_pnl: fill.realized_pnl,
-        at_ms: now.timestamp_millis(),
+        at_ms: fill.ts_ms.max(now.timestamp_millis()),
     }
 }

@@ -93,9 +93,6 @@ pub struct TradingWorker {
     /// comes or the books are reconciled (each may leave a chain without an open trade), so
     /// the timers read the chains again only when something changed.
     no_waiting_chains: bool,
-    /// Whether an order's round trip (wall-clock time) is added to the worker's clock for
-    /// its fill time; not on a clock moved by hand, where it would make runs differ.
-    round_trips_take_time: bool,
     /// Why the last signal acted on opened nothing (a backtest's parity run reads it).
     last_skip: Option<String>,
 }
@@ -123,17 +120,17 @@ impl TradingWorker {
             open: HashMap::new(),
             out_of_sync: books::OutOfSync::default(),
             no_waiting_chains: false,
-            round_trips_take_time: true,
             last_skip: None,
         })
     }
 
-    /// This worker on a clock its caller moves by hand (a backtest): the venue answers in no
-    /// time on that clock, so no wall-clock time enters the books.
-    #[must_use]
-    pub fn on_a_hand_moved_clock(mut self) -> TradingWorker {
-        self.round_trips_take_time = false;
-        self
+    /// The worker's clock: its market's time (simulated time on the simulated market, the
+    /// wall clock on Bybit's, the hand-moved time of a backtest). Every decision and every
+    /// time in the books is on it, so the books and the prices they were made at share one
+    /// clock and a replay of the same prices at the same times decides the same
+    /// (docs/parity.md).
+    pub fn now(&self) -> DateTime<Utc> {
+        DateTime::from_timestamp_millis(self.deps.market.now_ms()).unwrap_or_else(Utc::now)
     }
 
     /// Why the last signal [`on_signal`](Self::on_signal) acted on opened nothing (a
@@ -190,7 +187,7 @@ impl TradingWorker {
         // Subscribe first so nothing that happens during reconciliation is missed.
         let mut venue_events = self.deps.venue.subscribe();
         let mut market = self.deps.market.subscribe();
-        self.reconcile(Utc::now()).await;
+        self.reconcile(self.now()).await;
         let mut waiting_chains = tokio::time::interval(WAITING_CHAINS_EVERY);
         let mut resync = tokio::time::interval(RESYNC_EVERY);
         resync.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -200,36 +197,36 @@ impl TradingWorker {
                 _ = stop.cancelled() => {
                     // What the venue did up to now is booked before the worker stops.
                     while let Ok(event) = venue_events.try_recv() {
-                        self.on_venue_event(event, Utc::now()).await;
+                        self.on_venue_event(event, self.now()).await;
                     }
                     break;
                 }
                 _ = tokio::time::sleep(summary_due) => self.send_daily_summary(Utc::now()).await,
                 received = signals.recv() => match received {
-                    Ok(signal) => self.on_signal(&signal, Utc::now()).await,
+                    Ok(signal) => self.on_signal(&signal, self.now()).await,
                     Err(broadcast::error::RecvError::Lagged(n)) => {
                         self.warning(&format!("The trading worker missed {n} signals while busy")).await;
                     }
                     Err(broadcast::error::RecvError::Closed) => break,
                 },
                 received = venue_events.recv() => match received {
-                    Ok(event) => self.on_venue_event(event, Utc::now()).await,
+                    Ok(event) => self.on_venue_event(event, self.now()).await,
                     Err(broadcast::error::RecvError::Lagged(n)) => {
                         self.warning(&format!("Missed {n} venue events: reconciling")).await;
-                        self.reconcile(Utc::now()).await;
+                        self.reconcile(self.now()).await;
                     }
                     Err(broadcast::error::RecvError::Closed) => break,
                 },
                 received = market.recv() => match received {
                     Ok(MarketEvent::Tick { symbol, price, .. }) => {
-                        self.on_tick(&symbol, price, Utc::now()).await;
+                        self.on_tick(&symbol, price, self.now()).await;
                     }
                     Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
                     Err(broadcast::error::RecvError::Closed) => break,
                 },
-                Some(command) = commands.recv() => self.handle(command, Utc::now()).await,
-                _ = waiting_chains.tick() => self.resume_waiting_chains(Utc::now()).await,
-                _ = resync.tick() => self.resync(Utc::now()).await,
+                Some(command) = commands.recv() => self.handle(command, self.now()).await,
+                _ = waiting_chains.tick() => self.resume_waiting_chains(self.now()).await,
+                _ = resync.tick() => self.resync(self.now()).await,
             }
         }
     }

@@ -11,7 +11,7 @@ use utoipa::IntoParams;
 
 use crate::app::{now_ms, AppState};
 use crate::auth::AuthUser;
-use crate::backtest::market_of;
+use crate::backtest::account_market;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody, FieldErrors};
 
 #[derive(Deserialize, IntoParams)]
@@ -57,10 +57,11 @@ pub async fn read(
         .settings_or_default(auth.id(), now_ms())
         .await?
         .settings;
-    let (from_ms, to_ms) =
-        parity::period(&from, &to, settings.timezone(), now_ms()).map_err(ApiError::validation)?;
     let venue = state.store.account_venue(auth.id()).await?;
-    let market = market_of(&state.config);
+    let (market, market_now) = account_market(&state.config, venue, now_ms())
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let (from_ms, to_ms) = parity::period(&from, &to, settings.timezone(), market_now)
+        .map_err(ApiError::validation)?;
     match parity::run(
         &state.store,
         auth.id(),

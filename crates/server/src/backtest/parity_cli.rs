@@ -10,7 +10,7 @@ use signaldesk_backtest::parity::{self, Report, Row, Side};
 use signaldesk_backtest::BacktestError;
 use signaldesk_store::Store;
 
-use super::market_of;
+use super::account_market;
 use crate::app::now_ms;
 use crate::config::Config;
 
@@ -51,10 +51,10 @@ async fn compare(config: &Config, store: &Store, asked: &Asked) -> anyhow::Resul
     };
     let settings = store.settings_or_default(user.id, now_ms()).await?.settings;
     let tz = settings.timezone();
-    let (from_ms, to_ms) =
-        parity::period(&asked.from, &asked.to, tz, now_ms()).map_err(BacktestError::Invalid)?;
     let venue = store.account_venue(user.id).await?;
-    let market = market_of(config);
+    let (market, market_now) = account_market(config, venue, now_ms())?;
+    let (from_ms, to_ms) =
+        parity::period(&asked.from, &asked.to, tz, market_now).map_err(BacktestError::Invalid)?;
     let report = parity::run(store, user.id, venue, &settings, &market, from_ms, to_ms).await?;
     if !asked.json {
         print!("{}", table(&user.username, tz, &report));

@@ -108,6 +108,17 @@ impl TestApp {
         self.restart_after(|_| async {}).await
     }
 
+    /// The simulated market's time now (Unix ms), by the anchor it recorded in the data dir.
+    pub fn market_now(&self) -> i64 {
+        let text = std::fs::read_to_string(self.data_dir.path().join("market.json"))
+            .expect("the simulated market's anchor");
+        let anchor: signaldesk_venue::market::sim::SimAnchor =
+            serde_json::from_str(&text).expect("a readable anchor");
+        anchor
+            .clock
+            .market_at(chrono::Utc::now().timestamp_millis())
+    }
+
     pub fn db_url(&self) -> &str {
         &self.db.url
     }

@@ -1,6 +1,7 @@
 //! Backtest against reality (docs/parity.md): `GET /api/parity/` refuses bad periods with a
 //! 400 and a sentence, answers a comparison, and `signaldesk parity` exits 0 when live and
-//! backtest agree and 3 when they differ.
+//! backtest agree and 3 when they differ. A paper bot trading live on the simulated market
+//! agrees with its replay trade for trade.
 
 use std::str::FromStr;
 
@@ -178,4 +179,143 @@ fn the_command_exits_0_when_they_agree_and_3_when_they_differ() {
     let bad = parity(&["not-a-date"]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("neither a date"));
+}
+
+fn rfc3339(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+async fn open_trades(app: &TestApp, user_id: i64) -> usize {
+    app.store()
+        .all_trades(user_id)
+        .await
+        .unwrap()
+        .iter()
+        .filter(|t| matches!(t.status, TradeStatus::Open | TradeStatus::Pending))
+        .count()
+}
+
+/// The whole live path, in real time: the simulated market's ticks, webhook alerts stored
+/// by the signal worker, the trading worker and the paper exchange opening, protecting and
+/// closing positions by stop loss, take profits and trailing stops. `parity` over the period
+/// replays it from the market's anchor and the stored signals: zero differences.
+#[tokio::test]
+async fn a_paper_bot_trading_live_agrees_with_its_replay_trade_for_trade() {
+    let symbols = ["BTCUSDT", "ETHUSDT", "SOLUSDT", "DOGEUSDT"];
+    let app = TestApp::spawn_with(
+        signaldesk_store::test_support::TestDatabase::sqlite(),
+        |c| {
+            c.market.symbols = symbols.map(String::from).to_vec();
+            // Few rating signals: the alerts below make the trades.
+            c.market.interval_minutes = 15;
+        },
+    )
+    .await;
+    let token = app.user_with_token("trader").await;
+    let user_id = app
+        .store()
+        .user_by_username("trader")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    let mut settings = app
+        .call_ok(
+            Method::GET,
+            "/api/bot-settings/",
+            &token,
+            None,
+            StatusCode::OK,
+        )
+        .await[0]
+        .clone();
+    // Moves a 2-second tick makes within a minute: every trade ends within the test.
+    for (field, value) in [
+        ("initial_stop_loss_pct", 0.05),
+        ("take_profit_first_pct", 0.02),
+        ("take_profit_next_pct", 0.02),
+        ("trail_activation_pct", 0.02),
+        ("trail_step_pct", 0.01),
+    ] {
+        settings[field] = serde_json::json!(value);
+    }
+    settings["use_trailing_stop"] = serde_json::json!(true);
+    settings["max_trades"] = serde_json::json!(10);
+    let path = format!("/api/bot-settings/{}/", settings["id"]);
+    app.call_ok(Method::PUT, &path, &token, Some(settings), StatusCode::OK)
+        .await;
+    let hook = app.new_webhook(&token).await;
+    app.call_ok(
+        Method::POST,
+        "/api/command/signals/start/",
+        &token,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    app.start_bot(&token).await;
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let from_ms = app.market_now();
+    // The market's ticks (every 2 s) pass the period's start before the first alert.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+
+    let client = reqwest::Client::new();
+    for round in 0..6 {
+        let signal = if round % 2 == 0 {
+            "strong_buy"
+        } else {
+            "strong_sell"
+        };
+        for symbol in symbols {
+            let body = format!(r#"{{"symbol": "{symbol}", "signal": "{signal}"}}"#);
+            let res = client.post(app.url(&hook)).body(body).send().await.unwrap();
+            assert_eq!(res.status(), StatusCode::ACCEPTED);
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(8)).await;
+    }
+    // Every trade ends by its stops; the period ends with none open.
+    let mut to_ms = app.market_now();
+    for _ in 0..90 {
+        if open_trades(&app, user_id).await == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        to_ms = app.market_now();
+    }
+    assert_eq!(open_trades(&app, user_id).await, 0, "trades still open");
+
+    let query = format!(
+        "/api/parity/?from={}&to={}",
+        rfc3339(from_ms),
+        rfc3339(to_ms)
+    );
+    let report = app
+        .call_ok(Method::GET, &query, &token, None, StatusCode::OK)
+        .await;
+    let live = app.store().all_trades(user_id).await.unwrap();
+    let traded: Vec<&Trade> = live
+        .iter()
+        .filter(|t| t.status == TradeStatus::Closed)
+        .collect();
+    assert!(traded.len() >= 4, "too few trades: {live:#?}");
+    assert_eq!(report["data"], "simulated");
+    assert_eq!(report["differences"], 0, "{report:#}");
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), traded.len(), "{report:#}");
+    assert!(rows
+        .iter()
+        .all(|r| r["agrees"] == true && !r["backtest"].is_null()));
+    assert_eq!(report["totals"]["live"], report["totals"]["backtest"]);
+    let pnl: Decimal = traded.iter().map(|t| t.pnl).sum();
+    assert_eq!(
+        Decimal::from_str(&report["totals"]["live"]["pnl"].to_string()).unwrap(),
+        pnl.normalize()
+    );
+    let reasons: std::collections::HashSet<_> = traded
+        .iter()
+        .filter_map(|t| t.close_reason.clone())
+        .collect();
+    assert!(reasons.len() >= 2, "one way of closing only: {reasons:?}");
 }

@@ -80,6 +80,39 @@ impl PathKey {
         }
     }
 
+    /// The configuration that walks this path (at real-time speed): what a replay of a
+    /// recorded market needs. Fails for a path of another model version or naming a symbol
+    /// this build's universe does not have.
+    pub fn config(&self) -> Result<SimConfig, String> {
+        if self.model_version != MODEL_VERSION {
+            return Err(format!(
+                "the simulated market was recorded by price model {}, this build has model {MODEL_VERSION}",
+                self.model_version
+            ));
+        }
+        let universe = super::default_symbols();
+        let symbols = self
+            .symbols
+            .iter()
+            .map(|name| {
+                universe
+                    .iter()
+                    .find(|s| &s.instrument.symbol == name)
+                    .cloned()
+                    .ok_or_else(|| format!("the simulated market has no symbol {name}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(SimConfig {
+            seed: self.seed,
+            symbols,
+            interval_minutes: self.interval_minutes,
+            history_candles: self.history_candles,
+            tick_seconds: self.tick_seconds,
+            history_tick_seconds: self.history_tick_seconds,
+            ..SimConfig::default()
+        })
+    }
+
     /// The first field that differs from `other`, named as in the configuration.
     fn first_difference(&self, other: &PathKey) -> Option<&'static str> {
         [

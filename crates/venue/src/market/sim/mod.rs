@@ -513,6 +513,86 @@ impl MinuteHistory {
     }
 }
 
+/// The live ticks a recorded market ([`SimAnchor`]) published in a period of market time,
+/// regenerated: the same history up to the anchor's origin, the live ticks before the period
+/// replayed quietly, then each tick of the period with every chosen symbol's price, exactly
+/// as the live market published them (each symbol's path is the same whichever others are
+/// chosen). What a replay of a paper account's period walks (docs/parity.md).
+pub struct LiveTicks {
+    market: SimulatedMarket,
+    symbols: Vec<String>,
+    end_ms: i64,
+}
+
+impl LiveTicks {
+    /// The ticks of `symbols` in `[from_ms, to_ms)` of the market `anchor` recorded.
+    pub fn new(
+        anchor: &SimAnchor,
+        symbols: &[String],
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<LiveTicks, VenueError> {
+        let mut config = anchor.path.config().map_err(VenueError::InvalidRequest)?;
+        config
+            .symbols
+            .retain(|s| symbols.contains(&s.instrument.symbol));
+        if let Some(missing) = symbols
+            .iter()
+            .find(|name| !config.symbols.iter().any(|s| &s.instrument.symbol == *name))
+        {
+            return Err(VenueError::UnknownSymbol(missing.clone()));
+        }
+        let market = SimulatedMarket::new(SimConfig {
+            start_ms: Some(anchor.origin_ms),
+            ..config
+        });
+        // Every tick before the period, quietly.
+        market.replay_to(from_ms - 1);
+        let symbols = market
+            .instruments
+            .iter()
+            .map(|i| i.symbol.clone())
+            .collect();
+        Ok(LiveTicks {
+            market,
+            symbols,
+            end_ms: to_ms,
+        })
+    }
+
+    /// The symbols, in the order of each tick's prices.
+    pub fn symbols(&self) -> &[String] {
+        &self.symbols
+    }
+
+    pub fn instruments(&self) -> &[Instrument] {
+        &self.market.instruments
+    }
+
+    /// The market time and each symbol's last price before the first tick of the period.
+    pub fn start(&self) -> (i64, Vec<Decimal>) {
+        let state = self.market.lock();
+        let prices = state.symbols.iter().map(|s| s.last_price).collect();
+        (state.now_ms, prices)
+    }
+
+    /// The next tick of the period: its time and each symbol's price; `None` at its end.
+    pub fn next_tick(&mut self) -> Option<(i64, Vec<Decimal>)> {
+        if self.market.now_ms() + self.market.tick_ms() >= self.end_ms {
+            return None;
+        }
+        let events = self.market.step();
+        let prices: Vec<Decimal> = events
+            .iter()
+            .filter_map(|e| match e {
+                MarketEvent::Tick { price, .. } => Some(*price),
+                _ => None,
+            })
+            .collect();
+        Some((self.market.now_ms(), prices))
+    }
+}
+
 #[async_trait]
 impl MarketData for SimulatedMarket {
     async fn instruments(&self) -> Result<Vec<Instrument>, VenueError> {
@@ -638,5 +718,61 @@ mod tests {
         };
         let mut single = MinuteHistory::new(&alone, start - minutes as i64 * 60_000, start);
         assert_eq!(single.next_minutes(500)[0], read[3][..500]);
+    }
+
+    #[test]
+    fn live_ticks_regenerate_what_the_live_market_published() {
+        let origin = 1_795_435_200_000;
+        let config = SimConfig {
+            seed: 5,
+            start_ms: Some(origin),
+            ..SimConfig::default()
+        };
+        let anchor = SimAnchor::fresh(&config, origin + 1234);
+        let live = SimulatedMarket::new(config.clone());
+        let mut published: Vec<(i64, String, Decimal)> = Vec::new();
+        for _ in 0..600 {
+            for event in live.step() {
+                if let MarketEvent::Tick {
+                    symbol,
+                    price,
+                    ts_ms,
+                } = event
+                {
+                    published.push((ts_ms, symbol, price));
+                }
+            }
+        }
+        let chosen = vec!["SOLUSDT".to_string(), "BTCUSDT".to_string()];
+        let (from, to) = (origin + 201_000, origin + 1_001_000);
+        let mut ticks = LiveTicks::new(&anchor, &chosen, from, to).unwrap();
+        // In the universe's order.
+        assert_eq!(ticks.symbols(), ["BTCUSDT", "SOLUSDT"]);
+        let (start, prices) = ticks.start();
+        assert_eq!(start, origin + 200_000);
+        let before: Vec<Decimal> = ticks
+            .symbols()
+            .iter()
+            .map(|sym| {
+                published
+                    .iter()
+                    .rfind(|(t, s, _)| *t <= start && s == sym)
+                    .unwrap()
+                    .2
+            })
+            .collect();
+        assert_eq!(prices, before);
+        let mut regenerated = Vec::new();
+        while let Some((ts, prices)) = ticks.next_tick() {
+            for (sym, price) in ticks.symbols().iter().zip(prices) {
+                regenerated.push((ts, sym.clone(), price));
+            }
+        }
+        let expected: Vec<_> = published
+            .into_iter()
+            .filter(|(t, s, _)| (from..to).contains(t) && chosen.contains(s))
+            .collect();
+        assert_eq!(regenerated.len(), 400 * 2);
+        assert_eq!(regenerated, expected);
     }
 }
