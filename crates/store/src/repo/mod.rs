@@ -19,6 +19,7 @@ pub mod running;
 pub mod sessions;
 pub mod settings;
 pub mod signals;
+pub mod telegram;
 pub mod stats;
 pub mod trades;
 pub mod users;
