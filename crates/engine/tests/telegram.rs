@@ -217,6 +217,7 @@ async fn a_closed_port_never_delays_send() {
     let notifier = Notifier::start(TelegramConfig {
         bot_token: TOKEN.into(),
         api_url: url,
+        ..TelegramConfig::default()
     });
 
     assert_send_never_waits(&notifier);
@@ -231,6 +232,7 @@ async fn no_token_or_no_chat_sends_nothing() {
         let off = Notifier::start(TelegramConfig {
             bot_token: token.into(),
             api_url: telegram.url.clone(),
+            ..TelegramConfig::default()
         });
         assert!(!off.is_enabled());
         off.send("1", "nobody hears this".into());
@@ -306,6 +308,7 @@ async fn the_token_never_reaches_the_log() {
     let unreachable = Notifier::start(TelegramConfig {
         bot_token: TOKEN.into(),
         api_url: closed,
+        ..TelegramConfig::default()
     });
     unreachable.send("1", "hello".into());
     log.wait_for("telegram send failed").await;

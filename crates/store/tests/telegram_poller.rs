@@ -20,27 +20,27 @@ async fn one_poller_at_a_time_and_each_update_is_claimed_once() {
             None,
             "{label}: another instance polls"
         );
-        assert!(store.claim_telegram_update(&a, 500).await.unwrap());
+        assert!(store.claim_telegram_update(&a, 500, 60_000).await.unwrap());
         assert!(
-            !store.claim_telegram_update(&a, 500).await.unwrap(),
+            !store.claim_telegram_update(&a, 500, 60_000).await.unwrap(),
             "{label}: claimed twice"
         );
         assert!(
-            !store.claim_telegram_update(&a, 499).await.unwrap(),
+            !store.claim_telegram_update(&a, 499, 60_000).await.unwrap(),
             "{label}: an older update after a newer one"
         );
         assert!(
-            !store.claim_telegram_update(&b, 501).await.unwrap(),
+            !store.claim_telegram_update(&b, 501, 60_000).await.unwrap(),
             "{label}: a process without the lease claims nothing"
         );
-        assert!(store.claim_telegram_update(&a, 501).await.unwrap());
+        assert!(store.claim_telegram_update(&a, 501, 60_000).await.unwrap());
 
         // A later process of the same instance id (the first one died) takes over at once
         // and goes on from the stored offset; the dead one's claims are refused from then on.
         let a2 = LeaseHolder::new("a");
         let tenure = store.take_telegram_poller(&a2, 60_000).await.unwrap();
         assert_eq!(tenure.map(|t| t.next_offset), Some(502), "{label}");
-        assert!(!store.claim_telegram_update(&a, 502).await.unwrap());
+        assert!(!store.claim_telegram_update(&a, 502, 60_000).await.unwrap());
         assert!(!store.renew_telegram_poller(&a, 60_000).await.unwrap());
         assert!(store.renew_telegram_poller(&a2, 60_000).await.unwrap());
 
@@ -50,11 +50,15 @@ async fn one_poller_at_a_time_and_each_update_is_claimed_once() {
         assert_eq!(taken.map(|t| t.next_offset), Some(502), "{label}");
         tokio::time::sleep(Duration::from_millis(120)).await;
         assert!(!store.renew_telegram_poller(&b, 60_000).await.unwrap());
-        assert!(store.take_telegram_poller(&a2, 60_000).await.unwrap().is_some());
+        assert!(store
+            .take_telegram_poller(&a2, 60_000)
+            .await
+            .unwrap()
+            .is_some());
 
         store.reset_telegram_offset(&a2).await.unwrap();
         assert!(
-            store.claim_telegram_update(&a2, 7).await.unwrap(),
+            store.claim_telegram_update(&a2, 7, 60_000).await.unwrap(),
             "{label}: after a reset any update id is new"
         );
     }
@@ -85,6 +89,10 @@ async fn a_chat_id_finds_the_users_whose_settings_name_it() {
         assert_eq!(find("1001").await, vec![ids[0]], "{label}");
         assert_eq!(find("1002").await, vec![ids[1]], "{label}");
         assert_eq!(find("999").await, Vec::<i64>::new(), "{label}");
-        assert_eq!(find("").await, Vec::<i64>::new(), "{label}: blank is nobody");
+        assert_eq!(
+            find("").await,
+            Vec::<i64>::new(),
+            "{label}: blank is nobody"
+        );
     }
 }

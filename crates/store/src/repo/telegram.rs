@@ -72,22 +72,25 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Claims update `update_id` for handling: moves the offset past it, in one statement
-    /// that checks `holder` still polls and the update was not claimed before. True: act on
-    /// it (exactly this once); false: skip it.
+    /// Claims update `update_id` for handling: moves the offset past it and extends the lease
+    /// by `ttl_ms`, in one statement that checks `holder` still polls and the update was not
+    /// claimed before. True: act on it (this once); false: skip it.
     pub async fn claim_telegram_update(
         &self,
         holder: &LeaseHolder,
         update_id: i64,
+        ttl_ms: i64,
     ) -> Result<bool, StoreError> {
         let now = self.clock_ms();
         let sql = format!(
-            "UPDATE telegram_poller SET next_offset = $2 + 1, offset_at = {now}
+            "UPDATE telegram_poller
+             SET next_offset = $2 + 1, offset_at = {now}, expires_at = {now} + $3
              WHERE id = 1 AND owner = $1 AND expires_at >= {now} AND next_offset <= $2"
         );
         let done = sqlx::query(&sql)
             .bind(&holder.process)
             .bind(update_id)
+            .bind(ttl_ms)
             .execute(&self.pool)
             .await?;
         Ok(done.rows_affected() == 1)
