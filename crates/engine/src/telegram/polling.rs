@@ -376,7 +376,11 @@ impl Poller {
             Command::Status => {
                 let status = engine.supervisor().status(user_id).await?;
                 let trades = store.active_trades(user_id).await?;
-                let positions = engine.positions(user_id).await?;
+                // The venue out of reach still leaves the rest of the status worth reading.
+                let (positions, unread) = match engine.positions(user_id).await {
+                    Ok(positions) => (positions, None),
+                    Err(e) => (Vec::new(), Some(e)),
+                };
                 let open: Vec<OpenTrade> = trades
                     .into_iter()
                     .filter(|t| t.status == TradeStatus::Open)
@@ -388,7 +392,11 @@ impl Poller {
                         trade,
                     })
                     .collect();
-                commands::status_text(&status, &open).into()
+                let mut text = commands::status_text(&status, &open);
+                if let Some(e) = unread {
+                    text.push_str(&format!("\nThe venue's positions could not be read: {e}"));
+                }
+                text.into()
             }
             Command::Balance => {
                 let venue = engine.venue_of(user_id).await?;

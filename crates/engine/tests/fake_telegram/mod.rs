@@ -110,6 +110,8 @@ struct FakeState {
     changed: Notify,
     /// Numbers each `getUpdates`: a waiting one that sees a newer number was overtaken.
     poll_number: AtomicU64,
+    /// `getUpdates` calls ended by a newer one (two pollers at once).
+    overtaken: AtomicU64,
     next_update_id: AtomicI64,
     next_message_id: AtomicI64,
 }
@@ -131,6 +133,7 @@ impl FakeTelegram {
             updates: Mutex::default(),
             changed: Notify::new(),
             poll_number: AtomicU64::new(0),
+            overtaken: AtomicU64::new(0),
             // "Update identifiers start from a certain positive number".
             next_update_id: AtomicI64::new(700_000),
             next_message_id: AtomicI64::new(1),
@@ -316,6 +319,11 @@ impl FakeTelegram {
         query
     }
 
+    /// How many `getUpdates` calls a newer one ended with 409 (two pollers at once).
+    pub fn overtaken(&self) -> u64 {
+        self.state.overtaken.load(Ordering::SeqCst)
+    }
+
     /// Updates not confirmed yet.
     pub fn unconfirmed(&self) -> usize {
         self.state.updates.lock().unwrap().queue.len()
@@ -410,6 +418,7 @@ async fn get_updates(state: &FakeState, body: &Value) -> Response {
         tokio::pin!(changed);
         changed.as_mut().enable();
         if state.poll_number.load(Ordering::SeqCst) != number {
+            state.overtaken.fetch_add(1, Ordering::SeqCst);
             return refusal(
                 StatusCode::CONFLICT,
                 "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",

@@ -301,7 +301,58 @@ async fn an_update_is_handled_once_across_a_restart() {
                 .map(|p| p.body.clone())
                 .collect::<Vec<Value>>()
         );
+        // The next poll confirms what was handled.
+        for _ in 0..250 {
+            if fake.unconfirmed() == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         assert_eq!(fake.unconfirmed(), 0, "{label}");
         app.server.stop().await.unwrap();
     }
+}
+
+/// Several instances on one PostgreSQL database: one polls (Telegram would end a second
+/// poller's requests with 409), each command is answered once, and when that instance stops
+/// another takes over.
+#[tokio::test]
+async fn one_instance_of_a_deployment_polls_and_another_takes_over() {
+    let Some(db) = TestDatabase::postgres().await else {
+        return;
+    };
+    let fake = FakeTelegram::start().await;
+    let config = fake.config();
+    let a = TestApp::spawn_with(db, move |c| {
+        c.multi_instance = true;
+        c.telegram = config;
+    })
+    .await;
+    trader(&a).await;
+    let b = a.sibling().await;
+    for _ in 0..3 {
+        settle(&fake).await;
+    }
+    // Both instances had time for several polls; had both polled, each would have ended the
+    // other's long poll.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(fake.overtaken(), 0, "two instances polled at once");
+    let helps = fake
+        .messages_to(CHAT)
+        .iter()
+        .filter(|r| r.text().starts_with("Signal Desk commands"))
+        .count();
+    assert_eq!(helps, 3, "each /help answered once");
+
+    a.server.stop().await.unwrap();
+    // The stopped instance let go of the lease: the other polls within its standby look.
+    fake.user_writes(CHAT, "/status");
+    fake.wait_until(
+        Duration::from_secs(25),
+        "/status answered by the other instance",
+        |r| r.api_method() == "sendMessage" && r.text().starts_with("Venue:"),
+    )
+    .await;
+    assert_eq!(fake.overtaken(), 0);
+    b.server.stop().await.unwrap();
 }
