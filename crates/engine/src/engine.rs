@@ -60,6 +60,9 @@ struct Parts {
 
 pub struct Engine {
     store: Store,
+    /// The Telegram command poller (`telegram::polling`), when it runs: stopped first.
+    commands: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    commands_stop: CancellationToken,
     bus: Arc<EventBus>,
     accounts: Accounts,
     supervisor: Supervisor,
@@ -102,6 +105,13 @@ impl Engine {
             ),
         );
         let leased = matches!(options.ownership, Ownership::Leased { .. });
+        // One process of a deployment reads the bot's commands: it holds the poller lease.
+        // Without leases the database serves this process alone.
+        let poller = match &options.ownership {
+            Ownership::Leased { holder, .. } => holder.clone(),
+            Ownership::Sole => signaldesk_store::LeaseHolder::new("sole"),
+        };
+        let commands = options.telegram.clone();
         let engine = Engine::with_parts(
             Parts {
                 store,
@@ -118,6 +128,15 @@ impl Engine {
         if let Err(e) = resumed {
             engine.shutdown().await;
             return Err(e);
+        }
+        if commands.is_enabled() && commands.commands {
+            let task = engine.tasks.spawn(crate::telegram::polling::run(
+                engine.clone(),
+                commands,
+                poller,
+                engine.commands_stop.clone(),
+            ));
+            *engine.lock_commands() = Some(task);
         }
         if leased {
             engine.tasks.spawn(maintain_leases(engine.clone()));
@@ -185,12 +204,23 @@ impl Engine {
                 metrics,
             }),
             store,
+            commands: std::sync::Mutex::new(None),
+            commands_stop: stop.child_token(),
             bus,
             accounts,
             paper,
             stop,
             tasks,
         })
+    }
+
+    fn lock_commands(&self) -> std::sync::MutexGuard<'_, Option<tokio::task::JoinHandle<()>>> {
+        self.commands.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The database.
+    pub fn store(&self) -> &Store {
+        &self.store
     }
 
     /// Starts and stops each user's workers.
@@ -337,6 +367,14 @@ impl Engine {
     /// did before they stop and the books equal the accounts at rest; then its last changes
     /// are written, and only then are the leases let go, so the next owner reads them.
     pub async fn shutdown(&self) {
+        // No command may start or stop a bot while the workers stop.
+        self.commands_stop.cancel();
+        let poller = self.lock_commands().take();
+        if let Some(poller) = poller {
+            if let Err(e) = poller.await {
+                tracing::error!(error = %e, "the telegram command poller failed while stopping");
+            }
+        }
         if let Some(paper) = &self.paper {
             paper.halt_feed();
         }

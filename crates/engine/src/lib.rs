@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod audit;
 mod background;
+pub mod control;
 mod engine;
 mod error;
 pub mod events;

@@ -217,6 +217,7 @@ async fn a_closed_port_never_delays_send() {
     let notifier = Notifier::start(TelegramConfig {
         bot_token: TOKEN.into(),
         api_url: url,
+        ..TelegramConfig::default()
     });
 
     assert_send_never_waits(&notifier);
@@ -231,6 +232,7 @@ async fn no_token_or_no_chat_sends_nothing() {
         let off = Notifier::start(TelegramConfig {
             bot_token: token.into(),
             api_url: telegram.url.clone(),
+            ..TelegramConfig::default()
         });
         assert!(!off.is_enabled());
         off.send("1", "nobody hears this".into());
@@ -306,6 +308,7 @@ async fn the_token_never_reaches_the_log() {
     let unreachable = Notifier::start(TelegramConfig {
         bot_token: TOKEN.into(),
         api_url: closed,
+        ..TelegramConfig::default()
     });
     unreachable.send("1", "hello".into());
     log.wait_for("telegram send failed").await;
@@ -410,5 +413,147 @@ fn the_next_midnight_is_always_the_start_of_the_next_local_day() {
             );
             now += TimeDelta::minutes(47);
         }
+    }
+}
+
+/// The fake refuses what Telegram refuses and long-polls as documented, so the command
+/// poller's tests stand on Telegram's contract.
+mod fake_contract {
+    use super::*;
+    use serde_json::{json, Value};
+
+    async fn call(fake: &FakeTelegram, token: &str, method: &str, body: Value) -> (u16, Value) {
+        let res = reqwest::Client::new()
+            .post(format!("{}/bot{token}/{method}", fake.url))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        (res.status().as_u16(), res.json().await.unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_wrong_token_is_401_unauthorized() {
+        let fake = FakeTelegram::start().await;
+        for method in ["getUpdates", "sendMessage", "answerCallbackQuery"] {
+            let (status, body) = call(&fake, "123456:wrong", method, json!({})).await;
+            assert_eq!(status, 401, "{method}");
+            assert_eq!(
+                body,
+                json!({"ok": false, "error_code": 401, "description": "Unauthorized"})
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn get_updates_confirms_below_the_offset_and_waits_for_the_timeout() {
+        let fake = FakeTelegram::start().await;
+        let first = fake.user_writes(1, "/status");
+        let second = fake.user_writes(1, "/balance");
+        let (_, all) = call(&fake, TOKEN, "getUpdates", json!({})).await;
+        let ids: Vec<i64> = all["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["update_id"].as_i64().unwrap())
+            .collect();
+        assert_eq!(ids, [first, second], "unconfirmed updates come again");
+        let (_, rest) = call(&fake, TOKEN, "getUpdates", json!({"offset": second})).await;
+        assert_eq!(rest["result"].as_array().unwrap().len(), 1);
+        assert_eq!(fake.unconfirmed(), 1, "the first is confirmed");
+
+        // Nothing new: the call waits out its timeout, and an update ends the wait early.
+        let started = Instant::now();
+        let (_, none) = call(
+            &fake,
+            TOKEN,
+            "getUpdates",
+            json!({"offset": second + 1, "timeout": 1}),
+        )
+        .await;
+        assert_eq!(none["result"], json!([]));
+        assert!(started.elapsed() >= Duration::from_millis(900));
+        let waiting = tokio::spawn({
+            let url = fake.url.clone();
+            async move {
+                reqwest::Client::new()
+                    .post(format!("{url}/bot{TOKEN}/getUpdates"))
+                    .json(&json!({"offset": second + 1, "timeout": 20}))
+                    .send()
+                    .await
+                    .unwrap()
+                    .json::<Value>()
+                    .await
+                    .unwrap()
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let third = fake.user_writes(1, "/help");
+        let got = tokio::time::timeout(Duration::from_secs(5), waiting)
+            .await
+            .expect("the long poll ended with the update")
+            .unwrap();
+        assert_eq!(got["result"][0]["update_id"], third);
+    }
+
+    #[tokio::test]
+    async fn a_second_poller_or_a_webhook_is_409_conflict() {
+        let fake = FakeTelegram::start().await;
+        let url = fake.url.clone();
+        let first = tokio::spawn(async move {
+            let res = reqwest::Client::new()
+                .post(format!("{url}/bot{TOKEN}/getUpdates"))
+                .json(&json!({"timeout": 20}))
+                .send()
+                .await
+                .unwrap();
+            (res.status().as_u16(), res.json::<Value>().await.unwrap())
+        });
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let (status, _) = call(&fake, TOKEN, "getUpdates", json!({"timeout": 0})).await;
+        assert_eq!(status, 200);
+        let (status, body) = first.await.unwrap();
+        assert_eq!(status, 409);
+        assert!(body["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("Conflict: terminated by other getUpdates request"));
+
+        fake.set_webhook(true);
+        let (status, body) = call(&fake, TOKEN, "getUpdates", json!({})).await;
+        assert_eq!(status, 409);
+        assert!(body["description"]
+            .as_str()
+            .unwrap()
+            .contains("webhook is active"));
+    }
+
+    #[tokio::test]
+    async fn a_callback_query_is_answered_once() {
+        let fake = FakeTelegram::start().await;
+        let (_, sent) = call(
+            &fake,
+            TOKEN,
+            "sendMessage",
+            json!({"chat_id": 1, "text": "Sure?", "reply_markup": {"inline_keyboard": [[{"text": "Yes", "callback_data": "yes"}]]}}),
+        )
+        .await;
+        assert_eq!(sent["ok"], true);
+        let request = fake.messages_to(1).pop().unwrap();
+        assert_eq!(request.buttons(), ["yes"]);
+        let query = fake.user_presses(1, &request, "yes");
+        let answer = json!({"callback_query_id": query});
+        assert_eq!(
+            call(&fake, TOKEN, "answerCallbackQuery", answer.clone())
+                .await
+                .0,
+            200
+        );
+        assert_eq!(
+            call(&fake, TOKEN, "answerCallbackQuery", answer).await.0,
+            400
+        );
+        let too_long = json!({"chat_id": 1, "text": "x", "reply_markup": {"inline_keyboard": [[{"text": "x", "callback_data": "y".repeat(65)}]]}});
+        assert_eq!(call(&fake, TOKEN, "sendMessage", too_long).await.0, 400);
     }
 }

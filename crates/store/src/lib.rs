@@ -27,5 +27,6 @@ pub use repo::leases::{FenceEntry, Lease, LeaseHolder};
 pub use repo::sessions::Session;
 pub use repo::settings::{RunFlags, SettingsRecord};
 pub use repo::signals::StoredSignal;
+pub use repo::telegram::PollerTenure;
 pub use repo::trades::{Chain, ChainStatus, Trade, TradeQuery, TradeStatus, IMPORTED_ORDER_PREFIX};
 pub use repo::users::User;

@@ -13,8 +13,15 @@
 //! seconds and sends the same message again; network errors and 5xx are retried with a
 //! capped backoff a few times; any other 4xx (chat not found, bot blocked) drops that message.
 //! The token is part of the request URL, so no URL is ever logged.
+//!
+//! Commands sent to the bot (`/status`, `/closeall`, …) are read by long polling
+//! (`polling`, the texts in [`commands`]): one process of a deployment polls, and only a
+//! user's own chat (`telegram_id`) is answered.
 
+mod api;
+pub mod commands;
 mod notifier;
+pub(crate) mod polling;
 mod schedule;
 mod text;
 
@@ -38,6 +45,13 @@ pub struct TelegramConfig {
     pub bot_token: String,
     /// Base URL of the Bot API server, without the `/bot<token>` part.
     pub api_url: String,
+    /// Whether the server reads commands sent to the bot (`getUpdates`, docs/telegram.md).
+    /// Off when another program reads this bot's updates.
+    pub commands: bool,
+    /// How long one `getUpdates` long poll waits for an update, in seconds.
+    pub poll_timeout_secs: u64,
+    /// How long the confirmation button of `/closeall` holds, in seconds.
+    pub confirm_secs: u64,
 }
 
 impl TelegramConfig {
@@ -52,6 +66,9 @@ impl Default for TelegramConfig {
         TelegramConfig {
             bot_token: String::new(),
             api_url: DEFAULT_API_URL.to_string(),
+            commands: true,
+            poll_timeout_secs: 25,
+            confirm_secs: 60,
         }
     }
 }
@@ -62,6 +79,9 @@ impl std::fmt::Debug for TelegramConfig {
         f.debug_struct("TelegramConfig")
             .field("bot_token", &token)
             .field("api_url", &self.api_url)
+            .field("commands", &self.commands)
+            .field("poll_timeout_secs", &self.poll_timeout_secs)
+            .field("confirm_secs", &self.confirm_secs)
             .finish()
     }
 }

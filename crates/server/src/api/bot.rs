@@ -4,6 +4,7 @@
 use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
+use signaldesk_engine::control::BotControl;
 use signaldesk_engine::BotStatus;
 use utoipa::ToSchema;
 
@@ -17,31 +18,16 @@ pub struct ControlResponse {
     pub status: BotStatus,
 }
 
-#[derive(Clone, Copy)]
-enum Action {
-    StartBot,
-    StopBot,
-    StartSignals,
-    StopSignals,
-}
-
 async fn control(
     state: &AppState,
     user_id: i64,
-    action: Action,
+    action: BotControl,
 ) -> ApiResult<Json<ControlResponse>> {
-    let engine = state.engine.supervisor();
-    let (status, message) = match action {
-        Action::StartBot => {
-            state.engine.check_api_key(user_id, None).await?;
-            (engine.start_trading(user_id).await?, "Bot started")
-        }
-        Action::StopBot => (engine.stop_trading(user_id).await?, "Bot stopped"),
-        Action::StartSignals => (engine.start_signals(user_id).await?, "Signals started"),
-        Action::StopSignals => (engine.stop_signals(user_id).await?, "Signals stopped"),
-    };
-    tracing::info!(user_id, message, "bot control");
-    Ok(Json(ControlResponse { message, status }))
+    let status = state.engine.control(user_id, action).await?;
+    Ok(Json(ControlResponse {
+        message: action.done(),
+        status,
+    }))
 }
 
 /// The record must be the caller's: another user's id is a 404.
@@ -79,16 +65,16 @@ macro_rules! control_routes {
 }
 
 control_routes! {
-    start_trading_worker, command_bot_start, Action::StartBot,
+    start_trading_worker, command_bot_start, BotControl::StartBot,
         "/api/bot-settings/{id}/start_trading_worker/", "/api/command/bot/start/",
         "Starts signal fetching if it is off, then the trading worker (needs an active API key).";
-    stop_bot, command_bot_stop, Action::StopBot,
+    stop_bot, command_bot_stop, BotControl::StopBot,
         "/api/bot-settings/{id}/stop_bot/", "/api/command/bot/stop/",
         "Stops the trading worker; open positions stay on the venue with their stops.";
-    start_signals, command_signals_start, Action::StartSignals,
+    start_signals, command_signals_start, BotControl::StartSignals,
         "/api/bot-settings/{id}/start_signals/", "/api/command/signals/start/",
         "Starts signal fetching.";
-    stop_signals, command_signals_stop, Action::StopSignals,
+    stop_signals, command_signals_stop, BotControl::StopSignals,
         "/api/bot-settings/{id}/stop_signals/", "/api/command/signals/stop/",
         "Stops signal fetching.";
 }

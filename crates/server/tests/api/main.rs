@@ -25,6 +25,7 @@ mod robustness;
 mod settings;
 mod signals;
 mod stats;
+mod telegram;
 mod trades;
 mod upgrade;
 mod webhook;

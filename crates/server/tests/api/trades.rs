@@ -10,7 +10,7 @@ use crate::helpers::{assert_json_error, TestApp};
 use crate::live::LiveClient;
 
 /// Starts the bot with a key and a webhook; returns the webhook path.
-async fn trading_bot(app: &TestApp, token: &str) -> String {
+pub(crate) async fn trading_bot(app: &TestApp, token: &str) -> String {
     app.activate_a_key(token).await;
     app.call_ok(
         Method::POST,
@@ -33,7 +33,12 @@ async fn trading_bot(app: &TestApp, token: &str) -> String {
 }
 
 /// Sends an alert that is a change into a strong signal for `symbol`, so the bot enters.
-async fn alert_entry(app: &TestApp, token: &str, path: &str, symbol: &str) -> &'static str {
+pub(crate) async fn alert_entry(
+    app: &TestApp,
+    token: &str,
+    path: &str,
+    symbol: &str,
+) -> &'static str {
     let signals = app
         .call_ok(Method::GET, "/api/signals/", token, None, StatusCode::OK)
         .await;
@@ -60,7 +65,7 @@ async fn alert_entry(app: &TestApp, token: &str, path: &str, symbol: &str) -> &'
     new
 }
 
-async fn open_trades(app: &TestApp, token: &str, want: usize) -> Vec<Value> {
+pub(crate) async fn open_trades(app: &TestApp, token: &str, want: usize) -> Vec<Value> {
     for _ in 0..200 {
         let page = app
             .call_ok(

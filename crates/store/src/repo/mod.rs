@@ -20,6 +20,7 @@ pub mod sessions;
 pub mod settings;
 pub mod signals;
 pub mod stats;
+pub mod telegram;
 pub mod trades;
 pub mod users;
 pub mod webhooks;
