@@ -11,6 +11,7 @@ use signaldesk_store::User;
 use signaldesk_venue::Position;
 use utoipa::ToSchema;
 
+use crate::api::alerts::AlertView;
 use crate::api::balance::BalanceView;
 use crate::api::logs::LogView;
 use crate::api::rfc3339;
@@ -104,6 +105,8 @@ pub enum ServerMessage<'a> {
     BotStatus { data: BotStatusView<'a> },
     NewLog { data: LogView },
     Statistics { data: &'a LiveStatistics },
+    /// An alert raised, or cleared (`cleared_at` set, `active` false).
+    Alert { data: AlertView },
     Pong,
     Error { error: String },
 }
@@ -151,6 +154,9 @@ impl<'a> ServerMessage<'a> {
                 data: entry.clone().into(),
             },
             UserEvent::Statistics(stats) => ServerMessage::Statistics { data: stats },
+            UserEvent::Alert(alert) => ServerMessage::Alert {
+                data: alert.clone().into(),
+            },
             UserEvent::Relayed(_) => return None,
         })
     }
