@@ -46,8 +46,9 @@ describe('alert banner', () => {
     serve([])
     storeSession()
     renderApp('/logs')
-    openLive()
-    await waitFor(() => expect(alertsRegion()).toBeNull())
+    // The live connection opens once the session is known.
+    await waitFor(() => openLive())
+    expect(alertsRegion()).toBeNull()
 
     liveSend({ type: 'alert', data: raised })
     await waitFor(() => expect(alertsRegion()).toHaveTextContent('Market feed stale'))
