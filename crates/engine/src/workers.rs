@@ -15,9 +15,9 @@ use crate::accounts::{Accounts, Market};
 use crate::events::EventBus;
 use crate::fence::FencedVenue;
 use crate::journal::BotJournal;
+use crate::notify::{AlertKind, Alerts, Notifications};
 use crate::ownership::HeldLeases;
 use crate::signal_worker::{Alert, SignalWorker};
-use crate::notify::{AlertKind, Alerts, Notifications};
 use crate::trading::{Command, TradingDeps, TradingWorker};
 use crate::EngineError;
 
@@ -184,7 +184,8 @@ pub async fn run(job: WorkerJob, user_id: i64, ctx: WorkerContext, stop: Cancell
         },
     };
     let failed = failed.or_else(|| {
-        (!stop.is_cancelled()).then(|| format!("The {} ended on its own.", kind.label().to_lowercase()))
+        (!stop.is_cancelled())
+            .then(|| format!("The {} ended on its own.", kind.label().to_lowercase()))
     });
     if let Some(why) = failed {
         journal.error(user_id, &why).await;

@@ -59,7 +59,11 @@ struct ReceiverState {
     replies: Arc<Mutex<Vec<(StatusCode, String)>>>,
 }
 
-async fn receive(State(state): State<ReceiverState>, headers: HeaderMap, raw: Bytes) -> impl IntoResponse {
+async fn receive(
+    State(state): State<ReceiverState>,
+    headers: HeaderMap,
+    raw: Bytes,
+) -> impl IntoResponse {
     let mut mac = Hmac::<Sha256>::new_from_slice(WEBHOOK_SECRET.as_bytes()).unwrap();
     mac.update(&raw);
     let expected = format!("sha256={}", hex::encode(mac.finalize().into_bytes()));
@@ -100,7 +104,11 @@ impl Receiver {
         self.got.lock().unwrap().clone()
     }
 
-    async fn wait_for(&self, what: impl Fn(&[Received]) -> bool, within: Duration) -> Vec<Received> {
+    async fn wait_for(
+        &self,
+        what: impl Fn(&[Received]) -> bool,
+        within: Duration,
+    ) -> Vec<Received> {
         let deadline = Instant::now() + within;
         loop {
             let got = self.got();
@@ -128,7 +136,10 @@ async fn telegram_texts_until(
         if texts.iter().any(|t| t.contains(needle)) {
             return texts;
         }
-        assert!(Instant::now() < deadline, "no {needle:?} on Telegram: {texts:?}");
+        assert!(
+            Instant::now() < deadline,
+            "no {needle:?} on Telegram: {texts:?}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -216,7 +227,12 @@ async fn a_stopped_market_feed_is_alerted_once_on_telegram_and_the_webhook_then_
     // The feed stops.
     feeding.store(false, Ordering::SeqCst);
     let stopped_at = Instant::now();
-    let texts = telegram_texts_until(&telegram, "ALERT: Market feed stale", Duration::from_secs(5)).await;
+    let texts = telegram_texts_until(
+        &telegram,
+        "ALERT: Market feed stale",
+        Duration::from_secs(5),
+    )
+    .await;
     let alerted_after = stopped_at.elapsed();
     assert!(
         alerted_after <= stale_after + Duration::from_millis(800),
@@ -251,7 +267,12 @@ async fn a_stopped_market_feed_is_alerted_once_on_telegram_and_the_webhook_then_
     // Prices come back: cleared, on both channels.
     feeding.store(true, Ordering::SeqCst);
     let resumed_at = Instant::now();
-    telegram_texts_until(&telegram, "CLEARED: Market feed stale", Duration::from_secs(5)).await;
+    telegram_texts_until(
+        &telegram,
+        "CLEARED: Market feed stale",
+        Duration::from_secs(5),
+    )
+    .await;
     assert!(resumed_at.elapsed() < Duration::from_secs(2));
     let got = receiver
         .wait_for(|got| got.len() >= 2, Duration::from_secs(5))
@@ -316,12 +337,19 @@ async fn a_webhook_whose_receiver_fails_is_retried_and_its_failures_are_written(
     // The failure was written, then the success reset the count and kept the last error.
     let deadline = Instant::now() + Duration::from_secs(2);
     loop {
-        let now = store.channel(&cipher, user, channel.id).await.unwrap().unwrap();
+        let now = store
+            .channel(&cipher, user, channel.id)
+            .await
+            .unwrap()
+            .unwrap();
         if now.last_success_at.is_some() {
             assert_eq!(now.failures, 0);
             assert!(now.last_error.as_deref().unwrap().contains("503"));
             assert!(now.last_failure_at.is_some());
-            assert!(!now.last_error.unwrap().contains("secret-path"), "no URL in errors");
+            assert!(
+                !now.last_error.unwrap().contains("secret-path"),
+                "no URL in errors"
+            );
             break;
         }
         assert!(Instant::now() < deadline);
@@ -334,7 +362,8 @@ async fn discord_gets_content_and_a_429_waits_retry_after() {
     let (_db, store, user) = store_with_trader(&classic()).await;
     let cipher = SecretCipher::random();
     // Discord's rate limit answer: retry_after in seconds, a float.
-    let limited = r#"{"message": "You are being rate limited.", "retry_after": 0.7, "global": false}"#;
+    let limited =
+        r#"{"message": "You are being rate limited.", "retry_after": 0.7, "global": false}"#;
     let discord = Receiver::start(vec![(StatusCode::TOO_MANY_REQUESTS, limited.into())]).await;
     let events = vec!["trade_opened".to_string()];
     let channel = store
@@ -364,7 +393,11 @@ async fn discord_gets_content_and_a_429_waits_retry_after() {
     assert!(got[1].at - got[0].at >= Duration::from_millis(700));
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(discord.got().len(), 2);
-    let now = store.channel(&cipher, user, channel.id).await.unwrap().unwrap();
+    let now = store
+        .channel(&cipher, user, channel.id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(now.failures, 0, "a 429 is a wait, not a failure");
 }
 
@@ -376,7 +409,9 @@ async fn smtp_stand_in() -> (u16, Arc<Mutex<Vec<String>>>) {
     let kept = messages.clone();
     tokio::spawn(async move {
         loop {
-            let Ok((socket, _)) = listener.accept().await else { return };
+            let Ok((socket, _)) = listener.accept().await else {
+                return;
+            };
             let kept = kept.clone();
             tokio::spawn(async move {
                 let (read, mut write) = socket.into_split();
@@ -451,9 +486,21 @@ async fn email_goes_through_the_configured_smtp_relay() {
         .unwrap();
     let messages = messages.lock().unwrap().clone();
     assert_eq!(messages.len(), 1);
-    assert!(messages[0].contains("To: trader@example.com"), "{}", messages[0]);
-    assert!(messages[0].contains("Subject: Signal Desk: Signal Desk test message"), "{}", messages[0]);
-    assert!(messages[0].contains("this channel works."), "{}", messages[0]);
+    assert!(
+        messages[0].contains("To: trader@example.com"),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[0].contains("Subject: Signal Desk: Signal Desk test message"),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[0].contains("this channel works."),
+        "{}",
+        messages[0]
+    );
 
     // No relay listening: a failure that says so, not a hang.
     drop(store);
@@ -469,4 +516,3 @@ async fn email_goes_through_the_configured_smtp_relay() {
         .await;
     assert!(failed.is_err());
 }
-

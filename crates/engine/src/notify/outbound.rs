@@ -284,8 +284,12 @@ impl Outbound {
             "discord" => self.discord(&channel.target, &notice.text()).await,
             "webhook" => {
                 let body = notice.payload(user_id, chrono::Utc::now().timestamp_millis());
-                self.webhook(&channel.target, channel.secret.as_deref().unwrap_or(""), &body)
-                    .await
+                self.webhook(
+                    &channel.target,
+                    channel.secret.as_deref().unwrap_or(""),
+                    &body,
+                )
+                .await
             }
             "email" => self.email(&channel.target, &notice.text()).await,
             other => Err(Failure::final_(format!("unknown channel kind {other}"))),
@@ -351,7 +355,10 @@ impl Outbound {
         if status.is_success() {
             return Ok(());
         }
-        Err(answer_failure(status, format!("the webhook answered {status}")))
+        Err(answer_failure(
+            status,
+            format!("the webhook answered {status}"),
+        ))
     }
 
     async fn email(&self, to: &str, text: &str) -> Result<(), Failure> {
@@ -411,17 +418,12 @@ fn answer_failure(status: StatusCode, message: String) -> Failure {
 
 fn smtp_transport(
     config: &SmtpConfig,
-) -> Result<
-    (
-        AsyncSmtpTransport<Tokio1Executor>,
-        lettre::message::Mailbox,
-    ),
-    String,
-> {
+) -> Result<(AsyncSmtpTransport<Tokio1Executor>, lettre::message::Mailbox), String> {
     let host = config.host.trim();
     let builder = match config.tls {
-        SmtpTls::Starttls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(host)
-            .map_err(|e| e.to_string())?,
+        SmtpTls::Starttls => {
+            AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(host).map_err(|e| e.to_string())?
+        }
         SmtpTls::Tls => {
             AsyncSmtpTransport::<Tokio1Executor>::relay(host).map_err(|e| e.to_string())?
         }

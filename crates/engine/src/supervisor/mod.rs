@@ -14,9 +14,9 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::events::UserEvent;
-use crate::notify::AlertKind;
 use crate::journal::BotJournal;
 use crate::metrics::{LeaseRenewal, Metrics};
+use crate::notify::AlertKind;
 use crate::ownership::{HeldLeases, Ownership};
 use crate::paper::PaperRuntime;
 use crate::remote::Remote;

@@ -71,7 +71,9 @@ impl TradingWorker {
         let silent = self.watch.last_tick.is_empty()
             && now.saturating_duration_since(self.watch.started) >= stale_after;
         if stale.is_empty() && !silent {
-            self.deps.alerts.clear(self.user_id, AlertKind::MarketFeedStale);
+            self.deps
+                .alerts
+                .clear(self.user_id, AlertKind::MarketFeedStale);
             return;
         }
         stale.sort();
@@ -103,10 +105,7 @@ impl TradingWorker {
                 return;
             }
             Ok(Err(e)) => e.to_string(),
-            Err(_) => format!(
-                "no answer within {} s",
-                VENUE_PROBE_TIMEOUT.as_secs()
-            ),
+            Err(_) => format!("no answer within {} s", VENUE_PROBE_TIMEOUT.as_secs()),
         };
         let (since, since_utc) = *self
             .watch

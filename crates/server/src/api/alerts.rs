@@ -55,7 +55,10 @@ impl From<AlertRecord> for AlertView {
 /// The raised alerts first (newest first), then the most recent cleared ones.
 #[utoipa::path(get, path = "/api/alerts/", tag = "alerts",
     responses((status = 200, body = [AlertView]), (status = 401, body = ErrorBody)))]
-pub async fn list(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<Vec<AlertView>>> {
+pub async fn list(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<Json<Vec<AlertView>>> {
     let alerts = state.store.recent_alerts(auth.id(), RECENT).await?;
     Ok(Json(alerts.into_iter().map(Into::into).collect()))
 }

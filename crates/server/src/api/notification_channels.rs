@@ -141,7 +141,9 @@ fn check_url(fields: &mut FieldErrors, kind: &str, url: &str) {
             parsed.scheme() == "https"
                 && matches!(
                     parsed.host_str(),
-                    Some("discord.com" | "discordapp.com" | "ptb.discord.com" | "canary.discord.com")
+                    Some(
+                        "discord.com" | "discordapp.com" | "ptb.discord.com" | "canary.discord.com"
+                    )
                 )
                 && parsed.path().starts_with("/api/webhooks/")
         }
@@ -174,7 +176,8 @@ fn is_email(address: &str) -> bool {
 
 fn is_chat_id(chat: &str) -> bool {
     let digits = chat.strip_prefix('-').unwrap_or(chat);
-    let numeric = !digits.is_empty() && digits.len() <= 20 && digits.chars().all(|c| c.is_ascii_digit());
+    let numeric =
+        !digits.is_empty() && digits.len() <= 20 && digits.chars().all(|c| c.is_ascii_digit());
     let username = chat.strip_prefix('@').is_some_and(|name| {
         (5..=32).contains(&name.len())
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -250,7 +253,11 @@ async fn check(
             String::new()
         }
     };
-    let url = input.url.as_deref().map(str::trim).filter(|u| !u.is_empty());
+    let url = input
+        .url
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty());
     let address = input
         .address
         .as_deref()
@@ -262,8 +269,16 @@ async fn check(
     let mut made_secret = false;
     let mut new_secret = current.and_then(|c| c.secret.clone());
     for (name, given, allowed) in [
-        ("url", url.is_some(), matches!(kind.as_str(), "discord" | "webhook")),
-        ("address", address.is_some(), matches!(kind.as_str(), "email" | "telegram")),
+        (
+            "url",
+            url.is_some(),
+            matches!(kind.as_str(), "discord" | "webhook"),
+        ),
+        (
+            "address",
+            address.is_some(),
+            matches!(kind.as_str(), "email" | "telegram"),
+        ),
         ("secret", secret.is_some(), kind == "webhook"),
     ] {
         if given && !allowed && !kind.is_empty() {
@@ -283,7 +298,10 @@ async fn check(
                 if !state.engine.notifications().email_enabled() {
                     fields.insert(
                         "address".into(),
-                        vec!["E-mail is not configured on this server: set the [smtp] section.".into()],
+                        vec![
+                            "E-mail is not configured on this server: set the [smtp] section."
+                                .into(),
+                        ],
                     );
                 }
                 target = address;
@@ -313,7 +331,10 @@ async fn check(
                 None => {
                     fields.insert(
                         "address".into(),
-                        vec!["A Telegram chat id is required (or set telegram_id in the settings).".into()],
+                        vec![
+                            "A Telegram chat id is required (or set telegram_id in the settings)."
+                                .into(),
+                        ],
                     );
                 }
             }

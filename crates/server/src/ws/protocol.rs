@@ -97,18 +97,36 @@ pub struct BotStatusView<'a> {
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage<'a> {
-    Authenticated { user: UserView },
-    SignalsUpdate { signals: Vec<SignalView> },
+    Authenticated {
+        user: UserView,
+    },
+    SignalsUpdate {
+        signals: Vec<SignalView>,
+    },
     Signal(SignalView),
-    Balance { data: BalanceView },
-    Orders { data: Vec<PositionView> },
-    BotStatus { data: BotStatusView<'a> },
-    NewLog { data: LogView },
-    Statistics { data: &'a LiveStatistics },
+    Balance {
+        data: BalanceView,
+    },
+    Orders {
+        data: Vec<PositionView>,
+    },
+    BotStatus {
+        data: BotStatusView<'a>,
+    },
+    NewLog {
+        data: LogView,
+    },
+    Statistics {
+        data: &'a LiveStatistics,
+    },
     /// An alert raised, or cleared (`cleared_at` set, `active` false).
-    Alert { data: AlertView },
+    Alert {
+        data: AlertView,
+    },
     Pong,
-    Error { error: String },
+    Error {
+        error: String,
+    },
 }
 
 impl<'a> ServerMessage<'a> {

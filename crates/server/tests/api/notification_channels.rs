@@ -47,7 +47,11 @@ async fn channels_are_created_listed_changed_and_deleted_without_ever_showing_a_
             .await;
         assert_eq!(discord["kind"], "discord");
         assert_eq!(discord["target"], "https://discord.com/********");
-        assert_eq!(discord["events"].as_array().unwrap().len(), 5, "all by default");
+        assert_eq!(
+            discord["events"].as_array().unwrap().len(),
+            5,
+            "all by default"
+        );
         assert_eq!(discord["failures"], 0);
 
         let given = app
@@ -55,13 +59,18 @@ async fn channels_are_created_listed_changed_and_deleted_without_ever_showing_a_
                 Method::POST,
                 "/api/notification-channels/",
                 &token,
-                Some(json!({"kind": "webhook", "url": "https://hooks.example.com/in/TOKEN-PATH",
-                            "secret": WEBHOOK_SECRET, "events": ["alert_raised", "alert_cleared"]})),
+                Some(
+                    json!({"kind": "webhook", "url": "https://hooks.example.com/in/TOKEN-PATH",
+                            "secret": WEBHOOK_SECRET, "events": ["alert_raised", "alert_cleared"]}),
+                ),
                 StatusCode::CREATED,
             )
             .await;
         assert_eq!(given["has_secret"], true);
-        assert!(given.get("secret").is_none(), "a given secret is not echoed");
+        assert!(
+            given.get("secret").is_none(),
+            "a given secret is not echoed"
+        );
         assert_eq!(given["target"], "https://hooks.example.com/********");
         assert_eq!(given["events"], json!(["alert_raised", "alert_cleared"]));
 
@@ -79,10 +88,19 @@ async fn channels_are_created_listed_changed_and_deleted_without_ever_showing_a_
 
         let (list, text) = channels(&app, &token).await;
         assert_eq!(list.as_array().unwrap().len(), 3);
-        for secret in [DISCORD_TOKEN, WEBHOOK_SECRET, made_secret.as_str(), "TOKEN-PATH"] {
+        for secret in [
+            DISCORD_TOKEN,
+            WEBHOOK_SECRET,
+            made_secret.as_str(),
+            "TOKEN-PATH",
+        ] {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
-        assert!(list.as_array().unwrap().iter().all(|c| c.get("secret").is_none()));
+        assert!(list
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c.get("secret").is_none()));
 
         // A change keeps what it does not name (the URL and secret it cannot see).
         let id = given["id"].as_i64().unwrap();
@@ -114,7 +132,10 @@ async fn channels_are_created_listed_changed_and_deleted_without_ever_showing_a_
         for (method, path) in [
             (Method::PUT, format!("/api/notification-channels/{id}/")),
             (Method::DELETE, format!("/api/notification-channels/{id}/")),
-            (Method::POST, format!("/api/notification-channels/{id}/test/")),
+            (
+                Method::POST,
+                format!("/api/notification-channels/{id}/test/"),
+            ),
         ] {
             let res = app.call(method, &path, &bob, Some(json!({}))).await;
             assert_json_error(res, StatusCode::NOT_FOUND).await;
@@ -130,7 +151,12 @@ async fn channels_are_created_listed_changed_and_deleted_without_ever_showing_a_
         .await;
         assert_eq!(channels(&app, &token).await.0.as_array().unwrap().len(), 2);
         let res = app
-            .call(Method::DELETE, &format!("/api/notification-channels/{id}/"), &token, None)
+            .call(
+                Method::DELETE,
+                &format!("/api/notification-channels/{id}/"),
+                &token,
+                None,
+            )
             .await;
         assert_json_error(res, StatusCode::NOT_FOUND).await;
     }
@@ -144,17 +170,44 @@ async fn bad_input_is_a_400_with_fields_and_creates_nothing() {
             (json!({}), "kind"),
             (json!({"kind": "pigeon"}), "kind"),
             (json!({"kind": "discord"}), "url"),
-            (json!({"kind": "discord", "url": "http://discord.com/api/webhooks/1/x"}), "url"),
-            (json!({"kind": "discord", "url": "https://evil.example.com/api/webhooks/1/x"}), "url"),
-            (json!({"kind": "webhook", "url": "ftp://example.com/x"}), "url"),
+            (
+                json!({"kind": "discord", "url": "http://discord.com/api/webhooks/1/x"}),
+                "url",
+            ),
+            (
+                json!({"kind": "discord", "url": "https://evil.example.com/api/webhooks/1/x"}),
+                "url",
+            ),
+            (
+                json!({"kind": "webhook", "url": "ftp://example.com/x"}),
+                "url",
+            ),
             (json!({"kind": "webhook", "url": "not a url"}), "url"),
-            (json!({"kind": "webhook", "url": "https://example.com/x", "secret": "short"}), "secret"),
-            (json!({"kind": "webhook", "url": "https://example.com/x", "events": ["nope"]}), "events"),
-            (json!({"kind": "webhook", "url": "https://example.com/x", "events": []}), "events"),
-            (json!({"kind": "webhook", "url": "https://example.com/x", "address": "a@b.co"}), "address"),
-            (json!({"kind": "email", "address": "not-an-address"}), "address"),
+            (
+                json!({"kind": "webhook", "url": "https://example.com/x", "secret": "short"}),
+                "secret",
+            ),
+            (
+                json!({"kind": "webhook", "url": "https://example.com/x", "events": ["nope"]}),
+                "events",
+            ),
+            (
+                json!({"kind": "webhook", "url": "https://example.com/x", "events": []}),
+                "events",
+            ),
+            (
+                json!({"kind": "webhook", "url": "https://example.com/x", "address": "a@b.co"}),
+                "address",
+            ),
+            (
+                json!({"kind": "email", "address": "not-an-address"}),
+                "address",
+            ),
             // No [smtp] host in the test config: e-mail cannot be delivered.
-            (json!({"kind": "email", "address": "trader@example.com"}), "address"),
+            (
+                json!({"kind": "email", "address": "trader@example.com"}),
+                "address",
+            ),
             // No chat id given and none in the settings.
             (json!({"kind": "telegram"}), "address"),
             (json!({"kind": "telegram", "address": "12ab"}), "address"),
@@ -162,7 +215,12 @@ async fn bad_input_is_a_400_with_fields_and_creates_nothing() {
         ];
         for (body, field) in cases {
             let res = app
-                .call(Method::POST, "/api/notification-channels/", &token, Some(body.clone()))
+                .call(
+                    Method::POST,
+                    "/api/notification-channels/",
+                    &token,
+                    Some(body.clone()),
+                )
                 .await;
             let answer = assert_json_error(res, StatusCode::BAD_REQUEST).await;
             assert!(answer["fields"][field].is_array(), "{body} -> {answer}");
@@ -174,7 +232,12 @@ async fn bad_input_is_a_400_with_fields_and_creates_nothing() {
             json!([1, 2]),
         ] {
             let res = app
-                .call(Method::POST, "/api/notification-channels/", &token, Some(body))
+                .call(
+                    Method::POST,
+                    "/api/notification-channels/",
+                    &token,
+                    Some(body),
+                )
                 .await;
             assert!(res.status().is_client_error(), "{}", res.status());
             assert_json_error(res, StatusCode::BAD_REQUEST).await;
@@ -189,22 +252,35 @@ async fn bad_input_is_a_400_with_fields_and_creates_nothing() {
             .await
             .unwrap();
         assert_json_error(res, StatusCode::BAD_REQUEST).await;
-        for path in ["/api/notification-channels/abc/", "/api/notification-channels/99999999/test/"] {
+        for path in [
+            "/api/notification-channels/abc/",
+            "/api/notification-channels/99999999/test/",
+        ] {
             let res = app.call(Method::POST, path, &token, None).await;
             assert!(res.status().is_client_error(), "{path}: {}", res.status());
         }
-        let res = app
-            .client
+        // A client with no session cookie.
+        let res = reqwest::Client::new()
             .get(app.url("/api/notification-channels/"))
             .send()
             .await
             .unwrap();
         assert_json_error(res, StatusCode::UNAUTHORIZED).await;
-        assert_eq!(channels(&app, &token).await.0, json!([]), "nothing was created");
+        assert_eq!(
+            channels(&app, &token).await.0,
+            json!([]),
+            "nothing was created"
+        );
 
         // With a chat id in the settings, a Telegram channel takes it.
         let settings = app
-            .call_ok(Method::GET, "/api/bot-settings/", &token, None, StatusCode::OK)
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
             .await;
         let id = settings[0]["id"].as_i64().unwrap();
         app.call_ok(
@@ -236,7 +312,10 @@ async fn bad_input_is_a_400_with_fields_and_creates_nothing() {
             )
             .await;
         assert_eq!(tested["delivered"], false);
-        assert!(tested["error"].as_str().unwrap().contains("bot token"), "{tested}");
+        assert!(
+            tested["error"].as_str().unwrap().contains("bot token"),
+            "{tested}"
+        );
     }
 }
 
@@ -301,7 +380,10 @@ async fn the_test_button_delivers_a_signed_message_and_a_failure_is_shown_on_the
     assert!(list[0]["last_error"].is_string());
     assert!(list[0]["last_failure_at"].is_string());
     assert!(list[0]["last_success_at"].is_string());
-    assert!(!list[0]["last_error"].as_str().unwrap().contains("/hook"), "no URL in errors");
+    assert!(
+        !list[0]["last_error"].as_str().unwrap().contains("/hook"),
+        "no URL in errors"
+    );
 }
 
 #[tokio::test]
@@ -313,7 +395,13 @@ async fn alerts_are_listed_raised_first_then_recent() {
                 .await,
             json!([])
         );
-        let user = app.store().user_by_username("alice").await.unwrap().unwrap().id;
+        let user = app
+            .store()
+            .user_by_username("alice")
+            .await
+            .unwrap()
+            .unwrap()
+            .id;
         let store = app.store();
         store
             .raise_alert(user, "lease_lost", "Lost.", "Stopped here.", 1_000)
@@ -321,7 +409,13 @@ async fn alerts_are_listed_raised_first_then_recent() {
             .unwrap();
         store.clear_alert(user, "lease_lost", 2_000).await.unwrap();
         store
-            .raise_alert(user, "market_feed_stale", "No price for BTCUSDT.", "Waits.", 3_000)
+            .raise_alert(
+                user,
+                "market_feed_stale",
+                "No price for BTCUSDT.",
+                "Waits.",
+                3_000,
+            )
             .await
             .unwrap();
         let alerts = app

@@ -130,9 +130,8 @@ impl Store {
         user_id: i64,
         id: i64,
     ) -> Result<Option<ChannelRecord>, StoreError> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM notification_channels WHERE user_id = $1 AND id = $2"
-        );
+        let sql =
+            format!("SELECT {COLUMNS} FROM notification_channels WHERE user_id = $1 AND id = $2");
         let row = sqlx::query(&sql)
             .bind(user_id)
             .bind(id)

@@ -117,7 +117,7 @@ export const settingsStrings = {
     kind: 'Kind',
     kinds: { telegram: 'Telegram', discord: 'Discord', email: 'E-mail', webhook: 'Webhook' },
     url: 'URL',
-    discordUrlHint: 'The incoming webhook URL from the Discord channel\'s Integrations settings.',
+    discordUrlHint: "The incoming webhook URL from the Discord channel's Integrations settings.",
     webhookUrlHint: 'A JSON POST signed with X-SignalDesk-Signature: sha256=<HMAC-SHA256 of the body>.',
     address: 'E-mail address',
     chatId: 'Chat id',

@@ -29,7 +29,17 @@ const alertsRegion = () => screen.queryByRole('region', { name: 'Alerts' })
 
 describe('alert banner', () => {
   it('shows each raised alert with what happened, since when and what the bot does', async () => {
-    serve([raised, { ...raised, id: 3, kind: 'lease_lost', title: 'Old one', active: false, cleared_at: '2026-11-21T00:00:00Z' }])
+    serve([
+      raised,
+      {
+        ...raised,
+        id: 3,
+        kind: 'lease_lost',
+        title: 'Old one',
+        active: false,
+        cleared_at: '2026-11-21T00:00:00Z',
+      },
+    ])
     storeSession()
     renderApp('/logs')
     const region = await screen.findByRole('region', { name: 'Alerts' })
@@ -54,10 +64,21 @@ describe('alert banner', () => {
     await waitFor(() => expect(alertsRegion()).toHaveTextContent('Market feed stale'))
 
     // Another alert's clearing leaves it in place.
-    liveSend({ type: 'alert', data: { ...raised, id: 9, kind: 'venue_unreachable', active: false, cleared_at: '2026-11-22T05:00:00Z' } })
+    liveSend({
+      type: 'alert',
+      data: {
+        ...raised,
+        id: 9,
+        kind: 'venue_unreachable',
+        active: false,
+        cleared_at: '2026-11-22T05:00:00Z',
+      },
+    })
     expect(alertsRegion()).toHaveTextContent('Market feed stale')
 
     liveSend({ type: 'alert', data: { ...raised, active: false, cleared_at: '2026-11-22T05:00:00Z' } })
-    await waitFor(() => expect(alertsRegion()).toBeNull())
+    await waitFor(() => {
+      expect(alertsRegion()).toBeNull()
+    })
   })
 })

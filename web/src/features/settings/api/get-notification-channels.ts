@@ -6,7 +6,9 @@ import type { NotificationChannel } from '@/types/api'
  * GET /api/notification-channels/: the user's channels, URLs masked and secrets never included,
  * each with its delivery failures.
  */
-export function getNotificationChannels({ signal }: { signal?: AbortSignal } = {}): Promise<NotificationChannel[]> {
+export function getNotificationChannels({ signal }: { signal?: AbortSignal } = {}): Promise<
+  NotificationChannel[]
+> {
   return api.get<NotificationChannel[]>('notification-channels/', { signal })
 }
 

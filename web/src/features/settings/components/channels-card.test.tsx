@@ -35,9 +35,20 @@ function channelsServer(initial: NotificationChannel[]) {
       posted.push(body)
       const input = body as { kind: string; url?: string }
       if (input.kind === 'webhook' && !input.url) {
-        return { status: 400, body: { error: 'Invalid input. url: This field is required.', fields: { url: ['This field is required.'] } } }
+        return {
+          status: 400,
+          body: {
+            error: 'Invalid input. url: This field is required.',
+            fields: { url: ['This field is required.'] },
+          },
+        }
       }
-      const made = channel({ id: next++, kind: input.kind, target: 'https://hooks.example.com/********', has_secret: true })
+      const made = channel({
+        id: next++,
+        kind: input.kind,
+        target: 'https://hooks.example.com/********',
+        has_secret: true,
+      })
       list = [...list, made]
       return { status: 201, body: { ...made, secret: 'made-by-the-server-0123456789abcdef' } }
     },
@@ -46,7 +57,9 @@ function channelsServer(initial: NotificationChannel[]) {
       return { status: 204 }
     },
     'POST /api/notification-channels/2/test/': () => {
-      list = list.map((c) => (c.id === 2 ? { ...c, failures: c.failures + 1, last_error: 'the webhook answered 500' } : c))
+      list = list.map((c) =>
+        c.id === 2 ? { ...c, failures: c.failures + 1, last_error: 'the webhook answered 500' } : c,
+      )
       return { status: 200, body: { delivered: false, error: 'the webhook answered 500' } }
     },
   })
@@ -64,7 +77,14 @@ describe('Channels section', () => {
   it('lists channels masked, with their failures', async () => {
     channelsServer([
       channel({ id: 1 }),
-      channel({ id: 2, kind: 'webhook', target: 'https://hooks.example.com/********', failures: 3, last_error: 'the webhook answered 503', last_failure_at: '2026-11-22T05:00:00Z' }),
+      channel({
+        id: 2,
+        kind: 'webhook',
+        target: 'https://hooks.example.com/********',
+        failures: 3,
+        last_error: 'the webhook answered 503',
+        last_failure_at: '2026-11-22T05:00:00Z',
+      }),
     ])
     const card = await openChannels()
     const discord = await card.findByRole('listitem', { name: /Discord/ })
@@ -83,7 +103,9 @@ describe('Channels section', () => {
     await user.selectOptions(card.getByLabelText('Kind'), 'webhook')
     await user.type(card.getByLabelText('URL'), 'https://hooks.example.com/in')
     await user.click(card.getByRole('button', { name: 'Add channel' }))
-    await waitFor(() => expect(posted).toEqual([{ kind: 'webhook', url: 'https://hooks.example.com/in' }]))
+    await waitFor(() => {
+      expect(posted).toEqual([{ kind: 'webhook', url: 'https://hooks.example.com/in' }])
+    })
     expect(await card.findByText('made-by-the-server-0123456789abcdef')).toBeInTheDocument()
     expect(await card.findByRole('listitem', { name: /Webhook/ })).toBeInTheDocument()
   })
@@ -99,16 +121,23 @@ describe('Channels section', () => {
   })
 
   it('tests a channel, shows the failure, and deletes another', async () => {
-    channelsServer([channel({ id: 1 }), channel({ id: 2, kind: 'webhook', target: 'https://hooks.example.com/********' })])
+    channelsServer([
+      channel({ id: 1 }),
+      channel({ id: 2, kind: 'webhook', target: 'https://hooks.example.com/********' }),
+    ])
     const card = await openChannels()
     const user = userEvent.setup()
     const webhook = await card.findByRole('listitem', { name: /Webhook/ })
     await user.click(within(webhook).getByRole('button', { name: 'Test' }))
     expect(await screen.findByText('The test message did not go through')).toBeInTheDocument()
-    await waitFor(() => expect(card.getByRole('listitem', { name: /Webhook/ })).toHaveTextContent('1 failed delivery in a row'))
+    await waitFor(() =>
+      expect(card.getByRole('listitem', { name: /Webhook/ })).toHaveTextContent('1 failed delivery in a row'),
+    )
 
     const discord = card.getByRole('listitem', { name: /Discord/ })
     await user.click(within(discord).getByRole('button', { name: 'Delete' }))
-    await waitFor(() => expect(card.queryByRole('listitem', { name: /Discord/ })).toBeNull())
+    await waitFor(() => {
+      expect(card.queryByRole('listitem', { name: /Discord/ })).toBeNull()
+    })
   })
 })

@@ -1,5 +1,5 @@
 import { BellRing, RotateCw, Send, Trash2 } from 'lucide-react'
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState, type SyntheticEvent } from 'react'
 import { ErrorAlert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -91,7 +91,7 @@ export function ChannelsCard() {
           {madeSecret ? (
             <div className="rounded-md border border-amber-500/40 bg-amber-500/10 p-3 text-sm">
               <p>{s.madeSecret}</p>
-              <code className="mt-1 block break-all font-mono">{madeSecret}</code>
+              <code className="mt-1 block font-mono break-all">{madeSecret}</code>
             </div>
           ) : null}
         </div>
@@ -163,7 +163,7 @@ function AddChannelForm({ onMadeSecret }: { onMadeSecret: (secret: string | null
   const [address, setAddress] = useState('')
   const [secret, setSecret] = useState('')
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault()
     const input: NewNotificationChannel = { kind }
     if (kind === 'discord' || kind === 'webhook') input.url = url.trim()
@@ -191,7 +191,9 @@ function AddChannelForm({ onMadeSecret }: { onMadeSecret: (secret: string | null
         <NativeSelect
           id={`${id}-kind`}
           value={kind}
-          onChange={(e) => setKind(e.target.value as NotificationChannelKind)}
+          onChange={(e) => {
+            setKind(e.target.value as NotificationChannelKind)
+          }}
         >
           {KINDS.map((k) => (
             <option key={k} value={k}>
@@ -208,7 +210,9 @@ function AddChannelForm({ onMadeSecret }: { onMadeSecret: (secret: string | null
             type="password"
             autoComplete="off"
             value={url}
-            onChange={(e) => setUrl(e.target.value)}
+            onChange={(e) => {
+              setUrl(e.target.value)
+            }}
           />
           <p className="text-xs text-muted-foreground">
             {kind === 'discord' ? s.discordUrlHint : s.webhookUrlHint}
@@ -222,7 +226,9 @@ function AddChannelForm({ onMadeSecret }: { onMadeSecret: (secret: string | null
             id={`${id}-address`}
             type={kind === 'email' ? 'email' : 'text'}
             value={address}
-            onChange={(e) => setAddress(e.target.value)}
+            onChange={(e) => {
+              setAddress(e.target.value)
+            }}
           />
           {kind === 'telegram' ? <p className="text-xs text-muted-foreground">{s.chatIdHint}</p> : null}
         </div>
@@ -235,7 +241,9 @@ function AddChannelForm({ onMadeSecret }: { onMadeSecret: (secret: string | null
             type="password"
             autoComplete="off"
             value={secret}
-            onChange={(e) => setSecret(e.target.value)}
+            onChange={(e) => {
+              setSecret(e.target.value)
+            }}
           />
           <p className="text-xs text-muted-foreground">{s.secretHint}</p>
         </div>
