@@ -12,7 +12,6 @@ use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::signal::TradeSignal;
 use signaldesk_engine::journal::BotJournal;
-use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::trading::{TradingDeps, TradingWorker};
 use signaldesk_engine::EventBus;
 use signaldesk_store::repo::stats::ChainWithTrades;
@@ -291,7 +290,9 @@ impl Scratch {
             bus,
             venue: venue.clone(),
             market: market.clone(),
-            telegram: Notifier::disabled(),
+            notices: signaldesk_engine::Notifications::disabled(),
+            alerts: signaldesk_engine::Alerts::disabled(),
+            feed_stale_after: signaldesk_engine::trading::DEFAULT_FEED_STALE_AFTER,
         };
         let known = symbols.iter().map(|s| (s.clone(), TradeSignal::Neutral));
         let worker = TradingWorker::new(user, deps, known).await?;

@@ -13,7 +13,6 @@ use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::signal::TradeSignal;
 use signaldesk_engine::journal::BotJournal;
-use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::trading::{TradingDeps, TradingWorker};
 use signaldesk_engine::EventBus;
 use signaldesk_store::test_support::TestDatabase;
@@ -79,7 +78,9 @@ fn bench(c: &mut Criterion) {
             bus,
             venue: Arc::new(exchange.account(user)),
             market,
-            telegram: Notifier::disabled(),
+            notices: signaldesk_engine::Notifications::disabled(),
+            alerts: signaldesk_engine::Alerts::disabled(),
+            feed_stale_after: signaldesk_engine::trading::DEFAULT_FEED_STALE_AFTER,
         };
         let worker =
             TradingWorker::new(user, deps, [("BTCUSDT".to_string(), TradeSignal::Neutral)])

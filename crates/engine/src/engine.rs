@@ -22,6 +22,7 @@ use crate::events::EventBus;
 use crate::journal::BotJournal;
 use crate::market::MarketConfig;
 use crate::metrics::Metrics;
+use crate::notify::{AlertKind, Alerts, Notifications, Outbound, SmtpConfig};
 use crate::ownership::{HeldLeases, Ownership};
 use crate::paper::{PaperMarket, PaperRuntime, PaperSettings};
 use crate::supervisor::{Supervisor, SupervisorParts, COMMAND_POLL};
@@ -39,6 +40,8 @@ pub struct EngineOptions {
     /// Decrypts the users' exchange keys.
     pub cipher: Arc<SecretCipher>,
     pub telegram: TelegramConfig,
+    /// `[smtp]`: the relay e-mail channels are sent through (empty host: none).
+    pub smtp: SmtpConfig,
     /// Where the simulated market keeps its anchor.
     pub data_dir: PathBuf,
     /// Where the engine's series go (the server's `/metrics`).
@@ -52,6 +55,11 @@ struct Parts {
     store: Store,
     accounts: Accounts,
     telegram: Notifier,
+    /// Decrypts the notification channels' targets.
+    cipher: Arc<SecretCipher>,
+    smtp: SmtpConfig,
+    /// Two signal intervals.
+    feed_stale_after: std::time::Duration,
     metrics: Metrics,
     ownership: Ownership,
     held: Arc<HeldLeases>,
@@ -66,6 +74,8 @@ pub struct Engine {
     bus: Arc<EventBus>,
     accounts: Accounts,
     supervisor: Supervisor,
+    notices: Notifications,
+    alerts: Alerts,
     paper: Option<Arc<PaperRuntime>>,
     stop: CancellationToken,
     tasks: TaskTracker,
@@ -99,7 +109,7 @@ impl Engine {
             PaperVenue::new(&paper, held.clone(), store.clone()),
             ExchangeAccounts::new(
                 store.clone(),
-                options.cipher,
+                options.cipher.clone(),
                 options.exchanges,
                 bybit_market,
             ),
@@ -112,11 +122,16 @@ impl Engine {
             Ownership::Sole => signaldesk_store::LeaseHolder::new("sole"),
         };
         let commands = options.telegram.clone();
+        let feed_stale_after =
+            std::time::Duration::from_secs(u64::from(options.market.interval_minutes) * 120);
         let engine = Engine::with_parts(
             Parts {
                 store,
                 accounts,
                 telegram: Notifier::start(options.telegram),
+                cipher: options.cipher.clone(),
+                smtp: options.smtp,
+                feed_stale_after,
                 metrics: options.metrics,
                 ownership: options.ownership,
                 held,
@@ -142,6 +157,7 @@ impl Engine {
             engine.tasks.spawn(maintain_leases(engine.clone()));
             engine.tasks.spawn(take_requests(engine.clone()));
         }
+        engine.tasks.spawn(watch_database(engine.clone()));
         engine.tasks.spawn(snapshots::run(
             engine.store.clone(),
             engine.accounts.clone(),
@@ -163,6 +179,9 @@ impl Engine {
                 store,
                 accounts,
                 telegram,
+                cipher: Arc::new(SecretCipher::random()),
+                smtp: SmtpConfig::default(),
+                feed_stale_after: crate::trading::DEFAULT_FEED_STALE_AFTER,
                 metrics,
                 ownership: Ownership::Sole,
                 held: HeldLeases::sole(),
@@ -178,6 +197,9 @@ impl Engine {
             store,
             accounts,
             telegram,
+            cipher,
+            smtp,
+            feed_stale_after,
             metrics,
             ownership,
             held,
@@ -185,12 +207,21 @@ impl Engine {
         } = parts;
         let bus = EventBus::new();
         let journal = BotJournal::new(store.clone(), bus.clone());
+        let notices = Notifications::start(
+            store.clone(),
+            cipher,
+            telegram,
+            Outbound::new(&smtp, Some(store.clone())),
+        );
+        let alerts = Alerts::start(store.clone(), bus.clone(), notices.clone());
         let ctx = WorkerContext {
             store: store.clone(),
             journal,
             bus: bus.clone(),
             accounts: accounts.clone(),
-            telegram,
+            notices: notices.clone(),
+            alerts: alerts.clone(),
+            feed_stale_after,
             held: held.clone(),
         };
         Arc::new(Engine {
@@ -208,6 +239,8 @@ impl Engine {
             commands_stop: stop.child_token(),
             bus,
             accounts,
+            notices,
+            alerts,
             paper,
             stop,
             tasks,
@@ -221,6 +254,16 @@ impl Engine {
     /// The database.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Publishes notices to the users' channels (and tests a channel).
+    pub fn notifications(&self) -> &Notifications {
+        &self.notices
+    }
+
+    /// Raises and clears alerts.
+    pub fn alerts(&self) -> &Alerts {
+        &self.alerts
     }
 
     /// Starts and stops each user's workers.
@@ -386,6 +429,48 @@ impl Engine {
         self.stop.cancel();
         self.tasks.close();
         self.tasks.wait().await;
+    }
+}
+
+/// How long the database may be out of reach before the alert.
+const DATABASE_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Raises the database alert for every user whose bot runs here once the database has been
+/// unreachable for [`DATABASE_GRACE`], and clears it when it is back.
+async fn watch_database(engine: Arc<Engine>) {
+    let mut rounds = tokio::time::interval(std::time::Duration::from_secs(2));
+    let mut down_since: Option<(std::time::Instant, chrono::DateTime<chrono::Utc>)> = None;
+    let mut alerted: Vec<i64> = Vec::new();
+    loop {
+        tokio::select! {
+            _ = engine.stop.cancelled() => return,
+            _ = rounds.tick() => {}
+        }
+        if engine.store.health().is_up() {
+            down_since = None;
+            for user_id in alerted.drain(..) {
+                engine.alerts.clear(user_id, AlertKind::DatabaseUnreachable);
+            }
+            continue;
+        }
+        let (since, since_utc) =
+            *down_since.get_or_insert_with(|| (std::time::Instant::now(), chrono::Utc::now()));
+        if since.elapsed() < DATABASE_GRACE {
+            continue;
+        }
+        for user_id in engine.supervisor.users_here().await {
+            if !alerted.contains(&user_id) {
+                alerted.push(user_id);
+            }
+            engine.alerts.raise(
+                user_id,
+                AlertKind::DatabaseUnreachable,
+                format!(
+                    "The database has been unreachable since {}.",
+                    since_utc.format("%Y-%m-%d %H:%M:%S UTC")
+                ),
+            );
+        }
     }
 }
 

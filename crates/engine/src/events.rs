@@ -1,5 +1,5 @@
 //! The event bus: every change a user should see live (signals, log lines, bot status,
-//! balance, positions, statistics) is published here once and fanned out to that user's
+//! balance, positions, statistics, alerts) is published here once and fanned out to that user's
 //! subscribers, the websocket clients.
 //!
 //! Publishing never waits: each subscriber has a bounded queue, and one whose queue is full
@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use signaldesk_core::stats::LiveStatistics;
-use signaldesk_store::{LogEntry, StoredSignal};
+use signaldesk_store::{AlertRecord, LogEntry, StoredSignal};
 use signaldesk_venue::{Position, Wallet};
 use tokio::sync::mpsc;
 
@@ -38,6 +38,8 @@ pub enum UserEvent {
     BotStatus(BotStatus),
     NewLog(LogEntry),
     Statistics(LiveStatistics),
+    /// An alert raised, or cleared (`cleared_at` set).
+    Alert(AlertRecord),
     /// An event of another instance, as that instance wrote it for the websocket.
     Relayed(Arc<str>),
 }

@@ -18,6 +18,7 @@ pub mod live;
 pub mod market;
 pub mod market_anchor;
 pub mod metrics;
+pub mod notify;
 pub mod ownership;
 pub mod paper;
 mod remote;
@@ -34,5 +35,6 @@ pub use accounts::{Accounts, ExchangeAccounts, LazyMarket, Market, PaperVenue, U
 pub use engine::{Engine, EngineOptions};
 pub use error::EngineError;
 pub use events::{EventBus, Subscription, UserEvent};
+pub use notify::{AlertKind, Alerts, Notice, Notifications};
 pub use status::{BotStatus, WorkerState};
 pub use supervisor::Supervisor;

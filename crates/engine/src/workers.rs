@@ -15,9 +15,9 @@ use crate::accounts::{Accounts, Market};
 use crate::events::EventBus;
 use crate::fence::FencedVenue;
 use crate::journal::BotJournal;
+use crate::notify::{AlertKind, Alerts, Notifications};
 use crate::ownership::HeldLeases;
 use crate::signal_worker::{Alert, SignalWorker};
-use crate::telegram::Notifier;
 use crate::trading::{Command, TradingDeps, TradingWorker};
 use crate::EngineError;
 
@@ -64,7 +64,11 @@ pub struct WorkerContext {
     pub journal: BotJournal,
     pub bus: Arc<EventBus>,
     pub accounts: Accounts,
-    pub telegram: Notifier,
+    /// Trades, summaries and alerts to the user's notification channels.
+    pub notices: Notifications,
+    pub alerts: Alerts,
+    /// Two signal intervals: no price for this long is a stale market feed.
+    pub feed_stale_after: std::time::Duration,
     pub held: Arc<HeldLeases>,
 }
 
@@ -94,7 +98,9 @@ impl WorkerContext {
             bus: self.bus.clone(),
             venue,
             market: account.market.data.clone(),
-            telegram: self.telegram.clone(),
+            notices: self.notices.clone(),
+            alerts: self.alerts.clone(),
+            feed_stale_after: self.feed_stale_after,
         };
         Ok((deps, account.market))
     }
@@ -146,8 +152,13 @@ impl WorkerContext {
 pub async fn run(job: WorkerJob, user_id: i64, ctx: WorkerContext, stop: CancellationToken) {
     let kind = job.kind();
     let journal = ctx.journal.clone();
-    match job {
-        WorkerJob::Signals { alerts, feed } => match ctx.accounts.market_of(user_id).await {
+    let alerts = ctx.alerts.clone();
+    ctx.notices.warm(user_id).await;
+    let failed: Option<String> = match job {
+        WorkerJob::Signals {
+            alerts: alerts_in,
+            feed,
+        } => match ctx.accounts.market_of(user_id).await {
             Ok(market) => {
                 SignalWorker {
                     user_id,
@@ -157,23 +168,28 @@ pub async fn run(job: WorkerJob, user_id: i64, ctx: WorkerContext, stop: Cancell
                     bus: ctx.bus,
                     feed,
                 }
-                .run(alerts, stop)
-                .await
+                .run(alerts_in, stop.clone())
+                .await;
+                None
             }
-            Err(e) => {
-                journal
-                    .error(user_id, &format!("The signal worker could not start: {e}"))
-                    .await
-            }
+            Err(e) => Some(format!("The signal worker could not start: {e}")),
         },
         WorkerJob::Trading { signals, commands } => match ctx.trading_worker(user_id).await {
-            Ok(worker) => worker.run(signals, commands, stop).await,
-            Err(e) => {
-                journal
-                    .error(user_id, &format!("The trading worker could not start: {e}"))
-                    .await
+            Ok(worker) => {
+                alerts.clear(user_id, AlertKind::WorkerStopped);
+                worker.run(signals, commands, stop.clone()).await;
+                None
             }
+            Err(e) => Some(format!("The trading worker could not start: {e}")),
         },
+    };
+    let failed = failed.or_else(|| {
+        (!stop.is_cancelled())
+            .then(|| format!("The {} ended on its own.", kind.label().to_lowercase()))
+    });
+    if let Some(why) = failed {
+        journal.error(user_id, &why).await;
+        alerts.raise(user_id, AlertKind::WorkerStopped, why);
     }
     journal
         .info(user_id, &format!("{} stopped", kind.label()))

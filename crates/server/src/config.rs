@@ -8,6 +8,7 @@ use figment::providers::{Env, Format, Serialized, Toml};
 use figment::Figment;
 use serde::{Deserialize, Serialize};
 use signaldesk_engine::market::MarketConfig;
+use signaldesk_engine::notify::SmtpConfig;
 use signaldesk_engine::paper::PaperSettings;
 use signaldesk_engine::telegram::TelegramConfig;
 use signaldesk_venue::bybit::BybitSettings;
@@ -66,6 +67,8 @@ pub struct Config {
     pub paper: PaperSettings,
     /// `[telegram]`: the bot token deal and summary messages are sent with (empty: none).
     pub telegram: TelegramConfig,
+    /// `[smtp]`: the relay e-mail notification channels are sent through (empty host: none).
+    pub smtp: SmtpConfig,
     /// `[bybit]`: the REST and private websocket addresses of demo and mainnet keys.
     pub bybit: BybitSettings,
 }
@@ -91,6 +94,7 @@ impl Default for Config {
             market: MarketConfig::default(),
             paper: PaperSettings::default(),
             telegram: TelegramConfig::default(),
+            smtp: SmtpConfig::default(),
             bybit: BybitSettings::default(),
         }
     }

@@ -16,8 +16,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::{
-    api_keys, backtest_chart, backtests, balance, bot, dashboard, live_statistics, logs, parity,
-    settings, signals, stats, trades, webhook,
+    alerts, api_keys, backtest_chart, backtests, balance, bot, dashboard, live_statistics, logs,
+    notification_channels, parity, settings, signals, stats, trades, webhook,
 };
 use crate::app::AppState;
 use crate::auth::handlers as auth;
@@ -41,6 +41,7 @@ use crate::ws;
         crate::api::balance::BalanceView,
         crate::api::logs::LogView,
         crate::api::signals::SignalView,
+        crate::api::alerts::AlertView,
         signaldesk_core::stats::LiveStatistics
     ))
 )]
@@ -97,6 +98,16 @@ pub fn api() -> OpenApiRouter<AppState> {
             webhook::delete
         ))
         .routes(routes!(webhook::receive))
+        .routes(routes!(alerts::list))
+        .routes(routes!(
+            notification_channels::list,
+            notification_channels::create
+        ))
+        .routes(routes!(
+            notification_channels::update,
+            notification_channels::delete
+        ))
+        .routes(routes!(notification_channels::test))
 }
 
 /// The OpenAPI 3 document of every `/api/` route (served by `build`, documented here).

@@ -96,6 +96,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         exchanges: config.exchanges(),
         cipher: cipher.clone(),
         telegram: config.telegram.clone(),
+        smtp: config.smtp.clone(),
         data_dir: config.data_dir.clone(),
         metrics: metrics.metrics.clone(),
         ownership,

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { setLiveBalance, setLiveBotStatus, setLiveOrders } from '@/lib/live/live-cache'
 import { signalOf, type ServerMessage } from '@/lib/live/messages'
+import { applyLiveAlert } from '@/features/alerts/api/get-alerts'
 import { setBotStatusData } from '@/features/dashboard/api/get-bot-status'
 import { patchDashboardBalance } from '@/features/dashboard/api/get-dashboard'
 import { prependLog } from '@/features/logs/api/get-logs'
@@ -22,6 +23,7 @@ import { invalidateOpenTrades } from '@/features/trades/api/get-open-trades'
  * | `bot_status`     | ['live', 'bot-status'] and GET /api/bot/status/'s entry (the venue); the  |
  * |                  | settings record's flags, then it is refetched                             |
  * | `statistics`     | (all time) the 'all' statistics entry; the other periods are refetched    |
+ * | `alert`          | ['alerts']: a raised alert first, a cleared one replaces its raised entry |
  * | `error`          | console.warn only (spec section 8: nothing shown)                         |
  */
 export function dispatchLiveMessage(queryClient: QueryClient, message: ServerMessage): void {
@@ -55,6 +57,9 @@ export function dispatchLiveMessage(queryClient: QueryClient, message: ServerMes
     }
     case 'statistics':
       void applyLiveStatistics(queryClient, message.data)
+      return
+    case 'alert':
+      applyLiveAlert(queryClient, message.data)
       return
     case 'error':
       console.warn('Live feed: the server answered an error:', message.error)

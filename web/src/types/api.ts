@@ -93,3 +93,11 @@ export type BacktestResult = Schemas['BacktestResult']
 export type ParityReport = Schemas['ParityReport']
 export type ParityRow = Schemas['ParityRow']
 export type ParitySide = Schemas['ParitySide']
+
+/** An alert, raised or cleared (GET /api/alerts/ and the `alert` live message). */
+export type Alert = Schemas['AlertView']
+/** A notification channel as lists show it: URL masked, secret never included. */
+export type NotificationChannel = Schemas['ChannelView']
+export type NotificationChannelKind = 'telegram' | 'discord' | 'email' | 'webhook'
+export type NewNotificationChannel = Schemas['ChannelInput']
+export type ChannelTestResult = Schemas['TestResult']

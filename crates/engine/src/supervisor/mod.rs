@@ -16,6 +16,7 @@ use tokio_util::task::TaskTracker;
 use crate::events::UserEvent;
 use crate::journal::BotJournal;
 use crate::metrics::{LeaseRenewal, Metrics};
+use crate::notify::AlertKind;
 use crate::ownership::{HeldLeases, Ownership};
 use crate::paper::PaperRuntime;
 use crate::remote::Remote;
@@ -226,6 +227,7 @@ impl Supervisor {
             token = lease.token,
             "this instance runs the bot now"
         );
+        self.ctx.alerts.clear(user_id, AlertKind::LeaseLost);
         Ok(true)
     }
 
@@ -236,6 +238,13 @@ impl Supervisor {
         let Some(tenure) = self.tenures().remove(&user_id) else {
             return;
         };
+        if why != "released" && why != "shutting down" {
+            self.ctx.alerts.raise(
+                user_id,
+                AlertKind::LeaseLost,
+                format!("This instance stopped running the bot: {why}."),
+            );
+        }
         tenure.stop.cancel();
         self.held.remove(user_id);
         if let Some(paper) = &self.paper {
@@ -356,7 +365,12 @@ impl Supervisor {
         }
         for record in records {
             let user_id = record.user_id;
-            if taken.contains(&user_id) || !self.claim(user_id).await? {
+            if taken.contains(&user_id) {
+                // Another instance runs the bot: it is not lost any more.
+                self.ctx.alerts.clear(user_id, AlertKind::LeaseLost);
+                continue;
+            }
+            if !self.claim(user_id).await? {
                 continue;
             }
             if record.is_signals_fetching_active {
@@ -614,6 +628,18 @@ impl Supervisor {
             }
             self.lose(user_id, "shutting down");
         }
+    }
+
+    /// The users with a worker running in this process.
+    pub async fn users_here(&self) -> Vec<i64> {
+        let map = self.workers.lock().await;
+        map.iter()
+            .filter(|(_, w)| {
+                w.signals.as_ref().is_some_and(Worker::is_running)
+                    || w.trading.as_ref().is_some_and(Worker::is_running)
+            })
+            .map(|(u, _)| *u)
+            .collect()
     }
 
     /// How many signal workers and trading workers run in this process (`/metrics`).

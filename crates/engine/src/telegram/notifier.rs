@@ -169,6 +169,26 @@ impl Notifier {
         }
     }
 
+    /// Sends `text` to `chat_id` now, once, past the queue (a channel's Test button): `Err`
+    /// says why it did not go through.
+    pub async fn send_now(&self, chat_id: &str, text: String) -> Result<(), String> {
+        let Some(shared) = &self.shared else {
+            return Err("Telegram is not configured on this server (no bot token).".into());
+        };
+        let chat_id = chat_id.trim();
+        if chat_id.is_empty() {
+            return Err("No Telegram chat id.".into());
+        }
+        match shared.attempt(chat_id, &cut(text)).await {
+            Outcome::Delivered => Ok(()),
+            Outcome::Flood(wait) => Err(format!(
+                "Telegram rate limit: retry after {} s",
+                wait.as_secs()
+            )),
+            Outcome::Transient(why) | Outcome::Rejected(why) => Err(format!("Telegram: {why}")),
+        }
+    }
+
     /// Messages waiting for `chat_id`, not counting one being sent.
     pub fn queued(&self, chat_id: &str) -> usize {
         let Some(shared) = &self.shared else { return 0 };

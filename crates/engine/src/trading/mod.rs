@@ -14,6 +14,7 @@ mod exits;
 mod funding;
 mod notify;
 mod reconcile;
+mod watch;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -35,7 +36,7 @@ use tokio_util::sync::CancellationToken;
 use crate::events::{EventBus, UserEvent};
 use crate::journal::BotJournal;
 use crate::live;
-use crate::telegram::Notifier;
+use crate::notify::{Alerts, Notifications};
 use crate::EngineError;
 
 /// How often chains waiting for their next step (in a forbidden window) are looked at.
@@ -72,8 +73,16 @@ pub struct TradingDeps {
     pub bus: Arc<EventBus>,
     pub venue: Arc<dyn Venue>,
     pub market: Arc<dyn MarketData>,
-    pub telegram: Notifier,
+    /// Where trades opened and closed and the daily summary are published for the channels.
+    pub notices: Notifications,
+    /// Raises and clears the user's alerts (the stale feed, the unreachable venue).
+    pub alerts: Alerts,
+    /// No price of a traded symbol for this long (two signal intervals) is a stale feed.
+    pub feed_stale_after: Duration,
 }
+
+/// Two 15-minute signal intervals: the default stale-feed time.
+pub const DEFAULT_FEED_STALE_AFTER: Duration = Duration::from_secs(30 * 60);
 
 pub struct TradingWorker {
     user_id: i64,
@@ -95,6 +104,8 @@ pub struct TradingWorker {
     no_waiting_chains: bool,
     /// Why the last signal acted on opened nothing (a backtest's parity run reads it).
     last_skip: Option<String>,
+    /// When prices last came, and since when the venue fails (alerts).
+    watch: watch::Watch,
 }
 
 impl TradingWorker {
@@ -121,6 +132,7 @@ impl TradingWorker {
             out_of_sync: books::OutOfSync::default(),
             no_waiting_chains: false,
             last_skip: None,
+            watch: watch::Watch::default(),
         })
     }
 
@@ -191,6 +203,10 @@ impl TradingWorker {
         let mut waiting_chains = tokio::time::interval(WAITING_CHAINS_EVERY);
         let mut resync = tokio::time::interval(RESYNC_EVERY);
         resync.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut feed_check = tokio::time::interval(self.feed_check_every());
+        feed_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut venue_probe = tokio::time::interval(watch::VENUE_PROBE_EVERY);
+        venue_probe.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let summary_due = self.next_daily_summary(Utc::now());
             tokio::select! {
@@ -219,6 +235,7 @@ impl TradingWorker {
                 },
                 received = market.recv() => match received {
                     Ok(MarketEvent::Tick { symbol, price, .. }) => {
+                        self.saw_price(&symbol);
                         self.on_tick(&symbol, price, self.now()).await;
                     }
                     Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
@@ -227,6 +244,8 @@ impl TradingWorker {
                 Some(command) = commands.recv() => self.handle(command, self.now()).await,
                 _ = waiting_chains.tick() => self.resume_waiting_chains(self.now()).await,
                 _ = resync.tick() => self.resync(self.now()).await,
+                _ = feed_check.tick() => self.check_feed(std::time::Instant::now()),
+                _ = venue_probe.tick() => self.probe_venue().await,
             }
         }
     }

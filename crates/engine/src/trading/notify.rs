@@ -1,57 +1,48 @@
-//! Telegram messages of the trading worker (DESIGN.md section 5): a deal message on every
-//! open and close when `telegram_notify_deals` is on, and a summary of the day at 00:00 in
-//! the user's zone when `telegram_notify_stats` is on. Sending never waits for Telegram.
+//! What the trading worker tells the trader, as domain events ([`Notice`]): a trade opened or
+//! closed, and the summary of the day at 00:00 in the user's zone. The worker only publishes;
+//! each channel subscribed to them decides whether it sends (the Telegram chat by
+//! `telegram_notify_deals` and `telegram_notify_stats`, the other channels by their events).
+//! Publishing never waits.
 
 use chrono::{DateTime, Duration, Utc};
 use rust_decimal::Decimal;
 use signaldesk_store::Trade;
 
 use super::TradingWorker;
-use crate::telegram::{
-    daily_summary_text, deal_closed_text, deal_opened_text, next_local_midnight, DailySummary,
-    DealClosed, DealOpened,
-};
+use crate::notify::Notice;
+use crate::telegram::{next_local_midnight, DailySummary, DealClosed, DealOpened};
 
 impl TradingWorker {
-    fn chat(&self) -> Option<String> {
-        let chat = self.settings.telegram_id.trim();
-        (!chat.is_empty()).then(|| chat.to_string())
-    }
-
     pub(super) fn notify_opened(&self, trade: &Trade) {
-        if !self.settings.telegram_notify_deals {
-            return;
-        }
-        if let (Some(chat), Some(price)) = (self.chat(), trade.entry_price) {
-            let text = deal_opened_text(&DealOpened {
+        if let Some(price) = trade.entry_price {
+            let deal = DealOpened {
                 symbol: trade.symbol.clone(),
                 side: trade.side,
                 qty: trade.qty,
                 price,
                 leverage: trade.leverage,
                 margin: trade.margin,
-            });
-            self.deps.telegram.send(&chat, text);
+            };
+            self.deps
+                .notices
+                .publish(self.user_id, Notice::TradeOpened(deal));
         }
     }
 
     pub(super) fn notify_closed(&self, trade: &Trade, reason: &str) {
-        if !self.settings.telegram_notify_deals {
-            return;
-        }
-        if let Some(chat) = self.chat() {
-            let text = deal_closed_text(&DealClosed {
-                symbol: trade.symbol.clone(),
-                side: trade.side,
-                qty: trade.closed_qty,
-                exit_price: trade.exit_price.unwrap_or_default(),
-                pnl: trade.pnl,
-                fees: trade.fees,
-                funding: trade.funding,
-                reason: reason.replace('_', " "),
-            });
-            self.deps.telegram.send(&chat, text);
-        }
+        let deal = DealClosed {
+            symbol: trade.symbol.clone(),
+            side: trade.side,
+            qty: trade.closed_qty,
+            exit_price: trade.exit_price.unwrap_or_default(),
+            pnl: trade.pnl,
+            fees: trade.fees,
+            funding: trade.funding,
+            reason: reason.replace('_', " "),
+        };
+        self.deps
+            .notices
+            .publish(self.user_id, Notice::TradeClosed(deal));
     }
 
     /// How long until the next local midnight of the user.
@@ -61,14 +52,8 @@ impl TradingWorker {
             .unwrap_or(std::time::Duration::from_secs(60))
     }
 
-    /// At local midnight: the day that just ended, to the user's chat.
+    /// At local midnight: the day that just ended, published as the daily summary.
     pub async fn send_daily_summary(&self, now: DateTime<Utc>) {
-        let Some(chat) = self.chat() else {
-            return;
-        };
-        if !self.settings.telegram_notify_stats {
-            return;
-        }
         let zone = self.settings.timezone();
         let end = next_local_midnight(now - Duration::minutes(1), zone);
         let start = next_local_midnight(end - Duration::hours(26), zone);
@@ -99,6 +84,8 @@ impl TradingWorker {
             funding,
             equity: self.deps.venue.wallet().await.ok().map(|w| w.equity),
         };
-        self.deps.telegram.send(&chat, daily_summary_text(&summary));
+        self.deps
+            .notices
+            .publish(self.user_id, Notice::DailySummary(summary));
     }
 }

@@ -10,12 +10,13 @@ use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::signal::TradeSignal;
 use signaldesk_engine::journal::BotJournal;
+use signaldesk_engine::notify::{Outbound, SmtpConfig};
 use signaldesk_engine::telegram::Notifier;
 use signaldesk_engine::trading::{TradingDeps, TradingWorker};
-use signaldesk_engine::EventBus;
+use signaldesk_engine::{Alerts, EventBus, Notifications};
 use signaldesk_fake_bybit::FakeBybit;
 use signaldesk_store::test_support::TestDatabase;
-use signaldesk_store::{Store, StoredSignal, Trade};
+use signaldesk_store::{SecretCipher, Store, StoredSignal, Trade};
 use signaldesk_venue::bybit::private::{BybitConfig, BybitVenue, Credentials, Environment};
 use signaldesk_venue::market::manual::ManualMarket;
 use signaldesk_venue::Venue;
@@ -95,21 +96,41 @@ pub async fn worker(
     now: DateTime<Utc>,
 ) -> TradingWorker {
     let bus = EventBus::new();
-    let deps = TradingDeps {
-        account_venue: signaldesk_core::account::AccountVenue::Paper,
-        store: store.clone(),
-        journal: BotJournal::new(store.clone(), bus.clone()),
-        bus,
-        venue: venue.clone(),
-        market: market.clone(),
-        telegram,
-    };
+    let deps = deps(store, venue, market, telegram, bus);
     let known = symbols
         .iter()
         .map(|s| (s.to_string(), TradeSignal::Neutral));
     let mut worker = TradingWorker::new(user, deps, known).await.unwrap();
     worker.reconcile(now).await;
     worker
+}
+
+/// What a worker needs, its notices going to Telegram through `telegram` and to the user's
+/// channels, its alerts raised on `bus`.
+pub fn deps(
+    store: &Store,
+    venue: &Arc<dyn Venue>,
+    market: &Arc<ManualMarket>,
+    telegram: Notifier,
+    bus: Arc<EventBus>,
+) -> TradingDeps {
+    let notices = Notifications::start(
+        store.clone(),
+        Arc::new(SecretCipher::random()),
+        telegram,
+        Outbound::new(&SmtpConfig::default(), Some(store.clone())),
+    );
+    TradingDeps {
+        account_venue: signaldesk_core::account::AccountVenue::Paper,
+        store: store.clone(),
+        journal: BotJournal::new(store.clone(), bus.clone()),
+        alerts: Alerts::start(store.clone(), bus.clone(), notices.clone()),
+        bus,
+        venue: venue.clone(),
+        market: market.clone(),
+        notices,
+        feed_stale_after: signaldesk_engine::trading::DEFAULT_FEED_STALE_AFTER,
+    }
 }
 
 /// The user's trades, oldest first.

@@ -1,5 +1,6 @@
 //! The `/api/` resources other than auth: one module per resource, handlers named by verb.
 
+pub mod alerts;
 pub mod api_keys;
 pub mod backtest_chart;
 pub mod backtests;
@@ -8,6 +9,7 @@ pub mod bot;
 pub mod dashboard;
 pub mod live_statistics;
 pub mod logs;
+pub mod notification_channels;
 pub mod parity;
 pub mod settings;
 pub mod signals;

@@ -11,6 +11,7 @@ use signaldesk_store::User;
 use signaldesk_venue::Position;
 use utoipa::ToSchema;
 
+use crate::api::alerts::AlertView;
 use crate::api::balance::BalanceView;
 use crate::api::logs::LogView;
 use crate::api::rfc3339;
@@ -96,16 +97,36 @@ pub struct BotStatusView<'a> {
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage<'a> {
-    Authenticated { user: UserView },
-    SignalsUpdate { signals: Vec<SignalView> },
+    Authenticated {
+        user: UserView,
+    },
+    SignalsUpdate {
+        signals: Vec<SignalView>,
+    },
     Signal(SignalView),
-    Balance { data: BalanceView },
-    Orders { data: Vec<PositionView> },
-    BotStatus { data: BotStatusView<'a> },
-    NewLog { data: LogView },
-    Statistics { data: &'a LiveStatistics },
+    Balance {
+        data: BalanceView,
+    },
+    Orders {
+        data: Vec<PositionView>,
+    },
+    BotStatus {
+        data: BotStatusView<'a>,
+    },
+    NewLog {
+        data: LogView,
+    },
+    Statistics {
+        data: &'a LiveStatistics,
+    },
+    /// An alert raised, or cleared (`cleared_at` set, `active` false).
+    Alert {
+        data: AlertView,
+    },
     Pong,
-    Error { error: String },
+    Error {
+        error: String,
+    },
 }
 
 impl<'a> ServerMessage<'a> {
@@ -151,6 +172,9 @@ impl<'a> ServerMessage<'a> {
                 data: entry.clone().into(),
             },
             UserEvent::Statistics(stats) => ServerMessage::Statistics { data: stats },
+            UserEvent::Alert(alert) => ServerMessage::Alert {
+                data: alert.clone().into(),
+            },
             UserEvent::Relayed(_) => return None,
         })
     }

@@ -18,6 +18,7 @@ mod history;
 mod instances;
 mod live;
 mod logs;
+mod notification_channels;
 mod parity;
 mod platform;
 mod ratings_cli;

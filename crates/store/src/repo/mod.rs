@@ -1,5 +1,6 @@
 //! Repositories: one module per table family, each adding methods to [`crate::Store`].
 
+pub mod alerts;
 pub mod api_keys;
 pub mod backtests;
 pub mod bot_logs;
@@ -11,6 +12,7 @@ pub mod import;
 pub mod instruments;
 pub mod leases;
 pub mod master_key;
+pub mod notification_channels;
 pub mod paper;
 pub mod rate_limits;
 pub mod relay;

@@ -6,6 +6,7 @@ import { LiveProvider } from '@/lib/live/live-provider'
 import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
 import { dispatchLiveMessage } from '@/app/live-dispatch'
 import { DegradedBanner } from '@/app/layout/degraded-banner'
+import { AlertBanner } from '@/features/alerts/components/alert-banner'
 import { MobileNav } from '@/app/layout/mobile-nav'
 import { Sidebar } from '@/app/layout/sidebar'
 
@@ -45,6 +46,7 @@ export function AppLayout() {
         <div className="flex min-w-0 flex-1 flex-col">
           <MobileNav open={drawerOpen && !isDesktop} onOpenChange={setDrawerOpen} />
           <DegradedBanner />
+          <AlertBanner />
           <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 md:px-8 md:py-8">
             {/* A page's code arrives on its first visit (router.tsx); the frame stays. */}
             <Suspense fallback={<LoadingScreen label={authStrings.loading} className="min-h-40" />}>

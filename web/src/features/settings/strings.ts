@@ -106,6 +106,41 @@ export const settingsStrings = {
   },
 
   // Not worded by the spec: the TradingView webhook card (worded in English, like its toasts).
+  channels: {
+    title: 'Channels',
+    description:
+      'Where trades, the daily summary and alerts are sent besides the Telegram chat above. Each channel has a Test button; failed deliveries are retried and shown here.',
+    loading: 'Loading...',
+    loadFailed: 'Failed to load the channels',
+    retry: 'Retry',
+    empty: 'No channels yet',
+    kind: 'Kind',
+    kinds: { telegram: 'Telegram', discord: 'Discord', email: 'E-mail', webhook: 'Webhook' },
+    url: 'URL',
+    discordUrlHint: "The incoming webhook URL from the Discord channel's Integrations settings.",
+    webhookUrlHint: 'A JSON POST signed with X-SignalDesk-Signature: sha256=<HMAC-SHA256 of the body>.',
+    address: 'E-mail address',
+    chatId: 'Chat id',
+    chatIdHint: 'Empty: the Telegram chat id of the settings above.',
+    secret: 'Signing secret',
+    secretHint: '16 to 256 characters; leave empty and one is made for you (shown once).',
+    add: 'Add channel',
+    adding: 'Adding...',
+    added: 'Channel added',
+    addFailed: 'Failed to add the channel',
+    madeSecret: 'The signing secret (shown once, copy it now):',
+    test: 'Test',
+    testing: 'Testing...',
+    testDelivered: 'Test message sent',
+    testFailed: 'The test message did not go through',
+    delete: 'Delete',
+    deleted: 'Channel deleted',
+    deleteFailed: 'Failed to delete the channel',
+    working: 'Working',
+    failures: (count: number, at: string | null) =>
+      `${count} failed deliver${count === 1 ? 'y' : 'ies'} in a row${at ? `, last at ${at}` : ''}`,
+    lastError: (error: string) => `Last error: ${error}`,
+  },
   webhook: {
     title: 'TradingView webhook',
     description:

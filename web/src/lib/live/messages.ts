@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type {
+  Alert,
   Balance,
   LiveBotStatus,
   LiveStatistics,
@@ -92,6 +93,17 @@ const statisticsSchema = z.object({
   max_drawdown: z.number(),
 }) satisfies z.ZodType<LiveStatistics>
 
+const alertSchema = z.object({
+  id: z.number(),
+  kind: z.string(),
+  title: z.string(),
+  detail: z.string(),
+  action: z.string(),
+  raised_at: z.string(),
+  cleared_at: z.string().nullable(),
+  active: z.boolean(),
+}) satisfies z.ZodType<Alert>
+
 /** Every server message by `type` (docs/websocket.md, "Server messages"). */
 export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('authenticated'), user: userSchema }),
@@ -103,6 +115,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('bot_status'), data: botStatusSchema }),
   z.object({ type: z.literal('new_log'), data: logEntrySchema }),
   z.object({ type: z.literal('statistics'), data: statisticsSchema }),
+  z.object({ type: z.literal('alert'), data: alertSchema }),
   z.object({ type: z.literal('pong') }),
   z.object({ type: z.literal('error'), error: z.string() }),
 ])

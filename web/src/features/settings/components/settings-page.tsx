@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { useBotSettings } from '@/features/settings/api/get-bot-settings'
 import { SettingsForm } from '@/features/settings/components/settings-form'
+import { ChannelsCard } from '@/features/settings/components/channels-card'
 import { WebhookCard } from '@/features/settings/components/webhook-card'
 import { settingsStrings } from '@/features/settings/strings'
 
@@ -48,6 +49,7 @@ export function SettingsPage() {
         <>
           <SettingsForm key={settings.data?.id ?? 'new'} record={settings.data} />
           <WebhookCard />
+          <ChannelsCard />
         </>
       )}
     </div>

@@ -1,0 +1,43 @@
+import { TriangleAlert } from 'lucide-react'
+import { useAlerts } from '@/features/alerts/api/get-alerts'
+import { alertStrings as s } from '@/features/alerts/strings'
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' })
+
+function formatSince(at: string): string {
+  const date = new Date(at)
+  return Number.isNaN(date.getTime()) ? at : timeFormat.format(date)
+}
+
+/**
+ * The raised alerts, one banner each, at the top of every page until they are cleared
+ * (docs/alerts.md): what happened, since when, and what the bot does about it. Filled by
+ * GET /api/alerts/ and kept current by the `alert` live message.
+ */
+export function AlertBanner() {
+  const alerts = useAlerts()
+  const active = (alerts.data ?? []).filter((a) => a.active)
+  if (active.length === 0) return null
+  return (
+    <section aria-label={s.region} className="border-b border-destructive/40 bg-destructive/10">
+      {active.map((alert) => (
+        <div
+          key={`${alert.kind}-${alert.id}`}
+          role="alert"
+          className="flex items-start gap-2 px-4 py-2.5 text-sm text-destructive md:px-8"
+        >
+          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <div className="space-y-0.5">
+            <p>
+              <span className="font-medium">{alert.title}</span> — {alert.detail}{' '}
+              <span className="text-destructive/80">{s.since(formatSince(alert.raised_at))}</span>
+            </p>
+            <p className="text-destructive/90">
+              {s.botAction} {alert.action}
+            </p>
+          </div>
+        </div>
+      ))}
+    </section>
+  )
+}

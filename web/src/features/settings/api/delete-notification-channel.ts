@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { invalidateNotificationChannels } from '@/features/settings/api/get-notification-channels'
+
+/** DELETE /api/notification-channels/{id}/: 204. */
+export function deleteNotificationChannel(id: number): Promise<void> {
+  return api.delete<undefined>(`notification-channels/${id}/`)
+}
+
+export function useDeleteNotificationChannel() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: deleteNotificationChannel,
+    onSettled: () => invalidateNotificationChannels(queryClient),
+  })
+}

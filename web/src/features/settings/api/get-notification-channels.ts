@@ -1,0 +1,30 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import type { NotificationChannel } from '@/types/api'
+
+/**
+ * GET /api/notification-channels/: the user's channels, URLs masked and secrets never included,
+ * each with its delivery failures.
+ */
+export function getNotificationChannels({ signal }: { signal?: AbortSignal } = {}): Promise<
+  NotificationChannel[]
+> {
+  return api.get<NotificationChannel[]>('notification-channels/', { signal })
+}
+
+export const notificationChannelsQueryKey = ['notification-channels'] as const
+
+export function notificationChannelsQueryOptions() {
+  return queryOptions({
+    queryKey: notificationChannelsQueryKey,
+    queryFn: ({ signal }) => getNotificationChannels({ signal }),
+  })
+}
+
+export function useNotificationChannels() {
+  return useQuery(notificationChannelsQueryOptions())
+}
+
+export function invalidateNotificationChannels(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: notificationChannelsQueryKey })
+}

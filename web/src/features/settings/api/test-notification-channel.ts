@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { invalidateNotificationChannels } from '@/features/settings/api/get-notification-channels'
+import type { ChannelTestResult } from '@/types/api'
+
+/** POST /api/notification-channels/{id}/test/: sends a test message now; whether it went through. */
+export function testNotificationChannel(id: number): Promise<ChannelTestResult> {
+  return api.post<ChannelTestResult>(`notification-channels/${id}/test/`)
+}
+
+export function useTestNotificationChannel() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: testNotificationChannel,
+    // The outcome is written on the channel (failures, last error).
+    onSettled: () => invalidateNotificationChannels(queryClient),
+  })
+}
