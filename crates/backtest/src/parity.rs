@@ -119,6 +119,26 @@ impl AccountMarket {
             AccountMarket::Bybit(_) => Data::Bybit,
         }
     }
+
+    /// This market's time at wall time `wall_ms` (the simulated market's clock; Bybit's is
+    /// the wall clock).
+    pub fn time_at(&self, wall_ms: i64) -> i64 {
+        match self {
+            AccountMarket::Simulated { anchor, .. } => anchor.clock.market_at(wall_ms),
+            AccountMarket::Bybit(_) => wall_ms,
+        }
+    }
+}
+
+/// The bot was started at `started_ms` (market time) inside the period: as the live trading
+/// worker did, the replay starts from the signals stored before then (noted, not traded).
+fn note_until_started(signals: &mut [ScriptedSignal], from_ms: i64, started_ms: i64) {
+    for signal in signals
+        .iter_mut()
+        .filter(|s| (from_ms..started_ms).contains(&s.at_ms))
+    {
+        signal.at_ms = from_ms - 60_000;
+    }
 }
 
 /// Reads the live side of the period: the user's signals (every source, with their ids)
@@ -625,8 +645,14 @@ pub async fn run(
     from_ms: i64,
     to_ms: i64,
 ) -> Result<Report, BacktestError> {
-    let live = read_live(store, user_id, venue, from_ms, to_ms).await?;
+    let mut live = read_live(store, user_id, venue, from_ms, to_ms).await?;
     let data = market.data();
+    let record = store.settings_or_default(user_id, to_ms).await?;
+    if let Some(started) = record.bot_started_at.map(|wall| market.time_at(wall)) {
+        if (from_ms..to_ms).contains(&started) {
+            note_until_started(&mut live.signals, from_ms, started);
+        }
+    }
     let replayed_ids: HashSet<i64> = live
         .signals
         .iter()

@@ -247,6 +247,9 @@ async fn a_paper_bot_trading_live_agrees_with_its_replay_trade_for_trade() {
     app.call_ok(Method::PUT, &path, &token, Some(settings), StatusCode::OK)
         .await;
     let hook = app.new_webhook(&token).await;
+    // The period starts before the signals and the bot: the ratings stored when the signals
+    // start come before the bot did, and the replay starts from them as the bot did.
+    let from_ms = app.market_now();
     app.call_ok(
         Method::POST,
         "/api/command/signals/start/",
@@ -256,9 +259,6 @@ async fn a_paper_bot_trading_live_agrees_with_its_replay_trade_for_trade() {
     )
     .await;
     app.start_bot(&token).await;
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
-    let from_ms = app.market_now();
-    // The market's ticks (every 2 s) pass the period's start before the first alert.
     tokio::time::sleep(std::time::Duration::from_secs(3)).await;
 
     let client = reqwest::Client::new();
