@@ -19,6 +19,7 @@ pub mod market;
 pub mod market_anchor;
 pub mod metrics;
 pub mod notify;
+mod outbound_http;
 pub mod ownership;
 pub mod paper;
 mod remote;

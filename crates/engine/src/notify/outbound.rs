@@ -15,8 +15,8 @@
 //!
 //! URLs hold credentials: no URL is ever logged, and errors are written without them.
 
+use crate::outbound_http::{describe_request_error, doubling_backoff};
 use std::collections::{HashMap, VecDeque};
-use std::error::Error as _;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -305,7 +305,7 @@ impl Outbound {
             .json(&serde_json::json!({ "content": content }))
             .send()
             .await
-            .map_err(|e| Failure::transient(describe(e)))?;
+            .map_err(|e| Failure::transient(describe_request_error(&e)))?;
         let status = response.status();
         if status.is_success() {
             return Ok(());
@@ -350,7 +350,7 @@ impl Outbound {
             .body(raw)
             .send()
             .await
-            .map_err(|e| Failure::transient(describe(e)))?;
+            .map_err(|e| Failure::transient(describe_request_error(&e)))?;
         let status = response.status();
         if status.is_success() {
             return Ok(());
@@ -445,21 +445,7 @@ fn smtp_transport(
 
 /// 2 s, 4 s, 8 s, … up to 2 min for the `failures`-th failure in a row.
 fn backoff(failures: u32) -> Duration {
-    let factor = 1u32 << failures.saturating_sub(1).min(16);
-    BACKOFF_FIRST.saturating_mul(factor).min(BACKOFF_MAX)
-}
-
-/// A request error as text without its URL (which may hold a credential), with its causes.
-fn describe(error: reqwest::Error) -> String {
-    let error = error.without_url();
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
+    doubling_backoff(failures, BACKOFF_FIRST, BACKOFF_MAX)
 }
 
 /// Events a channel subscribes to when none are named: all of them.

@@ -5,7 +5,7 @@
 //! "parameters":{"retry_after"}}` ("Making requests"). The URL holds the token: it is never
 //! logged, and request errors are described without it.
 
-use std::error::Error as _;
+use crate::outbound_http::{describe_request_error, telegram_text};
 use std::time::Duration;
 
 use reqwest::header::RETRY_AFTER;
@@ -17,7 +17,6 @@ use serde_json::{json, Value};
 use super::TelegramConfig;
 
 /// Telegram's limit on a message's length ("1-4096 characters after entities parsing").
-const MAX_TEXT_CHARS: usize = 4096;
 /// What a request may take beyond the long poll's own timeout.
 const REQUEST_SLACK: Duration = Duration::from_secs(10);
 
@@ -138,7 +137,7 @@ impl BotApi {
     pub fn new(config: &TelegramConfig) -> Result<BotApi, String> {
         let http = reqwest::Client::builder()
             .build()
-            .map_err(|e| describe(&e))?;
+            .map_err(|e| describe_request_error(&e))?;
         Ok(BotApi {
             http,
             base: format!(
@@ -162,7 +161,7 @@ impl BotApi {
             .json(&body)
             .send()
             .await
-            .map_err(|e| ApiError::Transient(describe(&e)))?;
+            .map_err(|e| ApiError::Transient(describe_request_error(&e)))?;
         let status = response.status();
         let header_wait = response
             .headers()
@@ -172,7 +171,7 @@ impl BotApi {
         let bytes = response
             .bytes()
             .await
-            .map_err(|e| ApiError::Transient(describe(&e)))?;
+            .map_err(|e| ApiError::Transient(describe_request_error(&e)))?;
         let envelope: Option<Envelope> = serde_json::from_slice(&bytes).ok();
         match envelope {
             Some(Envelope {
@@ -211,7 +210,7 @@ impl BotApi {
         text: &str,
         buttons: &[Button],
     ) -> Result<i64, ApiError> {
-        let mut body = json!({ "chat_id": chat_id, "text": cut(text) });
+        let mut body = json!({ "chat_id": chat_id, "text": telegram_text(text) });
         if !buttons.is_empty() {
             body["reply_markup"] = keyboard(buttons);
         }
@@ -226,7 +225,8 @@ impl BotApi {
         message_id: i64,
         text: &str,
     ) -> Result<(), ApiError> {
-        let body = json!({ "chat_id": chat_id, "message_id": message_id, "text": cut(text) });
+        let body =
+            json!({ "chat_id": chat_id, "message_id": message_id, "text": telegram_text(text) });
         // "On success, if the edited message is not an inline message, the edited Message is
         // returned, otherwise True is returned."
         self.call::<Value>("editMessageText", body, REQUEST_SLACK)
@@ -278,25 +278,6 @@ fn failure(status: StatusCode, header_wait: Option<u64>, envelope: Option<Envelo
         s if s.is_success() => ApiError::Transient(format!("unreadable answer: {description}")),
         _ => ApiError::Refused(description),
     }
-}
-
-/// A request error as text without its URL (which holds the token), with its causes.
-fn describe(error: &reqwest::Error) -> String {
-    let mut text = error.to_string();
-    if let Some(url) = error.url() {
-        text = text.replace(url.as_str(), "<telegram>");
-    }
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
-
-fn cut(text: &str) -> String {
-    text.chars().take(MAX_TEXT_CHARS).collect()
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@
 //! Telegram costs the caller nothing: the chat's queue fills up to [`QUEUE_CAP`], after which
 //! each new message pushes out the oldest. Chats never wait behind each other.
 
+use crate::outbound_http::{describe_request_error, doubling_backoff, telegram_text};
 use std::collections::{HashMap, VecDeque};
-use std::error::Error as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -30,9 +30,6 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 const MAX_TRANSIENT_RETRIES: u32 = 5;
 /// Retries of one message after 429 answers, before it is dropped.
 const MAX_FLOOD_RETRIES: u32 = 10;
-/// Telegram's limit on a message's length; longer text is cut.
-const MAX_TEXT_CHARS: usize = 4096;
-
 /// First and largest pause after a network error or a 5xx answer; it doubles in between.
 const BACKOFF_FIRST: Duration = Duration::from_secs(1);
 const BACKOFF_MAX: Duration = Duration::from_secs(30);
@@ -108,7 +105,7 @@ impl Notifier {
         let http = match reqwest::Client::builder().timeout(REQUEST_TIMEOUT).build() {
             Ok(http) => http,
             Err(e) => {
-                tracing::error!(error = %describe(e), "telegram notifications are off: no HTTP client");
+                tracing::error!(error = %describe_request_error(&e), "telegram notifications are off: no HTTP client");
                 return Notifier::disabled();
             }
         };
@@ -147,7 +144,7 @@ impl Notifier {
         if chat_id.is_empty() {
             return;
         }
-        let text = cut(text);
+        let text = telegram_text(&text);
         let start_task = {
             let mut chats = shared.lock_chats();
             let chat = chats.entry(chat_id.to_string()).or_default();
@@ -179,7 +176,7 @@ impl Notifier {
         if chat_id.is_empty() {
             return Err("No Telegram chat id.".into());
         }
-        match shared.attempt(chat_id, &cut(text)).await {
+        match shared.attempt(chat_id, &telegram_text(&text)).await {
             Outcome::Delivered => Ok(()),
             Outcome::Flood(wait) => Err(format!(
                 "Telegram rate limit: retry after {} s",
@@ -308,7 +305,7 @@ impl Shared {
         let body = serde_json::json!({ "chat_id": chat_id, "text": text });
         let response = match self.http.post(&self.send_url).json(&body).send().await {
             Ok(response) => response,
-            Err(e) => return Outcome::Transient(describe(e)),
+            Err(e) => return Outcome::Transient(describe_request_error(&e)),
         };
         let status = response.status();
         let header_wait = response
@@ -354,29 +351,7 @@ fn classify(status: StatusCode, header_wait: Option<u64>, answer: Option<Answer>
 
 /// 1 s, 2 s, 4 s, … up to 30 s for the `failures`-th failure in a row.
 fn backoff(failures: u32) -> Duration {
-    let factor = 1u32 << failures.saturating_sub(1).min(16);
-    BACKOFF_FIRST.saturating_mul(factor).min(BACKOFF_MAX)
-}
-
-/// A request error as text without its URL (which holds the token), with its causes.
-fn describe(error: reqwest::Error) -> String {
-    let error = error.without_url();
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
-
-/// `text` cut to Telegram's length limit.
-fn cut(mut text: String) -> String {
-    if let Some((at, _)) = text.char_indices().nth(MAX_TEXT_CHARS) {
-        text.truncate(at);
-    }
-    text
+    doubling_backoff(failures, BACKOFF_FIRST, BACKOFF_MAX)
 }
 
 #[cfg(test)]
@@ -422,12 +397,5 @@ mod tests {
         let secs: Vec<u64> = (1..=7).map(|n| backoff(n).as_secs()).collect();
         assert_eq!(secs, [1, 2, 4, 8, 16, 30, 30]);
         assert_eq!(backoff(u32::MAX), BACKOFF_MAX);
-    }
-
-    #[test]
-    fn long_text_is_cut_at_the_limit() {
-        let text = "é".repeat(MAX_TEXT_CHARS + 10);
-        assert_eq!(cut(text).chars().count(), MAX_TEXT_CHARS);
-        assert_eq!(cut("short".into()), "short");
     }
 }

@@ -29,6 +29,7 @@
 //! `confirm_secs`, in the same chat; the button's data carries a random nonce, since
 //! "the message originated the query can contain no callback buttons with this data".
 
+use crate::outbound_http::doubling_backoff;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -621,6 +622,5 @@ fn refusal(user_id: i64, error: &EngineError) -> String {
 
 /// 1 s, 2 s, 4 s, … up to 60 s for the `failures`-th failure in a row.
 fn backoff(failures: u32) -> Duration {
-    let factor = 1u32 << failures.saturating_sub(1).min(16);
-    BACKOFF_FIRST.saturating_mul(factor).min(BACKOFF_MAX)
+    doubling_backoff(failures, BACKOFF_FIRST, BACKOFF_MAX)
 }
