@@ -16,7 +16,6 @@ use serde_json::{json, Value};
 
 use super::TelegramConfig;
 
-/// Telegram's limit on a message's length ("1-4096 characters after entities parsing").
 /// What a request may take beyond the long poll's own timeout.
 const REQUEST_SLACK: Duration = Duration::from_secs(10);
 
