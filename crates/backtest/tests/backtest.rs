@@ -446,7 +446,9 @@ async fn a_circuit_breaker_holds_back_entries_in_a_backtest_as_live() {
     assert_eq!(outcome.trades.len(), 1, "{:#?}", outcome.log);
     assert_eq!(outcome.skipped.len(), 1, "{:#?}", outcome.log);
     assert!(
-        outcome.skipped[0].1.contains("losses-in-a-row breaker tripped"),
+        outcome.skipped[0]
+            .1
+            .contains("losses-in-a-row breaker tripped"),
         "{:?}",
         outcome.skipped
     );

@@ -36,9 +36,7 @@ impl BotMode {
 
 /// What the protection check does when a position's stop loss cannot be put back on the
 /// venue after [`PROTECTION_TRIES`] tries (docs/alerts.md, "unprotected").
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum UnprotectedAction {
     /// Close the position at market (the default).
@@ -858,7 +856,12 @@ mod tests {
         );
         // Settings stored before these fields existed read as today's behaviour.
         let mut old = serde_json::to_value(BotSettings::default()).unwrap();
-        for key in ["unprotected_action", "daily_loss_limit_pct", "max_losses_in_row", "losses_pause_minutes"] {
+        for key in [
+            "unprotected_action",
+            "daily_loss_limit_pct",
+            "max_losses_in_row",
+            "losses_pause_minutes",
+        ] {
             old.as_object_mut().unwrap().remove(key);
         }
         let read: BotSettings = serde_json::from_value(old).unwrap();

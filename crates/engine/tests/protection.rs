@@ -11,7 +11,9 @@ use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Utc};
-use desk_support::{bybit_venue, classic, instrument, store_signal, store_with_trader, trades, worker};
+use desk_support::{
+    bybit_venue, classic, instrument, store_signal, store_with_trader, trades, worker,
+};
 use rust_decimal_macros::dec;
 use signaldesk_core::settings::{BotSettings, UnprotectedAction};
 use signaldesk_engine::telegram::Notifier;
@@ -127,7 +129,10 @@ async fn logged(store: &Store, user: i64, needle: &str) -> bool {
 }
 
 /// Runs the worker with its protection check every `every`; answers how to stop it.
-fn run(worker: TradingWorker, every: StdDuration) -> (CancellationToken, tokio::task::JoinHandle<()>) {
+fn run(
+    worker: TradingWorker,
+    every: StdDuration,
+) -> (CancellationToken, tokio::task::JoinHandle<()>) {
     let (_signals_tx, signals) = broadcast::channel(8);
     let (commands_tx, commands) = mpsc::channel(8);
     let stop = CancellationToken::new();
@@ -166,11 +171,18 @@ async fn a_stop_cancelled_in_bybits_app_is_put_back_by_the_workers_timer() {
     assert!(fake.cancel_stops_by_hand(KEY, "BTCUSDT"));
     assert_eq!(fake.stop_loss(KEY, "BTCUSDT"), None);
     until(|| fake.stop_loss(KEY, "BTCUSDT") == Some(dec!(28500))).await;
-    assert!(fake.trailing_stop_price(KEY, "BTCUSDT").is_none(), "not yet activated");
+    assert!(
+        fake.trailing_stop_price(KEY, "BTCUSDT").is_none(),
+        "not yet activated"
+    );
 
     let alert = alerts_of(&store, user, "unprotected", true).await.remove(0);
     assert!(alert.detail.contains("BTCUSDT"), "{}", alert.detail);
-    assert!(alert.detail.contains("put the stop loss back at 28500"), "{}", alert.detail);
+    assert!(
+        alert.detail.contains("put the stop loss back at 28500"),
+        "{}",
+        alert.detail
+    );
     assert!(logged(&store, user, "the stop loss is missing on the exchange").await);
     assert!(logged(&store, user, "stop loss put back at 28500").await);
     stop.cancel();
@@ -212,7 +224,14 @@ async fn a_trailing_stop_removed_or_a_stop_moved_is_put_back() {
     assert_eq!(fake.stop_loss(KEY, "BTCUSDT"), Some(dec!(28500)));
     let resting = bot.venue.resting_stops("BTCUSDT").await.unwrap().unwrap();
     assert!(resting.trailing.is_some(), "the trailing stop is back too");
-    assert!(logged(&bot.store, bot.user, "rests at 28000 instead of the booked 28500").await);
+    assert!(
+        logged(
+            &bot.store,
+            bot.user,
+            "rests at 28000 instead of the booked 28500"
+        )
+        .await
+    );
     // Nothing wrong: nothing done.
     assert_eq!(bot.worker.check_protection(bot.now).await, 0);
 }
@@ -224,13 +243,26 @@ async fn a_stop_bybit_refuses_to_take_back_closes_the_position() {
     fake.refuse_stops(true);
     let before = fake.requests("/v5/position/trading-stop");
     assert_eq!(bot.worker.check_protection(bot.now).await, 1);
-    assert!(fake.requests("/v5/position/trading-stop") - before >= 3, "three tries");
-    assert_eq!(fake.position_qty(KEY, "BTCUSDT"), dec!(0), "closed at market");
+    assert!(
+        fake.requests("/v5/position/trading-stop") - before >= 3,
+        "three tries"
+    );
+    assert_eq!(
+        fake.position_qty(KEY, "BTCUSDT"),
+        dec!(0),
+        "closed at market"
+    );
     let trade = trades(&bot.store, bot.user).await.remove(0);
     assert_eq!(trade.status, TradeStatus::Closed);
     assert!(logged(&bot.store, bot.user, "could not be put back after 3 tries").await);
-    let alert = alerts_of(&bot.store, bot.user, "unprotected", true).await.remove(0);
-    assert!(alert.detail.contains("closes the position at market"), "{}", alert.detail);
+    let alert = alerts_of(&bot.store, bot.user, "unprotected", true)
+        .await
+        .remove(0);
+    assert!(
+        alert.detail.contains("closes the position at market"),
+        "{}",
+        alert.detail
+    );
 }
 
 #[tokio::test]
@@ -244,9 +276,18 @@ async fn with_unprotected_action_alert_the_position_stays_open_and_alerted() {
     fake.refuse_stops(true);
     assert_eq!(bot.worker.check_protection(bot.now).await, 1);
     assert_eq!(fake.position_qty(KEY, "BTCUSDT"), dec!(0.033), "still open");
-    assert_eq!(trades(&bot.store, bot.user).await[0].status, TradeStatus::Open);
-    let alert = alerts_of(&bot.store, bot.user, "unprotected", false).await.remove(0);
-    assert!(alert.detail.contains("stays open without it"), "{}", alert.detail);
+    assert_eq!(
+        trades(&bot.store, bot.user).await[0].status,
+        TradeStatus::Open
+    );
+    let alert = alerts_of(&bot.store, bot.user, "unprotected", false)
+        .await
+        .remove(0);
+    assert!(
+        alert.detail.contains("stays open without it"),
+        "{}",
+        alert.detail
+    );
 
     // Bybit takes it again: the next check puts it back and the alert clears.
     fake.refuse_stops(false);

@@ -1218,21 +1218,34 @@ async fn the_daily_loss_breaker_stops_entries_until_local_midnight_and_open_trad
     assert_eq!(desk.buy_signal("BTCUSDT").await, None);
     desk.price("BTCUSDT", dec!(28500)).await;
     assert_eq!(desk.trades().await[1].status, TradeStatus::Closed);
-    assert!(desk.logged("Circuit breaker: the daily loss breaker tripped").await);
+    assert!(
+        desk.logged("Circuit breaker: the daily loss breaker tripped")
+            .await
+    );
     let alert = desk.alert("circuit_breaker", true).await;
-    assert!(alert.detail.contains("50.56 USDT lost today"), "{}", alert.detail);
+    assert!(
+        alert.detail.contains("50.56 USDT lost today"),
+        "{}",
+        alert.detail
+    );
 
     desk.price("BTCUSDT", dec!(30000)).await;
     let skip = desk.buy_signal("BTCUSDT").await.expect("refused");
     assert!(skip.contains("daily loss breaker tripped"), "{skip}");
     assert!(skip.contains("until midnight (Europe/Moscow)"), "{skip}");
-    assert!(desk.logged("BTCUSDT STRONG_BUY: skipped, the daily loss breaker").await);
+    assert!(
+        desk.logged("BTCUSDT STRONG_BUY: skipped, the daily loss breaker")
+            .await
+    );
     assert_eq!(desk.trades().await.len(), 2);
     // The open ETH trade keeps its stop on the venue.
     let eth = desk.venue.resting_stops("ETHUSDT").await.unwrap().unwrap();
     assert_eq!(eth.stop_loss, Some(dec!(1900)));
     desk.price("ETHUSDT", dec!(1900)).await;
-    assert_eq!(desk.trades().await[0].close_reason.as_deref(), Some("stop_loss"));
+    assert_eq!(
+        desk.trades().await[0].close_reason.as_deref(),
+        Some("stop_loss")
+    );
 
     // 23:59 in Moscow (20:59 UTC) is still the same day; 00:00 is the next.
     desk.now = Utc.with_ymd_and_hms(2026, 11, 23, 20, 59, 0).unwrap();
@@ -1259,8 +1272,15 @@ async fn the_losses_in_a_row_breaker_stops_entries_for_its_pause(on: On) {
         desk.price("BTCUSDT", dec!(28500)).await;
         desk.price("BTCUSDT", dec!(30000)).await;
     }
-    assert!(desk.trades().await.iter().all(|t| t.status == TradeStatus::Closed));
-    assert!(desk.logged("the losses-in-a-row breaker tripped: 2 losing trades in a row").await);
+    assert!(desk
+        .trades()
+        .await
+        .iter()
+        .all(|t| t.status == TradeStatus::Closed));
+    assert!(
+        desk.logged("the losses-in-a-row breaker tripped: 2 losing trades in a row")
+            .await
+    );
     desk.alert("circuit_breaker", true).await;
     let skip = desk.buy_signal("ETHUSDT").await.expect("refused");
     assert!(skip.contains("no new entries for 30 min"), "{skip}");

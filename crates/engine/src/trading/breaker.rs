@@ -124,12 +124,12 @@ impl TradingWorker {
         }
         // The loss that tripped it: the last multiple of N in the streak (oldest first).
         let tripping = &results[streak - n * (streak / n)];
-        let until_ms =
-            tripping.1 + i64::from(self.settings.losses_pause_minutes) * 60_000;
+        let until_ms = tripping.1 + i64::from(self.settings.losses_pause_minutes) * 60_000;
         if now.timestamp_millis() >= until_ms {
             return None;
         }
-        let until = DateTime::from_timestamp_millis(until_ms)?.with_timezone(&self.settings.timezone());
+        let until =
+            DateTime::from_timestamp_millis(until_ms)?.with_timezone(&self.settings.timezone());
         Some(format!(
             "the losses-in-a-row breaker tripped: {streak} losing trades in a row (limit {n}); no new entries for {} min, until {}",
             self.settings.losses_pause_minutes,

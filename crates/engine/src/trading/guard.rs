@@ -130,9 +130,7 @@ impl TradingWorker {
             }
         }
         if still_unprotected.is_empty() {
-            self.deps
-                .alerts
-                .clear(self.user_id, AlertKind::Unprotected);
+            self.deps.alerts.clear(self.user_id, AlertKind::Unprotected);
         } else {
             self.deps.alerts.raise(
                 self.user_id,

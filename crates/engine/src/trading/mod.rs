@@ -217,8 +217,7 @@ impl TradingWorker {
         let mut venue_probe = tokio::time::interval(watch::VENUE_PROBE_EVERY);
         venue_probe.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let every = self.protection_every();
-        let mut protection =
-            tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        let mut protection = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
         protection.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut reconnects = self.deps.venue.reconnects();
         loop {

@@ -319,9 +319,7 @@ impl TradingWorker {
                         trade.symbol, trade.id
                     ),
                 );
-                self.deps
-                    .alerts
-                    .clear(self.user_id, AlertKind::Unprotected);
+                self.deps.alerts.clear(self.user_id, AlertKind::Unprotected);
                 StopRestore::Resting
             }
             Err(EngineError::Venue(e)) if refuses_stop(&e) => {

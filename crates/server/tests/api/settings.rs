@@ -391,7 +391,13 @@ async fn the_protection_and_circuit_breaker_settings_are_saved_and_read_back() {
     for app in TestApp::on_every_backend().await {
         let token = app.user_with_token("alice").await;
         let list = app
-            .call_ok(Method::GET, "/api/bot-settings/", &token, None, StatusCode::OK)
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
             .await;
         let path = format!("/api/bot-settings/{}/", list[0]["id"]);
         let payload = json!({
