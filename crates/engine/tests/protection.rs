@@ -166,7 +166,9 @@ async fn a_stop_cancelled_in_bybits_app_is_put_back_by_the_workers_timer() {
     let (store, user) = (bot.store.clone(), bot.user);
     // A period of 1 s stands for the 30 s of production: the same timer, the same check.
     let (stop, handle) = run(bot.worker, StdDuration::from_secs(1));
-    // Past the worker's first reconciliation, which would put it back too.
+    // Past the worker's first reconciliation and the check at the stream's first login,
+    // either of which would put it back too.
+    until(|| fake.stats().ws_subscribes >= 1).await;
     tokio::time::sleep(StdDuration::from_millis(300)).await;
     assert!(fake.cancel_stops_by_hand(KEY, "BTCUSDT"));
     assert_eq!(fake.stop_loss(KEY, "BTCUSDT"), None);
@@ -185,6 +187,11 @@ async fn a_stop_cancelled_in_bybits_app_is_put_back_by_the_workers_timer() {
     );
     assert!(logged(&store, user, "the stop loss is missing on the exchange").await);
     assert!(logged(&store, user, "stop loss put back at 28500").await);
+    assert_eq!(
+        fake.stats().ws_subscribes,
+        1,
+        "no reconnect: the timer did it"
+    );
     stop.cancel();
     handle.await.unwrap();
     assert_eq!(trades(&store, user).await[0].status, TradeStatus::Open);
@@ -197,11 +204,14 @@ async fn a_stop_cancelled_while_the_private_stream_was_down_is_put_back_at_the_r
     // The timer is an hour away: only the reconnect can bring the check.
     let (stop, handle) = run(bot.worker, StdDuration::from_secs(3600));
     // Let the worker's first look (at the stream's first login) pass.
-    tokio::time::sleep(StdDuration::from_millis(500)).await;
+    until(|| fake.stats().ws_subscribes >= 1).await;
+    tokio::time::sleep(StdDuration::from_millis(300)).await;
     assert!(fake.cancel_stops_by_hand(KEY, "BTCUSDT"));
     fake.drop_streams();
     until(|| fake.stop_loss(KEY, "BTCUSDT") == Some(dec!(28500))).await;
+    assert!(fake.stats().ws_subscribes >= 2, "after the reconnect");
     alerts_of(&store, user, "unprotected", true).await;
+    assert!(logged(&store, user, "stop loss put back at 28500").await);
     stop.cancel();
     handle.await.unwrap();
 }
