@@ -411,3 +411,49 @@ async fn a_position_held_across_settlements_pays_the_simulated_series() {
         dec!(10000) - t.fees + expected
     );
 }
+
+#[tokio::test]
+async fn a_circuit_breaker_holds_back_entries_in_a_backtest_as_live() {
+    let flat = [dec!(30000); 4];
+    let mut run = scripted(&[
+        flat,
+        flat,
+        // The stop at 28,500 fires: a loss.
+        [dec!(30000), dec!(30000), dec!(28500), dec!(28700)],
+        [dec!(28700), dec!(30000), dec!(28700), dec!(30000)],
+        flat,
+        flat,
+    ]);
+    let signal = |minute: i64, rating: &str| ScriptedSignal {
+        at_ms: start_ms() + minute * MINUTE_MS,
+        candle_ms: start_ms() + (minute - 1) * MINUTE_MS,
+        symbol: "BTCUSDT".into(),
+        rating: rating.into(),
+        stored: None,
+    };
+    run.signals = Signals::Scripted(Arc::new(vec![
+        signal(1, "STRONG_BUY"),
+        signal(3, "NEUTRAL"),
+        signal(4, "STRONG_BUY"),
+    ]));
+    // Without a breaker the second signal opens a second trade.
+    let outcome = run.run(&Progress::default()).await.unwrap();
+    assert_eq!(outcome.trades.len(), 2, "{:#?}", outcome.log);
+
+    run.settings.max_losses_in_row = 1;
+    run.settings.losses_pause_minutes = 60;
+    let outcome = run.run(&Progress::default()).await.unwrap();
+    assert_eq!(outcome.trades.len(), 1, "{:#?}", outcome.log);
+    assert_eq!(outcome.skipped.len(), 1, "{:#?}", outcome.log);
+    assert!(
+        outcome.skipped[0]
+            .1
+            .contains("losses-in-a-row breaker tripped"),
+        "{:?}",
+        outcome.skipped
+    );
+    assert!(outcome
+        .log
+        .iter()
+        .any(|l| l.contains("Circuit breaker: the losses-in-a-row breaker tripped")));
+}

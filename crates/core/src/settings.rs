@@ -34,6 +34,38 @@ impl BotMode {
     }
 }
 
+/// What the protection check does when a position's stop loss cannot be put back on the
+/// venue after [`PROTECTION_TRIES`] tries (docs/alerts.md, "unprotected").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum UnprotectedAction {
+    /// Close the position at market (the default).
+    #[default]
+    Close,
+    /// Keep it open, raise the alert and try again at the next check.
+    Alert,
+}
+
+impl UnprotectedAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnprotectedAction::Close => "close",
+            UnprotectedAction::Alert => "alert",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<UnprotectedAction> {
+        match s {
+            "close" => Some(UnprotectedAction::Close),
+            "alert" => Some(UnprotectedAction::Alert),
+            _ => None,
+        }
+    }
+}
+
+/// How many times in a row the protection check tries to put a missing stop back.
+pub const PROTECTION_TRIES: u32 = 3;
+
 /// An hour interval `[start, end)` in the user's time zone, wrapping past midnight.
 pub type HourRange = [u8; 2];
 
@@ -88,7 +120,33 @@ pub struct BotSettings {
     /// every symbol the account's market rates (docs/accounts.md).
     #[serde(default)]
     pub symbols: Vec<String>,
+    /// A position whose stop loss cannot be put back: `close` it at market, or only `alert`.
+    #[serde(default)]
+    pub unprotected_action: UnprotectedAction,
+    /// Circuit breaker: no new entries for the rest of the day (user's time zone) once the
+    /// day's closed trades lost this percentage of the day's starting balance; 0: off.
+    #[serde(default, with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
+    pub daily_loss_limit_pct: Decimal,
+    /// Circuit breaker: no new entries for `losses_pause_minutes` after this many losing
+    /// trades in a row; 0: off.
+    #[serde(default)]
+    pub max_losses_in_row: u32,
+    /// How long the losses-in-a-row breaker stops entries, in minutes.
+    #[serde(default = "default_losses_pause_minutes")]
+    pub losses_pause_minutes: u32,
 }
+
+fn default_losses_pause_minutes() -> u32 {
+    DEFAULT_LOSSES_PAUSE_MINUTES
+}
+
+/// The losses-in-a-row breaker's pause when none is set.
+pub const DEFAULT_LOSSES_PAUSE_MINUTES: u32 = 60;
+/// The longest losses-in-a-row pause: a week.
+pub const MAX_LOSSES_PAUSE_MINUTES: i64 = 7 * 24 * 60;
+/// The most losses in a row the breaker may wait for.
+pub const MAX_LOSSES_IN_ROW: i64 = 1000;
 
 /// Used when the user leaves `trail_activation_pct` empty (DESIGN.md section 5).
 pub const DEFAULT_TRAIL_ACTIVATION_PCT: Decimal = dec!(1.0);
@@ -147,7 +205,7 @@ const fn amount(min: Decimal) -> Bound {
 }
 
 /// Every bounded field of [`BotSettings`], with its bound.
-pub const SETTINGS_BOUNDS: [(&str, Bound); 19] = [
+pub const SETTINGS_BOUNDS: [(&str, Bound); 23] = [
     ("bot_mode", Bound::Text { max_chars: 32 }),
     (
         "max_trades",
@@ -220,6 +278,31 @@ pub const SETTINGS_BOUNDS: [(&str, Bound); 19] = [
             max_items: MAX_SYMBOLS,
         },
     ),
+    ("unprotected_action", Bound::Text { max_chars: 16 }),
+    (
+        "daily_loss_limit_pct",
+        // 0 turns the breaker off.
+        Bound::Amount {
+            min: Decimal::ZERO,
+            max: dec!(100),
+            max_exclusive: false,
+            step: None,
+        },
+    ),
+    (
+        "max_losses_in_row",
+        Bound::Count {
+            min: 0,
+            max: MAX_LOSSES_IN_ROW,
+        },
+    ),
+    (
+        "losses_pause_minutes",
+        Bound::Count {
+            min: 1,
+            max: MAX_LOSSES_PAUSE_MINUTES,
+        },
+    ),
 ];
 
 /// The bound of a field listed in [`SETTINGS_BOUNDS`].
@@ -271,6 +354,10 @@ impl Default for BotSettings {
             forbidden_days_enabled: false,
             forbidden_days: Vec::new(),
             symbols: Vec::new(),
+            unprotected_action: UnprotectedAction::Close,
+            daily_loss_limit_pct: Decimal::ZERO,
+            max_losses_in_row: 0,
+            losses_pause_minutes: DEFAULT_LOSSES_PAUSE_MINUTES,
         }
     }
 }
@@ -294,7 +381,15 @@ impl BotSettings {
                 None => r.error("bot_mode", "Must be \"classic\" or \"martingale\"."),
             }
         }
-        let counts: [(&str, &mut u32); 4] = [
+        if let Some(action) = r.string("unprotected_action", text_limit("unprotected_action")) {
+            match UnprotectedAction::parse(&action) {
+                Some(a) => s.unprotected_action = a,
+                None => r.error("unprotected_action", "Must be \"close\" or \"alert\"."),
+            }
+        }
+        let counts: [(&str, &mut u32); 6] = [
+            ("max_losses_in_row", &mut s.max_losses_in_row),
+            ("losses_pause_minutes", &mut s.losses_pause_minutes),
             ("max_trades", &mut s.max_trades),
             ("martingale_max_depth", &mut s.martingale_max_depth),
             (
@@ -314,7 +409,8 @@ impl BotSettings {
                 *slot = n;
             }
         }
-        let amounts: [(&str, &mut Decimal); 9] = [
+        let amounts: [(&str, &mut Decimal); 10] = [
+            ("daily_loss_limit_pct", &mut s.daily_loss_limit_pct),
             ("max_total_usdt", &mut s.max_total_usdt),
             ("max_trade_usdt", &mut s.max_trade_usdt),
             ("initial_stop_loss_pct", &mut s.initial_stop_loss_pct),
@@ -526,6 +622,8 @@ mod tests {
                 "martingale_max_active_chains": 1, "martingale_step": 2.0,
                 "martingale_initial_margin": 2.0, "forbidden_hours_enabled": false,
                 "forbidden_hours": [], "forbidden_days_enabled": false, "forbidden_days": [],
+                "unprotected_action": "close", "daily_loss_limit_pct": 0.0,
+                "max_losses_in_row": 0, "losses_pause_minutes": 60,
                 "symbols": []
             })
         );
@@ -731,5 +829,42 @@ mod tests {
             .apply(json!({"trail_activation_pct": null}).as_object().unwrap())
             .unwrap();
         assert_eq!(s.trail_activation_pct, DEFAULT_TRAIL_ACTIVATION_PCT);
+    }
+
+    #[test]
+    fn protection_and_circuit_breaker_fields_are_validated() {
+        let s = apply(json!({
+            "unprotected_action": "alert", "daily_loss_limit_pct": 3.5,
+            "max_losses_in_row": 4, "losses_pause_minutes": 90
+        }))
+        .unwrap();
+        assert_eq!(s.unprotected_action, UnprotectedAction::Alert);
+        assert_eq!(s.daily_loss_limit_pct, dec!(3.5));
+        assert_eq!((s.max_losses_in_row, s.losses_pause_minutes), (4, 90));
+        let fields = error_fields(json!({
+            "unprotected_action": "flee", "daily_loss_limit_pct": 101,
+            "max_losses_in_row": -1, "losses_pause_minutes": 0
+        }));
+        assert_eq!(
+            fields,
+            [
+                "daily_loss_limit_pct",
+                "losses_pause_minutes",
+                "max_losses_in_row",
+                "unprotected_action"
+            ]
+        );
+        // Settings stored before these fields existed read as today's behaviour.
+        let mut old = serde_json::to_value(BotSettings::default()).unwrap();
+        for key in [
+            "unprotected_action",
+            "daily_loss_limit_pct",
+            "max_losses_in_row",
+            "losses_pause_minutes",
+        ] {
+            old.as_object_mut().unwrap().remove(key);
+        }
+        let read: BotSettings = serde_json::from_value(old).unwrap();
+        assert_eq!(read, BotSettings::default());
     }
 }

@@ -67,6 +67,8 @@ on_paper_and_bybit!(
     a_stop_loss_the_price_went_through_while_away_closes_the_position_at_reconciliation,
     two_trades_on_one_symbol_closed_while_away_are_each_booked_with_their_own_result,
     a_close_during_a_store_outage_is_booked_after_it_and_no_entry_happens_meanwhile,
+    the_daily_loss_breaker_stops_entries_until_local_midnight_and_open_trades_keep_their_stops,
+    the_losses_in_a_row_breaker_stops_entries_for_its_pause,
 );
 
 /// The venue a scenario runs on.
@@ -1170,4 +1172,125 @@ async fn an_entry_keeps_its_margin_within_max_trade_usdt_with_slippage_against_i
         "venue margin {}",
         position.margin
     );
+}
+
+impl Desk {
+    /// The user's alerts of `kind` once the alert writer has stored them in the state
+    /// `raised` (5 s at most).
+    async fn alert(&self, kind: &str, raised: bool) -> signaldesk_store::AlertRecord {
+        for _ in 0..100 {
+            let found = self
+                .store
+                .recent_alerts(self.user, 50)
+                .await
+                .unwrap()
+                .into_iter()
+                .find(|a| a.kind == kind);
+            if let Some(alert) = found.filter(|a| a.cleared_at.is_none() == raised) {
+                return alert;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("no {kind} alert (raised: {raised})");
+    }
+
+    /// A fresh transition into STRONG_BUY on `symbol`; answers why it opened nothing.
+    async fn buy_signal(&mut self, symbol: &str) -> Option<String> {
+        self.signal(symbol, "NEUTRAL").await;
+        self.signal(symbol, "STRONG_BUY").await;
+        self.worker.take_last_skip()
+    }
+}
+
+async fn the_daily_loss_breaker_stops_entries_until_local_midnight_and_open_trades_keep_their_stops(
+    on: On,
+) {
+    let mut desk = Desk::new(
+        on,
+        BotSettings {
+            // A stop loss costs 50.56 USDT of 10,000: 0.51 %.
+            daily_loss_limit_pct: dec!(0.5),
+            ..classic()
+        },
+    )
+    .await;
+    assert_eq!(desk.buy_signal("ETHUSDT").await, None);
+    assert_eq!(desk.buy_signal("BTCUSDT").await, None);
+    desk.price("BTCUSDT", dec!(28500)).await;
+    assert_eq!(desk.trades().await[1].status, TradeStatus::Closed);
+    assert!(
+        desk.logged("Circuit breaker: the daily loss breaker tripped")
+            .await
+    );
+    let alert = desk.alert("circuit_breaker", true).await;
+    assert!(
+        alert.detail.contains("50.56 USDT lost today"),
+        "{}",
+        alert.detail
+    );
+
+    desk.price("BTCUSDT", dec!(30000)).await;
+    let skip = desk.buy_signal("BTCUSDT").await.expect("refused");
+    assert!(skip.contains("daily loss breaker tripped"), "{skip}");
+    assert!(skip.contains("until midnight (Europe/Moscow)"), "{skip}");
+    assert!(
+        desk.logged("BTCUSDT STRONG_BUY: skipped, the daily loss breaker")
+            .await
+    );
+    assert_eq!(desk.trades().await.len(), 2);
+    // The open ETH trade keeps its stop on the venue.
+    let eth = desk.venue.resting_stops("ETHUSDT").await.unwrap().unwrap();
+    assert_eq!(eth.stop_loss, Some(dec!(1900)));
+    desk.price("ETHUSDT", dec!(1900)).await;
+    assert_eq!(
+        desk.trades().await[0].close_reason.as_deref(),
+        Some("stop_loss")
+    );
+
+    // 23:59 in Moscow (20:59 UTC) is still the same day; 00:00 is the next.
+    desk.now = Utc.with_ymd_and_hms(2026, 11, 23, 20, 59, 0).unwrap();
+    assert!(desk.buy_signal("BTCUSDT").await.is_some());
+    desk.now = Utc.with_ymd_and_hms(2026, 11, 23, 21, 0, 0).unwrap();
+    assert_eq!(desk.buy_signal("BTCUSDT").await, None);
+    assert_eq!(desk.trades().await.len(), 3);
+    assert!(desk.logged("Circuit breaker reset").await);
+    desk.alert("circuit_breaker", false).await;
+}
+
+async fn the_losses_in_a_row_breaker_stops_entries_for_its_pause(on: On) {
+    let mut desk = Desk::new(
+        on,
+        BotSettings {
+            max_losses_in_row: 2,
+            losses_pause_minutes: 30,
+            ..classic()
+        },
+    )
+    .await;
+    for _ in 0..2 {
+        assert_eq!(desk.buy_signal("BTCUSDT").await, None);
+        desk.price("BTCUSDT", dec!(28500)).await;
+        desk.price("BTCUSDT", dec!(30000)).await;
+    }
+    assert!(desk
+        .trades()
+        .await
+        .iter()
+        .all(|t| t.status == TradeStatus::Closed));
+    assert!(
+        desk.logged("the losses-in-a-row breaker tripped: 2 losing trades in a row")
+            .await
+    );
+    desk.alert("circuit_breaker", true).await;
+    let skip = desk.buy_signal("ETHUSDT").await.expect("refused");
+    assert!(skip.contains("no new entries for 30 min"), "{skip}");
+
+    desk.now += Duration::minutes(29);
+    assert!(desk.buy_signal("ETHUSDT").await.is_some());
+    desk.now += Duration::minutes(1);
+    assert_eq!(desk.buy_signal("ETHUSDT").await, None);
+    desk.alert("circuit_breaker", false).await;
+    // A third loss in a row does not trip it again: the next trip is at 4.
+    desk.price("ETHUSDT", dec!(1900)).await;
+    assert_eq!(desk.buy_signal("BTCUSDT").await, None);
 }

@@ -364,6 +364,46 @@ impl FakeBybit {
         self.read_position(key, symbol, |p| p.stop_loss).flatten()
     }
 
+    /// The user cancels the stop loss (and the trailing stop) of `key`'s `symbol` position
+    /// in Bybit's app, behind the bot's back: the position keeps no stop, and the `position`
+    /// push that Bybit sends for a TP/SL change goes out. Answers whether there was a
+    /// position to act on.
+    pub fn cancel_stops_by_hand(&self, key: &str, symbol: &str) -> bool {
+        let pushes = {
+            let mut state = self.shared.lock();
+            let Some(position) = state
+                .exchange
+                .accounts
+                .get_mut(key)
+                .and_then(|a| a.snapshot.positions.get_mut(symbol))
+            else {
+                return false;
+            };
+            position.stop_loss = None;
+            position.trailing = None;
+            vec![exchange::Push {
+                topic: "position",
+                data: serde_json::json!([state.exchange.position_json(key, symbol)]),
+            }]
+        };
+        self.shared.publish(key, pushes);
+        true
+    }
+
+    /// While on, every POST /v5/position/trading-stop is refused with retCode 10001 (as
+    /// Bybit refuses a stop it will not take), so a stop cannot be put back.
+    pub fn refuse_stops(&self, refuse: bool) {
+        const PATH: &str = "/v5/position/trading-stop";
+        if refuse {
+            self.fault_always(
+                PATH,
+                Fault::RetCode(10001, "params error: the stop loss cannot be set".into()),
+            );
+        } else {
+            self.clear_fault(PATH);
+        }
+    }
+
     /// Bybit no longer reports order `order_id` of `key` by id (as an order past its order
     /// history); its closed pnl stays.
     pub fn forget_order(&self, key: &str, order_id: &str) {

@@ -13,6 +13,8 @@
 //! | `position_closes`       | GET /v5/order/history (the opening order) + GET /v5/position/closed-pnl |
 //! | `funding_since`         | GET /v5/execution/list, execType=Funding                      |
 //! | `subscribe`             | private websocket: order, execution, position, wallet; REST order history and funding executions after each reconnect |
+//! | `resting_stops`         | GET /v5/position/list?symbol=… (the position's stopLoss, takeProfit, trailingStop) |
+//! | `reconnects`            | bumped after each login of the private websocket (and its REST resync) |
 
 use async_trait::async_trait;
 use rust_decimal::Decimal;
@@ -237,6 +239,25 @@ pub trait Venue: Send + Sync {
 
     /// Live fills, closes and wallet changes of this account.
     fn subscribe(&self) -> broadcast::Receiver<VenueEvent>;
+
+    /// The protective orders resting on the venue for the open position on `symbol` now
+    /// (`None`: no position): what the protection check compares with the books. Read
+    /// fresh from the venue, never from a cache of what this client sent.
+    async fn resting_stops(&self, symbol: &str) -> Result<Option<Stops>, VenueError> {
+        Ok(self
+            .positions()
+            .await?
+            .into_iter()
+            .find(|p| p.symbol == symbol)
+            .map(|p| p.stops))
+    }
+
+    /// Bumped each time the venue's private stream is connected again (pushes may have
+    /// been missed meanwhile, and the account may have changed behind the client's back).
+    /// `None` for a venue without a stream (paper).
+    fn reconnects(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        None
+    }
 
     /// Emits, before it returns, the events of everything the account has done so far that
     /// it has not emitted yet. A venue that learns of fills asynchronously (Bybit's stream)

@@ -62,6 +62,9 @@ impl TradingWorker {
         if let Some(why) = entry_forbidden(&self.settings, now) {
             return Err(Skip::Forbidden(why));
         }
+        if let Some(why) = self.circuit_breaker(now).await {
+            return Err(Skip::Forbidden(why));
+        }
         let from_alert = signal.source == "webhook";
         if let Some(why) = symbol_not_chosen(&self.settings, &signal.symbol, from_alert) {
             return Err(Skip::Forbidden(why));
@@ -166,7 +169,10 @@ impl TradingWorker {
     /// the clock forbids entries, or ends it when the step cannot be placed.
     pub(super) async fn next_chain_step(&mut self, mut chain: Chain, now: DateTime<Utc>) {
         let step = chain.step + 1;
-        if let Some(why) = entry_forbidden(&self.settings, now) {
+        if let Some(why) = match entry_forbidden(&self.settings, now) {
+            Some(why) => Some(why),
+            None => self.circuit_breaker(now).await,
+        } {
             self.info(&format!(
                 "{}: martingale chain #{} step {step} waits: {why}",
                 chain.symbol, chain.id
@@ -227,7 +233,10 @@ impl TradingWorker {
         for chain in chains {
             ids.push(chain.id);
             let trading = self.open.values().any(|t| t.chain_id == Some(chain.id));
-            if !trading && entry_forbidden(&self.settings, now).is_none() {
+            if !trading
+                && entry_forbidden(&self.settings, now).is_none()
+                && self.circuit_breaker(now).await.is_none()
+            {
                 self.next_chain_step(chain, now).await;
             }
         }

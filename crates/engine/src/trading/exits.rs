@@ -285,6 +285,10 @@ impl TradingWorker {
         ))
         .await;
         self.notify_closed(&trade, reason);
+        if self.breakers_on() {
+            // A losing close may trip a breaker: said now, not at the next signal.
+            self.circuit_breaker(now).await;
+        }
         if let Some(chain_id) = trade.chain_id {
             // Boxed: a chain's next step opens a trade, whose failure may finish it again.
             Box::pin(self.after_chain_trade(chain_id, &trade, reason, now)).await;

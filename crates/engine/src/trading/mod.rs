@@ -9,9 +9,11 @@
 //! reconciles the store with the venue ([`TradingWorker::reconcile`]).
 
 mod books;
+mod breaker;
 mod entries;
 mod exits;
 mod funding;
+mod guard;
 mod notify;
 mod reconcile;
 mod watch;
@@ -46,6 +48,7 @@ const WAITING_CHAINS_EVERY: Duration = Duration::from_secs(30);
 const RESYNC_EVERY: Duration = Duration::from_secs(2);
 
 pub use books::PARKED_EVENTS_MAX;
+pub use guard::PROTECTION_EVERY;
 
 /// What the supervisor and the API ask of a running worker.
 #[derive(Debug)]
@@ -106,6 +109,10 @@ pub struct TradingWorker {
     last_skip: Option<String>,
     /// When prices last came, and since when the venue fails (alerts).
     watch: watch::Watch,
+    /// The protection check's state (the stops it expects).
+    guard: guard::Guard,
+    /// Why a circuit breaker keeps entries out, while one is tripped.
+    breaker: Option<String>,
 }
 
 impl TradingWorker {
@@ -133,6 +140,8 @@ impl TradingWorker {
             no_waiting_chains: false,
             last_skip: None,
             watch: watch::Watch::default(),
+            guard: guard::Guard::default(),
+            breaker: None,
         })
     }
 
@@ -207,6 +216,10 @@ impl TradingWorker {
         feed_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut venue_probe = tokio::time::interval(watch::VENUE_PROBE_EVERY);
         venue_probe.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let every = self.protection_every();
+        let mut protection = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        protection.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut reconnects = self.deps.venue.reconnects();
         loop {
             let summary_due = self.next_daily_summary(Utc::now());
             tokio::select! {
@@ -246,6 +259,20 @@ impl TradingWorker {
                 _ = resync.tick() => self.resync(self.now()).await,
                 _ = feed_check.tick() => self.check_feed(std::time::Instant::now()),
                 _ = venue_probe.tick() => self.probe_venue().await,
+                _ = protection.tick() => {
+                    self.check_protection(self.now()).await;
+                    // A breaker that ends with no signal coming clears its alert.
+                    if self.breaker.is_some() {
+                        self.circuit_breaker(self.now()).await;
+                    }
+                }
+                connected = reconnected(&mut reconnects) => {
+                    if connected {
+                        self.check_protection(self.now()).await;
+                    } else {
+                        reconnects = None;
+                    }
+                }
             }
         }
     }
@@ -309,12 +336,16 @@ impl TradingWorker {
                 distance: t.distance,
                 activation_price: Some(t.activation_price),
             });
+        let with_trailing = trailing.is_some();
         let stops = Stops {
             stop_loss: Some(stop_loss),
             take_profit: None,
             trailing,
         };
         self.deps.venue.set_stops(&trade.symbol, stops).await?;
+        if with_trailing {
+            self.trailing_placed(trade.id);
+        }
         Ok(stop_loss)
     }
 
@@ -353,5 +384,14 @@ impl TradingWorker {
 
     async fn error(&self, message: &str) {
         self.deps.journal.error(self.user_id, message).await;
+    }
+}
+
+/// Waits for the venue's private stream to connect again: `true` then, `false` when the
+/// venue is gone; never for a venue without a stream.
+async fn reconnected(reconnects: &mut Option<tokio::sync::watch::Receiver<u64>>) -> bool {
+    match reconnects {
+        Some(rx) => rx.changed().await.is_ok(),
+        None => std::future::pending().await,
     }
 }

@@ -15,6 +15,7 @@ use signaldesk_venue::{CloseReason, Position, PositionClose, VenueError};
 use super::books::{opening_execution_id, Booked, Execution};
 use super::exits::reason_name;
 use super::TradingWorker;
+use crate::notify::AlertKind;
 use crate::EngineError;
 
 /// What became of a position's missing stop loss.
@@ -309,6 +310,16 @@ impl TradingWorker {
                     trade.symbol
                 ))
                 .await;
+                // Found without protection: said on the channels, and over.
+                self.deps.alerts.raise(
+                    self.user_id,
+                    AlertKind::Unprotected,
+                    format!(
+                        "{} trade #{} had no stop loss on the exchange when the bot reconciled; the bot put it back at {stop_loss}.",
+                        trade.symbol, trade.id
+                    ),
+                );
+                self.deps.alerts.clear(self.user_id, AlertKind::Unprotected);
                 StopRestore::Resting
             }
             Err(EngineError::Venue(e)) if refuses_stop(&e) => {
@@ -317,6 +328,15 @@ impl TradingWorker {
                     trade.symbol
                 ))
                 .await;
+                // Cleared by the next protection check, once the position is closed.
+                self.deps.alerts.raise(
+                    self.user_id,
+                    AlertKind::Unprotected,
+                    format!(
+                        "{} trade #{} had no stop loss on the exchange when the bot reconciled and the exchange refused it ({e}); the bot closes the position at market.",
+                        trade.symbol, trade.id
+                    ),
+                );
                 StopRestore::Refused
             }
             Err(e) => {

@@ -15,7 +15,8 @@ fn spec_defaults() -> Value {
         "telegram_notify_stats": true, "user_timezone": "Europe/Moscow", "martingale_max_depth": 4,
         "martingale_max_active_chains": 1, "martingale_step": 2.0, "martingale_initial_margin": 2.0,
         "forbidden_hours_enabled": false, "forbidden_hours": [], "forbidden_days_enabled": false,
-        "forbidden_days": [], "symbols": []
+        "forbidden_days": [], "symbols": [], "unprotected_action": "close",
+        "daily_loss_limit_pct": 0.0, "max_losses_in_row": 0, "losses_pause_minutes": 60
     })
 }
 
@@ -139,6 +140,14 @@ async fn every_rule_is_rejected_with_its_field_and_nothing_saved() {
         ("use_trailing_stop", json!(1)),
         ("forbidden_hours", json!({"a": 1})),
         ("bot_mode", json!("turbo")),
+        ("unprotected_action", json!("ignore")),
+        ("unprotected_action", json!(1)),
+        ("daily_loss_limit_pct", json!(-1)),
+        ("daily_loss_limit_pct", json!(100.5)),
+        ("max_losses_in_row", json!(-1)),
+        ("max_losses_in_row", json!(1001)),
+        ("losses_pause_minutes", json!(0)),
+        ("losses_pause_minutes", json!(10081)),
     ];
     for app in TestApp::on_every_backend().await {
         let token = app.user_with_token("alice").await;
@@ -375,4 +384,43 @@ async fn trader_bounds_are_enforced_and_extreme_values_never_panic() {
         )
         .await;
     assert_eq!(saved["forbidden_hours"], json!([[22, 6], [1, 2]]));
+}
+
+#[tokio::test]
+async fn the_protection_and_circuit_breaker_settings_are_saved_and_read_back() {
+    for app in TestApp::on_every_backend().await {
+        let token = app.user_with_token("alice").await;
+        let list = app
+            .call_ok(
+                Method::GET,
+                "/api/bot-settings/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        let path = format!("/api/bot-settings/{}/", list[0]["id"]);
+        let payload = json!({
+            "unprotected_action": "alert", "daily_loss_limit_pct": 3.5,
+            "max_losses_in_row": 4, "losses_pause_minutes": 120
+        });
+        app.call_ok(Method::PUT, &path, &token, Some(payload), StatusCode::OK)
+            .await;
+        let read = app
+            .call_ok(Method::GET, &path, &token, None, StatusCode::OK)
+            .await;
+        assert_eq!(read["unprotected_action"], "alert");
+        assert_eq!(read["daily_loss_limit_pct"], 3.5);
+        assert_eq!(read["max_losses_in_row"], 4);
+        assert_eq!(read["losses_pause_minutes"], 120);
+        // 0 turns each breaker off again.
+        let off = json!({"daily_loss_limit_pct": 0, "max_losses_in_row": 0});
+        app.call_ok(Method::PUT, &path, &token, Some(off), StatusCode::OK)
+            .await;
+        let read = app
+            .call_ok(Method::GET, &path, &token, None, StatusCode::OK)
+            .await;
+        assert_eq!(read["daily_loss_limit_pct"], 0.0);
+        assert_eq!(read["max_losses_in_row"], 0);
+    }
 }

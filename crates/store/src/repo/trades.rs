@@ -509,6 +509,28 @@ impl Store {
         rows.iter().map(|r| decimal(r, "pnl")).collect()
     }
 
+    /// The pnl and close time of the user's `limit` most recent trades closed before
+    /// `before_ms`, newest first (the losses-in-a-row circuit breaker reads them).
+    pub async fn recent_closed_results(
+        &self,
+        user_id: i64,
+        before_ms: i64,
+        limit: i64,
+    ) -> Result<Vec<(Decimal, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT pnl, closed_at FROM trades WHERE user_id = $1 AND status = 'CLOSED'
+                 AND closed_at < $2 ORDER BY closed_at DESC, id DESC LIMIT $3",
+        )
+        .bind(user_id)
+        .bind(before_ms)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((decimal(r, "pnl")?, r.try_get::<i64, _>("closed_at")?)))
+            .collect()
+    }
+
     /// The pnl of each of the user's trades closed in `[from_ms, to_ms)`, and the sum of
     /// their funding (a part of that pnl).
     pub async fn closed_money_between(

@@ -32,6 +32,12 @@ export const settingsStrings = {
         'В запрещённые часы и дни бот не открывает новых сделок; открытые продолжают сопровождаться.',
     },
     telegram: { title: 'Уведомления Telegram', description: 'Сообщения о сделках и ежедневная статистика.' },
+    /** Not worded by the spec: the protection check and the circuit breakers (docs/alerts.md). */
+    protection: {
+      title: 'Защита и автостоп',
+      description:
+        'Проверка стопов на бирже и остановка новых входов после убытков. Открытые позиции сохраняют свои стопы.',
+    },
   },
 
   fields: {
@@ -61,6 +67,15 @@ export const settingsStrings = {
     forbidden_days: 'Дни недели',
     /** Not worded by the spec (English, like the webhook card). */
     symbols: 'Symbols',
+    unprotected_action: 'Если стоп не восстановить',
+    daily_loss_limit_pct: 'Дневной лимит убытка, %',
+    max_losses_in_row: 'Убытков подряд до паузы',
+    losses_pause_minutes: 'Пауза после убытков, мин',
+  },
+
+  unprotectedActions: {
+    close: 'Закрыть позицию по рынку',
+    alert: 'Только оповестить',
   },
 
   hints: {
@@ -78,6 +93,10 @@ export const settingsStrings = {
     forbidden_hours: 'Через запятую, в вашем часовом поясе. Учитывается только целая часть часа.',
     forbidden_hours_preview: 'Будет сохранено:',
     forbidden_hours_none: 'Ни одного распознанного интервала.',
+    unprotected_action:
+      'Бот проверяет стопы на бирже каждые 30 с и возвращает пропавший. Если за 3 попытки не удалось: закрыть позицию или только оповестить.',
+    daily_loss_limit_pct: '0 — выключено. Новые входы до полуночи в вашем часовом поясе.',
+    max_losses_in_row: '0 — выключено.',
     telegram_id: 'Числовой chat id; пусто: без уведомлений.',
     telegram_notify_deals: 'Открытие и закрытие каждой сделки.',
     telegram_notify_stats: 'Сводка за день в 00:00 по вашему часовому поясу.',

@@ -97,6 +97,8 @@ struct Shared {
     /// Each symbol's first-tier maintenance margin rate and when it was read.
     risk: Mutex<HashMap<String, (Decimal, tokio::time::Instant)>>,
     events: broadcast::Sender<VenueEvent>,
+    /// Bumped after each login of the private stream, once its resync is done.
+    reconnects: tokio::sync::watch::Sender<u64>,
     tracker: tokio::sync::Mutex<Tracker>,
 }
 
@@ -152,6 +154,7 @@ impl BybitVenue {
             instruments: Mutex::new(Instruments::default()),
             risk: Mutex::new(HashMap::new()),
             events: broadcast::channel(EVENT_CAPACITY).0,
+            reconnects: tokio::sync::watch::channel(0).0,
             config: config.clone(),
         });
         let (tx, rx) = mpsc::channel(256);
@@ -216,7 +219,10 @@ async fn consume(shared: Arc<Shared>, mut rx: mpsc::Receiver<StreamEvent>) {
     loop {
         tokio::select! {
             event = rx.recv() => match event {
-                Some(StreamEvent::Connected) => shared.resync_logged().await,
+                Some(StreamEvent::Connected) => {
+                    shared.resync_logged().await;
+                    shared.reconnects.send_modify(|n| *n += 1);
+                }
                 Some(StreamEvent::Push { topic, data }) => shared.on_push(&topic, data).await,
                 None => return,
             },
@@ -1138,6 +1144,39 @@ impl Venue for BybitVenue {
 
     fn subscribe(&self) -> broadcast::Receiver<VenueEvent> {
         self.shared.events.subscribe()
+    }
+
+    fn reconnects(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        Some(self.shared.reconnects.subscribe())
+    }
+
+    /// One GET /v5/position/list for the symbol. Bybit's "Get Position Info"
+    /// (https://bybit-exchange.github.io/docs/v5/position, as its parameter table is quoted
+    /// in the patisson-bybit-sdk docs on docs.rs): "symbol: Symbol name... If symbol passed,
+    /// it returns data regardless of having position or not"; each entry carries the
+    /// position's `stopLoss`, `takeProfit` and `trailingStop` (empty or "0" when none rests).
+    /// The stops this client sets with POST /v5/position/trading-stop (tpslMode=Full) are
+    /// held there, and a user who cancels the stop in Bybit's app clears them there, so the
+    /// protection check reads them here, without the opening-order look-ups of `positions`.
+    /// (The conditional orders of GET /v5/order/realtime, orderFilter=StopOrder, are not
+    /// read: this client never places a stop as a separate order.)
+    async fn resting_stops(&self, symbol: &str) -> Result<Option<Stops>, VenueError> {
+        let query = [
+            ("category", "linear".to_string()),
+            ("symbol", symbol.to_string()),
+        ];
+        let page: Page<PositionRecord> = self
+            .shared
+            .rest
+            .get("/v5/position/list", &query)
+            .await
+            .map_err(|e| self.shared.error(e))?;
+        for record in &page.list {
+            if let Some(p) = record.to_position().map_err(|e| self.shared.error(e))? {
+                return Ok(Some(p.stops));
+            }
+        }
+        Ok(None)
     }
 
     /// A resync now: every order Bybit has finished so far becomes its events (once, whether

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { CalendarClock, Gauge, Layers, Save, Send, ShieldAlert, Target } from 'lucide-react'
+import { CalendarClock, Gauge, Layers, Save, Send, ShieldAlert, ShieldCheck, Target } from 'lucide-react'
 import { useId, useMemo, type ReactNode } from 'react'
 import { Controller, useForm, useWatch, type Control, type FieldPath } from 'react-hook-form'
 import { FormField } from '@/components/form-field'
@@ -21,7 +21,11 @@ import { settingsStrings as s } from '@/features/settings/strings'
 import { describeForbiddenHours, parseForbiddenHours } from '@/features/settings/utils/forbidden-hours'
 import {
   DEFAULT_SETTINGS,
+  MAX_DAILY_LOSS_PCT,
   MAX_LEVERAGE,
+  MAX_LOSSES_IN_ROW,
+  MAX_LOSSES_PAUSE_MINUTES,
+  MIN_LOSSES_PAUSE_MINUTES,
   MAX_MARTINGALE_DEPTH,
   STOP_LOSS_PCT_BELOW,
   MIN_COUNT,
@@ -50,6 +54,9 @@ type NumberFieldName = Extract<
   | 'martingale_max_active_chains'
   | 'martingale_step'
   | 'martingale_initial_margin'
+  | 'daily_loss_limit_pct'
+  | 'max_losses_in_row'
+  | 'losses_pause_minutes'
 >
 
 type BooleanFieldName = Extract<
@@ -80,6 +87,9 @@ const numberInputs: Record<
   martingale_max_active_chains: { min: MIN_COUNT, step: '1' },
   martingale_step: { min: MIN_PCT, step: 'any' },
   martingale_initial_margin: { min: MIN_PCT, step: 'any' },
+  daily_loss_limit_pct: { min: 0, max: MAX_DAILY_LOSS_PCT, step: 'any' },
+  max_losses_in_row: { min: 0, max: MAX_LOSSES_IN_ROW, step: '1' },
+  losses_pause_minutes: { min: MIN_LOSSES_PAUSE_MINUTES, max: MAX_LOSSES_PAUSE_MINUTES, step: '1' },
 }
 
 const formFields = new Set<string>(Object.keys(toFormValues(DEFAULT_SETTINGS)))
@@ -325,6 +335,34 @@ export function SettingsForm({ record }: SettingsFormProps) {
             {errors.forbidden_days?.message ? (
               <p className="text-xs font-medium text-destructive">{errors.forbidden_days.message}</p>
             ) : null}
+          </div>
+        </Section>
+
+        {/* Not in the spec: the protection check and the circuit breakers (docs/alerts.md). */}
+        <Section
+          icon={ShieldCheck}
+          title={s.sections.protection.title}
+          description={s.sections.protection.description}
+          testId="protection-settings"
+        >
+          <FormField
+            id={`${id}-unprotected_action`}
+            label={s.fields.unprotected_action}
+            apiName="unprotected_action"
+            hint={s.hints.unprotected_action}
+            error={errors.unprotected_action?.message}
+          >
+            {(aria) => (
+              <NativeSelect {...aria} {...register('unprotected_action')}>
+                <option value="close">{s.unprotectedActions.close}</option>
+                <option value="alert">{s.unprotectedActions.alert}</option>
+              </NativeSelect>
+            )}
+          </FormField>
+          <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
+            {numberField('daily_loss_limit_pct', { hint: s.hints.daily_loss_limit_pct })}
+            {numberField('max_losses_in_row', { hint: s.hints.max_losses_in_row })}
+            {numberField('losses_pause_minutes')}
           </div>
         </Section>
 

@@ -164,6 +164,8 @@ describe('settings page', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: 'Пн' }))
     await userEvent.selectOptions(screen.getByLabelText('Часовой пояс'), 'Asia/Tokyo')
     await userEvent.type(screen.getByLabelText('Telegram ID'), ' 987 ')
+    await userEvent.selectOptions(screen.getByLabelText('Если стоп не восстановить'), 'alert')
+    await userEvent.type(screen.getByLabelText('Дневной лимит убытка, %'), '.5')
     await userEvent.click(screen.getByRole('button', { name: 'Сохранить настройки' }))
 
     expect(await screen.findByText('Settings saved successfully')).toBeInTheDocument()
@@ -193,6 +195,10 @@ describe('settings page', () => {
         forbidden_days_enabled: true,
         forbidden_days: [5, 6],
         symbols: [],
+        unprotected_action: 'alert',
+        daily_loss_limit_pct: 0.5,
+        max_losses_in_row: 0,
+        losses_pause_minutes: 60,
       },
     ])
     // The form shows what the server stored, in the form's format.

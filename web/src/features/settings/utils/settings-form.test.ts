@@ -61,7 +61,30 @@ describe('settings form schema', () => {
       forbidden_days_enabled: false,
       forbidden_days: [],
       symbols: [],
+      unprotected_action: 'close',
+      daily_loss_limit_pct: 0,
+      max_losses_in_row: 0,
+      losses_pause_minutes: 60,
     })
+  })
+
+  it('checks the protection and circuit breaker fields as the server does', () => {
+    expect(
+      accepts({
+        ...classic,
+        unprotected_action: 'alert',
+        daily_loss_limit_pct: '3.5',
+        max_losses_in_row: '4',
+      }),
+    ).toMatchObject({
+      unprotected_action: 'alert',
+      daily_loss_limit_pct: 3.5,
+      max_losses_in_row: 4,
+      losses_pause_minutes: 60,
+    })
+    expect(errorsOf({ ...classic, daily_loss_limit_pct: '101' })).toHaveProperty('daily_loss_limit_pct')
+    expect(errorsOf({ ...classic, max_losses_in_row: '1.5' })).toHaveProperty('max_losses_in_row')
+    expect(errorsOf({ ...classic, losses_pause_minutes: '0' })).toHaveProperty('losses_pause_minutes')
   })
 
   it('sends the martingale fields only in martingale mode', () => {

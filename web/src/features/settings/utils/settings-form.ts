@@ -6,7 +6,11 @@ import { formatSymbols, parseSymbols } from '@/features/settings/utils/symbols'
 import {
   MAX_AMOUNT,
   MAX_COUNT,
+  MAX_DAILY_LOSS_PCT,
   MAX_FORBIDDEN_HOURS,
+  MAX_LOSSES_IN_ROW,
+  MAX_LOSSES_PAUSE_MINUTES,
+  MIN_LOSSES_PAUSE_MINUTES,
   MAX_LEVERAGE,
   MAX_MARTINGALE_DEPTH,
   MIN_COUNT,
@@ -27,6 +31,10 @@ import {
 const v = settingsStrings.validation
 
 export {
+  MAX_DAILY_LOSS_PCT,
+  MAX_LOSSES_IN_ROW,
+  MAX_LOSSES_PAUSE_MINUTES,
+  MIN_LOSSES_PAUSE_MINUTES,
   MIN_COUNT,
   MIN_PCT,
   MIN_USDT,
@@ -80,6 +88,10 @@ export const DEFAULT_SETTINGS: Omit<BotSettings, 'id' | 'is_bot_running' | 'is_s
   forbidden_days_enabled: false,
   forbidden_days: [],
   symbols: [],
+  unprotected_action: 'close',
+  daily_loss_limit_pct: 0,
+  max_losses_in_row: 0,
+  losses_pause_minutes: 60,
 }
 
 type NumberRule = {
@@ -162,6 +174,14 @@ const common = z.object({
     .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
   // Not in the spec: the symbols rating signals trade; empty sends [] (every symbol).
   symbols: z.string().transform(parseSymbols),
+  // Not in the spec: the protection check and the circuit breakers (0 turns a breaker off).
+  unprotected_action: z.enum(['close', 'alert']),
+  daily_loss_limit_pct: numberField({ min: 0, max: MAX_DAILY_LOSS_PCT }, 0),
+  max_losses_in_row: numberField({ min: 0, max: MAX_LOSSES_IN_ROW, integer: true }, 0),
+  losses_pause_minutes: numberField(
+    { min: MIN_LOSSES_PAUSE_MINUTES, max: MAX_LOSSES_PAUSE_MINUTES, integer: true },
+    60,
+  ),
 })
 
 /** Martingale fields are checked and sent only in martingale mode (they are hidden otherwise). */
@@ -228,5 +248,9 @@ export function toFormValues(
     forbidden_days_enabled: record.forbidden_days_enabled,
     forbidden_days: [...record.forbidden_days],
     symbols: formatSymbols(record.symbols),
+    unprotected_action: record.unprotected_action === 'alert' ? 'alert' : 'close',
+    daily_loss_limit_pct: text(record.daily_loss_limit_pct ?? 0),
+    max_losses_in_row: text(record.max_losses_in_row ?? 0),
+    losses_pause_minutes: text(record.losses_pause_minutes ?? 60),
   }
 }

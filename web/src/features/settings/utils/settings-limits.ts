@@ -23,3 +23,8 @@ export const STOP_LOSS_DECIMALS = Math.round(-Math.log10(settings.initial_stop_l
 export const MAX_MARTINGALE_DEPTH = settings.martingale_max_depth.maximum
 export const STOP_LOSS_PCT_BELOW = settings.initial_stop_loss_pct.exclusiveMaximum
 export const MAX_FORBIDDEN_HOURS = settings.forbidden_hours.maxItems
+/** The circuit breakers (0 turns each off) and the losses-in-a-row pause, in minutes. */
+export const MAX_DAILY_LOSS_PCT = settings.daily_loss_limit_pct.maximum
+export const MAX_LOSSES_IN_ROW = settings.max_losses_in_row.maximum
+export const MIN_LOSSES_PAUSE_MINUTES = settings.losses_pause_minutes.minimum
+export const MAX_LOSSES_PAUSE_MINUTES = settings.losses_pause_minutes.maximum
