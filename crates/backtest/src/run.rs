@@ -158,6 +158,8 @@ impl Backtest {
                 }
                 if minute_ms >= self.from_ms {
                     driver.minute(&chunk.candles, minute_ms).await?;
+                } else {
+                    driver.warm_up_minute(&chunk.candles, minute_ms);
                 }
             }
             walked += chunk.minutes;
@@ -476,6 +478,17 @@ impl Driver<'_> {
             self.timers(minute_ms + MINUTE_MS - 1).await?;
         }
         Ok(())
+    }
+
+    /// A minute of the warm-up: nothing trades, but its close is the price the period
+    /// starts from (a signal in the period's first minute trades at it, not at the warm-up's
+    /// first open).
+    fn warm_up_minute(&mut self, parts: &[Part], minute_ms: i64) {
+        for (i, part) in parts.iter().enumerate() {
+            if let Some(candle) = part.at(minute_ms) {
+                self.unseen[i] = Some((candle.close, minute_ms + OFFSETS_MS[3]));
+            }
+        }
     }
 
     /// The worker's timers at `now_ms` (what the live worker does on its clock: retrying a

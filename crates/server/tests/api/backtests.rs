@@ -53,9 +53,16 @@ async fn start_backtest(app: &TestApp, token: &str, asked: Value) -> Value {
     .await
 }
 
-/// The chart's candles reach the trade's entry price.
-fn assert_charted_at_entry(chart: &Value, trade: &Value) {
+/// The chart's candles reach the trade's entry price, give or take the paper exchange's
+/// slippage (2 basis points, rounded to the instrument's tick against the trader: the entry
+/// of a candle's high may lie a tick above it).
+fn assert_charted_at_entry(chart: &Value, trade: &Value, tick: f64) {
     let entry = trade["entry_price"].as_f64().unwrap();
+    let slipped = |price: f64, up: bool| {
+        let moved = if up { price * 1.0002 } else { price * 0.9998 };
+        let ticks = moved / tick;
+        (if up { ticks.ceil() } else { ticks.floor() }) * tick
+    };
     let candles = chart["candles"].as_array().unwrap();
     let (low, high) = candles.iter().fold((f64::MAX, f64::MIN), |(l, h), c| {
         (
@@ -63,6 +70,7 @@ fn assert_charted_at_entry(chart: &Value, trade: &Value) {
             h.max(c["high"].as_f64().unwrap()),
         )
     });
+    let (low, high) = (slipped(low, false) - 1e-9, slipped(high, true) + 1e-9);
     assert!(
         low <= entry && entry <= high,
         "{entry} outside {low}..{high}"
@@ -127,7 +135,13 @@ async fn a_backtest_runs_in_the_background_and_only_its_owner_sees_it() {
         let taken = trade["take_profits_taken"].as_u64().unwrap() as usize;
         assert_eq!(markers.len(), 2 + taken, "{chart}");
         // The candles hold the entry price: the chart is the run's own history.
-        assert_charted_at_entry(&chart, trade);
+        let symbol = trade["symbol"].as_str().unwrap();
+        let tick = signaldesk_venue::market::sim::default_symbols()
+            .into_iter()
+            .find(|s| s.instrument.symbol == symbol)
+            .map(|s| f64::try_from(s.instrument.tick_size).unwrap())
+            .unwrap();
+        assert_charted_at_entry(&chart, trade, tick);
         let res = app.call(Method::GET, &chart_path, &other, None).await;
         assert_json_error(res, StatusCode::NOT_FOUND).await;
         let missing = format!("/api/backtests/{id}/trades/999999/chart/");
@@ -331,7 +345,7 @@ async fn a_backtest_on_stored_bybit_candles_runs_and_charts_them() {
             .call_ok(Method::GET, &chart_path, &token, None, StatusCode::OK)
             .await;
         // The chart shows the stored candles.
-        assert_charted_at_entry(&chart, trade);
+        assert_charted_at_entry(&chart, trade, 0.0005);
     }
 }
 
