@@ -25,10 +25,11 @@ use crate::metrics::Metrics;
 use crate::notify::{AlertKind, Alerts, Notifications, Outbound, SmtpConfig};
 use crate::ownership::{HeldLeases, Ownership};
 use crate::paper::{PaperMarket, PaperRuntime, PaperSettings};
+use crate::snapshots::{self, Recorder};
 use crate::supervisor::{Supervisor, SupervisorParts, COMMAND_POLL};
 use crate::telegram::{Notifier, TelegramConfig};
 use crate::workers::WorkerContext;
-use crate::{snapshots, EngineError};
+use crate::EngineError;
 
 /// What [`Engine::start`] needs.
 pub struct EngineOptions {
@@ -77,6 +78,8 @@ pub struct Engine {
     notices: Notifications,
     alerts: Alerts,
     paper: Option<Arc<PaperRuntime>>,
+    /// Whose balances this process records.
+    snapshots: Recorder,
     stop: CancellationToken,
     tasks: TaskTracker,
 }
@@ -87,6 +90,9 @@ impl Engine {
     /// market starts when the first Bybit account needs it.
     pub async fn start(options: EngineOptions, store: Store) -> Result<Arc<Engine>, EngineError> {
         options.market.refuse_retired()?;
+        if let Ownership::Leased { holder, timing } = &options.ownership {
+            crate::registration::register(&store, holder, timing).await?;
+        }
         let background = Background::new();
         let held = HeldLeases::new(&options.ownership);
         let (paper_market, bybit_market) = match options.paper.market {
@@ -161,6 +167,7 @@ impl Engine {
         engine.tasks.spawn(snapshots::run(
             engine.store.clone(),
             engine.accounts.clone(),
+            engine.snapshots.clone(),
             engine.stop.clone(),
         ));
         Ok(engine)
@@ -224,6 +231,10 @@ impl Engine {
             feed_stale_after,
             held: held.clone(),
         };
+        let snapshots = Recorder {
+            ownership: ownership.clone(),
+            held: held.clone(),
+        };
         Arc::new(Engine {
             supervisor: Supervisor::new(SupervisorParts {
                 ctx,
@@ -242,6 +253,7 @@ impl Engine {
             notices,
             alerts,
             paper,
+            snapshots,
             stop,
             tasks,
         })
@@ -371,12 +383,13 @@ impl Engine {
         crate::live::statistics(&self.store, account.as_ref(), user_id, from_ms).await
     }
 
-    /// Records every user's balance at `now`; answers how many accounts were recorded.
+    /// Records the balances this process records (every user's, with one process on the
+    /// database) at `now`; answers how many accounts were recorded.
     pub async fn record_balance_snapshots(
         &self,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<usize, EngineError> {
-        snapshots::record(&self.store, &self.accounts, now).await
+        snapshots::record(&self.store, &self.accounts, &self.snapshots, now).await
     }
 
     /// Saves the user's settings record `id`; a running bot uses them from its next decision.

@@ -1,7 +1,9 @@
 //! Live events across instances on one PostgreSQL: every event published on this instance is
-//! written for the websocket once and sent with NOTIFY (`Store::notify_event`); each
-//! instance's listener hands the other instances' events to its own websocket clients. On
-//! SQLite, one instance, the in-process bus is all there is.
+//! written for the websocket once and sent, in order, by one sender (`EventSender`: a row of
+//! `event_outbox` and a NOTIFY); each instance's listener hands the other instances' events
+//! to its own websocket clients, each once, also across a lost connection (`EventListener`).
+//! An event the database cannot take is sent again until it can. On SQLite, one instance,
+//! the in-process bus is all there is.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -19,13 +21,16 @@ use crate::ws::protocol::event_frame;
 /// Events waiting to be sent; past this the newest are dropped (and logged) rather than slow
 /// the bot that publishes them.
 const RELAY_QUEUE: usize = 4096;
-/// The wait before a lost listener connects again.
+/// The wait before a lost listener connects again, and the first wait before an event the
+/// database refused is sent again (doubling up to [`RETRY_AT_MOST`]).
 const RECONNECT_AFTER: Duration = Duration::from_secs(1);
+const RETRY_AT_MOST: Duration = Duration::from_secs(10);
+/// How often the sender deletes the event rows no listener needs any more.
+const PRUNE_EVERY: Duration = Duration::from_secs(30);
 
-/// What travels between instances: who sent it, for which user, and the websocket frame.
+/// What travels between instances: for which user, and the websocket frame.
 #[derive(Serialize, Deserialize)]
 struct Envelope<'a> {
-    from: Cow<'a, str>,
     user: i64,
     frame: Cow<'a, str>,
 }
@@ -70,49 +75,64 @@ async fn send(
     process: Arc<str>,
     metrics: Metrics,
 ) {
+    let mut sender = loop {
+        match store.event_sender(&process).await {
+            Ok(sender) => break sender,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot send live events to other instances yet");
+                tokio::time::sleep(RECONNECT_AFTER).await;
+            }
+        }
+    };
+    let mut pruned = tokio::time::Instant::now();
     while let Some((user_id, frame)) = rx.recv().await {
         let envelope = Envelope {
-            from: Cow::Borrowed(&process),
             user: user_id,
             frame: Cow::Owned(frame),
         };
         let Ok(payload) = serde_json::to_string(&envelope) else {
             continue;
         };
-        match store.notify_event(&payload).await {
-            Ok(()) => metrics.event_relayed(RelayDirection::Sent),
-            Err(e) => tracing::warn!(user_id, error = %e, "a live event was not relayed"),
+        let mut wait = RECONNECT_AFTER;
+        while let Err(e) = sender.send(&payload).await {
+            tracing::warn!(user_id, error = %e, retry_in_ms = wait.as_millis() as u64, "a live event was not relayed yet");
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(RETRY_AT_MOST);
+        }
+        metrics.event_relayed(RelayDirection::Sent);
+        if pruned.elapsed() >= PRUNE_EVERY {
+            pruned = tokio::time::Instant::now();
+            if let Err(e) = store.prune_event_outbox().await {
+                tracing::debug!(error = %e, "old live events not deleted yet");
+            }
         }
     }
 }
 
 async fn listen(store: Store, bus: Arc<EventBus>, process: Arc<str>, metrics: Metrics) {
-    loop {
-        let mut listener = match store.event_listener().await {
-            Ok(listener) => listener,
+    let mut listener = loop {
+        match store.event_listener(&process).await {
+            Ok(listener) => break listener,
             Err(e) => {
                 tracing::warn!(error = %e, "cannot listen for other instances' events");
+                tokio::time::sleep(RECONNECT_AFTER).await;
+            }
+        }
+    };
+    loop {
+        let event = match listener.recv().await {
+            Ok(event) => event,
+            Err(e) => {
+                tracing::warn!(error = %e, "the listener for other instances' events failed");
                 tokio::time::sleep(RECONNECT_AFTER).await;
                 continue;
             }
         };
-        loop {
-            let payload = match listener.recv().await {
-                Ok(payload) => payload,
-                Err(e) => {
-                    tracing::warn!(error = %e, "the listener for other instances' events failed");
-                    break;
-                }
-            };
-            let Ok(envelope) = serde_json::from_str::<Envelope>(&payload) else {
-                tracing::warn!("an unreadable event from another instance was skipped");
-                continue;
-            };
-            if *envelope.from != *process {
-                bus.publish_relayed(envelope.user, Arc::from(envelope.frame.as_ref()));
-                metrics.event_relayed(RelayDirection::Received);
-            }
-        }
-        tokio::time::sleep(RECONNECT_AFTER).await;
+        let Ok(envelope) = serde_json::from_str::<Envelope>(&event.payload) else {
+            tracing::warn!("an unreadable event from another instance was skipped");
+            continue;
+        };
+        bus.publish_relayed(envelope.user, Arc::from(envelope.frame.as_ref()));
+        metrics.event_relayed(RelayDirection::Received);
     }
 }

@@ -5,7 +5,25 @@
 use std::time::Duration;
 
 use signaldesk_store::test_support::TestDatabase;
-use signaldesk_store::{LeaseHolder, Store, StoreError};
+use signaldesk_store::{LeaseHolder, ProcessPlace, Store, StoreError};
+
+fn place() -> ProcessPlace {
+    ProcessPlace {
+        host: "test-host".into(),
+        pid: i64::from(std::process::id()),
+    }
+}
+
+/// A new process of instance `name`, registered (only a registered process takes leases).
+async fn registered(store: &Store, name: &str) -> LeaseHolder {
+    let holder = LeaseHolder::new(name);
+    let other = store
+        .register_instance(&holder, &place(), 60_000)
+        .await
+        .unwrap();
+    assert_eq!(other, None, "instance {name} is free");
+    holder
+}
 
 /// Whether renewing `holder`'s leases renewed tenure `token` of `user`'s.
 async fn renewed(store: &Store, holder: &LeaseHolder, user: i64, token: i64, ttl_ms: i64) -> bool {
@@ -21,7 +39,7 @@ async fn one_owner_at_a_time_and_every_new_tenure_gets_a_larger_token() {
     for (db, store) in TestDatabase::all_connected().await {
         let user = store.create_user("u", "h", 0).await.unwrap().id;
         let label = db.label;
-        let (a, b) = (LeaseHolder::new("a"), LeaseHolder::new("b"));
+        let (a, b) = (registered(&store, "a").await, registered(&store, "b").await);
 
         let held = store
             .acquire_lease(user, &a, 60_000)
@@ -99,7 +117,11 @@ async fn racing_instances_get_one_lease() {
                 let store = store.clone();
                 tokio::spawn(async move {
                     store
-                        .acquire_lease(user, &LeaseHolder::new(&format!("i{round}-{i}")), 60_000)
+                        .acquire_lease(
+                            user,
+                            &registered(&store, &format!("i{round}-{i}")).await,
+                            60_000,
+                        )
                         .await
                         .unwrap()
                 })
@@ -135,7 +157,7 @@ async fn racing_instances_get_one_lease() {
 async fn a_restarted_instance_takes_its_own_leases_at_once() {
     for (db, store) in TestDatabase::all_connected().await {
         let user = store.create_user("u", "h", 0).await.unwrap().id;
-        let before = LeaseHolder::new("a");
+        let before = registered(&store, "a").await;
         let after = LeaseHolder::new("a");
         assert_ne!(before, after);
         let first = store
@@ -145,10 +167,19 @@ async fn a_restarted_instance_takes_its_own_leases_at_once() {
             .unwrap();
         assert_eq!(
             store
-                .acquire_lease(user, &LeaseHolder::new("b"), 60_000)
+                .acquire_lease(user, &registered(&store, "b").await, 60_000)
                 .await
                 .unwrap(),
             None,
+            "{}",
+            db.label
+        );
+        // The predecessor is gone (killed): the new process takes its registration.
+        assert!(
+            store
+                .take_over_instance(&after, &place(), &before.process, 60_000)
+                .await
+                .unwrap(),
             "{}",
             db.label
         );
@@ -169,7 +200,7 @@ async fn fences_record_actions_only_under_the_current_tenure() {
     for (db, store) in TestDatabase::all_connected().await {
         let label = db.label;
         let user = store.create_user("u", "h", 0).await.unwrap().id;
-        let (a, b) = (LeaseHolder::new("a"), LeaseHolder::new("b"));
+        let (a, b) = (registered(&store, "a").await, registered(&store, "b").await);
         assert!(
             !store.fence(user, 1, "order").await.unwrap(),
             "no lease yet ({label})"
@@ -229,7 +260,7 @@ async fn a_fenced_store_writes_only_under_its_tenure() {
     };
     let store = Store::connect(&db.url).await.unwrap();
     let user = store.create_user("u", "h", 0).await.unwrap().id;
-    let holder = LeaseHolder::new("a");
+    let holder = registered(&store, "a").await;
     let lease = store
         .acquire_lease(user, &holder, 60_000)
         .await
@@ -278,4 +309,83 @@ async fn a_fenced_store_writes_only_under_its_tenure() {
     );
     // Reads are not fenced.
     assert!(fenced.user_by_username("u").await.unwrap().is_some());
+}
+
+/// Two processes given one instance id: the second is refused its registration while the
+/// first renews it, and takes no lease, neither a free one nor its namesake's. Once the
+/// first stopped renewing, the second takes the id and the first can renew nothing.
+#[tokio::test]
+async fn a_second_process_with_an_instance_id_in_use_takes_no_lease() {
+    for (db, store) in TestDatabase::all_connected().await {
+        let label = db.label;
+        let user = store.create_user("u", "h", 0).await.unwrap().id;
+        let free = store.create_user("v", "h", 0).await.unwrap().id;
+        let first = registered(&store, "a").await;
+        let lease = store
+            .acquire_lease(user, &first, 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+
+        let second = LeaseHolder::new("a");
+        let found = store
+            .register_instance(&second, &place(), 60_000)
+            .await
+            .unwrap()
+            .expect("the id is in use");
+        assert_eq!(found.process, first.process, "{label}");
+        assert_eq!(found.place, place(), "{label}");
+        assert!(
+            found.seen_ms_ago >= 0 && found.expires_in_ms > 50_000,
+            "{label}: {found:?}"
+        );
+        assert_eq!(
+            store.acquire_lease(user, &second, 60_000).await.unwrap(),
+            None,
+            "{label}"
+        );
+        assert_eq!(
+            store.acquire_lease(free, &second, 60_000).await.unwrap(),
+            None,
+            "{label}"
+        );
+        assert!(store
+            .renew_leases(&second, 60_000)
+            .await
+            .unwrap()
+            .is_empty());
+        assert!(
+            renewed(&store, &first, user, lease.token, 60_000).await,
+            "{label}"
+        );
+
+        assert!(store.renew_instance(&first, 50).await.unwrap(), "{label}");
+        tokio::time::sleep(Duration::from_millis(120)).await;
+        assert_eq!(
+            store
+                .register_instance(&second, &place(), 60_000)
+                .await
+                .unwrap(),
+            None,
+            "{label}"
+        );
+        assert!(
+            !store.renew_instance(&first, 60_000).await.unwrap(),
+            "{label}"
+        );
+        assert!(
+            !renewed(&store, &first, user, lease.token, 60_000).await,
+            "{label}"
+        );
+        let taken = store
+            .acquire_lease(user, &second, 60_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(taken.token, lease.token + 1, "{label}");
+
+        // A clean stop frees the id at once.
+        store.deregister_instance(&second).await.unwrap();
+        registered(&store, "a").await;
+    }
 }

@@ -83,6 +83,7 @@ export function botStatusRecord(overrides: Partial<BotStatus> = {}): BotStatus {
     started_at: null,
     signal_worker: 'stopped',
     trading_worker: 'stopped',
+    runs_on: null,
     ...overrides,
   }
 }

@@ -1074,7 +1074,11 @@ export interface components {
             is_signals_fetching_active: boolean;
             /** Format: int64 */
             open_trades: number;
-            /** @description Whether the tasks are alive in this process (the flags say what should run). */
+            runs_on: null | components["schemas"]["RunsOn"];
+            /**
+             * @description Whether the workers run: here, or on the instance in `runs_on` (the flags say what
+             *     should run).
+             */
             signal_worker: components["schemas"]["WorkerState"];
             /** @description RFC 3339 time the trading worker was started, while it runs. */
             started_at: string | null;
@@ -1084,7 +1088,10 @@ export interface components {
         };
         /** @description The `bot_status` message's data. */
         BotStatusView: components["schemas"]["BotStatus"] & {
-            /** @description `running` while the trading worker runs, else `stopped`. */
+            /**
+             * @description The trading worker's state: `running`, `stopped`, or `unknown` while the instance
+             *     running it has stopped answering and its lease runs out (docs/multi-instance.md).
+             */
             status: components["schemas"]["WorkerState"];
         };
         ChainTradeView: {
@@ -1593,6 +1600,26 @@ export interface components {
             /** @description Whether the stop loss fires before liquidation. */
             stop_before_liquidation: boolean;
         };
+        /** @description The instance that runs the bot's workers (several instances on one PostgreSQL). */
+        RunsOn: {
+            /** @description False when it has not renewed its lease for two rounds (4 s): it is probably gone. */
+            answering: boolean;
+            /** @description Whether it is the instance that answered this request. */
+            here: boolean;
+            /** @description Its instance id. */
+            instance: string;
+            /**
+             * Format: int64
+             * @description How long ago it last renewed its lease, in ms.
+             */
+            renewed_ms_ago: number;
+            /**
+             * Format: int64
+             * @description When not answering: the most another instance waits before taking the bot over, in
+             *     ms (its lease runs out, then the next round).
+             */
+            taken_over_within_ms: number | null;
+        };
         /** @description Any of the settings; those left out keep their current value. `trail_activation_pct` null means its default (1.0); `telegram_id` null means none. */
         SettingsInput: {
             bot_mode?: components["schemas"]["BotMode"];
@@ -1941,7 +1968,7 @@ export interface components {
             weekday: number;
         };
         /** @enum {string} */
-        WorkerState: "running" | "stopped";
+        WorkerState: "running" | "stopped" | "unknown";
     };
     responses: never;
     parameters: never;

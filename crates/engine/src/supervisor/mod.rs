@@ -21,7 +21,7 @@ use crate::ownership::{HeldLeases, Ownership};
 use crate::paper::PaperRuntime;
 use crate::remote::Remote;
 use crate::signal_worker::{Alert, ALERT_QUEUE};
-use crate::status::{BotStatus, WorkerState};
+use crate::status::{BotStatus, RunsOn, WorkerState};
 use crate::trading::{Command, TradingWorker};
 use crate::workers::{run, WorkerContext, WorkerJob, WorkerKind};
 use crate::EngineError;
@@ -301,10 +301,12 @@ impl Supervisor {
             return;
         };
         let began = Instant::now();
-        let renewal = tokio::time::timeout(
-            timing.poll_every,
-            self.store().renew_leases(holder, timing.ttl_ms()),
-        )
+        let renewal = tokio::time::timeout(timing.poll_every, async {
+            // Unregistered (another process holds this instance id), the renewal below
+            // renews nothing and every tenure here ends.
+            crate::registration::renew(self.store(), holder, timing).await;
+            self.store().renew_leases(holder, timing.ttl_ms()).await
+        })
         .await;
         match renewal {
             Ok(Ok(renewed)) => {
@@ -628,6 +630,9 @@ impl Supervisor {
             }
             self.lose(user_id, "shutting down");
         }
+        if let Err(e) = self.store().deregister_instance(holder).await {
+            tracing::warn!(error = %e, "could not end this process's registration; it will run out");
+        }
     }
 
     /// The users with a worker running in this process.
@@ -673,10 +678,17 @@ impl Supervisor {
 
     pub async fn status(&self, user_id: i64) -> Result<BotStatus, EngineError> {
         let record = self.record(user_id).await?;
-        let elsewhere = self
-            .runs_elsewhere(user_id)
-            .await?
-            .then_some(WorkerState::Running);
+        let runs_on = self.runs_on(user_id).await?;
+        let elsewhere = runs_on.as_ref().filter(|r| !r.here).map(|r| {
+            if r.answering {
+                WorkerState::Running
+            } else if r.renewed_ms_ago >= self.act_for_ms() {
+                // Its workers have stopped themselves by now (`maintain`).
+                WorkerState::Stopped
+            } else {
+                WorkerState::Unknown
+            }
+        });
         Ok(BotStatus {
             is_bot_running: record.is_bot_running,
             is_signals_fetching_active: record.is_signals_fetching_active,
@@ -693,19 +705,41 @@ impl Supervisor {
                 .unwrap_or(self.worker_state(user_id, WorkerKind::Signals).await),
             trading_worker: elsewhere
                 .unwrap_or(self.worker_state(user_id, WorkerKind::Trading).await),
+            runs_on,
         })
     }
 
-    /// Whether another instance holds the user's bot now.
-    async fn runs_elsewhere(&self, user_id: i64) -> Result<bool, EngineError> {
-        if self.held.holds(user_id) {
-            return Ok(false);
+    fn act_for_ms(&self) -> i64 {
+        match &self.ownership {
+            Ownership::Sole => i64::MAX,
+            Ownership::Leased { timing, .. } => {
+                i64::try_from(timing.act_for().as_millis()).unwrap_or(i64::MAX)
+            }
         }
-        Ok(self
-            .store()
-            .lease_owner(user_id)
-            .await?
-            .is_some_and(|(_, live)| live))
+    }
+
+    /// The instance holding the user's lease now, read from the lease: how long ago it
+    /// renewed tells a live owner from one that is gone and whose lease is running out.
+    async fn runs_on(&self, user_id: i64) -> Result<Option<RunsOn>, EngineError> {
+        let Ownership::Leased { holder, timing } = &self.ownership else {
+            return Ok(None);
+        };
+        let Some(lease) = self.store().lease_state(user_id).await? else {
+            return Ok(None);
+        };
+        if lease.expires_in_ms < 0 {
+            return Ok(None);
+        }
+        let renewed_ms_ago = (timing.ttl_ms() - lease.expires_in_ms).max(0);
+        let poll_ms = i64::try_from(timing.poll_every.as_millis()).unwrap_or(i64::MAX);
+        let answering = renewed_ms_ago <= 2 * poll_ms;
+        Ok(Some(RunsOn {
+            here: lease.owner == holder.process,
+            instance: lease.instance,
+            answering,
+            renewed_ms_ago,
+            taken_over_within_ms: (!answering).then_some(lease.expires_in_ms + poll_ms),
+        }))
     }
 
     /// The status, also sent live as `bot_status` to the user's clients.

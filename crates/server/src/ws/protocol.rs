@@ -86,7 +86,8 @@ impl From<&Position> for PositionView {
 /// The `bot_status` message's data.
 #[derive(Serialize, ToSchema)]
 pub struct BotStatusView<'a> {
-    /// `running` while the trading worker runs, else `stopped`.
+    /// The trading worker's state: `running`, `stopped`, or `unknown` while the instance
+    /// running it has stopped answering and its lease runs out (docs/multi-instance.md).
     #[schema(value_type = WorkerState)]
     pub status: &'static str,
     #[serde(flatten)]
@@ -164,6 +165,7 @@ impl<'a> ServerMessage<'a> {
                     status: match status.trading_worker {
                         WorkerState::Running => "running",
                         WorkerState::Stopped => "stopped",
+                        WorkerState::Unknown => "unknown",
                     },
                     detail: status,
                 },

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use reqwest::{Client, Method, StatusCode};
 use serde_json::Value;
 use signaldesk_store::test_support::TestDatabase;
+use signaldesk_store::{LeaseHolder, ProcessPlace};
 
 use crate::helpers::TestApp;
 use crate::live::{Frame, LiveClient};
@@ -268,4 +269,97 @@ async fn a_gracefully_stopped_owner_hands_the_bot_over_at_once() {
             .await;
     }
     assert_eq!(lease_instance(&b, user).await, None);
+}
+
+/// Issue 30 point 6: another instance's status reads the owner's renewals. An owner that
+/// renews is running; one that stopped renewing is `unknown` (it may act for a few seconds
+/// more) and then `stopped` (past the time it stops itself), each with when another instance
+/// takes over, instead of "running" until its lease runs out.
+#[tokio::test]
+async fn another_instance_tells_a_silent_owner_from_a_live_one() {
+    let Some(db) = TestDatabase::postgres().await else {
+        eprintln!("TEST_DATABASE_URL is not set: two instances not tested");
+        return;
+    };
+    let b = TestApp::spawn_with(db, |c| c.multi_instance = true).await;
+    let token = b.user_with_token("alice").await;
+    let user = user_id(&b, &token).await;
+    let owner = LeaseHolder::new("elsewhere");
+    let place = ProcessPlace {
+        host: "another-host".into(),
+        pid: 1,
+    };
+    let registered = b.store().register_instance(&owner, &place, 60_000).await;
+    assert_eq!(registered.unwrap(), None);
+    // A 10 s lease last renewed `ago` ms ago runs out in `10 000 - ago` ms.
+    for (ago, state, answering) in [
+        (1_000, "running", true),
+        (5_500, "unknown", false),
+        (8_000, "stopped", false),
+    ] {
+        let held = b.store().acquire_lease(user, &owner, 10_000 - ago).await;
+        assert!(held.unwrap().is_some());
+        let status = b
+            .call_ok(
+                Method::GET,
+                "/api/bot/status/",
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        assert_eq!(status["trading_worker"], state, "{ago}: {status}");
+        assert_eq!(status["signal_worker"], state, "{ago}: {status}");
+        let runs_on = &status["runs_on"];
+        assert_eq!(runs_on["instance"], "elsewhere", "{status}");
+        assert_eq!(runs_on["here"], false, "{status}");
+        assert_eq!(runs_on["answering"], answering, "{ago}: {status}");
+        let renewed = runs_on["renewed_ms_ago"].as_i64().unwrap();
+        assert!((ago..ago + 1_000).contains(&renewed), "{ago}: {status}");
+        let within = runs_on["taken_over_within_ms"].as_i64();
+        if answering {
+            assert_eq!(within, None, "{status}");
+        } else {
+            let within = within.expect("when another instance takes over");
+            assert!(
+                within > 0 && within <= 10_000 - ago + 2_000,
+                "{ago}: {status}"
+            );
+        }
+    }
+}
+
+/// Issue 30 point 6: each user's balance is recorded by one instance: the one running the
+/// user's bot, whose paper account is the latest; a user whose bot nobody runs by the one
+/// holding the snapshot duty. Both record at the same time: every user once.
+#[tokio::test]
+async fn each_users_balance_is_recorded_by_one_instance() {
+    let Some((a, b)) = pair().await else { return };
+    let alice = a.user_with_token("alice").await;
+    let alice_id = user_id(&a, &alice).await;
+    b.user_with_token("bob").await;
+    a.start_bot(&alice).await;
+    let at = chrono::Utc::now() + chrono::Duration::minutes(7);
+    let step = 5 * 60 * 1000;
+    let taken_at = at.timestamp_millis().div_euclid(step) * step;
+    let record = |app: &TestApp| {
+        let engine = app.server.state.engine.clone();
+        async move { engine.record_balance_snapshots(at).await.unwrap() }
+    };
+    let on_b = record(&b).await;
+    let alices = a
+        .store()
+        .balance_snapshot_at(alice_id, at.timestamp_millis())
+        .await;
+    assert!(
+        alices.unwrap().is_none_or(|s| s.taken_at < taken_at),
+        "B recorded the balance of a bot A runs"
+    );
+    let on_a = record(&a).await;
+    assert_eq!(on_a + on_b, 2, "A {on_a}, B {on_b}: every user once");
+    let alices = a
+        .store()
+        .balance_snapshot_at(alice_id, at.timestamp_millis())
+        .await;
+    assert_eq!(alices.unwrap().map(|s| s.taken_at), Some(taken_at));
 }

@@ -305,3 +305,34 @@ async fn an_instance_with_another_master_key_refuses_to_start() {
     let b = a.sibling().await;
     assert_eq!(b.login("alice").await.len(), 64);
 }
+
+/// Issue 30 point 6: a second process given an instance id a running process renews is
+/// refused at start, saying which process holds it and what to do, instead of taking the
+/// first one's bots as its "dead predecessor".
+#[tokio::test]
+async fn a_second_process_with_an_instance_id_in_use_refuses_to_start() {
+    let Some(db) = TestDatabase::postgres().await else {
+        eprintln!("TEST_DATABASE_URL is not set: two instances not tested");
+        return;
+    };
+    let a = TestApp::spawn_with(db, |c| c.multi_instance = true).await;
+    let store = signaldesk_store::Store::connect(a.db_url()).await.unwrap();
+    let refused = signaldesk_server::start(a.config.clone(), store)
+        .await
+        .err();
+    let refused = format!("{:#}", refused.expect("an instance id in use is refused"));
+    let id = &a.config.instance_id;
+    assert!(
+        refused.contains(&format!(
+            "instance id \"{id}\" is in use by another running process (pid {}",
+            std::process::id()
+        )),
+        "{refused}"
+    );
+    assert!(
+        refused.contains("give each process its own instance id"),
+        "{refused}"
+    );
+    // The first one runs on.
+    assert_eq!(a.user_with_token("alice").await.len(), 64);
+}

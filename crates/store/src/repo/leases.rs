@@ -6,6 +6,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use crate::pool::Fence;
+use crate::repo::instances::registered;
 use crate::{Backend, Store, StoreError};
 
 /// A lease held: the fencing token of this tenure and when it runs out (database clock, ms).
@@ -30,6 +31,16 @@ impl LeaseHolder {
             process: format!("{instance}#{:016x}", rand::random::<u64>()),
         }
     }
+}
+
+/// A user's lease as another instance sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaseState {
+    /// The process named on it, and its instance id.
+    pub owner: String,
+    pub instance: String,
+    /// How long until it runs out, on the database's clock (ms); negative when it has.
+    pub expires_in_ms: i64,
 }
 
 /// One line of the fence log: an action a worker took under a tenure.
@@ -69,9 +80,10 @@ impl Store {
     }
 
     /// Takes the user's lease for `holder` for `ttl_ms` when it is free, run out, already
-    /// `holder`'s, or held by an earlier process of the same instance id (which, ids being
-    /// unique among running processes, is dead); None while another instance holds it. A new
-    /// tenure gets the next fencing token.
+    /// `holder`'s, or held by an earlier process of the same instance id (which is dead: only
+    /// the process registered for an instance id may take a lease, `repo::instances`); None
+    /// while another instance holds it or `holder` is not registered. A new tenure gets the
+    /// next fencing token.
     pub async fn acquire_lease(
         &self,
         user_id: i64,
@@ -79,9 +91,10 @@ impl Store {
         ttl_ms: i64,
     ) -> Result<Option<Lease>, StoreError> {
         let now = self.clock_ms();
+        let registered = registered("$3", "$2");
         let sql = format!(
             "INSERT INTO bot_leases (user_id, owner, instance, token, expires_at)
-             VALUES ($1, $2, $3, 1, {now} + $4)
+             SELECT $1, $2, $3, 1, {now} + $4 WHERE {registered}
              ON CONFLICT (user_id) DO UPDATE SET
                  token = CASE WHEN bot_leases.owner = excluded.owner
                                    AND bot_leases.expires_at >= {now}
@@ -106,16 +119,18 @@ impl Store {
 
     /// Extends every tenure `holder` holds by `ttl_ms` from now, in one statement; answers
     /// the `(user_id, token)` pairs renewed. A tenure of the holder's missing from the answer
-    /// ran out or was taken over: the holder must stop acting for that user at once.
+    /// ran out or was taken over, or the holder's registration was taken by another process
+    /// of its instance id: the holder must stop acting for that user at once.
     pub async fn renew_leases(
         &self,
         holder: &LeaseHolder,
         ttl_ms: i64,
     ) -> Result<Vec<(i64, i64)>, StoreError> {
         let now = self.clock_ms();
+        let registered = registered("bot_leases.instance", "$1");
         let sql = format!(
             "UPDATE bot_leases SET expires_at = {now} + $2
-             WHERE owner = $1 AND expires_at >= {now}
+             WHERE owner = $1 AND expires_at >= {now} AND {registered}
              RETURNING user_id, token"
         );
         let rows = sqlx::query(&sql)
@@ -219,6 +234,27 @@ impl Store {
         row.map(|r| -> Result<(String, bool), StoreError> {
             let live: i64 = r.try_get("live")?;
             Ok((r.try_get("owner")?, live == 1))
+        })
+        .transpose()
+    }
+
+    /// The user's lease, whoever holds it and whether it still holds; None when no instance
+    /// ever ran the bot.
+    pub async fn lease_state(&self, user_id: i64) -> Result<Option<LeaseState>, StoreError> {
+        let now = self.clock_ms();
+        let sql = format!(
+            "SELECT owner, instance, expires_at - {now} AS left_ms FROM bot_leases WHERE user_id = $1"
+        );
+        let row = sqlx::query(&sql)
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| -> Result<LeaseState, StoreError> {
+            Ok(LeaseState {
+                owner: r.try_get("owner")?,
+                instance: r.try_get("instance")?,
+                expires_in_ms: r.try_get("left_ms")?,
+            })
         })
         .transpose()
     }

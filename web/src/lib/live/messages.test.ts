@@ -54,6 +54,13 @@ const examples: ServerMessage[] = [
       started_at: '2026-11-22T04:00:00Z',
       signal_worker: 'running',
       trading_worker: 'running',
+      runs_on: {
+        instance: 'host-a',
+        here: false,
+        answering: true,
+        renewed_ms_ago: 800,
+        taken_over_within_ms: null,
+      },
     },
   },
   {

@@ -70,8 +70,10 @@ const venueSchema = z.object({
   environment: z.enum(['paper', 'demo', 'real']),
 }) satisfies z.ZodType<Venue>
 
+const workerStateSchema = z.enum(['running', 'stopped', 'unknown'])
+
 const botStatusSchema = z.object({
-  status: z.enum(['running', 'stopped']),
+  status: workerStateSchema,
   is_bot_running: z.boolean(),
   is_signals_fetching_active: z.boolean(),
   bot_mode: z.enum(['classic', 'martingale']),
@@ -79,8 +81,17 @@ const botStatusSchema = z.object({
   active_chains: z.number(),
   venue: venueSchema,
   started_at: z.string().nullable(),
-  signal_worker: z.enum(['running', 'stopped']),
-  trading_worker: z.enum(['running', 'stopped']),
+  signal_worker: workerStateSchema,
+  trading_worker: workerStateSchema,
+  runs_on: z
+    .object({
+      instance: z.string(),
+      here: z.boolean(),
+      answering: z.boolean(),
+      renewed_ms_ago: z.number(),
+      taken_over_within_ms: z.number().nullable(),
+    })
+    .nullable(),
 }) satisfies z.ZodType<LiveBotStatus>
 
 const statisticsSchema = z.object({
