@@ -1,8 +1,6 @@
-import { BellRing, RotateCw, Send, Trash2 } from 'lucide-react'
+import { BellRing, Send, Trash2 } from 'lucide-react'
 import { useId, useState, type SyntheticEvent } from 'react'
-import { ErrorAlert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
@@ -13,19 +11,13 @@ import { useCreateNotificationChannel } from '@/features/settings/api/create-not
 import { useDeleteNotificationChannel } from '@/features/settings/api/delete-notification-channel'
 import { useNotificationChannels } from '@/features/settings/api/get-notification-channels'
 import { useTestNotificationChannel } from '@/features/settings/api/test-notification-channel'
+import { QueryState, SettingsCard } from '@/features/settings/components/settings-card'
 import { settingsStrings } from '@/features/settings/strings'
+import { formatDateTime } from '@/features/settings/utils/date-time'
 import type { NewNotificationChannel, NotificationChannel, NotificationChannelKind } from '@/types/api'
 
 const s = settingsStrings.channels
 const KINDS: NotificationChannelKind[] = ['telegram', 'discord', 'email', 'webhook']
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-
-function formatAt(at: string | null | undefined): string | null {
-  if (!at) return null
-  const date = new Date(at)
-  return Number.isNaN(date.getTime()) ? at : dateFormat.format(date)
-}
 
 function kindLabel(kind: string): string {
   return (s.kinds as Record<string, string>)[kind] ?? kind
@@ -38,66 +30,34 @@ function kindLabel(kind: string): string {
  * state only.
  */
 export function ChannelsCard() {
-  const headingId = useId()
   const channels = useNotificationChannels()
   const [madeSecret, setMadeSecret] = useState<string | null>(null)
 
   return (
-    <Card role="region" aria-labelledby={headingId}>
-      <CardHeader className="flex-row items-start gap-3 space-y-0 pb-5">
-        <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
-          <BellRing aria-hidden="true" className="size-[18px]" />
-        </span>
-        <div className="space-y-1">
-          <CardTitle>
-            <h2 id={headingId} className="text-base">
-              {s.title}
-            </h2>
-          </CardTitle>
-          <CardDescription>{s.description}</CardDescription>
-        </div>
-      </CardHeader>
-      <CardContent className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <div className="min-w-0 space-y-3">
-          {channels.isPending ? (
-            <div role="status" className="flex items-center gap-3 py-2 text-sm text-muted-foreground">
-              <Spinner className="size-4 text-primary" />
-              <span>{s.loading}</span>
-            </div>
-          ) : channels.isError ? (
-            <ErrorAlert>
-              <p className="font-medium">{s.loadFailed}</p>
-              <p className="mt-1 text-destructive/90">{serverMessage(channels.error)}</p>
-              <Button
-                variant="outline"
-                size="sm"
-                className="mt-3"
-                disabled={channels.isFetching}
-                onClick={() => void channels.refetch()}
-              >
-                <RotateCw aria-hidden="true" />
-                {s.retry}
-              </Button>
-            </ErrorAlert>
-          ) : channels.data.length === 0 ? (
-            <p className="text-sm text-muted-foreground">{s.empty}</p>
-          ) : (
-            <ul className="space-y-3">
-              {channels.data.map((channel) => (
-                <ChannelRow key={channel.id} channel={channel} />
-              ))}
-            </ul>
-          )}
-          {madeSecret ? (
-            <div className="rounded-md border border-amber-500/40 bg-amber-500/10 p-3 text-sm">
-              <p>{s.madeSecret}</p>
-              <code className="mt-1 block font-mono break-all">{madeSecret}</code>
-            </div>
-          ) : null}
-        </div>
-        <AddChannelForm onMadeSecret={setMadeSecret} />
-      </CardContent>
-    </Card>
+    <SettingsCard icon={BellRing} title={s.title} description={s.description}>
+      <div className="min-w-0 space-y-3">
+        <QueryState query={channels} strings={s}>
+          {(list) =>
+            list.length === 0 ? (
+              <p className="text-sm text-muted-foreground">{s.empty}</p>
+            ) : (
+              <ul className="space-y-3">
+                {list.map((channel) => (
+                  <ChannelRow key={channel.id} channel={channel} />
+                ))}
+              </ul>
+            )
+          }
+        </QueryState>
+        {madeSecret ? (
+          <div className="rounded-md border border-amber-500/40 bg-amber-500/10 p-3 text-sm">
+            <p>{s.madeSecret}</p>
+            <code className="mt-1 block font-mono break-all">{madeSecret}</code>
+          </div>
+        ) : null}
+      </div>
+      <AddChannelForm onMadeSecret={setMadeSecret} />
+    </SettingsCard>
   )
 }
 
@@ -145,7 +105,12 @@ function ChannelRow({ channel }: { channel: NotificationChannel }) {
       </div>
       {channel.failures > 0 ? (
         <div className="mt-2 text-destructive">
-          <p>{s.failures(channel.failures, formatAt(channel.last_failure_at))}</p>
+          <p>
+            {s.failures(
+              channel.failures,
+              channel.last_failure_at ? formatDateTime(channel.last_failure_at) : null,
+            )}
+          </p>
           {channel.last_error ? <p className="break-words">{s.lastError(channel.last_error)}</p> : null}
         </div>
       ) : (
