@@ -1,5 +1,5 @@
-import { BellRing, Send, Trash2 } from 'lucide-react'
-import { useId, useState, type SyntheticEvent } from 'react'
+import { BellRing, Pencil, Send, Trash2 } from 'lucide-react'
+import { useId, useState, type ChangeEvent, type SyntheticEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
@@ -11,6 +11,7 @@ import { useCreateNotificationChannel } from '@/features/settings/api/create-not
 import { useDeleteNotificationChannel } from '@/features/settings/api/delete-notification-channel'
 import { useNotificationChannels } from '@/features/settings/api/get-notification-channels'
 import { useTestNotificationChannel } from '@/features/settings/api/test-notification-channel'
+import { useUpdateNotificationChannel } from '@/features/settings/api/update-notification-channel'
 import { QueryState, SettingsCard } from '@/features/settings/components/settings-card'
 import { settingsStrings } from '@/features/settings/strings'
 import { formatDateTime } from '@/features/settings/utils/date-time'
@@ -25,7 +26,7 @@ function kindLabel(kind: string): string {
 
 /**
  * "Channels" on the settings page: the user's notification channels (docs/alerts.md) with
- * add, delete and a Test button each, and each channel's delivery failures. URLs come masked
+ * add, edit, delete and a Test button each, and each channel's delivery failures. URLs come masked
  * and secrets never come back; a secret the server made is shown once, in this component's
  * state only.
  */
@@ -64,6 +65,7 @@ export function ChannelsCard() {
 function ChannelRow({ channel }: { channel: NotificationChannel }) {
   const test = useTestNotificationChannel()
   const remove = useDeleteNotificationChannel()
+  const [editing, setEditing] = useState(false)
   const busy = test.isPending || remove.isPending
 
   const onTest = () => {
@@ -92,10 +94,21 @@ function ChannelRow({ channel }: { channel: NotificationChannel }) {
           <p className="font-medium">{kindLabel(channel.kind)}</p>
           <p className="truncate text-muted-foreground">{channel.target}</p>
         </div>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <Button variant="outline" size="sm" disabled={busy} onClick={onTest}>
             {test.isPending ? <Spinner className="size-4" /> : <Send aria-hidden="true" />}
             {test.isPending ? s.testing : s.test}
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={busy || editing}
+            onClick={() => {
+              setEditing(true)
+            }}
+          >
+            <Pencil aria-hidden="true" />
+            {s.edit}
           </Button>
           <Button variant="outline" size="sm" disabled={busy} onClick={onDelete}>
             <Trash2 aria-hidden="true" />
@@ -116,7 +129,151 @@ function ChannelRow({ channel }: { channel: NotificationChannel }) {
       ) : (
         <p className="mt-2 text-muted-foreground">{s.working}</p>
       )}
+      {editing ? (
+        <EditChannelForm
+          channel={channel}
+          onDone={() => {
+            setEditing(false)
+          }}
+        />
+      ) : null}
     </li>
+  )
+}
+
+type ChannelValues = { url: string; address: string; secret: string }
+const EMPTY_VALUES: ChannelValues = { url: '', address: '', secret: '' }
+
+/**
+ * What a channel of `kind` takes, from the values typed in: the URL (Discord, webhook), the
+ * address or chat id (e-mail, Telegram) and the signing secret (webhook); empty ones left out.
+ */
+function channelInput(
+  kind: NotificationChannelKind,
+  values: ChannelValues,
+): Omit<NewNotificationChannel, 'kind'> {
+  const input: Omit<NewNotificationChannel, 'kind'> = {}
+  const url = values.url.trim()
+  const address = values.address.trim()
+  const secret = values.secret.trim()
+  if ((kind === 'discord' || kind === 'webhook') && url !== '') input.url = url
+  if ((kind === 'email' || kind === 'telegram') && address !== '') input.address = address
+  if (kind === 'webhook' && secret !== '') input.secret = secret
+  return input
+}
+
+type ChannelFieldsProps = {
+  idPrefix: string
+  kind: NotificationChannelKind
+  values: ChannelValues
+  onChange: (values: ChannelValues) => void
+  /** Editing: an empty URL or secret keeps the stored one (neither is ever shown). */
+  editing?: boolean
+}
+
+/** The URL, address or chat id, and signing secret inputs a channel of `kind` takes. */
+function ChannelFields({ idPrefix, kind, values, onChange, editing = false }: ChannelFieldsProps) {
+  const set = (name: keyof ChannelValues) => (event: ChangeEvent<HTMLInputElement>) => {
+    onChange({ ...values, [name]: event.target.value })
+  }
+  return (
+    <>
+      {kind === 'discord' || kind === 'webhook' ? (
+        <div className="space-y-1.5">
+          <Label htmlFor={`${idPrefix}-url`}>{s.url}</Label>
+          <Input
+            id={`${idPrefix}-url`}
+            type="password"
+            autoComplete="off"
+            aria-describedby={`${idPrefix}-url-hint`}
+            value={values.url}
+            onChange={set('url')}
+          />
+          <p id={`${idPrefix}-url-hint`} className="text-xs text-muted-foreground">
+            {editing ? s.keepUrl : kind === 'discord' ? s.discordUrlHint : s.webhookUrlHint}
+          </p>
+        </div>
+      ) : null}
+      {kind === 'email' || kind === 'telegram' ? (
+        <div className="space-y-1.5">
+          <Label htmlFor={`${idPrefix}-address`}>{kind === 'email' ? s.address : s.chatId}</Label>
+          <Input
+            id={`${idPrefix}-address`}
+            type={kind === 'email' ? 'email' : 'text'}
+            aria-describedby={kind === 'telegram' ? `${idPrefix}-address-hint` : undefined}
+            value={values.address}
+            onChange={set('address')}
+          />
+          {kind === 'telegram' ? (
+            <p id={`${idPrefix}-address-hint`} className="text-xs text-muted-foreground">
+              {s.chatIdHint}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {kind === 'webhook' ? (
+        <div className="space-y-1.5">
+          <Label htmlFor={`${idPrefix}-secret`}>{s.secret}</Label>
+          <Input
+            id={`${idPrefix}-secret`}
+            type="password"
+            autoComplete="off"
+            aria-describedby={`${idPrefix}-secret-hint`}
+            value={values.secret}
+            onChange={set('secret')}
+          />
+          <p id={`${idPrefix}-secret-hint`} className="text-xs text-muted-foreground">
+            {editing ? s.keepSecret : s.secretHint}
+          </p>
+        </div>
+      ) : null}
+    </>
+  )
+}
+
+/** A channel's URL, address or secret changed in place; the kind stays. */
+function EditChannelForm({ channel, onDone }: { channel: NotificationChannel; onDone: () => void }) {
+  const id = useId()
+  const update = useUpdateNotificationChannel()
+  const kind = channel.kind as NotificationChannelKind
+  // The address and chat id are shown as they are; URLs and secrets are never shown back.
+  const [values, setValues] = useState<ChannelValues>({
+    ...EMPTY_VALUES,
+    address: kind === 'email' || kind === 'telegram' ? channel.target : '',
+  })
+
+  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    update.mutate(
+      { id: channel.id, input: channelInput(kind, values) },
+      {
+        onSuccess: () => {
+          update.reset()
+          notify.success(s.saved)
+          onDone()
+        },
+        onError: (error) => notify.error(s.saveFailed, { description: serverMessage(error) }),
+      },
+    )
+  }
+
+  return (
+    <form
+      aria-label={s.editTitle(kindLabel(channel.kind))}
+      className="mt-3 space-y-3 border-t border-border pt-3"
+      onSubmit={submit}
+    >
+      <ChannelFields idPrefix={id} kind={kind} values={values} onChange={setValues} editing />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" size="sm" disabled={update.isPending}>
+          {update.isPending ? <Spinner className="size-4" /> : null}
+          {update.isPending ? s.saving : s.save}
+        </Button>
+        <Button type="button" variant="outline" size="sm" disabled={update.isPending} onClick={onDone}>
+          {s.cancel}
+        </Button>
+      </div>
+    </form>
   )
 }
 
@@ -124,24 +281,17 @@ function AddChannelForm({ onMadeSecret }: { onMadeSecret: (secret: string | null
   const id = useId()
   const create = useCreateNotificationChannel()
   const [kind, setKind] = useState<NotificationChannelKind>('telegram')
-  const [url, setUrl] = useState('')
-  const [address, setAddress] = useState('')
-  const [secret, setSecret] = useState('')
+  const [values, setValues] = useState<ChannelValues>(EMPTY_VALUES)
 
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault()
-    const input: NewNotificationChannel = { kind }
-    if (kind === 'discord' || kind === 'webhook') input.url = url.trim()
-    if (kind === 'email' || kind === 'telegram') {
-      if (address.trim() !== '') input.address = address.trim()
-    }
-    if (kind === 'webhook' && secret.trim() !== '') input.secret = secret.trim()
+    const input: NewNotificationChannel = { kind, ...channelInput(kind, values) }
+    // A URL is required: an empty one is sent, so the server says so under the field.
+    if (kind === 'discord' || kind === 'webhook') input.url = values.url.trim()
     create.mutate(input, {
       onSuccess: (made) => {
         onMadeSecret(made.secret ?? null)
-        setUrl('')
-        setAddress('')
-        setSecret('')
+        setValues(EMPTY_VALUES)
         create.reset()
         notify.success(s.added)
       },
@@ -167,52 +317,7 @@ function AddChannelForm({ onMadeSecret }: { onMadeSecret: (secret: string | null
           ))}
         </NativeSelect>
       </div>
-      {kind === 'discord' || kind === 'webhook' ? (
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-url`}>{s.url}</Label>
-          <Input
-            id={`${id}-url`}
-            type="password"
-            autoComplete="off"
-            value={url}
-            onChange={(e) => {
-              setUrl(e.target.value)
-            }}
-          />
-          <p className="text-xs text-muted-foreground">
-            {kind === 'discord' ? s.discordUrlHint : s.webhookUrlHint}
-          </p>
-        </div>
-      ) : null}
-      {kind === 'email' || kind === 'telegram' ? (
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-address`}>{kind === 'email' ? s.address : s.chatId}</Label>
-          <Input
-            id={`${id}-address`}
-            type={kind === 'email' ? 'email' : 'text'}
-            value={address}
-            onChange={(e) => {
-              setAddress(e.target.value)
-            }}
-          />
-          {kind === 'telegram' ? <p className="text-xs text-muted-foreground">{s.chatIdHint}</p> : null}
-        </div>
-      ) : null}
-      {kind === 'webhook' ? (
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-secret`}>{s.secret}</Label>
-          <Input
-            id={`${id}-secret`}
-            type="password"
-            autoComplete="off"
-            value={secret}
-            onChange={(e) => {
-              setSecret(e.target.value)
-            }}
-          />
-          <p className="text-xs text-muted-foreground">{s.secretHint}</p>
-        </div>
-      ) : null}
+      <ChannelFields idPrefix={id} kind={kind} values={values} onChange={setValues} />
       <Button type="submit" disabled={create.isPending}>
         {create.isPending ? <Spinner className="size-4" /> : null}
         {create.isPending ? s.adding : s.add}
