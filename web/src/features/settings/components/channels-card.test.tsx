@@ -154,8 +154,13 @@ describe('Channels section', () => {
     const card = await openChannels()
     const user = userEvent.setup()
     const row = await card.findByRole('listitem', { name: /Webhook/ })
-    await user.click(within(row).getByRole('button', { name: 'Edit' }))
+    const edit = within(row).getByRole('button', { name: 'Edit' })
+    expect(edit).toHaveAttribute('aria-expanded', 'false')
+    await user.click(edit)
+    expect(edit).toHaveAttribute('aria-expanded', 'true')
     const form = within(row).getByRole('form', { name: 'Edit the Webhook channel' })
+    // The first field takes the focus.
+    expect(within(form).getByLabelText('URL')).toHaveFocus()
     expect(within(form).getByLabelText('URL')).toHaveValue('')
     expect(within(form).getByLabelText('Signing secret')).toHaveValue('')
     expect(within(form).getByText('Leave empty to keep the current secret.')).toBeInTheDocument()
@@ -171,5 +176,9 @@ describe('Channels section', () => {
       )
     })
     expect(card.queryByRole('form', { name: 'Edit the Webhook channel' })).toBeNull()
+    // The focus goes back to the button that opened the form.
+    expect(
+      within(card.getByRole('listitem', { name: /Webhook/ })).getByRole('button', { name: 'Edit' }),
+    ).toHaveFocus()
   })
 })

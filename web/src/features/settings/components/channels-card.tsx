@@ -1,5 +1,5 @@
 import { BellRing, Pencil, Send, Trash2 } from 'lucide-react'
-import { useId, useState, type ChangeEvent, type SyntheticEvent } from 'react'
+import { useId, useRef, useState, type ChangeEvent, type SyntheticEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
@@ -66,6 +66,8 @@ function ChannelRow({ channel }: { channel: NotificationChannel }) {
   const test = useTestNotificationChannel()
   const remove = useDeleteNotificationChannel()
   const [editing, setEditing] = useState(false)
+  const editButton = useRef<HTMLButtonElement>(null)
+  const rowId = useId()
   const busy = test.isPending || remove.isPending
 
   const onTest = () => {
@@ -90,27 +92,44 @@ function ChannelRow({ channel }: { channel: NotificationChannel }) {
       className="rounded-md border border-border p-3 text-sm"
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <div className="min-w-0">
+        {/* Describes the row's buttons, whose names repeat on every row. */}
+        <div id={`${rowId}-channel`} className="min-w-0">
           <p className="font-medium">{kindLabel(channel.kind)}</p>
           <p className="truncate text-muted-foreground">{channel.target}</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" size="sm" disabled={busy} onClick={onTest}>
+          <Button
+            variant="outline"
+            size="sm"
+            aria-describedby={`${rowId}-channel`}
+            disabled={busy}
+            onClick={onTest}
+          >
             {test.isPending ? <Spinner className="size-4" /> : <Send aria-hidden="true" />}
             {test.isPending ? s.testing : s.test}
           </Button>
           <Button
+            ref={editButton}
             variant="outline"
             size="sm"
-            disabled={busy || editing}
+            aria-describedby={`${rowId}-channel`}
+            aria-expanded={editing}
+            aria-controls={editing ? `${rowId}-edit` : undefined}
+            disabled={busy}
             onClick={() => {
-              setEditing(true)
+              setEditing((open) => !open)
             }}
           >
             <Pencil aria-hidden="true" />
             {s.edit}
           </Button>
-          <Button variant="outline" size="sm" disabled={busy} onClick={onDelete}>
+          <Button
+            variant="outline"
+            size="sm"
+            aria-describedby={`${rowId}-channel`}
+            disabled={busy}
+            onClick={onDelete}
+          >
             <Trash2 aria-hidden="true" />
             {s.delete}
           </Button>
@@ -131,9 +150,12 @@ function ChannelRow({ channel }: { channel: NotificationChannel }) {
       )}
       {editing ? (
         <EditChannelForm
+          id={`${rowId}-edit`}
           channel={channel}
           onDone={() => {
             setEditing(false)
+            // The form goes: the focus goes back to the button that opened it.
+            editButton.current?.focus()
           }}
         />
       ) : null}
@@ -167,7 +189,7 @@ type ChannelFieldsProps = {
   kind: NotificationChannelKind
   values: ChannelValues
   onChange: (values: ChannelValues) => void
-  /** Editing: an empty URL or secret keeps the stored one (neither is ever shown). */
+  /** Editing: an empty URL or secret keeps the stored one (neither is ever shown); the first field takes the focus. */
   editing?: boolean
 }
 
@@ -186,6 +208,7 @@ function ChannelFields({ idPrefix, kind, values, onChange, editing = false }: Ch
             type="password"
             autoComplete="off"
             aria-describedby={`${idPrefix}-url-hint`}
+            autoFocus={editing}
             value={values.url}
             onChange={set('url')}
           />
@@ -201,6 +224,7 @@ function ChannelFields({ idPrefix, kind, values, onChange, editing = false }: Ch
             id={`${idPrefix}-address`}
             type={kind === 'email' ? 'email' : 'text'}
             aria-describedby={kind === 'telegram' ? `${idPrefix}-address-hint` : undefined}
+            autoFocus={editing}
             value={values.address}
             onChange={set('address')}
           />
@@ -232,8 +256,15 @@ function ChannelFields({ idPrefix, kind, values, onChange, editing = false }: Ch
 }
 
 /** A channel's URL, address or secret changed in place; the kind stays. */
-function EditChannelForm({ channel, onDone }: { channel: NotificationChannel; onDone: () => void }) {
-  const id = useId()
+function EditChannelForm({
+  id,
+  channel,
+  onDone,
+}: {
+  id: string
+  channel: NotificationChannel
+  onDone: () => void
+}) {
   const update = useUpdateNotificationChannel()
   const kind = channel.kind as NotificationChannelKind
   // The address and chat id are shown as they are; URLs and secrets are never shown back.
@@ -259,6 +290,7 @@ function EditChannelForm({ channel, onDone }: { channel: NotificationChannel; on
 
   return (
     <form
+      id={id}
       aria-label={s.editTitle(kindLabel(channel.kind))}
       className="mt-3 space-y-3 border-t border-border pt-3"
       onSubmit={submit}
