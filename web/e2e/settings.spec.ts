@@ -149,4 +149,84 @@ test.describe('trading settings', () => {
     await expect(page.getByText('Не больше 100', { exact: true })).toHaveCount(0)
     expect(writes).toEqual([])
   })
+
+  test('the protection and circuit breaker settings are there after a reload', async ({
+    page,
+    login,
+    account,
+    server,
+  }) => {
+    await login(page, account)
+    await page.goto('/settings')
+    const section = page.getByTestId('protection-settings')
+    await expect(section.getByRole('heading', { name: 'Защита и автостоп' })).toBeVisible()
+    const action = section.getByLabel('Если стоп не восстановить')
+    const dailyLoss = section.getByLabel('Дневной лимит убытка, %')
+    const lossesInRow = section.getByLabel('Убытков подряд до паузы')
+    const pause = section.getByLabel('Пауза после убытков, мин')
+    // The server's defaults (docs/alerts.md): close, breakers off, a 60-minute pause.
+    await expect(action).toHaveValue('close')
+    await expect(dailyLoss).toHaveValue('0')
+    await expect(lossesInRow).toHaveValue('0')
+    await expect(pause).toHaveValue('60')
+
+    await action.selectOption({ label: 'Только оповестить' })
+    await dailyLoss.fill('2.5')
+    await lossesInRow.fill('4')
+    await pause.fill('45')
+    await page.getByRole('button', { name: 'Сохранить настройки' }).click()
+    await expect(page.getByText('Settings saved successfully')).toBeVisible()
+
+    await page.reload()
+    await expect(action).toHaveValue('alert')
+    await expect(dailyLoss).toHaveValue('2.5')
+    await expect(lossesInRow).toHaveValue('4')
+    await expect(pause).toHaveValue('45')
+
+    const token = await page.evaluate(() => localStorage.getItem('token'))
+    const answer = await page.request.get(`${server.url}/api/bot-settings/`, {
+      headers: { Authorization: `Token ${token ?? ''}` },
+    })
+    const [record] = (await answer.json()) as Record<string, unknown>[]
+    expect(record).toMatchObject({
+      unprotected_action: 'alert',
+      daily_loss_limit_pct: 2.5,
+      max_losses_in_row: 4,
+      losses_pause_minutes: 45,
+    })
+
+    // Back to the defaults: "off" saves as 0 and is shown as 0.
+    await action.selectOption('close')
+    await dailyLoss.fill('0')
+    await lossesInRow.fill('0')
+    await page.getByRole('button', { name: 'Сохранить настройки' }).click()
+    await expect(page.getByText('Settings saved successfully')).toBeVisible()
+    await page.reload()
+    await expect(action).toHaveValue('close')
+    await expect(dailyLoss).toHaveValue('0')
+    await expect(lossesInRow).toHaveValue('0')
+    await expect(pause).toHaveValue('45')
+  })
+
+  test('breaker values the server would refuse are caught before any request', async ({
+    page,
+    login,
+    account,
+  }) => {
+    await login(page, account)
+    await page.goto('/settings')
+    const section = page.getByTestId('protection-settings')
+    await expect(section.getByLabel('Пауза после убытков, мин')).toHaveValue('60')
+    const writes: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/api/bot-settings/') && request.method() !== 'GET')
+        writes.push(request.url())
+    })
+    await section.getByLabel('Дневной лимит убытка, %').fill('101')
+    await section.getByLabel('Пауза после убытков, мин').fill('0')
+    await page.getByRole('button', { name: 'Сохранить настройки' }).click()
+    await expect(section.getByText('Не больше 100', { exact: true })).toBeVisible()
+    await expect(section.getByText('Не меньше 1', { exact: true })).toBeVisible()
+    expect(writes).toEqual([])
+  })
 })

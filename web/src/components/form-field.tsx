@@ -39,10 +39,7 @@ export function FormField({ id, label, apiName, hint, error, className, children
       {apiName || hint ? (
         <div className="space-y-1">
           {apiName ? (
-            <code
-              aria-hidden="true"
-              className="block truncate font-mono text-[11px] text-muted-foreground/70"
-            >
+            <code aria-hidden="true" className="block truncate font-mono text-[11px] text-muted-foreground">
               {apiName}
             </code>
           ) : null}

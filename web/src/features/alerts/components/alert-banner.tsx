@@ -24,15 +24,16 @@ export function AlertBanner() {
         <div
           key={`${alert.kind}-${alert.id}`}
           role="alert"
-          className="flex items-start gap-2 px-4 py-2.5 text-sm text-destructive md:px-8"
+          className="flex items-start gap-2 px-4 py-2.5 text-sm text-foreground md:px-8"
         >
-          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <div className="space-y-0.5">
+          {/* The red is the icon's, the border's and the tint's: red text on the red tint is too faint to read (WCAG AA). */}
+          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-destructive" />
+          <div className="min-w-0 space-y-0.5 break-words">
             <p>
-              <span className="font-medium">{alert.title}</span> — {alert.detail}{' '}
-              <span className="text-destructive/80">{s.since(formatSince(alert.raised_at))}</span>
+              <span className="font-semibold">{alert.title}</span> — {alert.detail}{' '}
+              <span className="text-muted-foreground">{s.since(formatSince(alert.raised_at))}</span>
             </p>
-            <p className="text-destructive/90">
+            <p className="text-muted-foreground">
               {s.botAction} {alert.action}
             </p>
           </div>

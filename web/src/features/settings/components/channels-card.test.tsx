@@ -26,6 +26,7 @@ function channelsServer(initial: NotificationChannel[]) {
   let list = [...initial]
   let next = 100
   const posted: unknown[] = []
+  const put: unknown[] = []
   const fetchMock = stubServer({
     'GET /api/auth/me/': () => ({ status: 200, body: admin }),
     'GET /api/bot-settings/': () => ({ status: 200, body: [settingsRecord()] }),
@@ -52,6 +53,11 @@ function channelsServer(initial: NotificationChannel[]) {
       list = [...list, made]
       return { status: 201, body: { ...made, secret: 'made-by-the-server-0123456789abcdef' } }
     },
+    'PUT /api/notification-channels/2/': ({ body }) => {
+      put.push(body)
+      list = list.map((c) => (c.id === 2 ? { ...c, target: 'https://other.example.com/********' } : c))
+      return { status: 200, body: list.find((c) => c.id === 2) }
+    },
     'DELETE /api/notification-channels/1/': () => {
       list = list.filter((c) => c.id !== 1)
       return { status: 204 }
@@ -63,7 +69,7 @@ function channelsServer(initial: NotificationChannel[]) {
       return { status: 200, body: { delivered: false, error: 'the webhook answered 500' } }
     },
   })
-  return { posted, fetchMock }
+  return { posted, put, fetchMock }
 }
 
 async function openChannels() {
@@ -139,5 +145,40 @@ describe('Channels section', () => {
     await waitFor(() => {
       expect(card.queryByRole('listitem', { name: /Discord/ })).toBeNull()
     })
+  })
+
+  it('edits a channel: an empty secret keeps the stored one, and the secret is never filled in', async () => {
+    const { put } = channelsServer([
+      channel({ id: 2, kind: 'webhook', target: 'https://hooks.example.com/********', has_secret: true }),
+    ])
+    const card = await openChannels()
+    const user = userEvent.setup()
+    const row = await card.findByRole('listitem', { name: /Webhook/ })
+    const edit = within(row).getByRole('button', { name: 'Edit' })
+    expect(edit).toHaveAttribute('aria-expanded', 'false')
+    await user.click(edit)
+    expect(edit).toHaveAttribute('aria-expanded', 'true')
+    const form = within(row).getByRole('form', { name: 'Edit the Webhook channel' })
+    // The first field takes the focus.
+    expect(within(form).getByLabelText('URL')).toHaveFocus()
+    expect(within(form).getByLabelText('URL')).toHaveValue('')
+    expect(within(form).getByLabelText('Signing secret')).toHaveValue('')
+    expect(within(form).getByText('Leave empty to keep the current secret.')).toBeInTheDocument()
+    await user.type(within(form).getByLabelText('URL'), 'https://other.example.com/in')
+    await user.click(within(form).getByRole('button', { name: 'Save' }))
+    await waitFor(() => {
+      expect(put).toEqual([{ url: 'https://other.example.com/in' }])
+    })
+    expect(await screen.findByText('Channel saved')).toBeInTheDocument()
+    await waitFor(() => {
+      expect(card.getByRole('listitem', { name: /Webhook/ })).toHaveTextContent(
+        'https://other.example.com/********',
+      )
+    })
+    expect(card.queryByRole('form', { name: 'Edit the Webhook channel' })).toBeNull()
+    // The focus goes back to the button that opened the form.
+    expect(
+      within(card.getByRole('listitem', { name: /Webhook/ })).getByRole('button', { name: 'Edit' }),
+    ).toHaveFocus()
   })
 })

@@ -477,7 +477,7 @@ function CheckboxField({ control, name, id, label, hint }: CheckboxFieldProps) {
               <Label htmlFor={id} className="cursor-pointer">
                 {label}
               </Label>
-              <code aria-hidden="true" className="font-mono text-[11px] text-muted-foreground/70">
+              <code aria-hidden="true" className="font-mono text-[11px] text-muted-foreground">
                 {name}
               </code>
             </div>

@@ -1,4 +1,4 @@
-import { Copy, RefreshCw, RotateCw, Trash2, TriangleAlert, Webhook } from 'lucide-react'
+import { Copy, RefreshCw, Trash2, TriangleAlert, Webhook } from 'lucide-react'
 import { useId, useRef, useState, type ReactNode } from 'react'
 import {
   AlertDialog,
@@ -10,9 +10,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog'
-import { ErrorAlert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
@@ -21,16 +19,11 @@ import { notify } from '@/lib/toast'
 import { useCreateWebhook } from '@/features/settings/api/create-webhook'
 import { useDeleteWebhook } from '@/features/settings/api/delete-webhook'
 import { useWebhookStatus } from '@/features/settings/api/get-webhook'
+import { QueryState, SettingsCard } from '@/features/settings/components/settings-card'
 import { settingsStrings } from '@/features/settings/strings'
+import { formatDateTime } from '@/features/settings/utils/date-time'
 
 const s = settingsStrings.webhook
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-
-function formatCreated(createdAt: string): string {
-  const date = new Date(createdAt)
-  return Number.isNaN(date.getTime()) ? createdAt : dateFormat.format(date)
-}
 
 /**
  * "TradingView webhook" on the settings page: whether the user has a secret alert URL and since
@@ -39,7 +32,6 @@ function formatCreated(createdAt: string): string {
  * the query cache or localStorage and is gone when the page is left.
  */
 export function WebhookCard() {
-  const headingId = useId()
   const status = useWebhookStatus()
   const create = useCreateWebhook()
   const remove = useDeleteWebhook()
@@ -72,43 +64,10 @@ export function WebhookCard() {
   }
 
   return (
-    <Card role="region" aria-labelledby={headingId}>
-      <CardHeader className="flex-row items-start gap-3 space-y-0 pb-5">
-        <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
-          <Webhook aria-hidden="true" className="size-[18px]" />
-        </span>
-        <div className="space-y-1">
-          <CardTitle>
-            <h2 id={headingId} className="text-base">
-              {s.title}
-            </h2>
-          </CardTitle>
-          <CardDescription>{s.description}</CardDescription>
-        </div>
-      </CardHeader>
-      <CardContent className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <div className="min-w-0 space-y-4">
-          {status.isPending ? (
-            <div role="status" className="flex items-center gap-3 py-2 text-sm text-muted-foreground">
-              <Spinner className="size-4 text-primary" />
-              <span>{s.loading}</span>
-            </div>
-          ) : status.isError ? (
-            <ErrorAlert>
-              <p className="font-medium">{s.loadFailed}</p>
-              <p className="mt-1 text-destructive/90">{serverMessage(status.error)}</p>
-              <Button
-                variant="outline"
-                size="sm"
-                className="mt-3"
-                disabled={status.isFetching}
-                onClick={() => void status.refetch()}
-              >
-                <RotateCw aria-hidden="true" />
-                {s.retry}
-              </Button>
-            </ErrorAlert>
-          ) : (
+    <SettingsCard icon={Webhook} title={s.title} description={s.description}>
+      <div className="min-w-0 space-y-4">
+        <QueryState query={status} strings={s}>
+          {(data) => (
             <>
               <div className="flex items-start gap-2 text-sm">
                 <span
@@ -122,10 +81,8 @@ export function WebhookCard() {
                 {configured ? (
                   <div className="space-y-0.5">
                     <p className="font-medium">{s.configured}</p>
-                    {status.data.created_at ? (
-                      <p className="text-muted-foreground">
-                        {s.created(formatCreated(status.data.created_at))}
-                      </p>
+                    {data.created_at ? (
+                      <p className="text-muted-foreground">{s.created(formatDateTime(data.created_at))}</p>
                     ) : null}
                   </div>
                 ) : (
@@ -165,21 +122,21 @@ export function WebhookCard() {
               </div>
             </>
           )}
+        </QueryState>
 
-          {shownUrl ? <ShownUrl url={shownUrl} /> : null}
-        </div>
+        {shownUrl ? <ShownUrl url={shownUrl} /> : null}
+      </div>
 
-        <div className="min-w-0 space-y-2 text-sm text-muted-foreground">
-          <h3 className="font-medium text-foreground">{s.helpTitle}</h3>
-          <p>{s.help}</p>
-          <pre className="overflow-x-auto rounded-md border bg-muted/50 px-3 py-2 font-mono text-xs text-foreground">
-            <code>{s.messageExample}</code>
-          </pre>
-          <p>{s.helpSignals}</p>
-          <p>{s.helpActive}</p>
-        </div>
-      </CardContent>
-    </Card>
+      <div className="min-w-0 space-y-2 text-sm text-muted-foreground">
+        <h3 className="font-medium text-foreground">{s.helpTitle}</h3>
+        <p>{s.help}</p>
+        <pre className="overflow-x-auto rounded-md border bg-muted/50 px-3 py-2 font-mono text-xs text-foreground">
+          <code>{s.messageExample}</code>
+        </pre>
+        <p>{s.helpSignals}</p>
+        <p>{s.helpActive}</p>
+      </div>
+    </SettingsCard>
   )
 }
 
