@@ -129,10 +129,12 @@ async fn logged(store: &Store, user: i64, needle: &str) -> bool {
 }
 
 /// Runs the worker with its protection check every `every`; answers how to stop it.
+/// Runs the worker with its check every `every` (`None`: production's 30 s).
 fn run(
     worker: TradingWorker,
-    every: StdDuration,
+    every: impl Into<Option<StdDuration>>,
 ) -> (CancellationToken, tokio::task::JoinHandle<()>) {
+    let every = every.into();
     let (_signals_tx, signals) = broadcast::channel(8);
     let (commands_tx, commands) = mpsc::channel(8);
     let stop = CancellationToken::new();
@@ -140,23 +142,51 @@ fn run(
     let handle = tokio::spawn(async move {
         // Kept alive for the worker's lifetime: a closed channel would end it.
         let _keep = (_signals_tx, commands_tx);
-        worker
-            .with_protection_every(every)
-            .run(signals, commands, token)
-            .await;
+        let worker = match every {
+            Some(every) => worker.with_protection_every(every),
+            None => worker,
+        };
+        worker.run(signals, commands, token).await;
     });
     (stop, handle)
 }
 
 /// Waits (10 s at most) until `ready` holds.
-async fn until(mut ready: impl FnMut() -> bool) {
-    for _ in 0..200 {
+async fn until(ready: impl FnMut() -> bool) {
+    until_within(StdDuration::from_secs(10), ready).await;
+}
+
+async fn until_within(within: StdDuration, mut ready: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + within;
+    while std::time::Instant::now() < deadline {
         if ready() {
             return;
         }
         tokio::time::sleep(StdDuration::from_millis(50)).await;
     }
-    panic!("not within 10 s");
+    panic!("not within {within:?}");
+}
+
+/// The figure on production's timer: a stop cancelled in Bybit's app is back within
+/// 35 s (the check runs every 30 s), with no reconnect to bring it.
+#[tokio::test]
+async fn a_stop_cancelled_in_bybits_app_is_back_within_35_s_on_the_production_timer() {
+    let (fake, bot) = on_bybit(&classic()).await;
+    let (store, user) = (bot.store.clone(), bot.user);
+    let (stop, handle) = run(bot.worker, None);
+    until(|| fake.stats().ws_subscribes >= 1).await;
+    tokio::time::sleep(StdDuration::from_millis(300)).await;
+    assert!(fake.cancel_stops_by_hand(KEY, "BTCUSDT"));
+    assert_eq!(fake.stop_loss(KEY, "BTCUSDT"), None);
+    until_within(StdDuration::from_secs(35), || {
+        fake.stop_loss(KEY, "BTCUSDT") == Some(dec!(28500))
+    })
+    .await;
+    assert_eq!(fake.stats().ws_subscribes, 1, "the timer did it");
+    alerts_of(&store, user, "unprotected", true).await;
+    assert!(logged(&store, user, "stop loss put back at 28500").await);
+    stop.cancel();
+    handle.await.unwrap();
 }
 
 #[tokio::test]
