@@ -205,6 +205,15 @@ enum UserCommand {
     Create(UserArgs),
     /// Set a user's password (ends that user's sessions).
     SetPassword(UserArgs),
+    /// Turn off a user's two-factor login (for a user who lost the authenticator and the
+    /// recovery codes); they log in with the password alone and can set it up again.
+    #[command(name = "reset-2fa")]
+    Reset2fa {
+        #[arg(long)]
+        username: String,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
 }
 
 #[derive(Subcommand)]
@@ -385,6 +394,22 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let hash = password::hash(pass).await.map_err(anyhow::Error::msg)?;
             match store.set_password(&username, &hash).await {
                 Ok(()) => println!("Password of \"{username}\" changed; its sessions were ended."),
+                Err(StoreError::NotFound) => bail!("no user \"{username}\""),
+                Err(e) => return Err(e.into()),
+            }
+            store.close().await;
+            Ok(())
+        }
+        Command::User(UserCommand::Reset2fa { username, storage }) => {
+            let config =
+                Config::load(file, &storage_overrides(storage)).context("invalid configuration")?;
+            let store = Store::connect(&config.database_url)
+                .await
+                .context("cannot open the database")?;
+            let username = username.trim();
+            match store.reset_totp(username).await {
+                Ok(true) => println!("Two-factor login of \"{username}\" turned off."),
+                Ok(false) => println!("Two-factor login of \"{username}\" was already off."),
                 Err(StoreError::NotFound) => bail!("no user \"{username}\""),
                 Err(e) => return Err(e.into()),
             }

@@ -26,6 +26,8 @@ pub struct ApiError {
     pub message: String,
     pub fields: Option<FieldErrors>,
     pub retry_after_secs: Option<u64>,
+    /// A login whose password was right but whose two-factor code was missing or wrong.
+    pub otp_required: bool,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -34,6 +36,10 @@ pub struct ErrorBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<HashMap<String, Vec<String>>>)]
     pub fields: Option<FieldErrors>,
+    /// `true` on a login refused for want of a right two-factor code (the password was
+    /// right): ask for the code and send it as `otp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub otp_required: Option<bool>,
 }
 
 impl ApiError {
@@ -43,6 +49,7 @@ impl ApiError {
             message: message.into(),
             fields: None,
             retry_after_secs: None,
+            otp_required: false,
         }
     }
 
@@ -64,6 +71,14 @@ impl ApiError {
 
     pub fn unauthorized(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNAUTHORIZED, message)
+    }
+
+    /// 401 `{"error", "otp_required": true}`: the password was right, the code was not.
+    pub fn otp_required(message: impl Into<String>) -> ApiError {
+        ApiError {
+            otp_required: true,
+            ..ApiError::unauthorized(message)
+        }
     }
 
     pub fn forbidden(message: impl Into<String>) -> ApiError {
@@ -109,6 +124,7 @@ impl IntoResponse for ApiError {
         let body = ErrorBody {
             error: self.message,
             fields: self.fields,
+            otp_required: self.otp_required.then_some(true),
         };
         let mut response = (self.status, Json(body)).into_response();
         if let Some(secs) = self.retry_after_secs {

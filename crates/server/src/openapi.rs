@@ -60,7 +60,11 @@ const NOT_BLANK_PATTERN: &str =
     r"[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]";
 
 /// Optional properties the server leaves out rather than sending null.
-const OMITTED_WHEN_EMPTY: [(&str, &str); 2] = [("ErrorBody", "fields"), ("ChannelView", "secret")];
+const OMITTED_WHEN_EMPTY: [(&str, &str); 3] = [
+    ("ErrorBody", "fields"),
+    ("ErrorBody", "otp_required"),
+    ("ChannelView", "secret"),
+];
 
 const TOKEN_SCHEME: &str = "token";
 const SESSION_SCHEME: &str = "session";
@@ -127,7 +131,12 @@ pub fn finish(document: utoipa::openapi::OpenApi) -> Value {
 }
 
 /// Bodies clients send, not answers: a property left out is as good as null there.
-const REQUEST_BODIES: &[&str] = &["SettingsInput", "BacktestInput", "ChannelInput"];
+const REQUEST_BODIES: &[&str] = &[
+    "SettingsInput",
+    "BacktestInput",
+    "ChannelInput",
+    "Credentials",
+];
 
 /// serde writes `None` as null, so an optional property is always present: required, and
 /// nullable (the schema derive marks it not required, which would type it `T | undefined`).

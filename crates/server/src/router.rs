@@ -21,6 +21,7 @@ use crate::api::{
 };
 use crate::app::AppState;
 use crate::auth::handlers as auth;
+use crate::auth::{sessions, two_factor};
 use crate::error::ApiError;
 use crate::http::{fallback, health, metrics, security};
 use crate::ws;
@@ -56,6 +57,13 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(auth::me))
         .routes(routes!(auth::check))
         .routes(routes!(auth::token))
+        .routes(routes!(auth::change_password))
+        .routes(routes!(two_factor::setup))
+        .routes(routes!(two_factor::enable))
+        .routes(routes!(two_factor::disable))
+        .routes(routes!(sessions::list))
+        .routes(routes!(sessions::revoke))
+        .routes(routes!(sessions::revoke_others))
         .routes(routes!(settings::list, settings::create))
         .routes(routes!(settings::read, settings::update))
         .routes(routes!(settings::risk_preview))

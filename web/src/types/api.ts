@@ -9,6 +9,18 @@ import type { components } from './openapi.gen'
 type Schemas = components['schemas']
 
 export type User = Schemas['UserView']
+/** GET /api/auth/me/: the user, whether two-factor login is on, and the recovery codes left. */
+export type Me = Schemas['MeView']
+/** POST /api/auth/2fa/setup/: the TOTP secret and its otpauth:// URL (for the QR code), shown once. */
+export type TwoFactorSetup = Schemas['TwoFactorSetup']
+/** POST /api/auth/2fa/enable/: 2FA is on; the ten recovery codes, shown once. */
+export type TwoFactorEnabled = Schemas['TwoFactorEnabled']
+export type TwoFactorDisabled = Schemas['TwoFactorDisabled']
+/** One of the user's sessions (GET /api/auth/sessions/). */
+export type SessionInfo = Schemas['SessionView']
+export type PasswordChange = Schemas['PasswordChange']
+/** How many sessions a revoke or a password change ended. */
+export type Revoked = Schemas['RevokedResponse']
 /** Every error answer of the server: `{"error": "<sentence>"}`, plus `fields` on 400 validation errors. */
 export type ErrorBody = Schemas['ErrorBody']
 export type BotMode = Schemas['BotMode']

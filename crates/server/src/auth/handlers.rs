@@ -1,15 +1,16 @@
-//! `/api/auth/…`: login, register, logout, me, check and token.
+//! `/api/auth/…`: login (with the two-factor code when 2FA is on), register, logout, me,
+//! check, token and the password change.
 
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use signaldesk_store::{StoreError, User};
+use signaldesk_store::{SessionOrigin, StoreError, User};
 use utoipa::ToSchema;
 
 use crate::app::{now_ms, AppState};
-use crate::auth::{cookies, password, secrets, AuthUser};
+use crate::auth::{cookies, password, secrets, two_factor, AuthUser};
 use crate::error::{ApiError, ApiJson, ApiResult, ErrorBody, FieldErrors};
 use crate::rate_limit::client_ip;
 
@@ -21,6 +22,28 @@ pub struct Credentials {
     #[serde(default)]
     #[schema(required = true, min_length = 1)]
     pub password: String,
+    /// With two-factor login on: the 6-digit code of the authenticator app, or one of the
+    /// recovery codes.
+    #[serde(default)]
+    #[schema(max_length = 64)]
+    pub otp: Option<String>,
+}
+
+/// The longest user agent kept with a session.
+const MAX_USER_AGENT_CHARS: usize = 256;
+
+/// Where a request comes from, as the sessions list shows it.
+pub fn origin(client: std::net::IpAddr, headers: &axum::http::HeaderMap) -> SessionOrigin {
+    let user_agent = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| v.chars().take(MAX_USER_AGENT_CHARS).collect());
+    SessionOrigin {
+        client_address: Some(client.to_string()),
+        user_agent,
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -36,6 +59,16 @@ impl From<&User> for UserView {
             username: user.username.clone(),
         }
     }
+}
+
+/// The caller, and whether their two-factor login is on.
+#[derive(Serialize, ToSchema)]
+pub struct MeView {
+    pub id: i64,
+    pub username: String,
+    pub two_factor_enabled: bool,
+    /// Recovery codes not used yet (0 while 2FA is off).
+    pub recovery_codes_left: i64,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -77,7 +110,9 @@ fn require_fields(credentials: &Credentials) -> ApiResult<()> {
     }
 }
 
-/// Checks a username and password under the failed-login limits.
+/// Checks a username and password, and the second factor when the user's 2FA is on, under
+/// the failed-login limits: a wrong code counts as a failed login; a missing one counts
+/// nothing. Only a full success ends the pair's growing delays.
 async fn verify_credentials(
     state: &AppState,
     credentials: &Credentials,
@@ -92,8 +127,25 @@ async fn verify_credentials(
     let user = state.store.user_by_username(username).await?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     if password::verify(credentials.password.clone(), stored).await {
+        let user = user.ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
+        let otp = credentials
+            .otp
+            .as_deref()
+            .map(str::trim)
+            .filter(|o| !o.is_empty());
+        match two_factor::check_login(state, &user, otp).await? {
+            two_factor::LoginFactor::NotNeeded | two_factor::LoginFactor::Accepted => {}
+            two_factor::LoginFactor::Missing => {
+                return Err(ApiError::otp_required(two_factor::CODE_NEEDED));
+            }
+            two_factor::LoginFactor::Refused => {
+                limits.login_failed(username, client).await?;
+                tracing::info!(%client, user_id = user.id, "failed login: wrong two-factor code");
+                return Err(ApiError::otp_required(two_factor::WRONG_CODE));
+            }
+        }
         limits.login_succeeded(username, client).await?;
-        user.ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))
+        Ok(user)
     } else {
         limits.login_failed(username, client).await?;
         tracing::info!(%client, "failed login");
@@ -103,16 +155,21 @@ async fn verify_credentials(
 
 /// Starts a browser session: a token for the `Authorization` header, and the session and
 /// CSRF cookies.
-async fn start_session(state: &AppState, user: &User) -> ApiResult<Response> {
+async fn start_session(
+    state: &AppState,
+    user: &User,
+    origin: &SessionOrigin,
+) -> ApiResult<Response> {
     let token = secrets::new_secret();
     let cookie = secrets::new_secret();
     state
         .store
-        .create_session(
+        .create_session_from(
             user.id,
             &secrets::digest(&token),
             Some(&secrets::digest(&cookie)),
             now_ms(),
+            origin,
         )
         .await?;
     let max_age = state.config.session_idle_secs;
@@ -141,7 +198,9 @@ async fn start_session(state: &AppState, user: &User) -> ApiResult<Response> {
 
 #[utoipa::path(post, path = "/api/auth/login/", tag = "auth", request_body = Credentials,
     responses((status = 200, body = LoginResponse), (status = 400, body = ErrorBody),
-              (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+              (status = 401, description = "Wrong credentials; with `otp_required: true`, the \
+               password was right and the two-factor code is missing or wrong", body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
@@ -151,7 +210,7 @@ pub async fn login(
     let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
     let user = verify_credentials(&state, &credentials, client).await?;
     tracing::info!(user_id = user.id, "login");
-    start_session(&state, &user).await
+    start_session(&state, &user, &origin(client, &headers)).await
 }
 
 #[utoipa::path(post, path = "/api/auth/register/", tag = "auth", request_body = Credentials,
@@ -159,6 +218,8 @@ pub async fn login(
               (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn register(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    headers: axum::http::HeaderMap,
     ApiJson(credentials): ApiJson<Credentials>,
 ) -> ApiResult<Response> {
     if !state.config.allow_registration {
@@ -190,7 +251,8 @@ pub async fn register(
         other => other?,
     };
     tracing::info!(user_id = user.id, "registered");
-    start_session(&state, &user).await
+    let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
+    start_session(&state, &user, &origin(client, &headers)).await
 }
 
 #[utoipa::path(post, path = "/api/auth/logout/", tag = "auth",
@@ -217,9 +279,20 @@ pub async fn logout(State(state): State<AppState>, auth: AuthUser) -> ApiResult<
 }
 
 #[utoipa::path(get, path = "/api/auth/me/", tag = "auth",
-    responses((status = 200, body = UserView), (status = 401, body = ErrorBody)))]
-pub async fn me(auth: AuthUser) -> Json<UserView> {
-    Json((&auth.user).into())
+    responses((status = 200, body = MeView), (status = 401, body = ErrorBody)))]
+pub async fn me(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<MeView>> {
+    let two_factor_enabled = state.store.totp_enabled(auth.id()).await?;
+    let recovery_codes_left = if two_factor_enabled {
+        state.store.recovery_codes_left(auth.id()).await?
+    } else {
+        0
+    };
+    Ok(Json(MeView {
+        id: auth.user.id,
+        username: auth.user.username.clone(),
+        two_factor_enabled,
+        recovery_codes_left,
+    }))
 }
 
 #[utoipa::path(get, path = "/api/auth/check/", tag = "auth",
@@ -246,7 +319,79 @@ pub async fn token(
     let token = secrets::new_secret();
     state
         .store
-        .create_session(user.id, &secrets::digest(&token), None, now_ms())
+        .create_session_from(
+            user.id,
+            &secrets::digest(&token),
+            None,
+            now_ms(),
+            &origin(client, &headers),
+        )
         .await?;
     Ok(Json(TokenResponse { token }))
+}
+
+/// The password change: the current password, and the new one.
+#[derive(Deserialize, ToSchema)]
+pub struct PasswordChange {
+    #[serde(default)]
+    #[schema(required = true, min_length = 1)]
+    pub current_password: String,
+    #[serde(default)]
+    #[schema(required = true, min_length = 8, max_length = 256)]
+    pub new_password: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RevokedResponse {
+    /// How many sessions were ended.
+    pub revoked: u64,
+}
+
+/// Changes the caller's password, given the current one (a wrong one counts as a failed
+/// login), and ends every other session of the user; this one stays.
+#[utoipa::path(post, path = "/api/auth/password/", tag = "auth", request_body = PasswordChange,
+    responses((status = 200, body = RevokedResponse), (status = 400, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
+pub async fn change_password(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    headers: axum::http::HeaderMap,
+    auth: AuthUser,
+    ApiJson(change): ApiJson<PasswordChange>,
+) -> ApiResult<Json<RevokedResponse>> {
+    let mut fields = FieldErrors::new();
+    if change.current_password.is_empty() {
+        fields.insert(
+            "current_password".into(),
+            vec!["This field is required.".into()],
+        );
+    }
+    if let Err(msg) = password::check_new_password(&change.new_password) {
+        fields.insert("new_password".into(), vec![msg]);
+    }
+    if !fields.is_empty() {
+        return Err(ApiError::validation(fields));
+    }
+    let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
+    let username = auth.user.username.as_str();
+    state.limits.login_check(username, client).await?;
+    let stored = Some(auth.user.password_hash.clone());
+    if !password::verify(change.current_password.clone(), stored).await {
+        state.limits.login_failed(username, client).await?;
+        let mut fields = FieldErrors::new();
+        fields.insert(
+            "current_password".into(),
+            vec!["The current password is wrong.".into()],
+        );
+        return Err(ApiError::validation(fields));
+    }
+    let hash = password::hash(change.new_password.clone())
+        .await
+        .map_err(ApiError::internal)?;
+    let revoked = state
+        .store
+        .change_password(auth.id(), &hash, auth.session_id)
+        .await?;
+    tracing::info!(user_id = auth.id(), revoked, "password changed");
+    Ok(Json(RevokedResponse { revoked }))
 }

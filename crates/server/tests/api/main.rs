@@ -4,6 +4,8 @@
 mod accounts;
 mod api_keys;
 mod auth;
+mod auth_sessions;
+mod auth_two_factor;
 mod backtest_cli;
 mod backtests;
 mod bot;

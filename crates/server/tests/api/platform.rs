@@ -187,6 +187,13 @@ async fn openapi_lists_every_api_route() {
         ("/api/auth/me/", "get"),
         ("/api/auth/check/", "get"),
         ("/api/auth/token/", "post"),
+        ("/api/auth/password/", "post"),
+        ("/api/auth/2fa/setup/", "post"),
+        ("/api/auth/2fa/enable/", "post"),
+        ("/api/auth/2fa/disable/", "post"),
+        ("/api/auth/sessions/", "get"),
+        ("/api/auth/sessions/{id}/", "delete"),
+        ("/api/auth/sessions/revoke-others/", "post"),
         ("/api/openapi.json", "get"),
     ];
     for (path, method) in expected {

@@ -26,5 +26,6 @@ pub mod signals;
 pub mod stats;
 pub mod telegram;
 pub mod trades;
+pub mod two_factor;
 pub mod users;
 pub mod webhooks;

@@ -19,6 +19,24 @@ pub enum Credential<'a> {
     CookieHash(&'a str),
 }
 
+/// Where a login came from, kept with its session for the sessions list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionOrigin {
+    pub client_address: Option<String>,
+    pub user_agent: Option<String>,
+}
+
+/// A session as the user's sessions list shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionInfo {
+    pub id: i64,
+    pub created_at: i64,
+    pub last_used_at: i64,
+    pub origin: SessionOrigin,
+    /// Made by a browser login (it has a session cookie), not only a token.
+    pub browser: bool,
+}
+
 impl Store {
     pub async fn create_session(
         &self,
@@ -27,14 +45,36 @@ impl Store {
         cookie_hash: Option<&str>,
         now_ms: i64,
     ) -> Result<Session, StoreError> {
+        self.create_session_from(
+            user_id,
+            token_hash,
+            cookie_hash,
+            now_ms,
+            &SessionOrigin::default(),
+        )
+        .await
+    }
+
+    /// [`Store::create_session`], remembering where the login came from.
+    pub async fn create_session_from(
+        &self,
+        user_id: i64,
+        token_hash: &str,
+        cookie_hash: Option<&str>,
+        now_ms: i64,
+        origin: &SessionOrigin,
+    ) -> Result<Session, StoreError> {
         let row = sqlx::query(
-            "INSERT INTO sessions (user_id, token_hash, cookie_hash, created_at, last_used_at)
-             VALUES ($1, $2, $3, $4, $4) RETURNING id",
+            "INSERT INTO sessions (user_id, token_hash, cookie_hash, created_at, last_used_at,
+                                   client_address, user_agent)
+             VALUES ($1, $2, $3, $4, $4, $5, $6) RETURNING id",
         )
         .bind(user_id)
         .bind(token_hash)
         .bind(cookie_hash)
         .bind(now_ms)
+        .bind(origin.client_address.as_deref())
+        .bind(origin.user_agent.as_deref())
         .fetch_one(&self.pool)
         .await?;
         Ok(Session {
@@ -97,6 +137,59 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// The user's sessions, the most recently used first.
+    pub async fn sessions_of_user(&self, user_id: i64) -> Result<Vec<SessionInfo>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, created_at, last_used_at, client_address, user_agent, cookie_hash
+             FROM sessions WHERE user_id = $1 ORDER BY last_used_at DESC, id DESC",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(SessionInfo {
+                    id: row.try_get("id")?,
+                    created_at: row.try_get("created_at")?,
+                    last_used_at: row.try_get("last_used_at")?,
+                    origin: SessionOrigin {
+                        client_address: row.try_get("client_address")?,
+                        user_agent: row.try_get("user_agent")?,
+                    },
+                    browser: row.try_get::<Option<String>, _>("cookie_hash")?.is_some(),
+                })
+            })
+            .collect()
+    }
+
+    /// Ends one of the user's sessions; [`StoreError::NotFound`] when the user has no such
+    /// session (another user's included).
+    pub async fn delete_session_of_user(
+        &self,
+        user_id: i64,
+        session_id: i64,
+    ) -> Result<(), StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE id = $1 AND user_id = $2")
+            .bind(session_id)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    /// Ends every session of the user but `keep`; returns how many ended.
+    pub async fn delete_other_sessions(&self, user_id: i64, keep: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
+            .bind(user_id)
+            .bind(keep)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
     }
 
     /// Removes sessions unused since `cutoff_ms`; returns how many went.

@@ -115,4 +115,31 @@ impl Store {
         tx.commit().await?;
         Ok(())
     }
+
+    /// Replaces a user's password hash and ends every session of that user but `keep` (the
+    /// one that asked for the change); returns how many sessions ended.
+    pub async fn change_password(
+        &self,
+        user_id: i64,
+        password_hash: &str,
+        keep: i64,
+    ) -> Result<u64, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+            .bind(password_hash)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        if done.rows_affected() == 0 {
+            tx.rollback().await?;
+            return Err(StoreError::NotFound);
+        }
+        let ended = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
+            .bind(user_id)
+            .bind(keep)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(ended.rows_affected())
+    }
 }

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useId, useState } from 'react'
+import { useId, useState, type SyntheticEvent } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
 import { AlertCircle } from 'lucide-react'
@@ -28,10 +28,22 @@ function loginErrorMessage(error: unknown): string {
   return authStrings.invalidCredentials
 }
 
+/** A 401 saying the password was right and the two-factor code is missing or wrong. */
+function asksForCode(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error.status !== 401) return false
+  const body = error.body
+  return typeof body === 'object' && body !== null && 'otp_required' in body && body.otp_required === true
+}
+
+/**
+ * The login form. With two-factor login on, the server answers a right password with 401
+ * `otp_required`: the form then asks for the code (second step) and sends the three together.
+ */
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const id = useId()
   const login = useLogin()
   const [failure, setFailure] = useState<string | null>(null)
+  const [credentials, setCredentials] = useState<LoginValues | null>(null)
   const form = useForm<LoginValues>({
     resolver: zodResolver(loginSchema),
     defaultValues: { username: '', password: '' },
@@ -43,12 +55,30 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     login.mutate(values, {
       onSuccess,
       onError: (error) => {
+        if (asksForCode(error)) {
+          setCredentials(values)
+          return
+        }
         setFailure(loginErrorMessage(error))
         form.setValue('password', '')
         form.setFocus('password')
       },
     })
   })
+
+  if (credentials) {
+    return (
+      <CodeStep
+        credentials={credentials}
+        onSuccess={onSuccess}
+        onBack={(message) => {
+          setCredentials(null)
+          setFailure(message)
+          form.setValue('password', '')
+        }}
+      />
+    )
+  }
 
   const usernameId = `${id}-username`
   const passwordId = `${id}-password`
@@ -107,6 +137,95 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
         {login.isPending ? <Spinner className="size-4" /> : null}
         {authStrings.submit}
       </Button>
+    </form>
+  )
+}
+
+/** The second step: the code of the authenticator app (or a recovery code). */
+function CodeStep({
+  credentials,
+  onSuccess,
+  onBack,
+}: {
+  credentials: LoginValues
+  onSuccess: () => void
+  onBack: (message: string | null) => void
+}) {
+  const id = useId()
+  const login = useLogin()
+  const [code, setCode] = useState('')
+  const [failure, setFailure] = useState<string | null>(null)
+  const codeId = `${id}-code`
+
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault()
+    const otp = code.trim()
+    if (!otp) {
+      setFailure(authStrings.codeRequired)
+      return
+    }
+    setFailure(null)
+    login.mutate(
+      { ...credentials, otp },
+      {
+        onSuccess,
+        onError: (error) => {
+          setCode('')
+          if (asksForCode(error)) setFailure(authStrings.invalidCode)
+          else if (error instanceof ApiError && error.status === 401) onBack(authStrings.invalidCredentials)
+          else setFailure(loginErrorMessage(error))
+        },
+      },
+    )
+  }
+
+  return (
+    <form noValidate onSubmit={submit} className="space-y-5">
+      {failure ? (
+        <div
+          role="alert"
+          className="flex items-center gap-2 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2.5 text-sm text-destructive"
+        >
+          <AlertCircle aria-hidden="true" className="size-4 shrink-0" />
+          <span>{failure}</span>
+        </div>
+      ) : null}
+      <div className="space-y-2">
+        <Label htmlFor={codeId}>{authStrings.codeLabel}</Label>
+        <Input
+          id={codeId}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+          required
+          maxLength={64}
+          value={code}
+          aria-describedby={`${codeId}-hint`}
+          onChange={(event) => {
+            setCode(event.target.value)
+          }}
+        />
+        <p id={`${codeId}-hint`} className="text-xs text-muted-foreground">
+          {authStrings.codeHint}
+        </p>
+      </div>
+      <div className="space-y-2">
+        <Button type="submit" size="lg" className="w-full" disabled={login.isPending}>
+          {login.isPending ? <Spinner className="size-4" /> : null}
+          {authStrings.confirm}
+        </Button>
+        <Button
+          type="button"
+          variant="ghost"
+          className="w-full"
+          disabled={login.isPending}
+          onClick={() => {
+            onBack(null)
+          }}
+        >
+          {authStrings.back}
+        </Button>
+      </div>
     </form>
   )
 }

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { renderApp, stubServer } from '@/testing/render-app'
+import { renderApp, sentJson, stubServer } from '@/testing/render-app'
 
 const admin = { id: 1, username: 'admin' }
 
@@ -71,5 +71,65 @@ describe('login page', () => {
     const calls = fetchMock.mock.calls.map(([url]) => (url instanceof Request ? url.url : url.toString()))
     expect(calls.filter((url) => url === '/api/auth/login/')).toHaveLength(1)
     expect(calls.filter((url) => url.startsWith('/api/auth/me/'))).toHaveLength(0)
+  })
+
+  it('asks for the two-factor code after a right password, then logs in with it', async () => {
+    const fetchMock = stubServer({
+      'POST /api/auth/login/': ({ body }) => {
+        const sent = body as { username: string; password: string; otp?: string }
+        if (sent.password !== 'secret')
+          return { status: 401, body: { error: 'Invalid username or password' } }
+        if (sent.otp === '123456') return { status: 200, body: { token: 'f00d', user: admin } }
+        return { status: 401, body: { error: 'Invalid or already used code.', otp_required: true } }
+      },
+    })
+    const { router } = renderApp('/login')
+    await userEvent.type(await screen.findByLabelText('Имя пользователя'), 'admin')
+    await userEvent.type(screen.getByLabelText('Пароль'), 'secret')
+    await userEvent.click(screen.getByRole('button', { name: 'Войти' }))
+
+    const code = await screen.findByLabelText('Код подтверждения')
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+    expect(localStorage.getItem('token')).toBeNull()
+    await userEvent.type(code, '000000')
+    await userEvent.click(screen.getByRole('button', { name: 'Подтвердить' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Неверный или уже использованный код')
+    expect(router.state.location.pathname).toBe('/login')
+
+    await userEvent.type(screen.getByLabelText('Код подтверждения'), '123456')
+    await userEvent.click(screen.getByRole('button', { name: 'Подтвердить' }))
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument()
+    expect(localStorage.getItem('token')).toBe('f00d')
+    const bodies = fetchMock.mock.calls
+      .filter(([url]) => url === '/api/auth/login/')
+      .map(([, init]) => sentJson(init))
+    expect(bodies).toEqual([
+      { username: 'admin', password: 'secret' },
+      { username: 'admin', password: 'secret', otp: '000000' },
+      { username: 'admin', password: 'secret', otp: '123456' },
+    ])
+  })
+
+  it('goes back to the password with "Неверный логин или пароль" when the password no longer works', async () => {
+    let calls = 0
+    stubServer({
+      'POST /api/auth/login/': () => {
+        calls += 1
+        return calls === 1
+          ? {
+              status: 401,
+              body: { error: 'Enter the code from your authenticator app.', otp_required: true },
+            }
+          : { status: 401, body: { error: 'Invalid username or password' } }
+      },
+    })
+    renderApp('/login')
+    await userEvent.type(await screen.findByLabelText('Имя пользователя'), 'admin')
+    await userEvent.type(screen.getByLabelText('Пароль'), 'secret')
+    await userEvent.click(screen.getByRole('button', { name: 'Войти' }))
+    await userEvent.type(await screen.findByLabelText('Код подтверждения'), '123456')
+    await userEvent.click(screen.getByRole('button', { name: 'Подтвердить' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Неверный логин или пароль')
+    expect(screen.getByLabelText('Пароль')).toBeInTheDocument()
   })
 })

@@ -8,10 +8,12 @@ import { SettingsForm } from '@/features/settings/components/settings-form'
 import { ChannelsCard } from '@/features/settings/components/channels-card'
 import { WebhookCard } from '@/features/settings/components/webhook-card'
 import { settingsStrings } from '@/features/settings/strings'
+import { SecuritySection } from '@/features/security/components/security-section'
 
 /**
  * /settings: the trading settings record (spec sections 2, 3 and 5), and below it the TradingView
- * webhook card (not in the spec), once the record has loaded.
+ * webhook card (not in the spec), and the Security section (issue 31: two-factor
+ * login, sessions, password), once the record has loaded.
  */
 export function SettingsPage() {
   const settings = useBotSettings()
@@ -50,6 +52,7 @@ export function SettingsPage() {
           <SettingsForm key={settings.data?.id ?? 'new'} record={settings.data} />
           <WebhookCard />
           <ChannelsCard />
+          <SecuritySection />
         </>
       )}
     </div>

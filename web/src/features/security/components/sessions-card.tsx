@@ -1,0 +1,138 @@
+import { LogOut, MonitorSmartphone, RotateCw, TerminalSquare } from 'lucide-react'
+import { useId } from 'react'
+import { ErrorAlert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Spinner } from '@/components/ui/spinner'
+import { serverMessage } from '@/lib/api-client'
+import { notify } from '@/lib/toast'
+import { useSessions } from '@/features/security/api/get-sessions'
+import { useRevokeOtherSessions } from '@/features/security/api/revoke-other-sessions'
+import { useRevokeSession } from '@/features/security/api/revoke-session'
+import { securityStrings } from '@/features/security/strings'
+import type { SessionInfo } from '@/types/api'
+
+const s = securityStrings.sessions
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+function formatAt(at: string): string {
+  const date = new Date(at)
+  return Number.isNaN(date.getTime()) ? at : dateFormat.format(date)
+}
+
+/**
+ * "Sessions" in the Security section: every login of the user (created, last seen, address,
+ * client), this one marked; Revoke ends one at once, Revoke others every one but this.
+ */
+export function SessionsCard() {
+  const headingId = useId()
+  const sessions = useSessions()
+  const revoke = useRevokeSession()
+  const revokeOthers = useRevokeOtherSessions()
+  const others = sessions.data?.filter((session) => !session.current).length ?? 0
+
+  const onRevoke = (session: SessionInfo) => {
+    revoke.mutate(session.id, {
+      onSuccess: () => notify.success(s.revokedToast),
+      onError: (error) => notify.error(s.revokeFailed, { description: serverMessage(error) }),
+    })
+  }
+
+  const onRevokeOthers = () => {
+    revokeOthers.mutate(undefined, {
+      onSuccess: ({ revoked }) => notify.success(s.revokedOthersToast(revoked)),
+      onError: (error) => notify.error(s.revokeOthersFailed, { description: serverMessage(error) }),
+    })
+  }
+
+  return (
+    <Card role="region" aria-labelledby={headingId}>
+      <CardHeader className="flex-row items-start gap-3 space-y-0 pb-5">
+        <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
+          <MonitorSmartphone aria-hidden="true" className="size-[18px]" />
+        </span>
+        <div className="flex-1 space-y-1">
+          <CardTitle>
+            <h3 id={headingId} className="text-base">
+              {s.title}
+            </h3>
+          </CardTitle>
+          <CardDescription>{s.description}</CardDescription>
+        </div>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={others === 0 || revokeOthers.isPending}
+          onClick={onRevokeOthers}
+        >
+          {revokeOthers.isPending ? <Spinner className="size-4" /> : <LogOut aria-hidden="true" />}
+          {s.revokeOthers}
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {sessions.isPending ? (
+          <div role="status" className="flex items-center gap-3 py-2 text-sm text-muted-foreground">
+            <Spinner className="size-4 text-primary" />
+            <span>{s.loading}</span>
+          </div>
+        ) : sessions.isError ? (
+          <ErrorAlert>
+            <p className="font-medium">{s.loadFailed}</p>
+            <p className="mt-1 text-destructive/90">{serverMessage(sessions.error)}</p>
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-3"
+              disabled={sessions.isFetching}
+              onClick={() => void sessions.refetch()}
+            >
+              <RotateCw aria-hidden="true" />
+              {securityStrings.retry}
+            </Button>
+          </ErrorAlert>
+        ) : sessions.data.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{s.empty}</p>
+        ) : (
+          <ul className="divide-y rounded-lg border" aria-label={s.title}>
+            {sessions.data.map((session) => (
+              <li key={session.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center">
+                <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
+                  {session.browser ? (
+                    <MonitorSmartphone aria-hidden="true" className="size-4" />
+                  ) : (
+                    <TerminalSquare aria-hidden="true" className="size-4" />
+                  )}
+                </span>
+                <div className="min-w-0 flex-1 space-y-0.5 text-sm">
+                  <p className="flex flex-wrap items-center gap-2 font-medium">
+                    <span className="truncate">{session.user_agent ?? s.unknownAgent}</span>
+                    {session.current ? <Badge>{s.current}</Badge> : null}
+                  </p>
+                  <p className="text-muted-foreground">
+                    {session.browser ? s.browser : s.token} · {session.address ?? s.unknownAddress} ·{' '}
+                    {s.created(formatAt(session.created_at))} · {s.lastSeen(formatAt(session.last_seen_at))}
+                  </p>
+                </div>
+                {session.current ? null : (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    disabled={revoke.isPending}
+                    onClick={() => {
+                      onRevoke(session)
+                    }}
+                    aria-label={`${s.revoke} ${session.user_agent ?? s.unknownAgent}`}
+                  >
+                    {s.revoke}
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  )
+}

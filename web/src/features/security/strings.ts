@@ -1,0 +1,75 @@
+/**
+ * UI strings of the Security section of /settings (issue 31: two-factor login, sessions and the
+ * password change). None is worded by the spec; English, like the webhook card.
+ */
+export const securityStrings = {
+  title: 'Security',
+  description: 'Two-factor login, your sessions and your password.',
+  retry: 'Retry',
+
+  twoFactor: {
+    title: 'Two-factor login',
+    description:
+      'With two-factor login on, signing in takes a 6-digit code from an authenticator app besides the password.',
+    loading: 'Loading...',
+    loadFailed: 'Failed to load the two-factor status',
+    on: 'Two-factor login is on',
+    off: 'Two-factor login is off',
+    codesLeft: (n: number) => `${n} recovery code${n === 1 ? '' : 's'} left`,
+    setUp: 'Set up two-factor login',
+    setUpFailed: 'Failed to start the set-up',
+    scan: 'Scan this QR code with an authenticator app (or type the secret), then enter the code it shows.',
+    qrLabel: 'QR code for the authenticator app',
+    secretLabel: 'Secret',
+    codeLabel: 'Code from the app',
+    enable: 'Turn on',
+    enabledToast: 'Two-factor login turned on',
+    enableFailed: 'Failed to turn on two-factor login',
+    cancel: 'Cancel',
+    recoveryTitle: 'Recovery codes',
+    recoveryHelp:
+      'Each code signs you in once if you lose the authenticator. Keep them somewhere safe: they are shown only now.',
+    recoveryDone: 'I have saved them',
+    disableCodeLabel: 'Code from the app or a recovery code',
+    disable: 'Turn off',
+    disabledToast: 'Two-factor login turned off',
+    disableFailed: 'Failed to turn off two-factor login',
+    codeRequired: 'Enter the code',
+  },
+
+  sessions: {
+    title: 'Sessions',
+    description: 'Where you are signed in. Revoking a session signs it out at once.',
+    loading: 'Loading...',
+    loadFailed: 'Failed to load sessions',
+    empty: 'No sessions',
+    current: 'This session',
+    browser: 'Browser',
+    token: 'API token',
+    unknownAgent: 'Unknown client',
+    unknownAddress: 'unknown address',
+    created: (at: string) => `Signed in ${at}`,
+    lastSeen: (at: string) => `last seen ${at}`,
+    revoke: 'Revoke',
+    revokedToast: 'Session revoked',
+    revokeFailed: 'Failed to revoke the session',
+    revokeOthers: 'Revoke others',
+    revokedOthersToast: (n: number) => `${n} other session${n === 1 ? '' : 's'} revoked`,
+    revokeOthersFailed: 'Failed to revoke the other sessions',
+  },
+
+  password: {
+    title: 'Password',
+    description: 'Changing the password signs out every other session.',
+    currentLabel: 'Current password',
+    newLabel: 'New password',
+    confirmLabel: 'Repeat the new password',
+    submit: 'Change password',
+    submitting: 'Changing...',
+    changedToast: 'Password changed',
+    changeFailed: 'Failed to change the password',
+    required: 'This field is required',
+    tooShort: 'At least 8 characters',
+    mismatch: 'The passwords differ',
+  },
+} as const
