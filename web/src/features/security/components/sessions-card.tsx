@@ -1,11 +1,11 @@
-import { LogOut, MonitorSmartphone, RotateCw, TerminalSquare } from 'lucide-react'
+import { LogOut, MonitorSmartphone, TerminalSquare } from 'lucide-react'
 import { useId } from 'react'
-import { ErrorAlert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
+import { QueryState } from '@/features/settings/components/settings-card'
 import { notify } from '@/lib/toast'
 import { useSessions } from '@/features/security/api/get-sessions'
 import { useRevokeOtherSessions } from '@/features/security/api/revoke-other-sessions'
@@ -72,66 +72,54 @@ export function SessionsCard() {
         </Button>
       </CardHeader>
       <CardContent>
-        {sessions.isPending ? (
-          <div role="status" className="flex items-center gap-3 py-2 text-sm text-muted-foreground">
-            <Spinner className="size-4 text-primary" />
-            <span>{s.loading}</span>
-          </div>
-        ) : sessions.isError ? (
-          <ErrorAlert>
-            <p className="font-medium">{s.loadFailed}</p>
-            <p className="mt-1 text-destructive/90">{serverMessage(sessions.error)}</p>
-            <Button
-              variant="outline"
-              size="sm"
-              className="mt-3"
-              disabled={sessions.isFetching}
-              onClick={() => void sessions.refetch()}
-            >
-              <RotateCw aria-hidden="true" />
-              {securityStrings.retry}
-            </Button>
-          </ErrorAlert>
-        ) : sessions.data.length === 0 ? (
-          <p className="text-sm text-muted-foreground">{s.empty}</p>
-        ) : (
-          <ul className="divide-y rounded-lg border" aria-label={s.title}>
-            {sessions.data.map((session) => (
-              <li key={session.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center">
-                <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
-                  {session.browser ? (
-                    <MonitorSmartphone aria-hidden="true" className="size-4" />
-                  ) : (
-                    <TerminalSquare aria-hidden="true" className="size-4" />
-                  )}
-                </span>
-                <div className="min-w-0 flex-1 space-y-0.5 text-sm">
-                  <p className="flex flex-wrap items-center gap-2 font-medium">
-                    <span className="truncate">{session.user_agent ?? s.unknownAgent}</span>
-                    {session.current ? <Badge>{s.current}</Badge> : null}
-                  </p>
-                  <p className="text-muted-foreground">
-                    {session.browser ? s.browser : s.token} · {session.address ?? s.unknownAddress} ·{' '}
-                    {s.created(formatAt(session.created_at))} · {s.lastSeen(formatAt(session.last_seen_at))}
-                  </p>
-                </div>
-                {session.current ? null : (
-                  <Button
-                    variant="outline"
-                    size="sm"
-                    disabled={revoke.isPending}
-                    onClick={() => {
-                      onRevoke(session)
-                    }}
-                    aria-label={`${s.revoke} ${session.user_agent ?? s.unknownAgent}`}
-                  >
-                    {s.revoke}
-                  </Button>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+        <QueryState
+          query={sessions}
+          strings={{ loading: s.loading, loadFailed: s.loadFailed, retry: securityStrings.retry }}
+        >
+          {(data) =>
+            data.length === 0 ? (
+              <p className="text-sm text-muted-foreground">{s.empty}</p>
+            ) : (
+              <ul className="divide-y rounded-lg border" aria-label={s.title}>
+                {data.map((session) => (
+                  <li key={session.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center">
+                    <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
+                      {session.browser ? (
+                        <MonitorSmartphone aria-hidden="true" className="size-4" />
+                      ) : (
+                        <TerminalSquare aria-hidden="true" className="size-4" />
+                      )}
+                    </span>
+                    <div className="min-w-0 flex-1 space-y-0.5 text-sm">
+                      <p className="flex flex-wrap items-center gap-2 font-medium">
+                        <span className="truncate">{session.user_agent ?? s.unknownAgent}</span>
+                        {session.current ? <Badge>{s.current}</Badge> : null}
+                      </p>
+                      <p className="text-muted-foreground">
+                        {session.browser ? s.browser : s.token} · {session.address ?? s.unknownAddress} ·{' '}
+                        {s.created(formatAt(session.created_at))} ·{' '}
+                        {s.lastSeen(formatAt(session.last_seen_at))}
+                      </p>
+                    </div>
+                    {session.current ? null : (
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        disabled={revoke.isPending}
+                        onClick={() => {
+                          onRevoke(session)
+                        }}
+                        aria-label={`${s.revoke} ${session.user_agent ?? s.unknownAgent}`}
+                      >
+                        {s.revoke}
+                      </Button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </QueryState>
       </CardContent>
     </Card>
   )

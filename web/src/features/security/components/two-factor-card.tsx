@@ -1,12 +1,12 @@
-import { KeyRound, RotateCw, ShieldCheck, ShieldOff } from 'lucide-react'
+import { KeyRound, ShieldCheck, ShieldOff } from 'lucide-react'
 import { useId, useState, type SyntheticEvent } from 'react'
-import { ErrorAlert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { ApiError, serverMessage } from '@/lib/api-client'
+import { QueryState } from '@/features/settings/components/settings-card'
 import { notify } from '@/lib/toast'
 import { useDisableTwoFactor } from '@/features/security/api/disable-two-factor'
 import { useEnableTwoFactor } from '@/features/security/api/enable-two-factor'
@@ -53,69 +53,54 @@ export function TwoFactorCard() {
         </div>
       </CardHeader>
       <CardContent className="space-y-4">
-        {status.isPending ? (
-          <div role="status" className="flex items-center gap-3 py-2 text-sm text-muted-foreground">
-            <Spinner className="size-4 text-primary" />
-            <span>{s.loading}</span>
-          </div>
-        ) : status.isError ? (
-          <ErrorAlert>
-            <p className="font-medium">{s.loadFailed}</p>
-            <p className="mt-1 text-destructive/90">{serverMessage(status.error)}</p>
-            <Button
-              variant="outline"
-              size="sm"
-              className="mt-3"
-              disabled={status.isFetching}
-              onClick={() => void status.refetch()}
-            >
-              <RotateCw aria-hidden="true" />
-              {securityStrings.retry}
-            </Button>
-          </ErrorAlert>
-        ) : (
-          <>
-            <div className="flex items-start gap-2 text-sm">
-              <span
-                aria-hidden="true"
-                className={
-                  enabled
-                    ? 'mt-1.5 size-2 shrink-0 rounded-full bg-success'
-                    : 'mt-1.5 size-2 shrink-0 rounded-full bg-muted-foreground/50'
-                }
-              />
-              <div className="space-y-0.5">
-                <p className="font-medium">{enabled ? s.on : s.off}</p>
-                {enabled ? (
-                  <p className="text-muted-foreground">{s.codesLeft(status.data.recovery_codes_left)}</p>
-                ) : null}
+        <QueryState
+          query={status}
+          strings={{ loading: s.loading, loadFailed: s.loadFailed, retry: securityStrings.retry }}
+        >
+          {(data) => (
+            <>
+              <div className="flex items-start gap-2 text-sm">
+                <span
+                  aria-hidden="true"
+                  className={
+                    enabled
+                      ? 'mt-1.5 size-2 shrink-0 rounded-full bg-success'
+                      : 'mt-1.5 size-2 shrink-0 rounded-full bg-muted-foreground/50'
+                  }
+                />
+                <div className="space-y-0.5">
+                  <p className="font-medium">{enabled ? s.on : s.off}</p>
+                  {enabled ? (
+                    <p className="text-muted-foreground">{s.codesLeft(data.recovery_codes_left)}</p>
+                  ) : null}
+                </div>
               </div>
-            </div>
-            {recoveryCodes ? (
-              <RecoveryCodes
-                codes={recoveryCodes}
-                onDone={() => {
-                  setRecoveryCodes(null)
-                }}
-              />
-            ) : enabled ? (
-              <DisableForm />
-            ) : pending ? (
-              <EnableForm
-                setup={pending}
-                onCancel={() => {
-                  setPending(null)
-                }}
-                onEnabled={(codes) => {
-                  setPending(null)
-                  setRecoveryCodes(codes)
-                }}
-              />
-            ) : (
-              <SetupButton onSetup={setPending} />
-            )}
-          </>
-        )}
+              {recoveryCodes ? (
+                <RecoveryCodes
+                  codes={recoveryCodes}
+                  onDone={() => {
+                    setRecoveryCodes(null)
+                  }}
+                />
+              ) : enabled ? (
+                <DisableForm />
+              ) : pending ? (
+                <EnableForm
+                  setup={pending}
+                  onCancel={() => {
+                    setPending(null)
+                  }}
+                  onEnabled={(codes) => {
+                    setPending(null)
+                    setRecoveryCodes(codes)
+                  }}
+                />
+              ) : (
+                <SetupButton onSetup={setPending} />
+              )}
+            </>
+          )}
+        </QueryState>
       </CardContent>
     </Card>
   )
