@@ -62,6 +62,9 @@ export const dashboardStrings = {
     // Not worded by the spec: where the bot trades, and the confirmation before real money.
     /** Before the venue badge ("Paper", "Bybit Demo", "Bybit Real"; src/lib/venue.ts). */
     venueLabel: 'Trades on',
+    /** Several servers on one database: the one running the bot stopped renewing its lease. */
+    ownerSilent: (instance: string, silentSecs: number, withinSecs: number) =>
+      `The server running the bot (${instance}) stopped answering ${String(silentSecs)} s ago: another server takes the bot over within ${String(withinSecs)} s.`,
     realDialog: {
       title: 'Start trading with real money?',
       description:

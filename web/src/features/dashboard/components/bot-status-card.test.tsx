@@ -288,6 +288,42 @@ describe('bot status card', () => {
     for (const other of others) expect(card.queryByText(other)).not.toBeInTheDocument()
   })
 
+  it('says when the server running the bot stopped answering, and when another takes over', async () => {
+    botServer(settingsRecord(), {
+      'GET /api/bot/status/': () => ({
+        status: 200,
+        body: botStatusRecord({
+          trading_worker: 'unknown',
+          runs_on: {
+            instance: 'host-a',
+            here: false,
+            answering: false,
+            renewed_ms_ago: 5_600,
+            taken_over_within_ms: 6_400,
+          },
+        }),
+      }),
+    })
+    const { card } = await openCard()
+    expect(
+      await card.findByText(
+        'The server running the bot (host-a) stopped answering 6 s ago: another server takes the bot over within 7 s.',
+      ),
+    ).toBeInTheDocument()
+    openLive()
+    const answering = {
+      instance: 'host-b',
+      here: false,
+      answering: true,
+      renewed_ms_ago: 300,
+      taken_over_within_ms: null,
+    }
+    liveSend({ type: 'bot_status', data: { ...botStatusRecord({ runs_on: answering }), status: 'running' } })
+    await waitFor(() => {
+      expect(card.queryByText(/stopped answering/)).not.toBeInTheDocument()
+    })
+  })
+
   it('a live bot_status message moves the venue badge at once', async () => {
     botServer(settingsRecord())
     const { card } = await openCard()

@@ -72,6 +72,7 @@ export function BotStatusCard() {
   const [confirmingReal, setConfirmingReal] = useState(false)
   const record = settings.data ?? null
   const venue = status.data?.venue
+  const silentOwner = status.data?.runs_on?.answering === false ? status.data.runs_on : null
   const activeKey = keys.data?.find((key) => key.is_active)
   const activeKeyReal = activeKey?.exchange === 'bybit' && !activeKey.is_demo
   const venueLoading = status.isPending && keys.isPending
@@ -170,6 +171,16 @@ export function BotStatusCard() {
                 <span>{s.venueLabel}</span>
                 <VenueBadge venue={venue} />
               </div>
+            ) : null}
+
+            {silentOwner ? (
+              <p role="status" className="text-sm text-muted-foreground">
+                {s.ownerSilent(
+                  silentOwner.instance,
+                  Math.round(silentOwner.renewed_ms_ago / 1000),
+                  Math.ceil((silentOwner.taken_over_within_ms ?? 0) / 1000),
+                )}
+              </p>
             ) : null}
 
             <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
