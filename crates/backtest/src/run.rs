@@ -344,7 +344,12 @@ impl Scratch {
         let wallet = self.venue.wallet().await?;
         let chains = self
             .store
-            .chains_with_trades(self.user, i64::MIN, i64::MAX)
+            .chains_with_trades(
+                self.user,
+                signaldesk_core::account::AccountVenue::Paper,
+                i64::MIN,
+                i64::MAX,
+            )
             .await?;
         let summary = Summary::of(
             &trades,

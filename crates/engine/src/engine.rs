@@ -379,8 +379,8 @@ impl Engine {
         user_id: i64,
         from_ms: i64,
     ) -> Result<LiveStatistics, EngineError> {
-        let (_, account) = self.accounts.account_of(user_id).await?;
-        crate::live::statistics(&self.store, account.as_ref(), user_id, from_ms).await
+        let (on, account) = self.accounts.account_of(user_id).await?;
+        crate::live::statistics(&self.store, on, account.as_ref(), user_id, from_ms).await
     }
 
     /// Records the balances this process records (every user's, with one process on the

@@ -61,8 +61,8 @@ pub(crate) async fn record(
     let taken_at = now.timestamp_millis().div_euclid(EVERY_MS) * EVERY_MS;
     let mut recorded = 0;
     for user_id in recorder.users(store).await? {
-        let account = match accounts.account_of(user_id).await {
-            Ok((_, account)) => account,
+        let (venue, account) = match accounts.account_of(user_id).await {
+            Ok(on) => on,
             Err(e) => {
                 tracing::debug!(user_id, "no balance snapshot: {e}");
                 continue;
@@ -82,7 +82,7 @@ pub(crate) async fn record(
             margin_balance: wallet.margin_balance,
         };
         store
-            .record_balance_snapshot(user_id, &snapshot, taken_at - RETENTION_MS)
+            .record_balance_snapshot(user_id, venue, &snapshot, taken_at - RETENTION_MS)
             .await?;
         recorded += 1;
     }

@@ -9,6 +9,7 @@
 mod desk_support;
 mod fake_telegram;
 
+use signaldesk_core::account::AccountVenue;
 use std::sync::Arc;
 
 use desk_support::{
@@ -421,7 +422,7 @@ async fn the_first_take_profit_closes_half_and_moves_the_stop_to_break_even_then
     // Each execution (the entry, two take profits, the stop) is a fill of the 24 h volume.
     let volume = desk
         .store
-        .fill_volume_between(desk.user, i64::MIN, i64::MAX)
+        .fill_volume_between(desk.user, AccountVenue::Paper, i64::MIN, i64::MAX)
         .await
         .unwrap();
     assert_eq!(volume, t.volume);
@@ -679,7 +680,7 @@ async fn reconciliation_adopts_unknown_positions_and_books_closes_made_while_awa
     // The fills seen: BTC's entry and its stop found while away, ETH's adoption.
     let volume = desk
         .store
-        .fill_volume_between(desk.user, i64::MIN, i64::MAX)
+        .fill_volume_between(desk.user, AccountVenue::Paper, i64::MIN, i64::MAX)
         .await
         .unwrap();
     assert_eq!(volume, trades[0].volume + trades[1].volume);

@@ -5,6 +5,7 @@
 //! The SQLite history is seeded once into `target/bench-stats/stats.db` and reused; the
 //! PostgreSQL one into a `bench_stats` schema of `TEST_DATABASE_URL`'s database, also kept.
 
+use signaldesk_core::account::AccountVenue;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -136,7 +137,10 @@ fn bench(c: &mut Criterion) {
         let user = rt.block_on(seeded(&url, &store));
         group.bench_function(BenchmarkId::new("whole", name), |b| {
             b.to_async(&rt).iter(|| async {
-                let rollup = store.closed_rollup(user).await.unwrap();
+                let rollup = store
+                    .closed_rollup(user, AccountVenue::Paper)
+                    .await
+                    .unwrap();
                 let s = rollup.period_stats(Period::All, Utc::now(), tz);
                 assert_eq!(s.total_trades, TRADES as u64);
             })
@@ -145,7 +149,10 @@ fn bench(c: &mut Criterion) {
         let month = Period::parse(Some("custom"), Some("2025-08-01"), Some("2025-08-31")).unwrap();
         group.bench_function(BenchmarkId::new("month", name), |b| {
             b.to_async(&rt).iter(|| async {
-                let rollup = store.closed_rollup(user).await.unwrap();
+                let rollup = store
+                    .closed_rollup(user, AccountVenue::Paper)
+                    .await
+                    .unwrap();
                 rollup.period_stats(month, Utc::now(), tz)
             })
         });

@@ -4,6 +4,7 @@
 
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
+use signaldesk_core::account::AccountVenue;
 use signaldesk_core::market::PositionSide;
 use signaldesk_core::running_stats::RunningStatistics;
 use signaldesk_core::stats::ClosedTally;
@@ -44,7 +45,7 @@ fn closed_trade(user_id: i64, n: usize, opened_at: i64, closed_at: i64, pnl: Dec
         created_at: opened_at,
         opened_at: Some(opened_at),
         closed_at: Some(closed_at),
-        venue: None,
+        venue: Some(AccountVenue::Paper),
     }
 }
 
@@ -70,13 +71,30 @@ fn expected(trades: &[(i64, Decimal)]) -> Vec<ClosedTally> {
     out
 }
 
-/// The user's rollup as `store` keeps it (brought up to date change by change), checked
-/// against a store that reads it whole for the first time, as another process would.
+/// Every account a trade can be on.
+const ACCOUNTS: [AccountVenue; 3] = [
+    AccountVenue::Paper,
+    AccountVenue::Bybit { demo: true },
+    AccountVenue::Bybit { demo: false },
+];
+
+/// The user's paper rollup as `store` keeps it (see [`account_rollup`]).
 async fn rollup(store: &Store, url: &str, user: i64) -> Vec<ClosedTally> {
-    let kept = store.closed_rollup(user).await.unwrap();
+    account_rollup(store, url, user, AccountVenue::Paper).await
+}
+
+/// The user's rollup on `venue` as `store` keeps it (brought up to date change by change),
+/// checked against a store that reads it whole for the first time, as another process would.
+async fn account_rollup(
+    store: &Store,
+    url: &str,
+    user: i64,
+    venue: AccountVenue,
+) -> Vec<ClosedTally> {
+    let kept = store.closed_rollup(user, venue).await.unwrap();
     let kept = kept.quarters_between(i64::MIN, i64::MAX).to_vec();
     let fresh = Store::connect(url).await.unwrap();
-    let whole = fresh.closed_rollup(user).await.unwrap();
+    let whole = fresh.closed_rollup(user, venue).await.unwrap();
     assert_eq!(kept, whole.quarters_between(i64::MIN, i64::MAX));
     fresh.close().await;
     kept
@@ -169,7 +187,7 @@ async fn the_rollup_follows_every_insert_close_correction_and_reopen_of_a_trade(
         );
 
         // Bounds are whole quarter hours: [base + Q, base + 3Q) holds two quarters.
-        let kept = store.closed_rollup(a).await.unwrap();
+        let kept = store.closed_rollup(a, AccountVenue::Paper).await.unwrap();
         let window = kept.quarters_between(base + Q, base + 3 * Q);
         let starts: Vec<i64> = window.iter().map(|t| t.at_ms).collect();
         assert_eq!(starts, [base + Q, base + 2 * Q], "{}", db.label);
@@ -185,7 +203,7 @@ async fn the_rollup_follows_every_insert_close_correction_and_reopen_of_a_trade(
             .await
             .unwrap();
         seeded.push((base + week + 3, dec!(2)));
-        let kept = store.closed_rollup(a).await.unwrap();
+        let kept = store.closed_rollup(a, AccountVenue::Paper).await.unwrap();
         let slots = kept.week_slots(i64::MIN, i64::MAX);
         let first = &slots[0];
         assert_eq!(first.at_ms, base, "{}", db.label);
@@ -230,10 +248,16 @@ async fn fills_snapshots_and_counts_answer_for_an_instant_and_a_window() {
         store.insert_fill(a, t.id, dec!(0.5), 4_999).await.unwrap();
         store.insert_fill(a, t.id, dec!(7), 5_000).await.unwrap();
         store.insert_fill(b, t.id, dec!(1000), 2_000).await.unwrap();
-        let volume = store.fill_volume_between(a, 1_000, 5_000).await.unwrap();
+        let volume = store
+            .fill_volume_between(a, AccountVenue::Paper, 1_000, 5_000)
+            .await
+            .unwrap();
         assert_eq!(volume, dec!(100.75), "{}", db.label);
         assert_eq!(
-            store.fill_volume_between(a, 6_000, 9_000).await.unwrap(),
+            store
+                .fill_volume_between(a, AccountVenue::Paper, 6_000, 9_000)
+                .await
+                .unwrap(),
             dec!(0)
         );
 
@@ -245,26 +269,50 @@ async fn fills_snapshots_and_counts_answer_for_an_instant_and_a_window() {
         };
         for (at, eq) in [(100, dec!(1000)), (400, dec!(1010.5)), (700, dec!(990))] {
             store
-                .record_balance_snapshot(a, &snap(at, eq), 0)
+                .record_balance_snapshot(a, AccountVenue::Paper, &snap(at, eq), 0)
                 .await
                 .unwrap();
         }
         assert_eq!(
-            store.balance_snapshot_at(a, 699).await.unwrap(),
+            store
+                .balance_snapshot_at(a, AccountVenue::Paper, 699)
+                .await
+                .unwrap(),
             Some(snap(400, dec!(1010.5))),
             "{}",
             db.label
         );
-        assert_eq!(store.balance_snapshot_at(a, 99).await.unwrap(), None);
-        assert_eq!(store.balance_snapshot_at(b, 1_000).await.unwrap(), None);
+        assert_eq!(
+            store
+                .balance_snapshot_at(a, AccountVenue::Paper, 99)
+                .await
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            store
+                .balance_snapshot_at(b, AccountVenue::Paper, 1_000)
+                .await
+                .unwrap(),
+            None
+        );
         // Writing at 1000 with retention from 500 drops the two older ones.
         store
-            .record_balance_snapshot(a, &snap(1_000, dec!(995)), 500)
+            .record_balance_snapshot(a, AccountVenue::Paper, &snap(1_000, dec!(995)), 500)
             .await
             .unwrap();
-        assert_eq!(store.balance_snapshot_at(a, 600).await.unwrap(), None);
         assert_eq!(
-            store.balance_snapshot_at(a, 900).await.unwrap(),
+            store
+                .balance_snapshot_at(a, AccountVenue::Paper, 600)
+                .await
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            store
+                .balance_snapshot_at(a, AccountVenue::Paper, 900)
+                .await
+                .unwrap(),
             Some(snap(700, dec!(990)))
         );
 
@@ -278,57 +326,84 @@ async fn fills_snapshots_and_counts_answer_for_an_instant_and_a_window() {
         pending.closed_at = None;
         store.insert_trade(&pending).await.unwrap();
         let counts = |open, total| TradeCounts { open, total };
-        assert_eq!(store.trade_counts_at(a, 999).await.unwrap(), counts(0, 0));
         assert_eq!(
-            store.trade_counts_at(a, 3_000).await.unwrap(),
+            store
+                .trade_counts_at(a, AccountVenue::Paper, 999)
+                .await
+                .unwrap(),
+            counts(0, 0)
+        );
+        assert_eq!(
+            store
+                .trade_counts_at(a, AccountVenue::Paper, 3_000)
+                .await
+                .unwrap(),
             counts(2, 2),
             "{}",
             db.label
         );
-        assert_eq!(store.trade_counts_at(a, 5_000).await.unwrap(), counts(1, 2));
-        assert_eq!(store.trade_counts_at(b, 5_000).await.unwrap(), counts(0, 0));
+        assert_eq!(
+            store
+                .trade_counts_at(a, AccountVenue::Paper, 5_000)
+                .await
+                .unwrap(),
+            counts(1, 2)
+        );
+        assert_eq!(
+            store
+                .trade_counts_at(b, AccountVenue::Paper, 5_000)
+                .await
+                .unwrap(),
+            counts(0, 0)
+        );
     }
 }
 
-/// The user's running figures against the reference: every closed trade walked in close
-/// order. Also checks the dashboard's counts at a few instants against a walk of the trades.
+/// The user's running figures on each account against the reference: every closed trade of
+/// that account walked in close order (a trade without a venue is on none). Also checks the
+/// dashboard's counts at a few instants against a walk of the account's trades.
 async fn assert_running_exact(store: &Store, user: i64, label: &str) {
-    let pnls = store
-        .closed_pnls_between(user, i64::MIN, i64::MAX)
-        .await
-        .unwrap();
-    let reference = RunningStatistics::of(&pnls);
-    assert_eq!(
-        store.running_statistics(user).await.unwrap(),
-        reference,
-        "{label}"
-    );
-    // Read once, the row is up to date and agrees.
+    let all = store.all_trades(user).await.unwrap();
+    for venue in ACCOUNTS {
+        let trades: Vec<_> = all.iter().filter(|t| t.venue == Some(venue)).collect();
+        let mut closed: Vec<_> = trades
+            .iter()
+            .filter(|t| t.status == TradeStatus::Closed)
+            .filter_map(|t| Some((t.closed_at?, t.id, t.pnl)))
+            .collect();
+        closed.sort();
+        let pnls: Vec<Decimal> = closed.iter().map(|c| c.2).collect();
+        assert_eq!(
+            store.running_statistics(user, venue).await.unwrap(),
+            RunningStatistics::of(&pnls),
+            "{label} {venue:?}"
+        );
+        for at in [0, 1_500, 2_500, 10_000, 50_000, i64::MAX - 1] {
+            let opened: Vec<_> = trades
+                .iter()
+                .filter(|t| matches!(t.status, TradeStatus::Open | TradeStatus::Closed))
+                .filter(|t| t.opened_at.is_some_and(|o| o <= at))
+                .collect();
+            let open = opened
+                .iter()
+                .filter(|t| t.closed_at.is_none_or(|c| c > at))
+                .count() as i64;
+            assert_eq!(
+                store.trade_counts_at(user, venue, at).await.unwrap(),
+                TradeCounts {
+                    open,
+                    total: opened.len() as i64
+                },
+                "{label} {venue:?} at {at}"
+            );
+        }
+    }
+    // Read once, every account's row is up to date and agrees.
     assert_eq!(
         store.running_statistics_agree(user).await.unwrap(),
         Some(true),
         "{label}"
     );
-    let trades = store.all_trades(user).await.unwrap();
-    for at in [0, 1_500, 2_500, 10_000, 50_000, i64::MAX - 1] {
-        let opened: Vec<_> = trades
-            .iter()
-            .filter(|t| matches!(t.status, TradeStatus::Open | TradeStatus::Closed))
-            .filter(|t| t.opened_at.is_some_and(|o| o <= at))
-            .collect();
-        let open = opened
-            .iter()
-            .filter(|t| t.closed_at.is_none_or(|c| c > at))
-            .count() as i64;
-        assert_eq!(
-            store.trade_counts_at(user, at).await.unwrap(),
-            TradeCounts {
-                open,
-                total: opened.len() as i64
-            },
-            "{label} at {at}"
-        );
-    }
 }
 
 #[tokio::test]
@@ -429,6 +504,118 @@ async fn running_figures_follow_closes_in_order_corrections_deletes_and_inserts(
     }
 }
 
+/// The rollup on each account against a recomputation from the trades of that account.
+async fn assert_rollups_exact(store: &Store, url: &str, user: i64, label: &str) {
+    let all = store.all_trades(user).await.unwrap();
+    for venue in ACCOUNTS {
+        let closes: Vec<(i64, Decimal)> = all
+            .iter()
+            .filter(|t| t.venue == Some(venue) && t.status == TradeStatus::Closed)
+            .filter_map(|t| Some((t.closed_at?, t.pnl)))
+            .collect();
+        assert_eq!(
+            account_rollup(store, url, user, venue).await,
+            expected(&closes),
+            "{label} {venue:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn rollup_and_running_figures_are_kept_per_account_and_a_trade_without_one_counts_nowhere() {
+    let demo = AccountVenue::Bybit { demo: true };
+    for (db, store) in TestDatabase::all_connected().await {
+        let label = db.label;
+        let a = store.create_user("a", "h", 0).await.unwrap().id;
+        let check = |step: &'static str| {
+            let (store, url) = (&store, &db.url);
+            async move {
+                let label = format!("{label}: {step}");
+                assert_rollups_exact(store, url, a, &label).await;
+                assert_running_exact(store, a, &label).await;
+            }
+        };
+        // Paper closes, then demo closes in the same quarter hours, and a legacy trade.
+        let mut trades = Vec::new();
+        for n in 0..6 {
+            let at = 1_000 * (n as i64 + 1);
+            let mut t = closed_trade(a, n, at, at + 500, dec!(3) - Decimal::from(n));
+            t.venue = Some(if n < 3 { AccountVenue::Paper } else { demo });
+            t.status = TradeStatus::Open;
+            t.closed_at = None;
+            let mut t = store.insert_trade(&t).await.unwrap();
+            t.status = TradeStatus::Closed;
+            t.closed_at = Some(at + 500);
+            store.save_trade(&t).await.unwrap();
+            trades.push(t);
+        }
+        let mut legacy = closed_trade(a, 10, 500, 8_000, dec!(100));
+        legacy.venue = None;
+        let legacy = store.insert_trade(&legacy).await.unwrap();
+        let mut open = closed_trade(a, 11, 9_000, 0, dec!(0));
+        open.venue = Some(demo);
+        open.status = TradeStatus::Open;
+        open.closed_at = None;
+        store.insert_trade(&open).await.unwrap();
+        check("closes on two accounts and one on none").await;
+        let paper = store
+            .running_statistics(a, AccountVenue::Paper)
+            .await
+            .unwrap();
+        assert_eq!((paper.trades, paper.pnl), (3, dec!(6)), "{label}");
+        let on_demo = store.running_statistics(a, demo).await.unwrap();
+        assert_eq!((on_demo.trades, on_demo.pnl), (3, dec!(-3)), "{label}");
+        assert_eq!(
+            store.trade_counts_at(a, demo, i64::MAX - 1).await.unwrap(),
+            TradeCounts { open: 1, total: 4 },
+            "{label}"
+        );
+
+        // A correction on one account leaves the other's figures as they were.
+        trades[4].pnl = dec!(7);
+        store.save_trade(&trades[4]).await.unwrap();
+        check("a demo correction").await;
+
+        // The legacy trade placed on paper (as the upgrade does), then a trade moved across.
+        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&db.url)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE trades SET venue = 'paper' WHERE id = $1")
+            .bind(legacy.id)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        check("the legacy trade placed on paper").await;
+        sqlx::query("UPDATE trades SET venue = 'bybit-demo' WHERE id = $1")
+            .bind(trades[0].id)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        check("a paper trade moved to demo").await;
+        sqlx::query("UPDATE trades SET venue = NULL WHERE id = $1")
+            .bind(trades[1].id)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        check("a paper trade taken off every account").await;
+        sqlx::query("DELETE FROM trades WHERE id = $1")
+            .bind(trades[5].id)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        check("a demo trade deleted").await;
+        assert!(
+            store
+                .closed_rollup(a, AccountVenue::Bybit { demo: false })
+                .await
+                .unwrap()
+                .bounds(i64::MIN, i64::MAX)
+                .is_none(),
+            "{label}: nothing on real"
+        );
+    }
+}
+
 /// A close whose transaction commits after a later one began: a store reading in between
 /// must not skip it for good. The first writer's transaction holds its change number open
 /// while a second writer closes a trade of the same user and a reader reads.
@@ -447,9 +634,9 @@ async fn a_kept_rollup_misses_no_change_committed_out_of_order() {
             format!(
                 "INSERT INTO trades (user_id, symbol, side, status, client_order_id, leverage, \
                  margin, qty, open_qty, closed_qty, exit_value, pnl, fees, volume, tp_step, \
-                 close_reason, created_at, opened_at, closed_at) VALUES ({user}, 'BTCUSDT', \
-                 'long', 'CLOSED', 'late-{n}', 10, '100', '0.01', '0', '0.01', '300', '1', \
-                 '0.1', '600', 0, 'manual', {at}, {at}, {at})",
+                 close_reason, created_at, opened_at, closed_at, venue) VALUES ({user}, \
+                 'BTCUSDT', 'long', 'CLOSED', 'late-{n}', 10, '100', '0.01', '0', '0.01', '300', \
+                 '1', '0.1', '600', 0, 'manual', {at}, {at}, {at}, 'paper')",
                 at = base + n * Q
             )
         };
@@ -462,7 +649,10 @@ async fn a_kept_rollup_misses_no_change_committed_out_of_order() {
         });
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         let reader = Store::connect(&db.url).await.unwrap();
-        reader.closed_rollup(user).await.unwrap();
+        reader
+            .closed_rollup(user, AccountVenue::Paper)
+            .await
+            .unwrap();
         first.commit().await.unwrap();
         second.await.unwrap();
         let kept = rollup(&reader, &db.url, user).await;
@@ -477,7 +667,6 @@ async fn a_kept_rollup_misses_no_change_committed_out_of_order() {
 /// day's money of the Telegram summary) equals the sum of the trades' net pnl.
 #[tokio::test]
 async fn funding_is_booked_once_and_every_statistic_is_the_sum_of_net_pnl() {
-    use signaldesk_core::account::AccountVenue;
     for (db, store) in TestDatabase::all_connected().await {
         let a = store.create_user("a", "h", 0).await.unwrap().id;
         let base = 1_763_900_000_000 - 1_763_900_000_000 % Q;
@@ -528,7 +717,7 @@ async fn funding_is_booked_once_and_every_statistic_is_the_sum_of_net_pnl() {
         );
         assert_running_exact(&store, a, db.label).await;
         let (pnls, funding) = store
-            .closed_money_between(a, i64::MIN, i64::MAX)
+            .closed_money_between(a, AccountVenue::Paper, i64::MIN, i64::MAX)
             .await
             .unwrap();
         assert_eq!(pnls, vec![dec!(1.8725), dec!(-0.5)], "{}", db.label);

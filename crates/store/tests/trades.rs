@@ -1,6 +1,7 @@
 //! Trades and martingale chains on SQLite always and PostgreSQL when `TEST_DATABASE_URL` is set.
 
 use rust_decimal_macros::dec;
+use signaldesk_core::account::AccountVenue;
 use signaldesk_core::market::PositionSide;
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{Chain, ChainStatus, Trade, TradeQuery, TradeStatus};
@@ -36,7 +37,7 @@ fn trade(user_id: i64, symbol: &str, coid: &str, created_at: i64) -> Trade {
         created_at,
         opened_at: None,
         closed_at: None,
-        venue: None,
+        venue: Some(AccountVenue::Paper),
     }
 }
 
@@ -87,7 +88,7 @@ async fn trades_round_trip_exactly_and_filter_by_owner_status_symbol_and_time() 
         store.save_trade(&t).await.unwrap();
         assert_eq!(
             store
-                .closed_pnls_between(a, i64::MIN, i64::MAX)
+                .closed_pnls_between(a, Some(AccountVenue::Paper), i64::MIN, i64::MAX)
                 .await
                 .unwrap(),
             [dec!(-12.5)]
@@ -203,7 +204,7 @@ async fn an_execution_is_booked_once_with_its_trade_whatever_repeats_it() {
         );
         assert_eq!(
             store
-                .fill_volume_between(a, i64::MIN, i64::MAX)
+                .fill_volume_between(a, AccountVenue::Paper, i64::MIN, i64::MAX)
                 .await
                 .unwrap(),
             dec!(990)

@@ -588,9 +588,10 @@ async fn profit(
     let zone = zone_of(engine, user_id).await?;
     let now = Utc::now();
     let range = period.period(now, zone);
+    let venue = engine.venue_of(user_id).await?;
     let stats = engine
         .store()
-        .closed_rollup(user_id)
+        .closed_rollup(user_id, venue)
         .await?
         .period_stats(range, now, zone);
     let (from_ms, _) = range.range(now, zone);

@@ -77,6 +77,7 @@ impl TradingWorker {
             .store
             .closed_pnls_between(
                 self.user_id,
+                None,
                 day_start.timestamp_millis(),
                 now.timestamp_millis() + 1,
             )

@@ -365,8 +365,14 @@ impl TradingWorker {
                 .bus
                 .publish(self.user_id, UserEvent::Balance(wallet));
         }
-        if let Ok(stats) =
-            live::statistics(&self.deps.store, venue.as_ref(), self.user_id, i64::MIN).await
+        if let Ok(stats) = live::statistics(
+            &self.deps.store,
+            self.deps.account_venue,
+            venue.as_ref(),
+            self.user_id,
+            i64::MIN,
+        )
+        .await
         {
             self.deps
                 .bus

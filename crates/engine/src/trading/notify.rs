@@ -62,6 +62,7 @@ impl TradingWorker {
             .store
             .closed_money_between(
                 self.user_id,
+                self.deps.account_venue,
                 start.timestamp_millis(),
                 end.timestamp_millis(),
             )

@@ -70,12 +70,13 @@ pub async fn read(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Js
     let day_ago = now - DAY_MS;
     let store = &state.store;
     let wallet = state.engine.wallet(user).await?;
+    let venue = store.account_venue(user).await?;
     let then = store
-        .balance_snapshot_at(user, day_ago)
+        .balance_snapshot_at(user, venue, day_ago)
         .await?
         .filter(|s| s.taken_at > day_ago - SNAPSHOT_TOLERANCE_MS);
-    let counts_now = store.trade_counts_at(user, now).await?;
-    let counts_then = store.trade_counts_at(user, day_ago).await?;
+    let counts_now = store.trade_counts_at(user, venue, now).await?;
+    let counts_then = store.trade_counts_at(user, venue, day_ago).await?;
     Ok(Json(DashboardView {
         balance: DashboardBalance {
             total_equity: wallet.equity,
@@ -83,9 +84,11 @@ pub async fn read(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Js
             margin_balance: wallet.margin_balance,
         },
         balance_24h_ago: then.map(|s| s.equity),
-        volume_24h: store.fill_volume_between(user, day_ago, now + 1).await?,
+        volume_24h: store
+            .fill_volume_between(user, venue, day_ago, now + 1)
+            .await?,
         volume_24h_ago: store
-            .fill_volume_between(user, day_ago - DAY_MS, day_ago)
+            .fill_volume_between(user, venue, day_ago - DAY_MS, day_ago)
             .await?,
         summary: DashboardSummary {
             open_trades: counts_now.open,

@@ -182,7 +182,8 @@ pub async fn summary(
         q.date_to.as_deref(),
     )?;
     let tz = user_zone(&state, auth.id()).await?;
-    let rollup = state.store.closed_rollup(auth.id()).await?;
+    let venue = state.store.account_venue(auth.id()).await?;
+    let rollup = state.store.closed_rollup(auth.id(), venue).await?;
     let stats = rollup.period_stats(period, Utc::now(), tz);
     Ok(Json(stats.into()))
 }
@@ -250,7 +251,8 @@ async fn grouped(
         return Err(PeriodError::Reversed.into());
     }
     let (from_ms, to_ms) = local_dates_range(from, to, tz);
-    let rollup = state.store.closed_rollup(user_id).await?;
+    let venue = state.store.account_venue(user_id).await?;
+    let rollup = state.store.closed_rollup(user_id, venue).await?;
     Ok(Json(
         grouped_stats(rollup.quarters_between(from_ms, to_ms), tz, by)
             .into_iter()
@@ -392,9 +394,10 @@ pub async fn chains(
     let tz = user_zone(&state, auth.id()).await?;
     let from_ms = from.map_or(i64::MIN, |d| local_day_start(d, tz));
     let to_ms = to.map_or(i64::MAX, |d| local_dates_range(d, d, tz).1);
+    let venue = state.store.account_venue(auth.id()).await?;
     let chains = state
         .store
-        .chains_with_trades(auth.id(), from_ms, to_ms)
+        .chains_with_trades(auth.id(), venue, from_ms, to_ms)
         .await?;
     Ok(Json(ChainsAnswer {
         chains: chains.into_iter().map(Into::into).collect(),

@@ -1,7 +1,7 @@
 //! One server, every account (docs/accounts.md): each user's active key decides where their
 //! bot trades, side by side. A Demo-key user trades on the fake Bybit at its price, a paper
 //! user on the paper market at the simulated price, and nothing of the paper user reaches
-//! Bybit; Deactivate returns the Bybit user to paper.
+//! Bybit; Deactivate returns the Bybit user to paper. Statistics follow the account.
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -14,6 +14,7 @@ use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec, RiskTier};
 use signaldesk_store::test_support::TestDatabase;
 
 use crate::helpers::{assert_json_error, TestApp};
+use crate::live::LiveClient;
 
 /// A fake Bybit listing BTCUSDT and ETHUSDT, BTCUSDT at `price`, with one demo key.
 async fn fake_bybit(price: Decimal) -> FakeBybit {
@@ -457,4 +458,144 @@ async fn paper_on_bybits_prices_fills_at_bybits_price_and_sends_bybit_nothing() 
     );
     assert_eq!(fake.requests("/v5/order/create"), 0);
     app.server.stop().await.unwrap();
+}
+
+/// Opens a trade on `symbol` through the user's webhook, closes it from the app and answers
+/// its pnl once it is closed.
+async fn trade_once(app: &TestApp, token: &str, hook: &str, symbol: &str) -> f64 {
+    post_alert(app, hook, symbol, "NEUTRAL").await;
+    post_alert(app, hook, symbol, "STRONG_BUY").await;
+    let trade = open_trade(app, token, symbol).await;
+    let close = format!("/api/trades/{}/close/", trade["id"]);
+    let closed = app
+        .call_ok(Method::POST, &close, token, None, StatusCode::OK)
+        .await;
+    assert_eq!(closed["status"], "CLOSED", "{closed}");
+    closed["pnl"].as_f64().unwrap()
+}
+
+async fn bot(app: &TestApp, token: &str, command: &str) {
+    let path = format!("/api/command/bot/{command}/");
+    app.call_ok(Method::POST, &path, token, None, StatusCode::OK)
+        .await;
+}
+
+/// What the statistics pages and the dashboard show of the user's trades, with the ids of
+/// the trades in the chains table.
+async fn figures(app: &TestApp, token: &str) -> (Value, Value, Value, Value, Vec<Value>) {
+    let get = |path: &'static str| async move {
+        app.call_ok(Method::GET, path, token, None, StatusCode::OK)
+            .await
+    };
+    let chains = get("/api/martingale_chains/").await;
+    let chain_trades = chains["chains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["trades"].as_array().unwrap().clone())
+        .map(|t| t["id"].clone())
+        .collect();
+    (
+        get("/api/stats/?period=all").await,
+        get("/api/stats/daily/").await,
+        get("/api/statistics/?period=all").await,
+        get("/api/dashboard/").await,
+        chain_trades,
+    )
+}
+
+fn close_to(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+#[tokio::test]
+async fn statistics_follow_the_account_from_paper_to_bybit_demo_and_back() {
+    for db in TestDatabase::all().await {
+        let fake = fake_bybit(Decimal::from(12345)).await;
+        let app = server_beside(&fake, db).await;
+        let sam = app.user_with_token("sam").await;
+        let hook = app.new_webhook(&sam).await;
+        let wait = Duration::from_secs(30);
+
+        // On paper (no key): one trade.
+        bot(&app, &sam, "start").await;
+        let paper_pnl = trade_once(&app, &sam, &hook, "BTCUSDT").await;
+        bot(&app, &sam, "stop").await;
+        let paper = figures(&app, &sam).await;
+        let (stats, daily, live, dashboard, _) = &paper;
+        assert_eq!(stats["total_trades"], 1, "{stats}");
+        assert!(close_to(stats["total_pnl"].as_f64().unwrap(), paper_pnl));
+        assert_eq!(daily[0]["trades"], 1, "{daily}");
+        assert_eq!(live["total_trades"], 1, "{live}");
+        assert_eq!(dashboard["summary"]["total_trades"], 1, "{dashboard}");
+
+        // On Bybit demo: two trades, and only they count.
+        let demo = app
+            .add_key_on(&sam, "bybit", "DEMOKEY", "DEMOSECRET", true)
+            .await;
+        let activate = format!("/api/api-keys/{}/set_active/", demo["id"]);
+        app.call_ok(Method::POST, &activate, &sam, None, StatusCode::OK)
+            .await;
+        let (mut ws, first) = LiveClient::authenticated(&app, &sam).await;
+        let snapshot = first.iter().find(|m| m["type"] == "statistics").unwrap();
+        assert_eq!(snapshot["data"]["total_trades"], 0, "{snapshot}");
+        bot(&app, &sam, "start").await;
+        let mut demo_pnl = trade_once(&app, &sam, &hook, "BTCUSDT").await;
+        ws.next_where("statistics", wait, |m| {
+            m["data"]["total_trades"] == 1
+                && close_to(m["data"]["total_profit"].as_f64().unwrap(), demo_pnl)
+        })
+        .await;
+        demo_pnl += trade_once(&app, &sam, &hook, "ETHUSDT").await;
+        ws.next_where("statistics", wait, |m| {
+            m["data"]["total_trades"] == 2
+                && close_to(m["data"]["total_profit"].as_f64().unwrap(), demo_pnl)
+        })
+        .await;
+        bot(&app, &sam, "stop").await;
+        let all = app
+            .call_ok(Method::GET, "/api/trades/", &sam, None, StatusCode::OK)
+            .await;
+        assert_eq!(all["count"], 3, "the trade list keeps every account: {all}");
+        let on_demo: Vec<Value> = all["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["venue"]["environment"] == "demo")
+            .map(|t| t["id"].clone())
+            .collect();
+        assert_eq!(on_demo.len(), 2, "{all}");
+        let (stats, daily, live, dashboard, chained) = figures(&app, &sam).await;
+        assert_eq!(stats["total_trades"], 2, "{stats}");
+        assert!(close_to(stats["total_pnl"].as_f64().unwrap(), demo_pnl));
+        let daily_trades: u64 = daily
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["trades"].as_u64().unwrap())
+            .sum();
+        assert_eq!(daily_trades, 2, "{daily}");
+        assert_eq!(live["total_trades"], 2, "{live}");
+        assert!(close_to(live["total_profit"].as_f64().unwrap(), demo_pnl));
+        assert_eq!(dashboard["summary"]["total_trades"], 2, "{dashboard}");
+        assert_eq!(dashboard["summary"]["open_trades"], 0, "{dashboard}");
+        assert_ne!(dashboard["volume24h"], paper.3["volume24h"], "{dashboard}");
+        assert!(chained.iter().all(|id| on_demo.contains(id)), "{chained:?}");
+
+        // Deactivate: back on paper, the paper figures again.
+        let deactivate = format!("/api/api-keys/{}/deactivate/", demo["id"]);
+        app.call_ok(Method::POST, &deactivate, &sam, None, StatusCode::OK)
+            .await;
+        let again = figures(&app, &sam).await;
+        assert_eq!(again.0, paper.0);
+        assert_eq!(again.1, paper.1);
+        assert_eq!(again.2, paper.2);
+        assert_eq!(again.3["summary"], paper.3["summary"]);
+        assert_eq!(again.3["volume24h"], paper.3["volume24h"]);
+        assert_eq!(again.4, paper.4);
+        let (_, first) = LiveClient::authenticated(&app, &sam).await;
+        let snapshot = first.iter().find(|m| m["type"] == "statistics").unwrap();
+        assert_eq!(snapshot["data"]["total_trades"], 1, "{snapshot}");
+        app.server.stop().await.unwrap();
+    }
 }

@@ -6,6 +6,7 @@ use chrono::{Duration, Utc};
 use reqwest::{Method, StatusCode};
 use rust_decimal::Decimal;
 use serde_json::Value;
+use signaldesk_core::account::AccountVenue;
 use signaldesk_core::market::PositionSide;
 use signaldesk_store::repo::dashboard::BalanceSnapshot;
 use signaldesk_store::{Trade, TradeStatus};
@@ -57,7 +58,7 @@ fn trade(user_id: i64, n: usize, opened_at: i64, closed_at: Option<i64>, pnl: De
         created_at: opened_at,
         opened_at: Some(opened_at),
         closed_at,
-        venue: None,
+        venue: Some(AccountVenue::Paper),
     }
 }
 
@@ -144,7 +145,7 @@ async fn dashboard_compares_balance_volume_and_trade_counts_with_24_hours_ago() 
             (day_ago + 5 * 60 * 1000, dec("1")),
         ] {
             store
-                .record_balance_snapshot(me, &snapshot(at, equity), i64::MIN)
+                .record_balance_snapshot(me, AccountVenue::Paper, &snapshot(at, equity), i64::MIN)
                 .await
                 .unwrap();
         }
@@ -181,7 +182,12 @@ async fn dashboard_compares_balance_volume_and_trade_counts_with_24_hours_ago() 
 
         // A snapshot much older than 24 h is stale, not "24 h ago".
         store
-            .record_balance_snapshot(other, &snapshot(day_ago - 3 * HOUR, dec("7")), i64::MIN)
+            .record_balance_snapshot(
+                other,
+                AccountVenue::Paper,
+                &snapshot(day_ago - 3 * HOUR, dec("7")),
+                i64::MIN,
+            )
             .await
             .unwrap();
         let d = app
@@ -210,7 +216,7 @@ async fn the_recorder_stores_every_users_equity_at_the_5_minute_step() {
     let step = 5 * 60 * 1000;
     let taken = app
         .store()
-        .balance_snapshot_at(me, at.timestamp_millis())
+        .balance_snapshot_at(me, AccountVenue::Paper, at.timestamp_millis())
         .await
         .unwrap()
         .expect("a snapshot");

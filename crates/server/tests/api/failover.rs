@@ -4,6 +4,7 @@
 //! the bot over at once. (The SIGKILL failovers run on the real binary in `make faults`.)
 //! Skipped without `TEST_DATABASE_URL`: SQLite serves one instance.
 
+use signaldesk_core::account::AccountVenue;
 use std::time::{Duration, Instant};
 
 use reqwest::{Client, Method, StatusCode};
@@ -349,7 +350,7 @@ async fn each_users_balance_is_recorded_by_one_instance() {
     let on_b = record(&b).await;
     let alices = a
         .store()
-        .balance_snapshot_at(alice_id, at.timestamp_millis())
+        .balance_snapshot_at(alice_id, AccountVenue::Paper, at.timestamp_millis())
         .await;
     assert!(
         alices.unwrap().is_none_or(|s| s.taken_at < taken_at),
@@ -359,7 +360,7 @@ async fn each_users_balance_is_recorded_by_one_instance() {
     assert_eq!(on_a + on_b, 2, "A {on_a}, B {on_b}: every user once");
     let alices = a
         .store()
-        .balance_snapshot_at(alice_id, at.timestamp_millis())
+        .balance_snapshot_at(alice_id, AccountVenue::Paper, at.timestamp_millis())
         .await;
     assert_eq!(alices.unwrap().map(|s| s.taken_at), Some(taken_at));
 }

@@ -2,6 +2,7 @@
 //! whole (trades, fills, chain, snapshots, the statistics rollup); a bad file or a second
 //! import writes nothing.
 
+use signaldesk_core::account::AccountVenue;
 use std::path::Path;
 
 use rust_decimal::Decimal;
@@ -71,13 +72,13 @@ async fn a_history_file_is_imported_whole_and_only_once() {
     let everything = |store: Store| async move {
         (
             store
-                .closed_rollup(user)
+                .closed_rollup(user, AccountVenue::Paper)
                 .await
                 .unwrap()
                 .quarters_between(i64::MIN, i64::MAX)
                 .to_vec(),
             store
-                .chains_with_trades(user, i64::MIN, i64::MAX)
+                .chains_with_trades(user, AccountVenue::Paper, i64::MIN, i64::MAX)
                 .await
                 .unwrap(),
         )
@@ -117,13 +118,13 @@ async fn a_history_file_is_imported_whole_and_only_once() {
     );
     // Fills: entry and exit of each trade.
     let volume = store
-        .fill_volume_between(user, i64::MIN, i64::MAX)
+        .fill_volume_between(user, AccountVenue::Paper, i64::MIN, i64::MAX)
         .await
         .unwrap();
     // 200 + 190, 380 + 360, 500 + 505.
     assert_eq!(volume, "2135".parse::<Decimal>().unwrap());
     let snapshot = store
-        .balance_snapshot_at(user, i64::MAX)
+        .balance_snapshot_at(user, AccountVenue::Paper, i64::MAX)
         .await
         .unwrap()
         .unwrap();

@@ -6,6 +6,7 @@ use chrono::{Datelike, Days, NaiveDate, Utc};
 use reqwest::{Method, StatusCode};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use signaldesk_core::account::AccountVenue;
 use signaldesk_core::market::PositionSide;
 use signaldesk_store::{Chain, ChainStatus, Trade, TradeStatus};
 
@@ -58,7 +59,7 @@ fn trade(user_id: i64, n: usize, status: TradeStatus, created_at: i64, pnl: i64)
         created_at,
         opened_at: Some(created_at),
         closed_at: None,
-        venue: None,
+        venue: Some(AccountVenue::Paper),
     }
 }
 

@@ -1,3 +1,5 @@
+use std::collections::BTreeMap;
+
 use signaldesk_core::account::{AccountVenue, Exchange};
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -207,12 +209,15 @@ impl Store {
     /// with ids `paper-…`, or a stored paper account) make paper keys, Bybit executions only
     /// (closes with Bybit's order ids; an opening's id, `open:…`, is the same on both) make
     /// Bybit keys, and otherwise the key becomes an inactive Bybit key and the user's bot is
-    /// stopped, so nothing trades where its owner did not choose. Answers what it placed;
-    /// nothing once every key is placed.
+    /// stopped, so nothing trades where its owner did not choose. The user's trades and
+    /// balance snapshots without a venue go to the account their keys were placed on, when
+    /// that is one account (paper, or Bybit keys all demo or all real); otherwise they stay on
+    /// no account (docs/accounts.md, "Statistics follow the account"). Answers what it
+    /// placed; nothing once every key is placed.
     pub async fn place_undecided_keys(&self) -> Result<Vec<PlacedKey>, StoreError> {
         let mut tx = self.pool.begin().await?;
         let rows = sqlx::query(
-            "SELECT k.id, k.user_id, u.username,
+            "SELECT k.id, k.user_id, k.is_demo, u.username,
                  (SELECT COUNT(*) FROM paper_accounts p WHERE p.user_id = k.user_id)
                  + (SELECT COUNT(*) FROM fills f WHERE f.user_id = k.user_id
                         AND f.venue_id LIKE 'paper-%') AS paper_marks,
@@ -225,6 +230,8 @@ impl Store {
         .fetch_all(&mut *tx)
         .await?;
         let mut placed = Vec::with_capacity(rows.len());
+        // Each user's accounts their keys were placed on; None once it is not one account.
+        let mut accounts: BTreeMap<i64, Option<AccountVenue>> = BTreeMap::new();
         for row in &rows {
             let paper: i64 = row.try_get("paper_marks")?;
             let bybit: i64 = row.try_get("bybit_marks")?;
@@ -243,6 +250,17 @@ impl Store {
                 Placement::Paper => Exchange::Paper,
                 Placement::Bybit | Placement::Undecided => Exchange::Bybit,
             };
+            let is_demo = row.try_get::<i64, _>("is_demo")? != 0;
+            let account = (placement != Placement::Undecided)
+                .then(|| AccountVenue::of_key(exchange, is_demo));
+            accounts
+                .entry(key.user_id)
+                .and_modify(|known| {
+                    if *known != account {
+                        *known = None;
+                    }
+                })
+                .or_insert(account);
             sqlx::query("UPDATE api_keys SET exchange = $1 WHERE id = $2")
                 .bind(exchange.as_str())
                 .bind(key.key_id)
@@ -265,6 +283,18 @@ impl Store {
                 }
             }
             placed.push(key);
+        }
+        for (user_id, account) in accounts {
+            let Some(account) = account else { continue };
+            for table in ["trades", "balance_snapshots"] {
+                sqlx::query(&format!(
+                    "UPDATE {table} SET venue = $1 WHERE user_id = $2 AND venue IS NULL"
+                ))
+                .bind(account.as_str())
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+            }
         }
         tx.commit().await?;
         Ok(placed)

@@ -1,18 +1,20 @@
 //! A whole trading history written at once (`signaldesk history import`): chains, closed
 //! trades with their two fills each, and balance snapshots, in one transaction of multi-row
-//! INSERTs. The rollup's and the running count's triggers follow every row; the running
-//! live statistics are rebuilt before the commit, so the first read after an import is as
-//! fast as any other.
+//! INSERTs, all on one account of the user (statistics follow the account, docs/accounts.md).
+//! The rollup's and the running count's triggers follow every row; the running live
+//! statistics are rebuilt before the commit, so the first read after an import is as fast as
+//! any other.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use signaldesk_core::account::AccountVenue;
 use sqlx::Row;
 
 use crate::repo::dashboard::BalanceSnapshot;
 use crate::repo::trades::{side_str, Chain, Trade};
 use crate::{Store, StoreError};
 
-/// Rows per INSERT: 500 trades (13,500 values) stays under both databases' limits on values
+/// Rows per INSERT: 500 trades (14,500 values) stays under both databases' limits on values
 /// per statement; fewer statements also mean fewer versions of the user's `trade_running`
 /// row on PostgreSQL (one per statement).
 const TRADES_PER_INSERT: usize = 500;
@@ -103,7 +105,9 @@ impl Store {
         Ok(found)
     }
 
-    /// Writes a history for `user_id` in one transaction: `chains` (their ids are ignored),
+    /// Writes a history for `user_id`'s account `venue` in one transaction (every trade and
+    /// snapshot is of that account, whatever `venue` the trades carry): `chains` (their ids
+    /// are ignored),
     /// `trades` each with the index in `chains` of its chain if any (`chain_id` is ignored),
     /// an opening fill (qty x entry price at `opened_at`) and a closing fill (`exit_value` at
     /// `closed_at`) per trade, and `snapshots` (one taken at the same instant is replaced; the
@@ -111,6 +115,7 @@ impl Store {
     pub async fn import_history(
         &self,
         user_id: i64,
+        venue: AccountVenue,
         chains: &[Chain],
         trades: &[(Trade, Option<usize>)],
         snapshots: &[BalanceSnapshot],
@@ -143,10 +148,10 @@ impl Store {
             client_order_id, leverage, margin, qty, open_qty, entry_price, exit_price,
             closed_qty, exit_value, pnl, fees, volume, stop_loss, tp_step, close_reason,
             chain_id, chain_step, signal_id, signal_at, signal_price, created_at, opened_at,
-            closed_at, funding)";
+            closed_at, funding, venue)";
         let mut ids: HashMap<String, i64> = HashMap::with_capacity(trades.len());
         for chunk in trades.chunks(TRADES_PER_INSERT) {
-            let sql = multi_row_insert(marks, TRADE_HEAD, 28, chunk.len())
+            let sql = multi_row_insert(marks, TRADE_HEAD, 29, chunk.len())
                 + " RETURNING id, client_order_id";
             let mut q = sqlx::query(&sql);
             for (t, chain) in chunk {
@@ -178,7 +183,8 @@ impl Store {
                     .bind(t.created_at)
                     .bind(t.opened_at)
                     .bind(t.closed_at)
-                    .bind(t.funding.to_string());
+                    .bind(t.funding.to_string())
+                    .bind(venue.as_str());
             }
             for row in q.fetch_all(&mut *tx).await? {
                 ids.insert(row.try_get("client_order_id")?, row.try_get("id")?);
@@ -220,12 +226,12 @@ impl Store {
             let sql = multi_row_insert(
                 marks,
                 "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
-                     margin_balance)",
-                5,
+                     margin_balance, venue)",
+                6,
                 chunk.len(),
             ) + " ON CONFLICT (user_id, taken_at) DO UPDATE SET equity = excluded.equity,
                      available_balance = excluded.available_balance,
-                     margin_balance = excluded.margin_balance";
+                     margin_balance = excluded.margin_balance, venue = excluded.venue";
             let mut q = sqlx::query(&sql);
             for s in chunk {
                 q = q
@@ -233,12 +239,13 @@ impl Store {
                     .bind(s.taken_at)
                     .bind(s.equity.to_string())
                     .bind(s.available_balance.to_string())
-                    .bind(s.margin_balance.to_string());
+                    .bind(s.margin_balance.to_string())
+                    .bind(venue.as_str());
             }
             q.execute(&mut *tx).await?;
         }
 
-        crate::repo::running::rebuild(&mut tx, user_id).await?;
+        crate::repo::running::rebuild(&mut tx, user_id, venue).await?;
         tx.commit().await?;
         Ok(())
     }

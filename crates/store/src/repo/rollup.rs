@@ -1,10 +1,12 @@
-//! The statistics rollup: each user's closed trades summed per UTC quarter hour (the triggers
-//! of migrations 0007 and 0010 keep it), read for the statistics pages.
+//! The statistics rollup: each user's closed trades on each account summed per UTC quarter
+//! hour (the triggers of migrations 0007 and 0010, keyed by (user, account venue) since 0025,
+//! keep it), read for the statistics pages. Statistics follow the account (docs/accounts.md):
+//! a reader asks for the user's current account; trades without a venue are in no rollup.
 //!
 //! A user with a long history has one row per quarter hour with closes (70,000 over two busy
 //! years), and summing them in SQL for every page load costs tens of milliseconds. So the
-//! store keeps each user's rollup in memory and brings it up to date on every read with the
-//! rows changed since its copy: the triggers stamp each changed row with the user's next
+//! store keeps each (user, account)'s rollup in memory and brings it up to date on every read
+//! with the rows changed since its copy: the triggers stamp each changed row with the next
 //! change number (`seq`). A read is then one indexed query that usually returns nothing, and
 //! the copy is never stale, whichever process wrote the change. The copies are bounded in
 //! total rows; the least recently read go first.
@@ -15,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use rust_decimal::Decimal;
+use signaldesk_core::account::AccountVenue;
 use signaldesk_core::stats::{
     constant_offset_spans, equity_curve, period_stats, ClosedTally, Period, PeriodStats,
     MAX_EQUITY_POINTS, QUARTERS_PER_WEEK,
@@ -30,7 +33,7 @@ pub const QUARTER_MS: i64 = 15 * 60 * 1000;
 /// Rows kept in memory over all users (about 40 bytes each).
 const CACHED_ROWS: usize = 2_000_000;
 
-/// One user's rollup at one moment: quarter hours with closes, oldest first.
+/// One user's rollup on one account at one moment: quarter hours with closes, oldest first.
 #[derive(Debug, Clone, Default)]
 pub struct Rollup {
     /// One tally per quarter hour with closes, timed at the quarter's start.
@@ -130,10 +133,13 @@ fn add(sum: &mut ClosedTally, t: &ClosedTally) {
     sum.pnl += t.pnl;
 }
 
-/// Each user's rollup as last read, with the change number it is up to date with.
+/// A rollup's key: the user and their account.
+type RollupKey = (i64, AccountVenue);
+
+/// Each (user, account)'s rollup as last read, with the change number it is up to date with.
 #[derive(Debug, Default)]
 pub(crate) struct RollupCache {
-    users: Mutex<HashMap<i64, CachedRollup>>,
+    users: Mutex<HashMap<RollupKey, CachedRollup>>,
 }
 
 #[derive(Debug)]
@@ -184,17 +190,17 @@ fn merged(quarters: &[ClosedTally], mut changes: Vec<ClosedTally>) -> Vec<Closed
 }
 
 impl RollupCache {
-    fn get(&self, user_id: i64) -> Option<(i64, Rollup)> {
+    fn get(&self, key: RollupKey) -> Option<(i64, Rollup)> {
         let users = self.users.lock().unwrap_or_else(|e| e.into_inner());
-        users.get(&user_id).map(|c| (c.seq, c.rollup.clone()))
+        users.get(&key).map(|c| (c.seq, c.rollup.clone()))
     }
 
-    /// Keeps `rollup` as the user's copy at `seq` unless a newer one is kept already, then
+    /// Keeps `rollup` as the copy of `key` at `seq` unless a newer one is kept already, then
     /// drops the least recently read copies beyond the row budget.
-    fn put(&self, user_id: i64, seq: i64, rollup: Rollup) {
+    fn put(&self, key: RollupKey, seq: i64, rollup: Rollup) {
         let mut users = self.users.lock().unwrap_or_else(|e| e.into_inner());
         let tick = users.values().map(|c| c.last_read).max().unwrap_or(0) + 1;
-        let entry = users.entry(user_id).or_insert(CachedRollup {
+        let entry = users.entry(key).or_insert(CachedRollup {
             seq: i64::MIN,
             rollup: Rollup::default(),
             last_read: tick,
@@ -208,7 +214,7 @@ impl RollupCache {
         while rows > CACHED_ROWS && users.len() > 1 {
             let Some((&oldest, _)) = users
                 .iter()
-                .filter(|(&id, _)| id != user_id)
+                .filter(|(&k, _)| k != key)
                 .min_by_key(|(_, c)| c.last_read)
             else {
                 break;
@@ -221,15 +227,21 @@ impl RollupCache {
 }
 
 impl Store {
-    /// The user's rollup as it is now in the database: the kept copy brought up to date with
-    /// the rows changed since it was read.
-    pub async fn closed_rollup(&self, user_id: i64) -> Result<Rollup, StoreError> {
-        let (seq, rollup) = self.rollups.get(user_id).unwrap_or((-1, Rollup::default()));
+    /// The rollup of the user's trades on account `venue` as it is now in the database: the
+    /// kept copy brought up to date with the rows changed since it was read.
+    pub async fn closed_rollup(
+        &self,
+        user_id: i64,
+        venue: AccountVenue,
+    ) -> Result<Rollup, StoreError> {
+        let key = (user_id, venue);
+        let (seq, rollup) = self.rollups.get(key).unwrap_or((-1, Rollup::default()));
         let rows = sqlx::query(
             "SELECT quarter, trades, wins, pnl_e8, seq FROM trade_rollup
-             WHERE user_id = $1 AND seq > $2",
+             WHERE user_id = $1 AND venue = $2 AND seq > $3",
         )
         .bind(user_id)
+        .bind(venue.as_str())
         .bind(seq)
         .fetch_all(&self.pool)
         .await?;
@@ -244,7 +256,7 @@ impl Store {
                 changes.into_iter().map(|c| c.tally).collect(),
             )),
         };
-        self.rollups.put(user_id, latest, rollup.clone());
+        self.rollups.put(key, latest, rollup.clone());
         Ok(rollup)
     }
 }
@@ -302,13 +314,17 @@ mod tests {
         let big = Rollup {
             quarters: Arc::new(vec![q(1, 1, dec!(1)); CACHED_ROWS / 2 + 1]),
         };
-        cache.put(1, 0, big.clone());
-        cache.put(2, 0, big.clone());
-        assert!(cache.get(1).is_none());
-        assert!(cache.get(2).is_some());
-        cache.put(2, 0, Rollup::default());
+        let (one, two) = (
+            (1, AccountVenue::Paper),
+            (1, AccountVenue::Bybit { demo: true }),
+        );
+        cache.put(one, 0, big.clone());
+        cache.put(two, 0, big.clone());
+        assert!(cache.get(one).is_none());
+        assert!(cache.get(two).is_some());
+        cache.put(two, 0, Rollup::default());
         assert_eq!(
-            cache.get(2).map(|(_, r)| r.quarters.len()),
+            cache.get(two).map(|(_, r)| r.quarters.len()),
             Some(CACHED_ROWS / 2 + 1)
         );
     }

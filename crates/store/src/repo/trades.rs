@@ -490,20 +490,25 @@ impl Store {
         Ok((trades, total))
     }
 
-    /// The pnl of the user's trades closed in `[from_ms, to_ms)`.
+    /// The pnl of the user's trades closed in `[from_ms, to_ms)` on account `venue` (the
+    /// statistics, which follow the account), or on every account with None (the daily loss
+    /// breaker).
     pub async fn closed_pnls_between(
         &self,
         user_id: i64,
+        venue: Option<AccountVenue>,
         from_ms: i64,
         to_ms: i64,
     ) -> Result<Vec<Decimal>, StoreError> {
         let rows = sqlx::query(
             "SELECT pnl FROM trades WHERE user_id = $1 AND status = 'CLOSED'
-                 AND closed_at >= $2 AND closed_at < $3 ORDER BY closed_at, id",
+                 AND closed_at >= $2 AND closed_at < $3 AND ($4 = '' OR venue = $4)
+             ORDER BY closed_at, id",
         )
         .bind(user_id)
         .bind(from_ms)
         .bind(to_ms)
+        .bind(venue.map_or("", AccountVenue::as_str))
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(|r| decimal(r, "pnl")).collect()
@@ -531,21 +536,24 @@ impl Store {
             .collect()
     }
 
-    /// The pnl of each of the user's trades closed in `[from_ms, to_ms)`, and the sum of
-    /// their funding (a part of that pnl).
+    /// The pnl of each of the user's trades closed in `[from_ms, to_ms)` on account `venue`,
+    /// and the sum of their funding (a part of that pnl).
     pub async fn closed_money_between(
         &self,
         user_id: i64,
+        venue: AccountVenue,
         from_ms: i64,
         to_ms: i64,
     ) -> Result<(Vec<Decimal>, Decimal), StoreError> {
         let rows = sqlx::query(
-            "SELECT pnl, funding FROM trades WHERE user_id = $1 AND status = 'CLOSED'
-                 AND closed_at >= $2 AND closed_at < $3 ORDER BY closed_at, id",
+            "SELECT pnl, funding FROM trades WHERE user_id = $1 AND venue = $4
+                 AND status = 'CLOSED' AND closed_at >= $2 AND closed_at < $3
+             ORDER BY closed_at, id",
         )
         .bind(user_id)
         .bind(from_ms)
         .bind(to_ms)
+        .bind(venue.as_str())
         .fetch_all(&self.pool)
         .await?;
         let mut pnls = Vec::with_capacity(rows.len());
