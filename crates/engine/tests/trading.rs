@@ -814,7 +814,8 @@ fn seeded_trade(user_id: i64, at: DateTime<Utc>) -> Trade {
         created_at: at.timestamp_millis(),
         opened_at: Some(at.timestamp_millis()),
         closed_at: None,
-        venue: None,
+        // The desk's account (desk_support): what the worker books its own trades on.
+        venue: Some(AccountVenue::Paper),
     }
 }
 
