@@ -3,6 +3,8 @@ import type { StatsPeriod } from '@/features/stats/api/get-stats'
 /** UI strings of the statistics page with the period filter, verbatim from the spec (section 2). */
 export const statsStrings = {
   title: 'Statistics',
+  /** Not in the spec: the badge's tooltip beside the title. */
+  accountHint: 'Figures of the account the bot trades on now',
   periodOptions: {
     all: 'All',
     '24h': 'Last 24 hours',

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react'
 import { PageHeader } from '@/components/page-header'
+import { AccountBadge } from '@/features/stats/components/account-badge'
 import { StatTile } from '@/components/stat-tile'
 import { ErrorAlert } from '@/components/ui/alert'
 import { Label } from '@/components/ui/label'
@@ -17,7 +18,8 @@ function isPeriod(value: string): value is LivePeriod {
 /**
  * /statistics (spec section 2): the period select (24h, 7d, 30d, all time; default 24h) and the
  * seven cards of GET /api/statistics/?period=…. Every live `statistics` message (all time) is the
- * "all time" figures at once and makes the other periods read again (app/live-dispatch.ts).
+ * "all time" figures at once and makes the other periods read again (app/live-dispatch.ts). Not in
+ * the spec: the account the figures are of (they follow the account the bot trades on now).
  */
 export function LiveStatisticsPage() {
   const id = useId()
@@ -31,6 +33,7 @@ export function LiveStatisticsPage() {
         title={s.title}
         actions={
           <div className="flex items-center gap-3">
+            <AccountBadge />
             <Label htmlFor={`${id}-period`} className="text-muted-foreground">
               {s.periodLabel}
             </Label>

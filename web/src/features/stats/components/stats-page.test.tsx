@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { daysBefore, zonedDate, type Chain } from '@/features/stats/api/get-martingale-chains'
 import type { StatsResponse } from '@/features/stats/api/get-stats'
-import { admin, settingsRecord, storeSession } from '@/testing/fixtures'
+import { admin, botStatusRecord, settingsRecord, storeSession, venues } from '@/testing/fixtures'
 import { renderApp, stubServer } from '@/testing/render-app'
 import { columnTexts } from '@/testing/table'
 import { fakeCharts } from '@/testing/fake-lightweight-charts'
@@ -77,6 +77,7 @@ function statsServer({
       status: 200,
       body: [settingsRecord({ user_timezone: 'Pacific/Kiritimati' })],
     }),
+    'GET /api/bot/status/': () => ({ status: 200, body: botStatusRecord({ venue: venues.demo }) }),
   })
   const calls = (prefix: string) =>
     fetchMock.mock.calls
@@ -117,6 +118,13 @@ describe('stats page', () => {
     expect(statsCalls()).toEqual(['/api/stats/?period=month'])
     expect(chainCalls()).toEqual(['/api/martingale_chains/'])
     expect(screen.queryByLabelText('From')).not.toBeInTheDocument()
+  })
+
+  it('names the account the figures are of: the one the bot trades on now', async () => {
+    statsServer()
+    await openStats()
+    const badge = await screen.findByText('Bybit Demo')
+    expect(badge.closest('[title]')).toHaveAttribute('title', 'Figures of the account the bot trades on now')
   })
 
   it('shows the tiles: counts, win rate with 1 decimal and %, PnL with 2 decimals', async () => {

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import { Link } from 'react-router'
 import { PageHeader } from '@/components/page-header'
+import { AccountBadge } from '@/features/stats/components/account-badge'
 import { Button } from '@/components/ui/button'
 import { backtestStrings } from '@/features/backtest/strings'
 import { Input } from '@/components/ui/input'
@@ -20,7 +21,8 @@ function isPeriod(value: string): value is StatsPeriod {
 /**
  * /stats (spec section 2): the period selector (default This month; Custom shows two dates, sent
  * only when both are set), the tiles, the best and worst weekdays and hours, and the chains table;
- * not in the spec, the period's equity curve and its weekday x hour pnl heatmap.
+ * not in the spec, the period's equity curve and its weekday x hour pnl heatmap, and the account the
+ * figures are of (they follow the account the bot trades on now).
  */
 export function StatsPage() {
   const id = useId()
@@ -32,6 +34,7 @@ export function StatsPage() {
         title={s.title}
         actions={
           <div className="flex flex-wrap items-center gap-3">
+            <AccountBadge />
             <Button asChild variant="outline" size="sm">
               <Link to="/backtest">{backtestStrings.openFromStats}</Link>
             </Button>
