@@ -724,3 +724,120 @@ async fn funding_is_booked_once_and_every_statistic_is_the_sum_of_net_pnl() {
         assert_eq!(funding, dec!(-0.0275), "{}", db.label);
     }
 }
+
+/// The upgrade's placing of keys from before keys named their exchange also places their
+/// user's trades and balance snapshots without a venue, when the keys say one account: paper
+/// books on paper, Bybit books on the Bybit keys' environment; otherwise they stay on none.
+#[tokio::test]
+async fn the_upgrade_places_legacy_trades_on_the_one_account_of_their_users_keys() {
+    let demo = AccountVenue::Bybit { demo: true };
+    for (db, store) in TestDatabase::all_connected().await {
+        let label = db.label;
+        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&db.url)
+            .await
+            .unwrap();
+        let mut legacy = Vec::new();
+        // (name, the keys' is_demo, the id of the user's one execution)
+        for (n, (name, keys, execution)) in [
+            ("paper", &[1][..], Some("paper-7")),
+            ("demo", &[1][..], Some("1a2b-order")),
+            ("both", &[1, 0][..], Some("3c4d-order")),
+            ("none", &[0][..], None),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let user = store.create_user(name, "h", 0).await.unwrap().id;
+            let mut t = closed_trade(user, 100 + n, 1_000, 2_000, dec!(4));
+            t.venue = None;
+            let t = store.insert_trade(&t).await.unwrap();
+            for is_demo in keys {
+                sqlx::query(
+                    "INSERT INTO api_keys (user_id, key_enc, secret_enc, is_demo, is_active,
+                         created_at) VALUES ($1, 'k', 's', $2, 0, 0)",
+                )
+                .bind(user)
+                .bind(i64::from(*is_demo))
+                .execute(&mut conn)
+                .await
+                .unwrap();
+            }
+            if let Some(execution) = execution {
+                sqlx::query(
+                    "INSERT INTO fills (user_id, trade_id, notional, filled_at, venue_id)
+                     VALUES ($1, $2, '100', 2000, $3)",
+                )
+                .bind(user)
+                .bind(t.id)
+                .bind(execution)
+                .execute(&mut conn)
+                .await
+                .unwrap();
+            }
+            sqlx::query(
+                "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
+                     margin_balance) VALUES ($1, 5000, '10', '10', '10')",
+            )
+            .bind(user)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+            legacy.push((user, t.id));
+        }
+        // Keys from before: no exchange yet.
+        sqlx::query("UPDATE api_keys SET exchange = NULL")
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        store.place_undecided_keys().await.unwrap();
+
+        let placed: Vec<Option<AccountVenue>> = {
+            let mut placed = Vec::new();
+            for (user, id) in &legacy {
+                let trades = store.all_trades(*user).await.unwrap();
+                placed.push(trades.iter().find(|t| t.id == *id).unwrap().venue);
+            }
+            placed
+        };
+        assert_eq!(
+            placed,
+            [Some(AccountVenue::Paper), Some(demo), None, None],
+            "{label}"
+        );
+        for ((user, _), venue) in legacy.iter().zip(&placed) {
+            assert_running_exact(&store, *user, label).await;
+            assert_rollups_exact(&store, &db.url, *user, label).await;
+            let counted: u64 = {
+                let mut n = 0;
+                for account in ACCOUNTS {
+                    n += store
+                        .running_statistics(*user, account)
+                        .await
+                        .unwrap()
+                        .trades;
+                }
+                n
+            };
+            assert_eq!(counted, u64::from(venue.is_some()), "{label} user {user}");
+            for account in ACCOUNTS {
+                let snapshot = store
+                    .balance_snapshot_at(*user, account, 9_000)
+                    .await
+                    .unwrap();
+                assert_eq!(
+                    snapshot.is_some(),
+                    *venue == Some(account),
+                    "{label} user {user} {account:?}"
+                );
+            }
+        }
+        assert_eq!(
+            store
+                .fill_volume_between(legacy[1].0, demo, i64::MIN, i64::MAX)
+                .await
+                .unwrap(),
+            dec!(100),
+            "{label}"
+        );
+    }
+}
