@@ -9,8 +9,9 @@
 //!   (pnl <= 0, DESIGN.md's loss). Tripped for `losses_pause_minutes` after the N-th loss; a
 //!   streak that goes on trips again at 2N, 3N…
 //!
-//! Both are read from the books on the worker's clock, so a backtest, a restart and another
-//! instance decide the same.
+//! Both are read from the books of the worker's own account (a loss on paper never pauses a
+//! Bybit account, docs/accounts.md) on the worker's clock, so a backtest, a restart and
+//! another instance decide the same.
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use rust_decimal::Decimal;
@@ -77,7 +78,7 @@ impl TradingWorker {
             .store
             .closed_pnls_between(
                 self.user_id,
-                None,
+                Some(self.deps.account_venue),
                 day_start.timestamp_millis(),
                 now.timestamp_millis() + 1,
             )
@@ -113,7 +114,12 @@ impl TradingWorker {
         let results = self
             .deps
             .store
-            .recent_closed_results(self.user_id, now.timestamp_millis() + 1, STREAK_READ)
+            .recent_closed_results(
+                self.user_id,
+                self.deps.account_venue,
+                now.timestamp_millis() + 1,
+                STREAK_READ,
+            )
             .await
             .ok()?;
         let streak = results

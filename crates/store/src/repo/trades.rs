@@ -514,21 +514,23 @@ impl Store {
         rows.iter().map(|r| decimal(r, "pnl")).collect()
     }
 
-    /// The pnl and close time of the user's `limit` most recent trades closed before
-    /// `before_ms`, newest first (the losses-in-a-row circuit breaker reads them).
+    /// The pnl and close time of the user's `limit` most recent trades on account `venue`
+    /// closed before `before_ms`, newest first (the losses-in-a-row circuit breaker reads them).
     pub async fn recent_closed_results(
         &self,
         user_id: i64,
+        venue: AccountVenue,
         before_ms: i64,
         limit: i64,
     ) -> Result<Vec<(Decimal, i64)>, StoreError> {
         let rows = sqlx::query(
             "SELECT pnl, closed_at FROM trades WHERE user_id = $1 AND status = 'CLOSED'
-                 AND closed_at < $2 ORDER BY closed_at DESC, id DESC LIMIT $3",
+                 AND closed_at < $2 AND venue = $4 ORDER BY closed_at DESC, id DESC LIMIT $3",
         )
         .bind(user_id)
         .bind(before_ms)
         .bind(limit)
+        .bind(venue.as_str())
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
