@@ -1064,7 +1064,9 @@ export interface components {
              * @description What changed: for `settings_changed`, `{"changes": [{"field", "old", "new"}]}`; `{}`
              *     when the action has no detail.
              */
-            detail: Record<string, never>;
+            detail: {
+                [key: string]: unknown;
+            };
             /** Format: int64 */
             id: number;
             user_agent: string | null;

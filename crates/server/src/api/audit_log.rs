@@ -37,7 +37,7 @@ pub struct AuditEntryView {
     pub action: String,
     /// What changed: for `settings_changed`, `{"changes": [{"field", "old", "new"}]}`; `{}`
     /// when the action has no detail.
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::HashMap<String, serde_json::Value>)]
     pub detail: serde_json::Value,
     /// The client address, or `telegram` for a Telegram command.
     pub address: Option<String>,
