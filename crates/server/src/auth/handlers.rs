@@ -133,11 +133,12 @@ async fn verify_credentials(
     // Per (username, address) and per address: failures elsewhere never lock this user out
     // here. Only failures count, and a success ends the pair's growing delays.
     let limits = &state.limits;
-    let user = state.store.user_by_username(username).await?;
     if let Err(locked) = limits.login_check(username, client).await {
+        let user = state.store.user_by_username(username).await?;
         failed(user.as_ref(), "locked").await;
         return Err(locked);
     }
+    let user = state.store.user_by_username(username).await?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     if password::verify(credentials.password.clone(), stored).await {
         let user = user.ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
@@ -152,18 +153,19 @@ async fn verify_credentials(
                 return Err(ApiError::otp_required(two_factor::CODE_NEEDED));
             }
             two_factor::LoginFactor::Refused => {
+                // The row first: the lockout a failure may start runs from its count.
+                failed(Some(&user), "otp").await;
                 limits.login_failed(username, client).await?;
                 tracing::info!(%client, user_id = user.id, "failed login: wrong two-factor code");
-                failed(Some(&user), "otp").await;
                 return Err(ApiError::otp_required(two_factor::WRONG_CODE));
             }
         }
         limits.login_succeeded(username, client).await?;
         Ok(user)
     } else {
+        failed(user.as_ref(), "password").await;
         limits.login_failed(username, client).await?;
         tracing::info!(%client, "failed login");
-        failed(user.as_ref(), "password").await;
         Err(ApiError::unauthorized(BAD_CREDENTIALS))
     }
 }
