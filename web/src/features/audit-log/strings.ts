@@ -13,6 +13,7 @@ export const auditLogStrings = {
   loadMore: 'Load more',
   loadMoreFailed: 'Failed to load more rows',
   tableLabel: 'Audit log',
+  scrollLabel: 'Audit log rows (scrolls sideways)',
   columns: {
     time: (zone: string) => `Time (${zone})`,
     action: 'Action',
