@@ -16,8 +16,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::{
-    alerts, api_keys, audit_log, backtest_chart, backtests, balance, bot, dashboard, live_statistics, logs,
-    notification_channels, parity, settings, signals, stats, trades, webhook,
+    alerts, api_keys, audit_log, backtest_chart, backtests, balance, bot, dashboard,
+    live_statistics, logs, notification_channels, parity, settings, signals, stats, trades,
+    webhook,
 };
 use crate::app::AppState;
 use crate::auth::handlers as auth;

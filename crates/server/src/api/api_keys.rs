@@ -225,7 +225,11 @@ pub async fn set_active(
     let record = state.store.set_active_api_key(auth.id(), id).await?;
     if !key.is_active {
         audit
-            .record(Some(auth.id()), AuditAction::ApiKeyActivated, audited(&record))
+            .record(
+                Some(auth.id()),
+                AuditAction::ApiKeyActivated,
+                audited(&record),
+            )
             .await;
         account_changed(&state, &auth, before).await?;
     }
@@ -251,7 +255,11 @@ pub async fn deactivate(
     let before = state.store.account_venue(auth.id()).await?;
     let record = state.store.deactivate_api_key(auth.id(), id).await?;
     audit
-        .record(Some(auth.id()), AuditAction::ApiKeyDeactivated, audited(&record))
+        .record(
+            Some(auth.id()),
+            AuditAction::ApiKeyDeactivated,
+            audited(&record),
+        )
         .await;
     account_changed(&state, &auth, before).await?;
     tracing::info!(user_id = auth.id(), key_id = id, "API key deactivated");

@@ -81,7 +81,9 @@ pub async fn list(
         )));
     }
     if query.before.is_some_and(|b| b < 1) {
-        return Err(ApiError::bad_request("before must be a row id (1 or more)."));
+        return Err(ApiError::bad_request(
+            "before must be a row id (1 or more).",
+        ));
     }
     // One more than asked tells whether another page follows.
     let mut entries = state

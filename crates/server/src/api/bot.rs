@@ -25,7 +25,10 @@ async fn control(
     user_id: i64,
     action: BotControl,
 ) -> ApiResult<Json<ControlResponse>> {
-    let status = state.engine.control(user_id, action, audit.origin()).await?;
+    let status = state
+        .engine
+        .control(user_id, action, audit.origin())
+        .await?;
     Ok(Json(ControlResponse {
         message: action.done(),
         status,

@@ -227,7 +227,11 @@ pub async fn login(
     tracing::info!(user_id = user.id, "login");
     let response = start_session(&state, &user, audit.origin()).await?;
     audit
-        .record(Some(user.id), AuditAction::Login, json!({ "via": "browser" }))
+        .record(
+            Some(user.id),
+            AuditAction::Login,
+            json!({ "via": "browser" }),
+        )
         .await;
     Ok(response)
 }

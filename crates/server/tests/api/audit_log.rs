@@ -178,13 +178,29 @@ async fn every_action_writes_one_row(app: &TestApp) {
     let path = format!("/api/bot-settings/{}/", settings["id"]);
     let max_trades = settings["max_trades"].as_i64().unwrap();
     let change = json!({"max_trades": max_trades + 1, "leverage": settings["leverage"]});
-    ok(app, Method::PUT, &path, &token, Some(change.clone()), StatusCode::OK).await;
+    ok(
+        app,
+        Method::PUT,
+        &path,
+        &token,
+        Some(change.clone()),
+        StatusCode::OK,
+    )
+    .await;
     assert_eq!(
         trail.one("settings_changed").await,
         json!({"changes": [{"field": "max_trades", "old": max_trades, "new": max_trades + 1}]}),
         "{label}"
     );
-    ok(app, Method::PUT, &path, &token, Some(change), StatusCode::OK).await;
+    ok(
+        app,
+        Method::PUT,
+        &path,
+        &token,
+        Some(change),
+        StatusCode::OK,
+    )
+    .await;
     trail.none("settings saved unchanged").await;
 
     // Keys: added, activated (never the key or secret).
@@ -273,10 +289,7 @@ async fn every_action_writes_one_row(app: &TestApp) {
     )
     .await;
     assert_eq!(closed["closed"], 1);
-    assert_eq!(
-        trail.one("positions_closed_all").await,
-        json!({"count": 1})
-    );
+    assert_eq!(trail.one("positions_closed_all").await, json!({"count": 1}));
     for (path, action) in [
         ("/api/command/bot/stop/", "bot_stopped"),
         ("/api/command/signals/stop/", "signals_stopped"),
@@ -390,7 +403,12 @@ async fn every_action_writes_one_row(app: &TestApp) {
         json!({"session_id": scripted_session})
     );
     let res = login_with(app, "alice", PASSWORD).await;
-    tokens.push(res.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_string());
+    tokens.push(
+        res.json::<Value>().await.unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+    );
     trail.one("login").await;
     let revoked = ok(
         app,
@@ -435,12 +453,11 @@ async fn every_action_writes_one_row(app: &TestApp) {
     let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(app.db_url())
         .await
         .unwrap();
-    let nobody: Vec<(String, String, Option<String>)> = sqlx::query_as(
-        "SELECT action, detail, user_agent FROM audit_log WHERE user_id IS NULL",
-    )
-    .fetch_all(&mut conn)
-    .await
-    .unwrap();
+    let nobody: Vec<(String, String, Option<String>)> =
+        sqlx::query_as("SELECT action, detail, user_agent FROM audit_log WHERE user_id IS NULL")
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
     assert_eq!(nobody.len(), 1, "{label}: {nobody:?}");
     assert_eq!(nobody[0].0, "login_failed");
     assert_eq!(
@@ -491,7 +508,14 @@ async fn every_action_writes_one_row(app: &TestApp) {
             .unwrap();
     let text = format!("{rows:?}");
     let webhook_secret = hook.trim_end_matches('/').rsplit('/').next().unwrap();
-    let mut secrets = vec![KEY, SECRET, PASSWORD, NEW_PASSWORD, &otp_secret, webhook_secret];
+    let mut secrets = vec![
+        KEY,
+        SECRET,
+        PASSWORD,
+        NEW_PASSWORD,
+        &otp_secret,
+        webhook_secret,
+    ];
     secrets.extend(recovery.iter().map(String::as_str));
     secrets.extend(tokens.iter().map(String::as_str));
     secrets.push(&scripted);
@@ -591,7 +615,12 @@ async fn the_page(app: &TestApp) {
         "before=-3",
     ] {
         let res = app
-            .call(Method::GET, &format!("/api/audit-log/?{query}"), &alice, None)
+            .call(
+                Method::GET,
+                &format!("/api/audit-log/?{query}"),
+                &alice,
+                None,
+            )
             .await;
         assert_json_error(res, StatusCode::BAD_REQUEST).await;
     }
@@ -673,7 +702,11 @@ async fn rows_are_append_only(app: &TestApp) {
             .is_err());
     }
     assert_eq!(store.prune_audit_log().await.unwrap(), 1, "{label}");
-    assert_eq!(store.prune_audit_log().await.unwrap(), 0, "{label}: idempotent");
+    assert_eq!(
+        store.prune_audit_log().await.unwrap(),
+        0,
+        "{label}: idempotent"
+    );
     let left: Vec<i64> = store
         .audit_page(alice, None, 10)
         .await
@@ -683,7 +716,10 @@ async fn rows_are_append_only(app: &TestApp) {
         .collect();
     assert_eq!(left, vec![young], "{label}");
     let row = &store.audit_page(alice, None, 1).await.unwrap()[0];
-    assert_eq!(row.action, "logout", "{label}: the failed updates changed nothing");
+    assert_eq!(
+        row.action, "logout",
+        "{label}: the failed updates changed nothing"
+    );
     assert_eq!(row.origin, origin);
 }
 

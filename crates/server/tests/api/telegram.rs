@@ -264,14 +264,24 @@ async fn commands_from_the_traders_chat_report_and_close_everything_only_after_t
             .as_array()
             .unwrap()
             .iter()
-            .map(|e| (e["action"].clone(), e["detail"].clone(), e["address"].clone()))
+            .map(|e| {
+                (
+                    e["action"].clone(),
+                    e["detail"].clone(),
+                    e["address"].clone(),
+                )
+            })
             .collect();
         assert_eq!(
             rows,
             [
                 (json!("bot_started"), json!({}), json!("telegram")),
                 (json!("bot_stopped"), json!({}), json!("telegram")),
-                (json!("positions_closed_all"), json!({"count": 2}), json!("telegram")),
+                (
+                    json!("positions_closed_all"),
+                    json!({"count": 2}),
+                    json!("telegram")
+                ),
             ],
             "{label}"
         );

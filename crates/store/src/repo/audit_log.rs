@@ -172,10 +172,7 @@ impl Store {
     /// trigger reads, so a server clock ahead of it cannot make the trigger refuse the whole
     /// statement); answers how many went. Idempotent, so every instance may run it.
     pub async fn prune_audit_log(&self) -> Result<u64, StoreError> {
-        let sql = format!(
-            "DELETE FROM audit_log WHERE at < {} - $1",
-            self.clock_ms()
-        );
+        let sql = format!("DELETE FROM audit_log WHERE at < {} - $1", self.clock_ms());
         let done = sqlx::query(&sql)
             .bind(AUDIT_RETENTION_MS)
             .execute(&self.pool)
