@@ -1,7 +1,9 @@
 //! Bot control (spec section 4, DESIGN.md section 5, "Bot control"): starting and stopping a
 //! user's trading worker and signal fetching, with the checks that come first. Every way in
 //! (the HTTP API, Telegram's `/startbot` and `/stopbot`) calls [`Engine::control`], so the
-//! rules and refusals are the same everywhere.
+//! rules and refusals are the same everywhere, and each done action is audited once.
+
+use signaldesk_store::{AuditAction, SessionOrigin};
 
 use crate::{BotStatus, Engine, EngineError};
 
@@ -27,14 +29,26 @@ impl BotControl {
             BotControl::StopSignals => "Signals stopped",
         }
     }
+
+    /// The audit log's name for it.
+    pub fn audited_as(self) -> AuditAction {
+        match self {
+            BotControl::StartBot => AuditAction::BotStarted,
+            BotControl::StopBot => AuditAction::BotStopped,
+            BotControl::StartSignals => AuditAction::SignalsStarted,
+            BotControl::StopSignals => AuditAction::SignalsStopped,
+        }
+    }
 }
 
 impl Engine {
-    /// Carries out `action` for the user; the status after it, also sent live.
+    /// Carries out `action` for the user, asked from `origin`; the status after it, also
+    /// sent live. A done action is recorded in the audit log.
     pub async fn control(
         &self,
         user_id: i64,
         action: BotControl,
+        origin: &SessionOrigin,
     ) -> Result<BotStatus, EngineError> {
         let supervisor = self.supervisor();
         let status = match action {
@@ -47,6 +61,13 @@ impl Engine {
             BotControl::StopSignals => supervisor.stop_signals(user_id).await?,
         };
         tracing::info!(user_id, message = action.done(), "bot control");
+        self.record_audit(
+            Some(user_id),
+            action.audited_as(),
+            serde_json::json!({}),
+            origin,
+        )
+        .await;
         Ok(status)
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod audit_log;
 mod background;
 pub mod control;
 mod engine;

@@ -5,6 +5,7 @@
 pub mod api;
 pub mod app;
 pub mod audit;
+pub mod audit_log;
 pub mod auth;
 pub mod backtest;
 pub mod cli;

@@ -16,8 +16,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::{
-    alerts, api_keys, backtest_chart, backtests, balance, bot, dashboard, live_statistics, logs,
-    notification_channels, parity, settings, signals, stats, trades, webhook,
+    alerts, api_keys, audit_log, backtest_chart, backtests, balance, bot, dashboard,
+    live_statistics, logs, notification_channels, parity, settings, signals, stats, trades,
+    webhook,
 };
 use crate::app::AppState;
 use crate::auth::handlers as auth;
@@ -64,6 +65,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(sessions::list))
         .routes(routes!(sessions::revoke))
         .routes(routes!(sessions::revoke_others))
+        .routes(routes!(audit_log::list))
         .routes(routes!(settings::list, settings::create))
         .routes(routes!(settings::read, settings::update))
         .routes(routes!(settings::risk_preview))

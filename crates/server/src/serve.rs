@@ -17,7 +17,7 @@ use crate::auth::{password, secrets};
 use crate::config::Config;
 use crate::http::metrics::Exporter;
 use crate::relay::{self, Relay};
-use crate::{rate_limit, router};
+use crate::{audit_log, rate_limit, router};
 
 /// A server running in the background (tests and `serve` both use it).
 pub struct RunningServer {
@@ -29,6 +29,8 @@ pub struct RunningServer {
     housekeeping_task: JoinHandle<()>,
     /// Folds latencies into the `/metrics` buckets (`Exporter::spawn_upkeep`).
     metrics_task: JoinHandle<()>,
+    /// Deletes audit rows past the retention (`audit_log::spawn_pruning`).
+    audit_pruning_task: JoinHandle<()>,
     /// Live events to and from the other instances (PostgreSQL).
     relay: Option<Relay>,
 }
@@ -47,6 +49,7 @@ impl RunningServer {
         self.relay.take();
         self.housekeeping_task.abort();
         self.metrics_task.abort();
+        self.audit_pruning_task.abort();
         self.state.store.close().await;
         Ok(())
     }
@@ -118,6 +121,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
     }
     let housekeeping_task = rate_limit::spawn_housekeeping(&state.limits);
     let metrics_task = state.metrics.spawn_upkeep();
+    let audit_pruning_task = audit_log::spawn_pruning(state.store.clone());
     let app = router::build(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
@@ -134,6 +138,7 @@ pub async fn start(config: Config, store: Store) -> anyhow::Result<RunningServer
         task,
         housekeeping_task,
         metrics_task,
+        audit_pruning_task,
         relay,
     })
 }

@@ -20,6 +20,7 @@ pub use error::StoreError;
 pub use health::StoreHealth;
 pub use repo::alerts::AlertRecord;
 pub use repo::api_keys::{ApiCredentials, ApiKeyRecord, PlacedKey, Placement};
+pub use repo::audit_log::{AuditAction, AuditEntry, AUDIT_RETENTION_MS};
 pub use repo::backtests::BacktestRecord;
 pub use repo::bot_logs::{LogEntry, LogLevel};
 pub use repo::commands::BotCommand;

@@ -33,11 +33,14 @@ const LiveStatisticsPage = lazyPage(() =>
   import('@/features/statistics/components/live-statistics-page').then((m) => m.LiveStatisticsPage),
 )
 const StatsPage = lazyPage(() => import('@/features/stats/components/stats-page').then((m) => m.StatsPage))
+const AuditLogPage = lazyPage(() =>
+  import('@/features/audit-log/components/audit-log-page').then((m) => m.AuditLogPage),
+)
 const BacktestPage = lazyPage(() =>
   import('@/features/backtest/components/backtest-page').then((m) => m.BacktestPage),
 )
 
-/** Every route of spec section 2 with its access rule. */
+/** Every route of spec section 2 with its access rule, and /audit-log (issue 31). */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
@@ -65,6 +68,7 @@ export const routes: RouteObject[] = [
           { path: '/statistics', element: <LiveStatisticsPage /> },
           { path: '/stats', element: <StatsPage /> },
           { path: '/backtest', element: <BacktestPage /> },
+          { path: '/audit-log', element: <AuditLogPage /> },
         ],
       },
       { path: '/', element: <HomeRedirect /> },

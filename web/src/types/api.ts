@@ -21,6 +21,10 @@ export type SessionInfo = Schemas['SessionView']
 export type PasswordChange = Schemas['PasswordChange']
 /** How many sessions a revoke or a password change ended. */
 export type Revoked = Schemas['RevokedResponse']
+/** One row of the user's audit log (GET /api/audit-log/); `action` is a stable snake_case name. */
+export type AuditEntry = Schemas['AuditEntryView']
+/** A page of the audit log, newest first; `next_before` asks for the next, null on the last. */
+export type AuditPage = Schemas['AuditLogPage']
 /** Every error answer of the server: `{"error": "<sentence>"}`, plus `fields` on 400 validation errors. */
 export type ErrorBody = Schemas['ErrorBody']
 export type BotMode = Schemas['BotMode']

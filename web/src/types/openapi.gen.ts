@@ -85,6 +85,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit-log/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's audit rows, newest first. */
+        get: operations["audit_log_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/2fa/disable/": {
         parameters: {
             query?: never;
@@ -1034,6 +1051,34 @@ export interface components {
             is_demo: boolean;
             /** @description Always fully masked. */
             key: string;
+        };
+        /** @description One audit row. */
+        AuditEntryView: {
+            /** @description The action's stable name (docs/security.md lists them), e.g. `settings_changed`. */
+            action: string;
+            /** @description The client address, or `telegram` for a Telegram command. */
+            address: string | null;
+            /** @description When it happened (RFC 3339, UTC). */
+            at: string;
+            /**
+             * @description What changed: for `settings_changed`, `{"changes": [{"field", "old", "new"}]}`; `{}`
+             *     when the action has no detail.
+             */
+            detail: {
+                [key: string]: unknown;
+            };
+            /** Format: int64 */
+            id: number;
+            user_agent: string | null;
+        };
+        AuditLogPage: {
+            /** @description Newest first. */
+            entries: components["schemas"]["AuditEntryView"][];
+            /**
+             * Format: int64
+             * @description The `before` of the next page; null on the last page.
+             */
+            next_before: number | null;
         };
         /** @description The body of `POST /api/backtests/`. */
         BacktestInput: {
@@ -2519,6 +2564,55 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    audit_log_list: {
+        parameters: {
+            query?: {
+                /** @description How many rows, 1 to 200 (default 50). */
+                limit?: number;
+                /** @description Only rows older than this one: the `next_before` of the previous page. */
+                before?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -35,7 +35,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use signaldesk_store::{LeaseHolder, TradeQuery, TradeStatus};
+use signaldesk_store::{AuditAction, LeaseHolder, TradeQuery, TradeStatus};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -419,7 +419,9 @@ impl Poller {
                     Command::StartBot => BotControl::StartBot,
                     _ => BotControl::StopBot,
                 };
-                let status = engine.control(user_id, action).await?;
+                let status = engine
+                    .control(user_id, action, &crate::audit_log::telegram_origin())
+                    .await?;
                 format!(
                     "{}.\nVenue: {}\nBot: {}\nSignals: {}",
                     action.done(),
@@ -501,7 +503,17 @@ impl Poller {
                 self.answer(&query.id, "Closing every open position…").await;
                 tracing::info!(user_id, "telegram: close all confirmed");
                 match self.engine.supervisor().close_all(user_id).await {
-                    Ok(closed) => (None, format!("Closed {closed} positions at market.")),
+                    Ok(closed) => {
+                        self.engine
+                            .record_audit(
+                                Some(user_id),
+                                AuditAction::PositionsClosedAll,
+                                serde_json::json!({ "count": closed }),
+                                &crate::audit_log::telegram_origin(),
+                            )
+                            .await;
+                        (None, format!("Closed {closed} positions at market."))
+                    }
                     Err(e) => (None, refusal(user_id, &e)),
                 }
             }

@@ -5,12 +5,14 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 use signaldesk_core::account::{AccountVenue, Exchange};
-use signaldesk_store::ApiKeyRecord;
+use signaldesk_store::{ApiKeyRecord, AuditAction};
 use utoipa::ToSchema;
 
 use crate::api::rfc3339;
 use crate::app::{now_ms, AppState};
+use crate::audit_log::Audit;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody, FieldErrors};
 
@@ -74,6 +76,11 @@ impl std::fmt::Debug for NewApiKey {
     }
 }
 
+/// What the audit log records of a key: which one, never its key or secret.
+fn audited(key: &ApiKeyRecord) -> Value {
+    json!({ "id": key.id, "exchange": key.exchange.as_str(), "is_demo": key.is_demo })
+}
+
 fn default_demo() -> bool {
     true
 }
@@ -96,6 +103,7 @@ pub async fn list(
     responses((status = 201, body = ApiKeyView), (status = 400, body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
     ApiJson(new): ApiJson<NewApiKey>,
 ) -> ApiResult<(StatusCode, Json<ApiKeyView>)> {
@@ -132,6 +140,9 @@ pub async fn create(
         is_demo = record.is_demo,
         "API key added"
     );
+    audit
+        .record(Some(auth.id()), AuditAction::ApiKeyAdded, audited(&record))
+        .await;
     Ok((StatusCode::CREATED, Json(record.into())))
 }
 
@@ -175,6 +186,7 @@ async fn own_key(state: &AppState, auth: &AuthUser, id: i64) -> ApiResult<ApiKey
     responses((status = 204), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn delete(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<StatusCode> {
@@ -184,6 +196,9 @@ pub async fn delete(
     }
     let before = state.store.account_venue(auth.id()).await?;
     state.store.delete_api_key(auth.id(), id).await?;
+    audit
+        .record(Some(auth.id()), AuditAction::ApiKeyDeleted, audited(&key))
+        .await;
     if key.is_active {
         account_changed(&state, &auth, before).await?;
     }
@@ -197,6 +212,7 @@ pub async fn delete(
               (status = 409, body = ErrorBody)))]
 pub async fn set_active(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<ApiKeyView>> {
@@ -208,6 +224,13 @@ pub async fn set_active(
     let before = state.store.account_venue(auth.id()).await?;
     let record = state.store.set_active_api_key(auth.id(), id).await?;
     if !key.is_active {
+        audit
+            .record(
+                Some(auth.id()),
+                AuditAction::ApiKeyActivated,
+                audited(&record),
+            )
+            .await;
         account_changed(&state, &auth, before).await?;
     }
     Ok(Json(record.into()))
@@ -220,6 +243,7 @@ pub async fn set_active(
               (status = 409, body = ErrorBody)))]
 pub async fn deactivate(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<ApiKeyView>> {
@@ -230,6 +254,13 @@ pub async fn deactivate(
     account_may_change(&state, &auth).await?;
     let before = state.store.account_venue(auth.id()).await?;
     let record = state.store.deactivate_api_key(auth.id(), id).await?;
+    audit
+        .record(
+            Some(auth.id()),
+            AuditAction::ApiKeyDeactivated,
+            audited(&record),
+        )
+        .await;
     account_changed(&state, &auth, before).await?;
     tracing::info!(user_id = auth.id(), key_id = id, "API key deactivated");
     Ok(Json(record.into()))

@@ -9,6 +9,7 @@ use signaldesk_engine::BotStatus;
 use utoipa::ToSchema;
 
 use crate::app::AppState;
+use crate::audit_log::Audit;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiPath, ApiResult, ErrorBody};
 
@@ -20,10 +21,14 @@ pub struct ControlResponse {
 
 async fn control(
     state: &AppState,
+    audit: &Audit,
     user_id: i64,
     action: BotControl,
 ) -> ApiResult<Json<ControlResponse>> {
-    let status = state.engine.control(user_id, action).await?;
+    let status = state
+        .engine
+        .control(user_id, action, audit.origin())
+        .await?;
     Ok(Json(ControlResponse {
         message: action.done(),
         status,
@@ -48,18 +53,19 @@ macro_rules! control_routes {
                       (status = 404, body = ErrorBody)))]
         pub async fn $by_id(
             State(state): State<AppState>,
+            audit: Audit,
             auth: AuthUser,
             ApiPath(id): ApiPath<i64>,
         ) -> ApiResult<Json<ControlResponse>> {
             own_record(&state, &auth, id).await?;
-            control(&state, auth.id(), $action).await
+            control(&state, &audit, auth.id(), $action).await
         }
 
         #[doc = $doc]
         #[utoipa::path(post, path = $alias_path, tag = "bot",
             responses((status = 200, body = ControlResponse), (status = 400, body = ErrorBody)))]
-        pub async fn $alias(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<ControlResponse>> {
-            control(&state, auth.id(), $action).await
+        pub async fn $alias(State(state): State<AppState>, audit: Audit, auth: AuthUser) -> ApiResult<Json<ControlResponse>> {
+            control(&state, &audit, auth.id(), $action).await
         }
     )*};
 }

@@ -2,6 +2,7 @@
 
 pub mod alerts;
 pub mod api_keys;
+pub mod audit_log;
 pub mod backtest_chart;
 pub mod backtests;
 pub mod balance;

@@ -4,12 +4,13 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 use signaldesk_core::settings::BotSettings;
-use signaldesk_store::{SettingsRecord, StoreError};
+use signaldesk_store::{AuditAction, SettingsRecord, StoreError};
 use utoipa::ToSchema;
 
 use crate::app::{now_ms, AppState};
+use crate::audit_log::Audit;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody};
 use crate::openapi::SettingsInput;
@@ -41,6 +42,36 @@ fn as_object(payload: &Value) -> ApiResult<&serde_json::Map<String, Value>> {
         .ok_or_else(|| ApiError::bad_request("Expected a JSON object of settings."))
 }
 
+/// The fields that differ between two versions of the settings, as the audit log records
+/// them: `[{field, old, new}]`, in field order.
+fn changes(before: &BotSettings, after: &BotSettings) -> Vec<Value> {
+    let as_map = |settings: &BotSettings| match serde_json::to_value(settings) {
+        Ok(Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let (old, new) = (as_map(before), as_map(after));
+    new.iter()
+        .filter(|(field, value)| old.get(*field) != Some(*value))
+        .map(|(field, value)| {
+            json!({ "field": field, "old": old.get(field).unwrap_or(&Value::Null), "new": value })
+        })
+        .collect()
+}
+
+/// Records a `settings_changed` row when something changed.
+async fn audit_changes(audit: &Audit, user_id: i64, before: &BotSettings, after: &BotSettings) {
+    let changes = changes(before, after);
+    if !changes.is_empty() {
+        audit
+            .record(
+                Some(user_id),
+                AuditAction::SettingsChanged,
+                json!({ "changes": changes }),
+            )
+            .await;
+    }
+}
+
 /// Lists the user's records: exactly one, created with the spec's defaults the first time.
 #[utoipa::path(get, path = "/api/bot-settings/", tag = "settings",
     responses((status = 200, body = [SettingsView]), (status = 401, body = ErrorBody)))]
@@ -58,6 +89,7 @@ pub async fn list(
               (status = 409, body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
     ApiJson(payload): ApiJson<Value>,
 ) -> ApiResult<(StatusCode, Json<SettingsView>)> {
@@ -70,7 +102,10 @@ pub async fn create(
         .create_settings(auth.id(), &settings, now_ms())
         .await
     {
-        Ok(record) => Ok((StatusCode::CREATED, Json(record.into()))),
+        Ok(record) => {
+            audit_changes(&audit, auth.id(), &BotSettings::default(), &record.settings).await;
+            Ok((StatusCode::CREATED, Json(record.into())))
+        }
         Err(StoreError::Conflict(_)) => Err(ApiError::conflict(
             "Settings already exist; update them with PUT /api/bot-settings/{id}/.",
         )),
@@ -102,6 +137,7 @@ pub async fn read(
               (status = 404, body = ErrorBody)))]
 pub async fn update(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
     ApiPath(id): ApiPath<i64>,
     ApiJson(payload): ApiJson<Value>,
@@ -120,6 +156,7 @@ pub async fn update(
         .engine
         .update_settings(auth.id(), id, &settings, now_ms())
         .await?;
+    audit_changes(&audit, auth.id(), &current.settings, &record.settings).await;
     Ok(Json(record.into()))
 }
 

@@ -5,12 +5,14 @@ use axum::Json;
 use chrono::{DateTime, NaiveDate};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use signaldesk_core::stats::blank;
-use signaldesk_store::{Trade, TradeQuery, TradeStatus};
+use signaldesk_store::{AuditAction, Trade, TradeQuery, TradeStatus};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::rfc3339;
 use crate::app::AppState;
+use crate::audit_log::Audit;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiPath, ApiQuery, ApiResult, ErrorBody};
 
@@ -223,6 +225,7 @@ pub async fn list(
               (status = 409, body = ErrorBody)))]
 pub async fn close(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<TradeView>> {
@@ -235,6 +238,13 @@ pub async fn close(
         return Err(ApiError::conflict("This trade is not open"));
     }
     let closed = state.engine.supervisor().close_trade(auth.id(), id).await?;
+    audit
+        .record(
+            Some(auth.id()),
+            AuditAction::PositionClosed,
+            json!({ "trade_id": id, "symbol": closed.symbol }),
+        )
+        .await;
     Ok(Json(closed.into()))
 }
 
@@ -248,8 +258,16 @@ pub struct CloseAllAnswer {
     responses((status = 200, body = CloseAllAnswer), (status = 401, body = ErrorBody)))]
 pub async fn close_all(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
 ) -> ApiResult<Json<CloseAllAnswer>> {
     let closed = state.engine.supervisor().close_all(auth.id()).await?;
+    audit
+        .record(
+            Some(auth.id()),
+            AuditAction::PositionsClosedAll,
+            json!({ "count": closed }),
+        )
+        .await;
     Ok(Json(CloseAllAnswer { closed }))
 }

@@ -9,12 +9,15 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
+use serde_json::json;
 use signaldesk_core::alert::{parse_alert, AlertBody, AlertError, ParsedAlert};
 use signaldesk_engine::signal_worker::Alert;
+use signaldesk_store::AuditAction;
 use utoipa::ToSchema;
 
 use crate::api::rfc3339;
 use crate::app::{now_ms, AppState};
+use crate::audit_log::Audit;
 use crate::auth::{secrets, AuthUser};
 use crate::error::{ApiError, ApiPath, ApiResult, ErrorBody, FieldErrors};
 use crate::rate_limit::client_ip;
@@ -53,14 +56,22 @@ pub async fn status(
     responses((status = 201, body = NewWebhook), (status = 401, body = ErrorBody)))]
 pub async fn regenerate(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
 ) -> ApiResult<(StatusCode, Json<NewWebhook>)> {
     let secret = secrets::new_secret();
     let now = now_ms();
+    let had_one = state.store.webhook_created_at(auth.id()).await?.is_some();
     state
         .store
         .set_webhook_secret(auth.id(), &secrets::digest(&secret), now)
         .await?;
+    let action = if had_one {
+        AuditAction::WebhookUrlRotated
+    } else {
+        AuditAction::WebhookUrlCreated
+    };
+    audit.record(Some(auth.id()), action, json!({})).await;
     Ok((
         StatusCode::CREATED,
         Json(NewWebhook {

@@ -1,18 +1,19 @@
 //! `/api/auth/…`: login (with the two-factor code when 2FA is on), register, logout, me,
 //! check, token and the password change.
 
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use signaldesk_store::{SessionOrigin, StoreError, User};
+use serde_json::json;
+use signaldesk_store::{AuditAction, SessionOrigin, StoreError, User};
 use utoipa::ToSchema;
 
 use crate::app::{now_ms, AppState};
+use crate::audit_log::Audit;
 use crate::auth::{cookies, password, secrets, two_factor, AuthUser};
 use crate::error::{ApiError, ApiJson, ApiResult, ErrorBody, FieldErrors};
-use crate::rate_limit::client_ip;
 
 #[derive(Deserialize, ToSchema)]
 pub struct Credentials {
@@ -112,18 +113,31 @@ fn require_fields(credentials: &Credentials) -> ApiResult<()> {
 
 /// Checks a username and password, and the second factor when the user's 2FA is on, under
 /// the failed-login limits: a wrong code counts as a failed login; a missing one counts
-/// nothing. Only a full success ends the pair's growing delays.
+/// nothing. Only a full success ends the pair's growing delays. Each failure that counts
+/// (and each refusal by the lockout) is audited as `login_failed`.
 async fn verify_credentials(
     state: &AppState,
     credentials: &Credentials,
-    client: std::net::IpAddr,
+    audit: &Audit,
 ) -> ApiResult<User> {
     require_fields(credentials)?;
     let username = credentials.username.trim();
+    let client = audit.client();
+    let failed = |user: Option<&User>, reason: &'static str| {
+        audit.record(
+            user.map(|u| u.id),
+            AuditAction::LoginFailed,
+            json!({ "reason": reason, "username": username }),
+        )
+    };
     // Per (username, address) and per address: failures elsewhere never lock this user out
     // here. Only failures count, and a success ends the pair's growing delays.
     let limits = &state.limits;
-    limits.login_check(username, client).await?;
+    if let Err(locked) = limits.login_check(username, client).await {
+        let user = state.store.user_by_username(username).await?;
+        failed(user.as_ref(), "locked").await;
+        return Err(locked);
+    }
     let user = state.store.user_by_username(username).await?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     if password::verify(credentials.password.clone(), stored).await {
@@ -139,6 +153,8 @@ async fn verify_credentials(
                 return Err(ApiError::otp_required(two_factor::CODE_NEEDED));
             }
             two_factor::LoginFactor::Refused => {
+                // The row first: the lockout a failure may start runs from its count.
+                failed(Some(&user), "otp").await;
                 limits.login_failed(username, client).await?;
                 tracing::info!(%client, user_id = user.id, "failed login: wrong two-factor code");
                 return Err(ApiError::otp_required(two_factor::WRONG_CODE));
@@ -147,6 +163,7 @@ async fn verify_credentials(
         limits.login_succeeded(username, client).await?;
         Ok(user)
     } else {
+        failed(user.as_ref(), "password").await;
         limits.login_failed(username, client).await?;
         tracing::info!(%client, "failed login");
         Err(ApiError::unauthorized(BAD_CREDENTIALS))
@@ -203,14 +220,20 @@ async fn start_session(
               (status = 429, body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: axum::http::HeaderMap,
+    audit: Audit,
     ApiJson(credentials): ApiJson<Credentials>,
 ) -> ApiResult<Response> {
-    let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
-    let user = verify_credentials(&state, &credentials, client).await?;
+    let user = verify_credentials(&state, &credentials, &audit).await?;
     tracing::info!(user_id = user.id, "login");
-    start_session(&state, &user, &origin(client, &headers)).await
+    let response = start_session(&state, &user, audit.origin()).await?;
+    audit
+        .record(
+            Some(user.id),
+            AuditAction::Login,
+            json!({ "via": "browser" }),
+        )
+        .await;
+    Ok(response)
 }
 
 #[utoipa::path(post, path = "/api/auth/register/", tag = "auth", request_body = Credentials,
@@ -218,8 +241,7 @@ pub async fn login(
               (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn register(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: axum::http::HeaderMap,
+    audit: Audit,
     ApiJson(credentials): ApiJson<Credentials>,
 ) -> ApiResult<Response> {
     if !state.config.allow_registration {
@@ -251,14 +273,24 @@ pub async fn register(
         other => other?,
     };
     tracing::info!(user_id = user.id, "registered");
-    let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
-    start_session(&state, &user, &origin(client, &headers)).await
+    start_session(&state, &user, audit.origin()).await
 }
 
 #[utoipa::path(post, path = "/api/auth/logout/", tag = "auth",
     responses((status = 200, body = StatusResponse), (status = 401, body = ErrorBody)))]
-pub async fn logout(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Response> {
+pub async fn logout(
+    State(state): State<AppState>,
+    audit: Audit,
+    auth: AuthUser,
+) -> ApiResult<Response> {
     state.store.delete_session(auth.session_id).await?;
+    audit
+        .record(
+            Some(auth.id()),
+            AuditAction::Logout,
+            json!({ "session_id": auth.session_id }),
+        )
+        .await;
     let secure = state.config.secure_cookies;
     let mut response = Json(StatusResponse {
         status: "ok".into(),
@@ -310,12 +342,10 @@ pub async fn check(auth: Option<AuthUser>) -> Json<CheckResponse> {
               (status = 429, body = ErrorBody)))]
 pub async fn token(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: axum::http::HeaderMap,
+    audit: Audit,
     ApiJson(credentials): ApiJson<Credentials>,
 ) -> ApiResult<Json<TokenResponse>> {
-    let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
-    let user = verify_credentials(&state, &credentials, client).await?;
+    let user = verify_credentials(&state, &credentials, &audit).await?;
     let token = secrets::new_secret();
     state
         .store
@@ -324,9 +354,12 @@ pub async fn token(
             &secrets::digest(&token),
             None,
             now_ms(),
-            &origin(client, &headers),
+            audit.origin(),
         )
         .await?;
+    audit
+        .record(Some(user.id), AuditAction::Login, json!({ "via": "token" }))
+        .await;
     Ok(Json(TokenResponse { token }))
 }
 
@@ -354,8 +387,7 @@ pub struct RevokedResponse {
               (status = 429, body = ErrorBody)))]
 pub async fn change_password(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: axum::http::HeaderMap,
+    audit: Audit,
     auth: AuthUser,
     ApiJson(change): ApiJson<PasswordChange>,
 ) -> ApiResult<Json<RevokedResponse>> {
@@ -372,7 +404,7 @@ pub async fn change_password(
     if !fields.is_empty() {
         return Err(ApiError::validation(fields));
     }
-    let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
+    let client = audit.client();
     let username = auth.user.username.as_str();
     state.limits.login_check(username, client).await?;
     let stored = Some(auth.user.password_hash.clone());
@@ -393,5 +425,12 @@ pub async fn change_password(
         .change_password(auth.id(), &hash, auth.session_id)
         .await?;
     tracing::info!(user_id = auth.id(), revoked, "password changed");
+    audit
+        .record(
+            Some(auth.id()),
+            AuditAction::PasswordChanged,
+            json!({ "sessions_revoked": revoked }),
+        )
+        .await;
     Ok(Json(RevokedResponse { revoked }))
 }

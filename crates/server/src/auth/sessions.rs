@@ -6,11 +6,13 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
-use signaldesk_store::SessionInfo;
+use serde_json::json;
+use signaldesk_store::{AuditAction, SessionInfo};
 use utoipa::ToSchema;
 
 use crate::api::rfc3339;
 use crate::app::AppState;
+use crate::audit_log::Audit;
 use crate::auth::handlers::RevokedResponse;
 use crate::auth::AuthUser;
 use crate::error::{ApiPath, ApiResult, ErrorBody};
@@ -64,11 +66,19 @@ pub async fn list(
     responses((status = 204), (status = 404, body = ErrorBody)))]
 pub async fn revoke(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<StatusCode> {
     state.store.delete_session_of_user(auth.id(), id).await?;
     tracing::info!(user_id = auth.id(), session_id = id, "session revoked");
+    audit
+        .record(
+            Some(auth.id()),
+            AuditAction::SessionRevoked,
+            json!({ "session_id": id }),
+        )
+        .await;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -78,6 +88,7 @@ pub async fn revoke(
     responses((status = 200, body = RevokedResponse)))]
 pub async fn revoke_others(
     State(state): State<AppState>,
+    audit: Audit,
     auth: AuthUser,
 ) -> ApiResult<Json<RevokedResponse>> {
     let revoked = state
@@ -85,5 +96,12 @@ pub async fn revoke_others(
         .delete_other_sessions(auth.id(), auth.session_id)
         .await?;
     tracing::info!(user_id = auth.id(), revoked, "other sessions revoked");
+    audit
+        .record(
+            Some(auth.id()),
+            AuditAction::SessionsRevokedOthers,
+            json!({ "count": revoked }),
+        )
+        .await;
     Ok(Json(RevokedResponse { revoked }))
 }

@@ -3,17 +3,17 @@
 //! login in the login limits, wherever it is typed; the secret is answered only by the
 //! set-up and the recovery codes only by the enable.
 
-use axum::extract::{ConnectInfo, State};
-use axum::http::HeaderMap;
+use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use signaldesk_store::{StoreError, User};
+use serde_json::json;
+use signaldesk_store::{AuditAction, StoreError, User};
 use utoipa::ToSchema;
 
 use crate::app::{now_ms, AppState};
+use crate::audit_log::Audit;
 use crate::auth::{totp, AuthUser};
 use crate::error::{ApiError, ApiJson, ApiResult, ErrorBody, FieldErrors};
-use crate::rate_limit::client_ip;
 
 pub const CODE_NEEDED: &str = "Enter the code from your authenticator app.";
 pub const WRONG_CODE: &str = "Invalid or already used code.";
@@ -187,8 +187,7 @@ pub async fn setup(
               (status = 409, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn enable(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: HeaderMap,
+    audit: Audit,
     auth: AuthUser,
     ApiJson(body): ApiJson<TwoFactorCode>,
 ) -> ApiResult<Json<TwoFactorEnabled>> {
@@ -200,7 +199,7 @@ pub async fn enable(
     if record.enabled {
         return Err(ApiError::conflict(ALREADY_ON));
     }
-    let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
+    let client = audit.client();
     checked_code(
         &state,
         &auth,
@@ -222,6 +221,9 @@ pub async fn enable(
         return Err(ApiError::conflict(SET_UP_FIRST));
     }
     tracing::info!(user_id = auth.id(), "two-factor login turned on");
+    audit
+        .record(Some(auth.id()), AuditAction::TwoFactorEnabled, json!({}))
+        .await;
     Ok(Json(TwoFactorEnabled {
         two_factor_enabled: true,
         recovery_codes: codes,
@@ -235,8 +237,7 @@ pub async fn enable(
               (status = 409, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn disable(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: HeaderMap,
+    audit: Audit,
     auth: AuthUser,
     ApiJson(body): ApiJson<TwoFactorCode>,
 ) -> ApiResult<Json<TwoFactorDisabled>> {
@@ -246,7 +247,7 @@ pub async fn disable(
         .await?
         .filter(|r| r.enabled)
         .ok_or_else(|| ApiError::conflict(IS_OFF))?;
-    let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
+    let client = audit.client();
     checked_code(
         &state,
         &auth,
@@ -258,6 +259,9 @@ pub async fn disable(
     .await?;
     state.store.disable_totp(auth.id()).await?;
     tracing::info!(user_id = auth.id(), "two-factor login turned off");
+    audit
+        .record(Some(auth.id()), AuditAction::TwoFactorDisabled, json!({}))
+        .await;
     Ok(Json(TwoFactorDisabled {
         two_factor_enabled: false,
     }))

@@ -8,16 +8,16 @@ use signaldesk_server::auth::totp;
 
 use crate::helpers::{assert_json_error, TestApp, PASSWORD};
 
-fn now_step() -> i64 {
+pub(crate) fn now_step() -> i64 {
     totp::step_at(chrono::Utc::now().timestamp())
 }
 
-fn code(secret: &str, step: i64) -> String {
+pub(crate) fn code(secret: &str, step: i64) -> String {
     totp::code_at(secret, step).unwrap()
 }
 
 /// A six-digit code that is no code of `secret` from two steps back to two ahead.
-fn wrong_code(secret: &str) -> String {
+pub(crate) fn wrong_code(secret: &str) -> String {
     let now = now_step();
     let taken: Vec<String> = (now - 2..=now + 2).map(|s| code(secret, s)).collect();
     (0..)

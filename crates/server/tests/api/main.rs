@@ -3,6 +3,7 @@
 
 mod accounts;
 mod api_keys;
+mod audit_log;
 mod auth;
 mod auth_sessions;
 mod auth_two_factor;

@@ -250,6 +250,42 @@ async fn commands_from_the_traders_chat_report_and_close_everything_only_after_t
         fake.wait_for_message(CHAT, "Bot started.").await;
         assert!(bot_running(&app, &token).await, "{label}");
 
+        // Each is in the audit log once, from "telegram" (issue 31 point 2).
+        let log = app
+            .call_ok(
+                Method::GET,
+                "/api/audit-log/?limit=3",
+                &token,
+                None,
+                StatusCode::OK,
+            )
+            .await;
+        let rows: Vec<(Value, Value, Value)> = log["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["action"].clone(),
+                    e["detail"].clone(),
+                    e["address"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (json!("bot_started"), json!({}), json!("telegram")),
+                (json!("bot_stopped"), json!({}), json!("telegram")),
+                (
+                    json!("positions_closed_all"),
+                    json!({"count": 2}),
+                    json!("telegram")
+                ),
+            ],
+            "{label}"
+        );
+
         app.server.stop().await.unwrap();
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod alerts;
 pub mod api_keys;
+pub mod audit_log;
 pub mod backtests;
 pub mod bot_logs;
 pub mod candles;

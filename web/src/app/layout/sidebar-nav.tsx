@@ -1,4 +1,14 @@
-import { KeyRound, LayoutDashboard, LineChart, LogOut, Monitor, Moon, Settings, Sun } from 'lucide-react'
+import {
+  KeyRound,
+  LayoutDashboard,
+  LineChart,
+  LogOut,
+  Monitor,
+  Moon,
+  Settings,
+  ShieldCheck,
+  Sun,
+} from 'lucide-react'
 import { NavLink } from 'react-router'
 import { useSession } from '@/features/auth/api/get-me'
 import { useLogout } from '@/features/auth/api/logout'
@@ -11,6 +21,8 @@ const navItems = [
   { to: '/stats', label: layoutStrings.nav.statistics, icon: LineChart },
   { to: '/api-keys', label: layoutStrings.nav.apiKeys, icon: KeyRound },
   { to: '/settings', label: layoutStrings.nav.settings, icon: Settings },
+  // After the spec's four links (issue 31).
+  { to: '/audit-log', label: layoutStrings.nav.auditLog, icon: ShieldCheck },
 ] as const
 
 const themeIcons = { dark: Moon, light: Sun, system: Monitor } as const

@@ -6,6 +6,8 @@ export const layoutStrings = {
     statistics: 'Statistics',
     apiKeys: 'API Keys',
     settings: 'Settings',
+    // Not in the spec's sidebar (issue 31); listed after its links.
+    auditLog: 'Audit log',
   },
   toggleTheme: 'Toggle Theme',
   logout: 'Logout',

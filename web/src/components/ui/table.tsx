@@ -1,10 +1,26 @@
 import type { ComponentProps } from 'react'
 import { cn } from '@/lib/utils'
 
-/** shadcn/ui-style table parts; the wrapper scrolls sideways on narrow screens. */
-export function Table({ className, ...props }: ComponentProps<'table'>) {
+/**
+ * shadcn/ui-style table parts; the wrapper scrolls sideways on narrow screens. With
+ * `scrollLabel`, the wrapper is a named region that takes focus, so keyboard users can scroll
+ * a table with nothing focusable in it (axe's scrollable-region-focusable).
+ */
+export function Table({
+  className,
+  scrollLabel,
+  ...props
+}: ComponentProps<'table'> & { scrollLabel?: string }) {
+  const scrollable = scrollLabel ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : undefined
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      data-slot="table-container"
+      className={cn(
+        'relative w-full overflow-x-auto',
+        scrollable && 'rounded-md focus-visible:ring-2 focus-visible:ring-ring/60 focus-visible:outline-none',
+      )}
+      {...scrollable}
+    >
       <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   )

@@ -1,10 +1,16 @@
+import { ShieldCheck } from 'lucide-react'
 import { useId } from 'react'
+import { Link } from 'react-router'
+import { auditLogStrings } from '@/features/audit-log/strings'
 import { PasswordCard } from '@/features/security/components/password-card'
 import { SessionsCard } from '@/features/security/components/sessions-card'
 import { TwoFactorCard } from '@/features/security/components/two-factor-card'
 import { securityStrings } from '@/features/security/strings'
 
-/** The Security section of /settings: two-factor login, sessions and the password change. */
+/**
+ * The Security section of /settings: two-factor login, sessions and the password change, and
+ * the link to the audit log.
+ */
 export function SecuritySection() {
   const headingId = useId()
   return (
@@ -18,6 +24,13 @@ export function SecuritySection() {
       <TwoFactorCard />
       <SessionsCard />
       <PasswordCard />
+      <p className="flex items-center gap-2 text-sm text-muted-foreground">
+        <ShieldCheck aria-hidden="true" className="size-4 shrink-0 text-primary" />
+        <Link to="/audit-log" className="font-medium text-primary underline-offset-4 hover:underline">
+          {auditLogStrings.securityLink}
+        </Link>
+        <span>{auditLogStrings.securityLinkHelp}</span>
+      </p>
     </section>
   )
 }

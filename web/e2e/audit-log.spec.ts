@@ -1,0 +1,90 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures'
+import { pageApi } from './page-api'
+
+/**
+ * The audit log (issue 31 point 2): a setting changed in the app is on the Audit log page with
+ * its old and new value, and the page passes axe-core (WCAG 2.1 A and AA, contrast included)
+ * at desktop and phone widths in both themes without the page scrolling sideways.
+ */
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).include('main').withTags(WCAG).analyze()
+  const found = results.violations.map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+  }))
+  expect(found, 'axe violations on the Audit log page').toEqual([])
+}
+
+test('a setting changed in the app is listed with its old and new value', async ({
+  page,
+  login,
+  account,
+}) => {
+  await login(page, account)
+  const nav = page.getByRole('navigation', { name: 'Main navigation' })
+  await nav.getByRole('link', { name: 'Settings' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Настройки торговли' })).toBeVisible()
+  await expect(page.getByLabel('Макс. открытых сделок')).toHaveValue('3')
+  await page.getByLabel('Макс. открытых сделок').fill('5')
+  await page.getByRole('button', { name: 'Сохранить настройки' }).click()
+  await expect(page.getByText('Settings saved successfully')).toBeVisible()
+
+  // The spec's four links come first; the audit log after them.
+  const links = await nav.getByRole('link').allTextContents()
+  expect(links.map((text) => text.trim())).toEqual([
+    'Bot Status',
+    'Statistics',
+    'API Keys',
+    'Settings',
+    'Audit log',
+  ])
+  await nav.getByRole('link', { name: 'Audit log' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible()
+  await expect(page.getByRole('columnheader', { name: 'Time (Europe/Moscow)' })).toBeVisible()
+  const row = page.getByRole('row').filter({ hasText: 'Settings changed' })
+  await expect(row).toHaveCount(1)
+  await expect(row).toContainText('max_trades: 3 → 5')
+  await expect(row).toContainText('127.0.0.1')
+  // Newest first: the change, then the login.
+  const actions = page.getByRole('table', { name: 'Audit log' }).getByRole('row')
+  await expect(actions.nth(1)).toContainText('Settings changed')
+  await expect(actions.nth(2)).toContainText('Login')
+})
+
+for (const width of [1440, 360]) {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the Audit log page at ${String(width)} px, ${theme} theme, passes axe`, async ({
+      page,
+      login,
+      account,
+    }) => {
+      await page.setViewportSize({ width, height: 900 })
+      await page.addInitScript((t) => {
+        localStorage.setItem('theme', t)
+      }, theme)
+      await login(page, account)
+      const records = await pageApi<{ id: number; leverage: number }[]>(page, 'GET', '/api/bot-settings/')
+      const record = records.at(0)
+      if (!record) throw new Error('no settings record')
+      await pageApi(page, 'PUT', `/api/bot-settings/${String(record.id)}/`, {
+        leverage: record.leverage === 7 ? 8 : 7,
+      })
+      await page.goto('/audit-log')
+      if (theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/)
+      else await expect(page.locator('html')).not.toHaveClass(/\bdark\b/)
+      await expect(page.getByRole('row').filter({ hasText: 'Settings changed' })).toContainText('leverage: ')
+      await expectNoAxeViolations(page)
+      const widths = await page.evaluate(() => ({
+        document: document.documentElement.scrollWidth,
+        viewport: window.innerWidth,
+      }))
+      expect(widths.document, 'the page does not scroll sideways').toBeLessThanOrEqual(widths.viewport)
+    })
+  }
+}
