@@ -6,7 +6,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use signaldesk_store::test_support::TestDatabase;
 
-use crate::helpers::TestApp;
+use crate::helpers::{alert_body, TestApp};
 
 /// Takes the database back to the schema the previous version wrote: without the columns of
 /// migration 0017 and without its record, so the next start runs it as an upgrade does.
@@ -39,7 +39,7 @@ async fn a_database_from_before_starts_with_the_same_users_keys_and_trades() {
         for signal in ["NEUTRAL", "STRONG_BUY"] {
             reqwest::Client::new()
                 .post(app.url(&hook))
-                .json(&json!({"symbol": "BTCUSDT", "signal": signal}))
+                .json(&alert_body("BTCUSDT", signal))
                 .send()
                 .await
                 .unwrap();
