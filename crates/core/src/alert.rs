@@ -144,7 +144,11 @@ pub fn parse_time(time: &Value) -> Option<i64> {
 
 /// A whole number of seconds or milliseconds, in ms (`i64::MAX` for one far too large).
 fn whole_ms(n: u64) -> i64 {
-    let ms = if n < FIRST_MS_TIME { n.saturating_mul(1000) } else { n };
+    let ms = if n < FIRST_MS_TIME {
+        n.saturating_mul(1000)
+    } else {
+        n
+    };
     i64::try_from(ms).unwrap_or(i64::MAX)
 }
 
@@ -229,7 +233,11 @@ mod tests {
         assert_eq!(at(json!("1795770900.25")), Some(ms + 250));
         assert_eq!(at(json!("1795770900000.9")), Some(ms), "a fraction of a ms");
         assert_eq!(at(json!("2026-11-27T09:15:00Z")), Some(ms), "{{timenow}}");
-        assert_eq!(at(json!("2026-11-27T10:15:00+01:00")), Some(ms), "an offset");
+        assert_eq!(
+            at(json!("2026-11-27T10:15:00+01:00")),
+            Some(ms),
+            "an offset"
+        );
         assert_eq!(at(json!("2026-11-27T09:15:00.123Z")), Some(ms + 123));
         // Where seconds end and milliseconds begin.
         assert_eq!(at(json!(99_999_999_999_u64)), Some(99_999_999_999_000));
@@ -265,8 +273,15 @@ mod tests {
     fn an_alerts_time_is_optional_and_a_bad_one_names_the_field() {
         let parsed = parse_alert(br#"{"symbol":"BTCUSDT","time":"2026-11-27T09:15:00Z","id":7}"#);
         assert_eq!(parsed.unwrap().sent_at, Some(1_795_770_900_000));
-        for none in [r#"{"symbol":"BTCUSDT"}"#, r#"{"symbol":"BTCUSDT","time":null}"#] {
-            assert_eq!(parse_alert(none.as_bytes()).unwrap().sent_at, None, "{none}");
+        for none in [
+            r#"{"symbol":"BTCUSDT"}"#,
+            r#"{"symbol":"BTCUSDT","time":null}"#,
+        ] {
+            assert_eq!(
+                parse_alert(none.as_bytes()).unwrap().sent_at,
+                None,
+                "{none}"
+            );
         }
         for bad in [
             r#"{"symbol":"BTCUSDT","time":"yesterday"}"#,

@@ -259,7 +259,10 @@ mod tests {
         let old = check_lag(now - 300_001, now, 300).unwrap_err();
         assert_eq!(old.status, StatusCode::BAD_REQUEST);
         let message = &old.fields.as_ref().unwrap()["time"][0];
-        assert!(message.contains("is 300 s old") && message.contains("300 s"), "{message}");
+        assert!(
+            message.contains("is 300 s old") && message.contains("300 s"),
+            "{message}"
+        );
         let ahead = check_lag(now + 301_000, now, 300).unwrap_err();
         let message = &ahead.fields.as_ref().unwrap()["time"][0];
         assert!(message.contains("301 s ahead"), "{message}");

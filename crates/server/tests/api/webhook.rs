@@ -364,12 +364,30 @@ async fn a_stale_or_future_time_is_refused_and_fresh_seconds_ms_and_iso_are_acce
         let stale = now_secs() - 301;
         let ahead = now_secs() + 301;
         for (body, says) in [
-            (json!({"symbol": "BTCUSDT", "signal": "STRONG_BUY", "time": stale}), "s old"),
-            (json!({"symbol": "BTCUSDT", "signal": "STRONG_BUY", "time": stale * 1000}), "s old"),
-            (json!({"symbol": "BTCUSDT", "signal": "STRONG_BUY", "time": iso(stale)}), "s old"),
-            (json!({"symbol": "BTCUSDT", "signal": "STRONG_SELL", "time": ahead}), "s ahead"),
-            (json!({"symbol": "BTCUSDT", "signal": "STRONG_SELL", "time": iso(ahead)}), "s ahead"),
-            (json!({"symbol": "BTCUSDT", "signal": "STRONG_BUY", "time": "yesterday"}), "ISO 8601"),
+            (
+                json!({"symbol": "BTCUSDT", "signal": "STRONG_BUY", "time": stale}),
+                "s old",
+            ),
+            (
+                json!({"symbol": "BTCUSDT", "signal": "STRONG_BUY", "time": stale * 1000}),
+                "s old",
+            ),
+            (
+                json!({"symbol": "BTCUSDT", "signal": "STRONG_BUY", "time": iso(stale)}),
+                "s old",
+            ),
+            (
+                json!({"symbol": "BTCUSDT", "signal": "STRONG_SELL", "time": ahead}),
+                "s ahead",
+            ),
+            (
+                json!({"symbol": "BTCUSDT", "signal": "STRONG_SELL", "time": iso(ahead)}),
+                "s ahead",
+            ),
+            (
+                json!({"symbol": "BTCUSDT", "signal": "STRONG_BUY", "time": "yesterday"}),
+                "ISO 8601",
+            ),
         ] {
             let res = post_alert(&app, &path, &body.to_string()).await;
             let error = assert_json_error(res, StatusCode::BAD_REQUEST).await;
@@ -445,7 +463,9 @@ async fn the_same_body_within_the_window_is_acted_on_once_and_logged_as_a_duplic
         let token = app.user_with_token("alice").await;
         let path = trading_bot(&app, &token).await;
         assert_eq!(
-            post_alert(&app, &path, &fresh("BTCUSDT", "NEUTRAL")).await.status(),
+            post_alert(&app, &path, &fresh("BTCUSDT", "NEUTRAL"))
+                .await
+                .status(),
             StatusCode::ACCEPTED
         );
         wait_for_webhook_signals(&app, &token, 1).await;
@@ -467,7 +487,10 @@ async fn the_same_body_within_the_window_is_acted_on_once_and_logged_as_a_duplic
         assert_eq!(open_trade_count(&app, &token).await, 1);
         let lines = duplicate_lines(&app, &token).await;
         assert_eq!(lines.len(), 1, "{lines:?}");
-        assert!(lines[0].contains("BTCUSDT") && lines[0].contains("ignored"), "{lines:?}");
+        assert!(
+            lines[0].contains("BTCUSDT") && lines[0].contains("ignored"),
+            "{lines:?}"
+        );
 
         // Past the window the same bytes are a new alert (and its time still fresh).
         tokio::time::sleep(Duration::from_millis(2100)).await;
@@ -487,9 +510,10 @@ async fn two_identical_alerts_at_once_act_once_on_one_instance_or_two() {
         let path = new_webhook(&app, &token).await;
         start_signals(&app, &token).await;
         let mut instances = vec![(&app, &app)];
-        let sibling = match app.db_url().starts_with("postgres") {
-            true => Some(app.sibling().await),
-            false => None,
+        let sibling = if app.db_url().starts_with("postgres") {
+            Some(app.sibling().await)
+        } else {
+            None
         };
         if let Some(b) = &sibling {
             instances.push((&app, b));
@@ -499,7 +523,12 @@ async fn two_identical_alerts_at_once_act_once_on_one_instance_or_two() {
             let (one, two) = tokio::join!(post_alert(a, &path, &body), post_alert(b, &path, &body));
             let mut statuses = [one.status(), two.status()];
             statuses.sort();
-            assert_eq!(statuses, [StatusCode::OK, StatusCode::ACCEPTED], "{}", app.db_url());
+            assert_eq!(
+                statuses,
+                [StatusCode::OK, StatusCode::ACCEPTED],
+                "{}",
+                app.db_url()
+            );
             wait_for_webhook_signals(&app, &token, round + 1).await;
         }
         tokio::time::sleep(Duration::from_millis(300)).await;
