@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { alertBody } from './alert-body'
 import { MARKET_SPEED, expect, test } from './fixtures'
 import { pageApi } from './page-api'
 
@@ -72,7 +73,7 @@ test.describe('alerts', () => {
     const { path } = await pageApi<{ path: string }>(page, 'POST', '/api/webhook/')
     await pageApi(page, 'POST', `/api/bot-settings/${String(record.id)}/start_signals/`)
     const post = async (signal: string) =>
-      (await page.request.post(`${server.url}${path}`, { data: { symbol: 'BTCUSDT', signal } })).status()
+      (await page.request.post(`${server.url}${path}`, { data: alertBody('BTCUSDT', signal) })).status()
 
     // Two losses in a row just now on the market's clock, and a breaker at two.
     const now = await marketNow(page, post)

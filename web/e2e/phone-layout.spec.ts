@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { alertBody } from './alert-body'
 import { expect, test } from './fixtures'
 import { pageApi } from './page-api'
 import { statsHistory } from './seeded-history'
@@ -141,7 +142,7 @@ test.describe('phone and tablet widths', () => {
     await expect(async () => {
       const current = await btcSignal()
       const signal = current?.toUpperCase() === 'STRONG_BUY' ? 'STRONG_SELL' : 'STRONG_BUY'
-      const answer = await request.post(`${server.url}${path}`, { data: { symbol: 'BTCUSDT', signal } })
+      const answer = await request.post(`${server.url}${path}`, { data: alertBody('BTCUSDT', signal) })
       expect(answer.status()).toBe(202)
       await expect.poll(openBtc, { timeout: 15_000 }).toBe(true)
     }).toPass({ timeout: 60_000 })

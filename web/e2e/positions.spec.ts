@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test'
+import { alertBody } from './alert-body'
 import { expect, test } from './fixtures'
 
 /** Calls the API as the logged-in page does (its stored token; no cookie or CSRF needed). */
@@ -43,7 +44,7 @@ async function btcSignal(page: Page): Promise<string | undefined> {
 async function sendEntryAlert(page: Page, request: APIRequestContext, url: string) {
   const current = await btcSignal(page)
   const signal = current?.toUpperCase() === 'STRONG_BUY' ? 'STRONG_SELL' : 'STRONG_BUY'
-  const answer = await request.post(url, { data: { symbol: 'BTCUSDT', signal } })
+  const answer = await request.post(url, { data: alertBody('BTCUSDT', signal) })
   expect(answer.status()).toBe(202)
 }
 

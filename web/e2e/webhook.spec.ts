@@ -1,7 +1,9 @@
 import type { Page } from '@playwright/test'
+import { alertBody } from './alert-body'
 import { expect, test } from './fixtures'
 
-const ALERT = { symbol: 'BTCUSDT', signal: 'STRONG_SELL' }
+/** A new BTCUSDT STRONG_SELL alert each time (the same body twice within 10 s is a duplicate). */
+const alert = () => ({ data: alertBody('BTCUSDT', 'STRONG_SELL') })
 
 /** Starts signal fetching as the logged-in page would (its token; no cookie or CSRF needed). */
 async function startSignals(page: Page) {
@@ -39,7 +41,9 @@ test.describe('TradingView webhook', () => {
     await page.goto('/settings')
     const card = page.getByRole('region', { name: 'TradingView webhook' })
     await expect(card.getByText('No webhook URL yet.')).toBeVisible()
-    await expect(card.getByText('{"symbol": "{{ticker}}", "signal": "STRONG_BUY"}')).toBeVisible()
+    await expect(
+      card.getByText('{"symbol": "{{ticker}}", "signal": "STRONG_BUY", "time": "{{timenow}}"}'),
+    ).toBeVisible()
 
     await card.getByRole('button', { name: 'Generate webhook URL' }).click()
     await expect(page.getByText('Webhook URL created')).toBeVisible()
@@ -55,7 +59,7 @@ test.describe('TradingView webhook', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url)
 
     // Refused while signal fetching is off.
-    expect((await request.post(url, { data: ALERT })).status()).toBe(409)
+    expect((await request.post(url, alert())).status()).toBe(409)
     await startSignals(page)
 
     // The e2e market closes a candle every few seconds, and each candle stores fresh ratings for
@@ -63,7 +67,7 @@ test.describe('TradingView webhook', () => {
     const table = page.getByRole('region', { name: 'Trading Signals' })
     const btcSignal = table.getByRole('row').filter({ hasText: 'BTCUSDT' }).getByRole('cell').nth(1)
     await expect(async () => {
-      const answer = await request.post(url, { data: ALERT })
+      const answer = await request.post(url, alert())
       expect(answer.status()).toBe(202)
       expect(await answer.json()).toEqual({ symbol: 'BTCUSDT', signal: 'STRONG_SELL' })
       await page.goto('/trading-signals')
@@ -87,8 +91,8 @@ test.describe('TradingView webhook', () => {
     const newUrl = await input.inputValue()
     expect(newUrl).not.toBe(url)
 
-    expect((await request.post(url, { data: ALERT })).status()).toBe(404)
-    expect((await request.post(newUrl, { data: ALERT })).status()).toBe(202)
+    expect((await request.post(url, alert())).status()).toBe(404)
+    expect((await request.post(newUrl, alert())).status()).toBe(202)
 
     await card.getByRole('button', { name: 'Remove' }).click()
     const remove = page.getByRole('alertdialog', { name: 'Remove the webhook URL?' })
@@ -96,6 +100,6 @@ test.describe('TradingView webhook', () => {
     await expect(page.getByText('Webhook URL removed')).toBeVisible()
     await expect(card.getByText('No webhook URL yet.')).toBeVisible()
     await expect(card.getByLabel('Webhook URL')).toHaveCount(0)
-    expect((await request.post(newUrl, { data: ALERT })).status()).toBe(404)
+    expect((await request.post(newUrl, alert())).status()).toBe(404)
   })
 })

@@ -2,6 +2,7 @@
 //! Settings page (settings, an exchange key, a webhook URL, Start Bot), post TradingView
 //! alerts, and count trades.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -27,6 +28,13 @@ pub struct TradeCounts {
     pub open: i64,
     pub closed: i64,
     pub cancelled: i64,
+}
+
+/// Unix ms on this host's clock (the server's, both running here).
+fn now_ms() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis())
 }
 
 fn client() -> anyhow::Result<Client> {
@@ -121,12 +129,21 @@ impl Api {
         Ok(path)
     }
 
-    /// Posts a TradingView alert to the webhook; whether it was accepted (202).
+    /// Posts a TradingView alert to the webhook; whether it was accepted (202). Each alert is
+    /// a new body (the time now and a counter): the server acts once on the same body within
+    /// its duplicate window (10 s), and a burst's rounds repeat symbols and signals.
     pub async fn alert(&self, webhook: &str, symbol: &str, signal: &str) -> bool {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        let body = json!({
+            "symbol": symbol,
+            "signal": signal,
+            "time": now_ms(),
+            "id": NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        });
         let res = self
             .client
             .post(format!("{}{webhook}", self.base))
-            .json(&json!({"symbol": symbol, "signal": signal}))
+            .json(&body)
             .send()
             .await;
         matches!(res, Ok(r) if r.status() == StatusCode::ACCEPTED)

@@ -11,7 +11,9 @@ use std::str::FromStr;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde_json::Value;
-use signaldesk_core::alert::{normalise_symbol, parse_alert, AlertError, MAX_SYMBOL_LEN};
+use signaldesk_core::alert::{
+    normalise_symbol, parse_alert, AlertError, LAST_TIME_MS, MAX_SYMBOL_LEN,
+};
 use signaldesk_core::client_message::{read_client_message, ClientMessage, UnreadFrame};
 use signaldesk_core::martingale::{after_close, risk_preview, step_margin, ChainOutcome};
 use signaldesk_core::settings::{
@@ -192,8 +194,9 @@ pub fn ws_client_message(data: &[u8]) {
 }
 
 /// A TradingView alert body (`POST /api/webhook/<secret>/`): any bytes. An accepted alert was
-/// a JSON object and names a Bybit-style symbol and one of the rating levels; a refusal names
-/// the field. Symbol normalisation is idempotent.
+/// a JSON object and names a Bybit-style symbol and one of the rating levels, and its time (if
+/// any) is within 0 to the year 9999; a refusal names the field. Symbol normalisation is
+/// idempotent.
 pub fn webhook_alert(data: &[u8]) {
     match parse_alert(data) {
         Ok(alert) => {
@@ -207,9 +210,12 @@ pub fn webhook_alert(data: &[u8]) {
                 .chars()
                 .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()));
             assert!(RATING_LEVELS.contains(&alert.rating));
+            assert!(alert
+                .sent_at
+                .is_none_or(|ms| (0..=LAST_TIME_MS).contains(&ms)));
         }
         Err(AlertError::Field { field, message }) => {
-            assert!(["symbol", "signal"].contains(&field) && !message.is_empty());
+            assert!(["symbol", "signal", "time"].contains(&field) && !message.is_empty());
         }
         Err(AlertError::NotAnAlert) => {}
     }

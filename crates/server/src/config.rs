@@ -57,6 +57,12 @@ pub struct Config {
     /// TradingView alerts accepted per user in a minute (and unknown webhook URLs per client
     /// address); beyond that, 429.
     pub webhook_alerts_per_minute: u32,
+    /// A TradingView alert whose `time` is older than this, or this far ahead of the server's
+    /// clock, is refused (docs/alerts.md, "TradingView alerts").
+    pub webhook_max_lag_secs: u64,
+    /// The same alert body on a user's webhook within this many seconds of the one acted on is
+    /// answered as a duplicate and does nothing more.
+    pub webhook_duplicate_window_secs: u64,
     /// Reverse proxies whose `X-Forwarded-For` is believed: when the peer is one of them, the
     /// client address (for the login and webhook limits) is the last address of that header
     /// that is not itself a trusted proxy. Empty (the default): the peer address is the client.
@@ -90,6 +96,8 @@ impl Default for Config {
             secure_cookies: false,
             max_body_bytes: 64 * 1024,
             webhook_alerts_per_minute: 60,
+            webhook_max_lag_secs: 300,
+            webhook_duplicate_window_secs: 10,
             trusted_proxies: Vec::new(),
             market: MarketConfig::default(),
             paper: PaperSettings::default(),
@@ -192,11 +200,13 @@ mod tests {
         figment::Jail::expect_with(|jail| {
             jail.create_file(
                 "sd.toml",
-                "addr = \"127.0.0.1:9000\"\nallow_registration = true\n[paper]\nmarket = \"bybit\"",
+                "addr = \"127.0.0.1:9000\"\nallow_registration = true\nwebhook_duplicate_window_secs = 5\n\
+                 [paper]\nmarket = \"bybit\"",
             )?;
             jail.set_env("SIGNALDESK_PAPER__MARKET", "simulated");
             jail.set_env("SIGNALDESK_DATABASE_URL", "sqlite://env.db");
             jail.set_env("SIGNALDESK_MARKET__SPEED", "60");
+            jail.set_env("SIGNALDESK_WEBHOOK_MAX_LAG_SECS", "120");
             let overrides = Overrides {
                 database_url: Some("sqlite://flag.db".into()),
                 ..Default::default()
@@ -212,6 +222,8 @@ mod tests {
             assert_eq!(config.database_url, "sqlite://flag.db", "flag beats env");
             assert_eq!(config.session_idle_secs, 30 * 24 * 3600, "default kept");
             assert_eq!(config.market.speed, 60.0, "nested env");
+            assert_eq!(config.webhook_max_lag_secs, 120);
+            assert_eq!(config.webhook_duplicate_window_secs, 5, "from the file");
             assert!(
                 config
                     .instance_id

@@ -994,7 +994,8 @@ export interface paths {
         put?: never;
         /**
          * Receives an alert. The body is read as JSON whatever its content type, since TradingView
-         *     sends `text/plain` for some messages.
+         *     sends `text/plain` for some messages. 202: acted on; 200 with `"duplicate": true`: the same
+         *     body was acted on moments ago, and this copy is ignored.
          */
         post: operations["webhook_receive"];
         delete?: never;
@@ -1008,17 +1009,30 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AlertAccepted: {
+            /**
+             * @description Present (true) only in the 200 answer to a copy of an alert acted on within the
+             *     duplicate window: nothing was done with it.
+             */
+            duplicate?: boolean;
             signal: string;
             symbol: string;
         };
         /**
-         * @description A TradingView alert: `{"symbol": "BTCUSDT", "signal": "STRONG_BUY"}` (`recommendation` is
-         *     accepted for `signal`; a missing signal is NEUTRAL).
+         * @description A TradingView alert: `{"symbol": "BTCUSDT", "signal": "STRONG_BUY", "time": "{{timenow}}"}`
+         *     (`recommendation` is accepted for `signal`; a missing signal is NEUTRAL). Other fields are
+         *     ignored (an `"id"` to tell apart alerts that are otherwise the same, for instance).
          */
         AlertBody: {
             recommendation?: unknown;
             signal?: unknown;
             symbol?: unknown;
+            /**
+             * @description When the alert was sent, optional: Unix seconds or milliseconds (a number or a numeric
+             *     string; below 10^11 seconds, else milliseconds) or an ISO 8601 time with its offset
+             *     (RFC 3339, TradingView's `{{timenow}}`: `2026-11-27T09:15:00Z`). An alert older than
+             *     the server's `webhook_max_lag_secs`, or that far ahead of its clock, is refused.
+             */
+            time?: unknown;
         };
         AlertView: {
             /** @description What the bot does about it. */
@@ -5927,6 +5941,14 @@ export interface operations {
             };
         };
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertAccepted"];
+                };
+            };
             202: {
                 headers: {
                     [name: string]: unknown;

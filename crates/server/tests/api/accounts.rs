@@ -13,7 +13,7 @@ use signaldesk_core::market::Instrument;
 use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec, RiskTier};
 use signaldesk_store::test_support::TestDatabase;
 
-use crate::helpers::{assert_json_error, TestApp};
+use crate::helpers::{alert_body, assert_json_error, TestApp};
 use crate::live::LiveClient;
 
 /// A fake Bybit listing BTCUSDT and ETHUSDT, BTCUSDT at `price`, with one demo key.
@@ -85,7 +85,7 @@ async fn status(app: &TestApp, token: &str) -> Value {
 async fn post_alert(app: &TestApp, path: &str, symbol: &str, signal: &str) {
     let res = reqwest::Client::new()
         .post(app.url(path))
-        .json(&json!({"symbol": symbol, "signal": signal}))
+        .json(&alert_body(symbol, signal))
         .send()
         .await
         .unwrap();

@@ -8,6 +8,7 @@ use reqwest::{Client, StatusCode};
 use serde_json::{json, Value};
 
 use crate::cli::{signaldesk, start_serve_with};
+use crate::helpers::alert_body;
 
 struct Api {
     base: String,
@@ -80,7 +81,7 @@ impl Api {
         let res = self
             .client
             .post(format!("{}{webhook}", self.base))
-            .json(&json!({"symbol": symbol, "signal": new}))
+            .json(&alert_body(symbol, new))
             .send()
             .await
             .unwrap();

@@ -12,7 +12,7 @@ use serde_json::Value;
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{LeaseHolder, ProcessPlace};
 
-use crate::helpers::TestApp;
+use crate::helpers::{alert_body, TestApp};
 use crate::live::{Frame, LiveClient};
 
 async fn pair() -> Option<(TestApp, TestApp)> {
@@ -42,7 +42,7 @@ async fn post_alert(webhook: &str, symbol: &str, signal: &str) {
     let res = Client::new()
         .post(webhook)
         .header("content-type", "text/plain")
-        .body(format!(r#"{{"symbol": "{symbol}", "signal": "{signal}"}}"#))
+        .body(alert_body(symbol, signal).to_string())
         .send()
         .await
         .unwrap();

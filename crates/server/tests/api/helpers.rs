@@ -8,6 +8,20 @@ use std::sync::Arc;
 
 pub const PASSWORD: &str = "correct-horse-battery";
 
+/// A TradingView alert body that is new every time: `time` is now (Unix ms) and `id` a
+/// counter, so the webhook never takes an alert a test means as new for a copy of an earlier
+/// one (the same body within `webhook_duplicate_window_secs` is acted on once).
+pub fn alert_body(symbol: &str, signal: &str) -> Value {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+    serde_json::json!({
+        "symbol": symbol,
+        "signal": signal,
+        "time": chrono::Utc::now().timestamp_millis(),
+        "id": NEXT_ID.fetch_add(1, Ordering::Relaxed),
+    })
+}
+
 /// One running server with its own database, and a cookie-keeping client.
 pub struct TestApp {
     pub base: String,
@@ -26,9 +40,14 @@ impl TestApp {
 
     /// One server on SQLite, and one on PostgreSQL when `TEST_DATABASE_URL` is set.
     pub async fn on_every_backend() -> Vec<TestApp> {
-        let mut apps = vec![TestApp::spawn().await];
+        TestApp::on_every_backend_with(|_| {}).await
+    }
+
+    /// [`TestApp::on_every_backend`], each configured by `configure`.
+    pub async fn on_every_backend_with(configure: fn(&mut Config)) -> Vec<TestApp> {
+        let mut apps = vec![TestApp::spawn_with(TestDatabase::sqlite(), configure).await];
         if let Some(db) = TestDatabase::postgres().await {
-            apps.push(TestApp::spawn_with(db, |_| {}).await);
+            apps.push(TestApp::spawn_with(db, configure).await);
         }
         apps
     }

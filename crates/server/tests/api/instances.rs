@@ -12,7 +12,7 @@ use serde_json::json;
 use signaldesk_server::Config;
 use signaldesk_store::test_support::TestDatabase;
 
-use crate::helpers::{assert_json_error, TestApp, PASSWORD};
+use crate::helpers::{alert_body, assert_json_error, TestApp, PASSWORD};
 
 /// Instance A, and instance B on A's database: a sibling on PostgreSQL, A itself on SQLite.
 struct Pair {
@@ -224,7 +224,7 @@ async fn post_alert(app: &TestApp, path: &str) -> Response {
     Client::new()
         .post(app.url(path))
         .header("content-type", "text/plain")
-        .body(r#"{"symbol": "BTCUSDT", "signal": "STRONG_BUY"}"#)
+        .body(alert_body("BTCUSDT", "STRONG_BUY").to_string())
         .send()
         .await
         .unwrap()

@@ -14,7 +14,7 @@ use signaldesk_core::market::PositionSide;
 use signaldesk_store::{Store, Trade, TradeStatus};
 
 use crate::cli::{create_user, signaldesk};
-use crate::helpers::{assert_json_error, TestApp};
+use crate::helpers::{alert_body, assert_json_error, TestApp};
 
 fn day(days_ago: u64) -> String {
     (Utc::now().date_naive() - Days::new(days_ago)).to_string()
@@ -269,7 +269,7 @@ async fn a_paper_bot_trading_live_agrees_with_its_replay_trade_for_trade() {
             "strong_sell"
         };
         for symbol in symbols {
-            let body = format!(r#"{{"symbol": "{symbol}", "signal": "{signal}"}}"#);
+            let body = alert_body(symbol, signal).to_string();
             let res = client.post(app.url(&hook)).body(body).send().await.unwrap();
             assert_eq!(res.status(), StatusCode::ACCEPTED);
         }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_json_error, TestApp};
+use crate::helpers::{alert_body, assert_json_error, TestApp};
 use crate::live::LiveClient;
 
 /// Starts the bot with a key and a webhook; returns the webhook path.
@@ -57,7 +57,7 @@ pub(crate) async fn alert_entry(
     let res = app
         .client
         .post(app.url(path))
-        .json(&json!({"symbol": symbol, "signal": new}))
+        .json(&alert_body(symbol, new))
         .send()
         .await
         .unwrap();

@@ -11,7 +11,7 @@ use signaldesk_core::market::PositionSide;
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{Trade, TradeStatus};
 
-use crate::helpers::TestApp;
+use crate::helpers::{alert_body, TestApp};
 
 /// Takes the database back to the schema the previous version wrote: without the columns of
 /// migrations 0017 and 0025 and without their records, so the next start runs them as an
@@ -101,7 +101,7 @@ async fn a_database_from_before_starts_with_the_same_users_keys_and_trades() {
         for signal in ["NEUTRAL", "STRONG_BUY"] {
             reqwest::Client::new()
                 .post(app.url(&hook))
-                .json(&json!({"symbol": "BTCUSDT", "signal": signal}))
+                .json(&alert_body("BTCUSDT", signal))
                 .send()
                 .await
                 .unwrap();

@@ -9,7 +9,7 @@ use signaldesk_engine::UserEvent;
 use signaldesk_store::{LogEntry, LogLevel};
 use signaldesk_venue::{OrderRequest, Venue};
 
-use crate::helpers::TestApp;
+use crate::helpers::{alert_body, TestApp};
 use crate::live::{Frame, LiveClient};
 
 const SECOND: Duration = Duration::from_secs(1);
@@ -313,7 +313,7 @@ async fn each_user_receives_only_their_own_events() {
         let res = app
             .client
             .post(app.url(made["path"].as_str().unwrap()))
-            .json(&json!({"symbol": symbol, "signal": "STRONG_SELL"}))
+            .json(&alert_body(symbol, "STRONG_SELL"))
             .send()
             .await
             .unwrap();

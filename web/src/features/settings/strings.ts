@@ -194,10 +194,12 @@ export const settingsStrings = {
     removeDescription: 'The current URL stops working at once and TradingView alerts sent to it are refused.',
     helpTitle: 'Alert message',
     help: 'In the TradingView alert, turn on Webhook URL, paste the URL and use this message:',
-    /** The alert body the server reads; `{{ticker}}` is TradingView's placeholder. */
-    messageExample: '{"symbol": "{{ticker}}", "signal": "STRONG_BUY"}',
+    /** The alert body the server reads; `{{ticker}}` and `{{timenow}}` are TradingView's placeholders. */
+    messageExample: '{"symbol": "{{ticker}}", "signal": "STRONG_BUY", "time": "{{timenow}}"}',
     helpSignals:
       'signal is one of STRONG_BUY, BUY, NEUTRAL, SELL or STRONG_SELL. The ticker may carry the exchange and the perpetual suffix (BYBIT:BTCUSDT.P).',
+    helpTime:
+      'time is optional: an alert sent more than 5 minutes ago (or stamped as far ahead) is refused, so a copied alert cannot be replayed later. The same alert twice within 10 seconds is acted on once.',
     helpActive:
       'Alerts are accepted only while signal fetching is active (Start Signals on the dashboard), at most 60 a minute.',
     /** Toasts. */

@@ -66,7 +66,10 @@ describe('TradingView webhook card', () => {
     expect(card.queryByRole('button', { name: 'Regenerate URL' })).not.toBeInTheDocument()
     expect(card.queryByRole('button', { name: 'Remove' })).not.toBeInTheDocument()
     expect(card.queryByLabelText('Webhook URL')).not.toBeInTheDocument()
-    expect(card.getByText('{"symbol": "{{ticker}}", "signal": "STRONG_BUY"}')).toBeInTheDocument()
+    expect(
+      card.getByText('{"symbol": "{{ticker}}", "signal": "STRONG_BUY", "time": "{{timenow}}"}'),
+    ).toBeInTheDocument()
+    expect(card.getByText(/more than 5 minutes ago .* is refused/)).toBeInTheDocument()
     expect(card.getByText(/only while signal fetching is active/)).toBeInTheDocument()
     // The settings form is still there, unchanged.
     expect(screen.getByRole('button', { name: 'Сохранить настройки' })).toBeInTheDocument()

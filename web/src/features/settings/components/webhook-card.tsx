@@ -134,6 +134,7 @@ export function WebhookCard() {
           <code>{s.messageExample}</code>
         </pre>
         <p>{s.helpSignals}</p>
+        <p>{s.helpTime}</p>
         <p>{s.helpActive}</p>
       </div>
     </SettingsCard>
