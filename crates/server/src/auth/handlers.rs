@@ -113,8 +113,8 @@ fn require_fields(credentials: &Credentials) -> ApiResult<()> {
 
 /// Checks a username and password, and the second factor when the user's 2FA is on, under
 /// the failed-login limits: a wrong code counts as a failed login; a missing one counts
-/// nothing. Only a full success ends the pair's growing delays. Each failure that counts
-/// (and each refusal by the lockout) is audited as `login_failed`.
+/// nothing. Only a full success ends the pair's growing delays. Each failure that counts is
+/// audited as `login_failed`.
 async fn verify_credentials(
     state: &AppState,
     credentials: &Credentials,
@@ -133,11 +133,9 @@ async fn verify_credentials(
     // Per (username, address) and per address: failures elsewhere never lock this user out
     // here. Only failures count, and a success ends the pair's growing delays.
     let limits = &state.limits;
-    if let Err(locked) = limits.login_check(username, client).await {
-        let user = state.store.user_by_username(username).await?;
-        failed(user.as_ref(), "locked").await;
-        return Err(locked);
-    }
+    // An attempt the lockout refuses writes no row: the failures that started it did, and a
+    // row per refusal would let anyone grow the log at their request rate.
+    limits.login_check(username, client).await?;
     let user = state.store.user_by_username(username).await?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     if password::verify(credentials.password.clone(), stored).await {

@@ -466,25 +466,24 @@ async fn every_action_writes_one_row(app: &TestApp) {
     );
     assert_eq!(nobody[0].2.as_deref(), Some(AGENT));
 
-    // The lockout: five wrong passwords, then even the right one is refused as locked.
+    // The lockout: each wrong password is a row; attempts the lockout refuses are not (an
+    // attacker hammering the login cannot grow the log at their request rate).
     let mut carol = Trail::new(app, "carol").await;
-    for _ in 0..5 {
-        assert_json_error(
-            login_with(app, "carol", "wrong-password").await,
-            StatusCode::UNAUTHORIZED,
-        )
-        .await;
-        carol.one("login_failed").await;
+    loop {
+        let res = login_with(app, "carol", "wrong-password").await;
+        if res.status() == StatusCode::TOO_MANY_REQUESTS {
+            break;
+        }
+        assert_json_error(res, StatusCode::UNAUTHORIZED).await;
+        assert_eq!(
+            carol.one("login_failed").await,
+            json!({"reason": "password", "username": "carol"})
+        );
     }
-    assert_json_error(
-        login_with(app, "carol", PASSWORD).await,
-        StatusCode::TOO_MANY_REQUESTS,
-    )
-    .await;
-    assert_eq!(
-        carol.one("login_failed").await,
-        json!({"reason": "locked", "username": "carol"})
-    );
+    for _ in 0..3 {
+        login_with(app, "carol", "wrong-password").await;
+    }
+    carol.none("attempts refused by the lockout").await;
 
     // Every action of the issue was recorded above.
     let recorded: Vec<(String,)> = sqlx::query_as("SELECT DISTINCT action FROM audit_log")

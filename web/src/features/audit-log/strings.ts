@@ -56,7 +56,6 @@ export const auditLogStrings = {
     failedReason: {
       password: 'Wrong password',
       otp: 'Wrong two-factor code',
-      locked: 'Locked out after failed logins',
     } as Record<string, string>,
     user: (name: string) => `user "${name}"`,
     passwordChanged: (n: number) => `${n} other session${n === 1 ? '' : 's'} ended`,
