@@ -80,8 +80,8 @@ impl From<ApiKeyRecord> for ApiKeyView {
 pub struct ActivatedKeyView {
     #[serde(flatten)]
     pub key: ApiKeyView,
-    /// [`NO_IP_ALLOW_LIST`] for a key the exchange reported bound to no address; null
-    /// otherwise.
+    /// For a key the exchange reported bound to no IP address: "This key has no IP
+    /// allow-list: …", which the app shows; null otherwise.
     pub warning: Option<String>,
 }
 
@@ -232,7 +232,9 @@ pub async fn delete(
 /// warning when it is bound to no IP address.
 #[utoipa::path(post, path = "/api/api-keys/{id}/set_active/", tag = "api-keys",
     params(("id" = i64, Path)),
-    responses((status = 200, body = ActivatedKeyView), (status = 400, body = ErrorBody),
+    responses((status = 200, body = ActivatedKeyView),
+              (status = 400, body = ErrorBody,
+               description = "The key is refused: the exchange's reason, or the permissions that let it withdraw or transfer funds"),
               (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn set_active(
     State(state): State<AppState>,
