@@ -5,6 +5,7 @@
 pub mod account;
 pub mod alert;
 pub mod client_message;
+pub mod key_permissions;
 pub mod market;
 pub mod martingale;
 pub mod running_stats;

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use signaldesk_core::account::AccountVenue;
+use signaldesk_core::key_permissions::KeyPermissions;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::stats::LiveStatistics;
 use signaldesk_store::{SecretCipher, SettingsRecord, Store};
@@ -408,13 +409,15 @@ impl Engine {
         Ok(record)
     }
 
-    /// A Bybit key must work before it trades: one cheap authenticated call with the user's
-    /// key `key_id` (the active key when `None`); a paper key, or none, passes.
+    /// A Bybit key must work, and must not be able to move funds, before it trades: one cheap
+    /// authenticated call with the user's key `key_id` (the active key when `None`), which
+    /// answers the key's permissions as reported (kept on its row); a paper key, or none,
+    /// passes with none.
     pub async fn check_api_key(
         &self,
         user_id: i64,
         key_id: Option<i64>,
-    ) -> Result<(), EngineError> {
+    ) -> Result<Option<KeyPermissions>, EngineError> {
         self.accounts.check_key(user_id, key_id).await
     }
 

@@ -1,4 +1,5 @@
 use signaldesk_core::account::Exchange;
+use signaldesk_core::key_permissions::{describe, Permission};
 use signaldesk_store::StoreError;
 use signaldesk_venue::VenueError;
 use thiserror::Error;
@@ -35,6 +36,17 @@ pub enum EngineError {
         exchange: Exchange,
         reason: VenueError,
     },
+    /// The user's API key can withdraw or transfer funds (the exchange's rule:
+    /// docs/security.md, "Keys that cannot withdraw"): it is not used until these go.
+    #[error(
+        "This API key can withdraw or transfer funds. Remove {} from this key on {}, then try again.",
+        describe(permissions),
+        exchange.label()
+    )]
+    KeyMovesFunds {
+        exchange: Exchange,
+        permissions: Vec<Permission>,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("venue: {0}")]
@@ -66,6 +78,7 @@ impl EngineError {
             EngineError::RunsElsewhere => "runs_elsewhere",
             EngineError::Busy => "busy",
             EngineError::KeyRefused { .. } => "key_refused",
+            EngineError::KeyMovesFunds { .. } => "key_moves_funds",
             EngineError::Store(StoreError::Unavailable(_)) => "store_unavailable",
             EngineError::Store(_) => "store",
             EngineError::Venue(_) => "venue",

@@ -16,7 +16,7 @@ mod public_stream;
 mod rest;
 mod stream;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -71,9 +71,17 @@ pub struct KeySpec {
     /// The account's USDT perpetuals are in hedge mode (both sides): the position list
     /// answers positionIdx 1 and 2, and positionIdx 0 is refused.
     pub hedge_mode: bool,
+    /// The permissions `GET /v5/user/query-api` reports, by group (a documented group not
+    /// named here is reported `[]`). Reported only: the fake's other calls do not read them.
+    pub permissions: BTreeMap<String, Vec<String>>,
+    /// The addresses query-api reports the key bound to (`["*"]`: none).
+    pub ips: Vec<String>,
 }
 
 impl KeySpec {
+    /// A trading key as Signal Desk asks for it (docs/bybit.md): read-write, Contract Orders
+    /// and Positions, nothing else, and, like a key made without an IP address, bound to
+    /// none (`ips` `["*"]`).
     pub fn new(key: &str, secret: &str) -> Self {
         Self {
             key: key.into(),
@@ -81,7 +89,26 @@ impl KeySpec {
             read_only: false,
             ip_allowed: true,
             hedge_mode: false,
+            permissions: BTreeMap::from([(
+                "ContractTrade".to_string(),
+                vec!["Order".to_string(), "Position".to_string()],
+            )]),
+            ips: vec!["*".into()],
         }
+    }
+
+    /// The key also holds `names` in `group` (e.g. `("Wallet", &["Withdraw"])`).
+    pub fn with_permissions(mut self, group: &str, names: &[&str]) -> Self {
+        let held = self.permissions.entry(group.to_string()).or_default();
+        held.extend(names.iter().map(|n| n.to_string()));
+        self
+    }
+
+    /// The key is bound to `ips` (what query-api reports; calls are not refused by address:
+    /// that is [`KeySpec::ip_allowed`]).
+    pub fn with_ips(mut self, ips: &[&str]) -> Self {
+        self.ips = ips.iter().map(|ip| ip.to_string()).collect();
+        self
     }
 }
 

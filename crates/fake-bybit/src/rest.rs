@@ -544,17 +544,47 @@ fn risk_limit(shared: &Arc<Shared>, query: &Query) -> Result<Value, Reject> {
     Ok(json!({"category": "linear", "list": list, "nextPageCursor": next}))
 }
 
+/// The permission groups of user/apikey-info.mdx's response, each reported even when empty.
+const PERMISSION_GROUPS: [&str; 17] = [
+    "ContractTrade",
+    "Spot",
+    "Wallet",
+    "Options",
+    "Derivatives",
+    "CopyTrading",
+    "BlockTrade",
+    "Exchange",
+    "NFT",
+    "Affiliate",
+    "Earn",
+    "FiatP2P",
+    "FiatConvertBroker",
+    "FiatGlobalPay",
+    "FiatBitPay",
+    "BitCard",
+    "ByXPost",
+];
+
+/// GET /v5/user/query-api in the documented shape (user/apikey-info.mdx), for the key's
+/// [`KeySpec`]: its permissions by group, `readOnly` and `ips`.
 fn query_api(shared: &Arc<Shared>, key: &str) -> Result<Value, Reject> {
     let state = shared.lock();
-    let read_only = state.keys.get(key).is_some_and(|k| k.read_only);
+    let spec = state
+        .keys
+        .get(key)
+        .ok_or_else(|| Reject::new(10003, "API key is invalid."))?;
+    let mut permissions = serde_json::Map::new();
+    for group in PERMISSION_GROUPS {
+        permissions.insert(group.to_string(), json!([]));
+    }
+    for (group, names) in &spec.permissions {
+        permissions.insert(group.clone(), json!(names));
+    }
     Ok(json!({
-        "id": "1", "note": "fake", "apiKey": key, "readOnly": i32::from(read_only),
-        "secret": "", "permissions": {
-            "ContractTrade": if read_only { json!([]) } else { json!(["Order", "Position"]) },
-            "Spot": [], "Wallet": [], "Options": [], "Derivatives": [], "Exchange": [],
-        },
-        "ips": ["*"], "type": 1, "deadlineDay": 90, "expiredAt": "", "createdAt": "",
-        "unified": 1, "uta": 1, "userID": 1,
+        "id": "1", "note": "fake", "apiKey": key, "readOnly": i32::from(spec.read_only),
+        "secret": "", "permissions": permissions,
+        "ips": spec.ips, "type": 1, "deadlineDay": 90, "expiredAt": "", "createdAt": "",
+        "unified": 0, "uta": 1, "userID": 1, "isMaster": true, "parentUid": "0",
     }))
 }
 

@@ -150,9 +150,10 @@ impl From<StoreError> for ApiError {
 impl From<EngineError> for ApiError {
     fn from(err: EngineError) -> Self {
         match err {
-            EngineError::NoActiveKey | EngineError::NoSettings | EngineError::KeyRefused { .. } => {
-                ApiError::bad_request(err.to_string())
-            }
+            EngineError::NoActiveKey
+            | EngineError::NoSettings
+            | EngineError::KeyRefused { .. }
+            | EngineError::KeyMovesFunds { .. } => ApiError::bad_request(err.to_string()),
             EngineError::SignalsInactive
             | EngineError::TradeNotOpen
             | EngineError::WorkerGone
@@ -166,7 +167,9 @@ impl From<EngineError> for ApiError {
             // The instance running the bot refused: the same status it would have answered.
             EngineError::Remote { ref code, .. } => match code.as_str() {
                 "store_unavailable" => ApiError::store_unavailable(err),
-                "venue" | "key_refused" => ApiError::bad_request(err.to_string()),
+                "venue" | "key_refused" | "key_moves_funds" => {
+                    ApiError::bad_request(err.to_string())
+                }
                 "store" | "config" => ApiError::internal(err),
                 _ => ApiError::conflict(err.to_string()),
             },

@@ -3,6 +3,7 @@
 
 use serde_json::json;
 use signaldesk_core::account::Exchange;
+use signaldesk_core::key_permissions::KeyPermissions;
 use signaldesk_core::settings::{BotMode, BotSettings};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{LogLevel, RunFlags, SecretCipher, Store, StoreError};
@@ -170,6 +171,49 @@ async fn api_keys_are_encrypted_scoped_and_singly_active() {
             .await
             .unwrap()
             .is_none());
+    }
+}
+
+#[tokio::test]
+async fn a_keys_reported_permissions_are_kept_for_its_owner_only() {
+    for (db, store) in stores().await {
+        let cipher = SecretCipher::random();
+        let a = store.create_user("a", "h", 0).await.unwrap();
+        let b = store.create_user("b", "h", 0).await.unwrap();
+        let key = store
+            .create_api_key(&cipher, a.id, ("K", "S"), Exchange::Bybit, true, 1)
+            .await
+            .unwrap();
+        assert_eq!(key.permissions, None, "{}: never checked", db.label);
+        assert_eq!(key.permissions_checked_at, None);
+
+        let reported = KeyPermissions {
+            read_only: false,
+            groups: [
+                (
+                    "ContractTrade".to_string(),
+                    vec!["Order".into(), "Position".into()],
+                ),
+                ("Wallet".to_string(), vec![]),
+            ]
+            .into_iter()
+            .collect(),
+            ips: vec!["1.2.3.4".into()],
+        };
+        store
+            .record_key_permissions(a.id, key.id, &reported, 50)
+            .await
+            .unwrap();
+        // Another user's check of the same id changes nothing.
+        store
+            .record_key_permissions(b.id, key.id, &KeyPermissions::default(), 60)
+            .await
+            .unwrap();
+        let kept = store.api_key(a.id, key.id).await.unwrap().unwrap();
+        assert_eq!(kept.permissions.as_ref(), Some(&reported), "{}", db.label);
+        assert_eq!(kept.permissions_checked_at, Some(50));
+        let listed = store.api_keys_of_user(a.id).await.unwrap();
+        assert_eq!(listed[0].permissions.as_ref(), Some(&reported));
     }
 }
 

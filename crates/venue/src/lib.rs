@@ -11,6 +11,7 @@
 
 pub mod bybit;
 mod error;
+mod key_check;
 pub mod market;
 pub mod paper;
 mod quiet;
@@ -18,6 +19,7 @@ pub mod registry;
 mod venue;
 
 pub use error::VenueError;
+pub use key_check::{KeyRefusal, KeyRefused};
 pub use quiet::QuietBand;
 pub use venue::{
     CloseReason, Fill, FundingPayment, OrderRequest, Position, PositionClose, Stops, Trailing,

@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use signaldesk_core::account::Exchange;
+use signaldesk_core::key_permissions::KeyPermissions;
 
 use crate::bybit::private::{BybitVenue, Credentials};
 use crate::bybit::BybitSettings;
-use crate::{Venue, VenueError};
+use crate::{KeyRefused, Venue, VenueError};
 
 /// A decrypted API key, for the registry only. Its Debug output hides both values.
 #[derive(Clone)]
@@ -48,12 +49,15 @@ impl ExchangeRegistry {
         }
     }
 
-    /// One cheap authenticated call with `key`: `Ok` when it may trade, else the exchange's
-    /// reason. Opens no stream.
-    pub async fn check_key(&self, key: &KeyPair) -> Result<(), VenueError> {
+    /// One cheap authenticated call with `key`: its permissions as the exchange reported
+    /// them when it may trade (`None`: a paper key, which has none), else why not. Opens no
+    /// stream.
+    pub async fn check_key(&self, key: &KeyPair) -> Result<Option<KeyPermissions>, KeyRefused> {
         match key.exchange {
-            Exchange::Bybit => BybitVenue::check_key(&self.bybit_config(key)).await,
-            Exchange::Paper => Ok(()),
+            Exchange::Bybit => BybitVenue::check_key(&self.bybit_config(key))
+                .await
+                .map(Some),
+            Exchange::Paper => Ok(None),
         }
     }
 

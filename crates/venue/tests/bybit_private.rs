@@ -15,7 +15,8 @@ use signaldesk_venue::bybit::private::sign::{hmac_hex, rest_sign_text};
 use signaldesk_venue::bybit::private::{BybitConfig, BybitVenue, Credentials, Environment};
 use signaldesk_venue::paper::PaperConfig;
 use signaldesk_venue::{
-    CloseReason, OrderRequest, PositionClose, Stops, Trailing, Venue, VenueError, VenueEvent,
+    CloseReason, KeyRefusal, OrderRequest, PositionClose, Stops, Trailing, Venue, VenueError,
+    VenueEvent,
 };
 use tokio::sync::broadcast;
 
@@ -450,14 +451,17 @@ async fn the_exchanges_refusals_read_as_sentences_a_trader_understands() {
     assert!(!e.contains("not-the-secret"), "{e}");
 
     let ro_config = config_for(&fake, "readonly", "ro-secret");
-    let e = message(BybitVenue::check_key(&ro_config).await.unwrap_err());
+    let e = BybitVenue::check_key(&ro_config)
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("read-only"), "{e}");
     let ro = BybitVenue::new(ro_config).unwrap();
     let e = message(ro.set_leverage("BTCUSDT", 5).await.unwrap_err());
     assert!(e.contains("permission"), "{e}");
 
     let ip = config_for(&fake, "ipbound", "ip-secret");
-    let e = message(BybitVenue::check_key(&ip).await.unwrap_err());
+    let e = BybitVenue::check_key(&ip).await.unwrap_err().to_string();
     assert!(e.contains("IP"), "{e}");
 
     BybitVenue::check_key(&config_for(&fake, KEY, SECRET))
@@ -897,6 +901,59 @@ async fn the_fake_keeps_bybits_7_day_limits_on_closed_pnl_and_order_history() {
     windowed.push(("endTime", (fill.ts_ms + 1).to_string()));
     let page: serde_json::Value = rest.get("/v5/order/history", &windowed).await.unwrap();
     assert_eq!(page["list"].as_array().map(Vec::len), Some(1));
+}
+
+// ---------------------------------------------------------------- key permissions
+
+#[tokio::test]
+async fn a_key_that_can_withdraw_or_transfer_is_refused_with_what_bybit_reported() {
+    let fake = fake().await;
+    fake.add_key(KeySpec::new("withdraws", "w-secret").with_permissions("Wallet", &["Withdraw"]));
+    fake.add_key(
+        KeySpec::new("transfers", "t-secret")
+            .with_permissions("Wallet", &["AccountTransfer", "SubMemberTransfer"]),
+    );
+    fake.add_key(KeySpec::new("bound", "b-secret").with_ips(&["203.0.113.7"]));
+
+    let refused = BybitVenue::check_key(&config_for(&fake, "withdraws", "w-secret"))
+        .await
+        .unwrap_err();
+    match &refused.reason {
+        KeyRefusal::MovesFunds(p) => {
+            assert_eq!(p.len(), 1, "{p:?}");
+            assert_eq!(
+                (p[0].group.as_str(), p[0].name.as_str()),
+                ("Wallet", "Withdraw")
+            );
+        }
+        other => panic!("refused for {other}"),
+    }
+    let reported = refused.reported.expect("Bybit described the key");
+    assert_eq!(reported.groups["Wallet"], ["Withdraw"]);
+    assert_eq!(reported.groups["ContractTrade"], ["Order", "Position"]);
+    assert!(!reported.ip_restricted());
+
+    let e = BybitVenue::check_key(&config_for(&fake, "transfers", "t-secret"))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("AccountTransfer") && e.contains("SubMemberTransfer"),
+        "{e}"
+    );
+
+    let trading = BybitVenue::check_key(&config_for(&fake, KEY, SECRET))
+        .await
+        .unwrap();
+    assert_eq!(trading.ips, ["*"]);
+    assert!(!trading.ip_restricted());
+    let bound = BybitVenue::check_key(&config_for(&fake, "bound", "b-secret"))
+        .await
+        .unwrap();
+    assert_eq!(bound.ips, ["203.0.113.7"]);
+    assert!(bound.ip_restricted());
+    // Every documented group is reported, the empty ones as [].
+    assert_eq!(bound.groups["Wallet"], Vec::<String>::new());
 }
 
 // ---------------------------------------------------------------- position mode

@@ -17,5 +17,7 @@ export const notify = {
     toast.success(title, { ...options, duration: TOAST_SUCCESS_DURATION_MS }),
   error: (title: string, options?: Options) =>
     toast.error(title, { ...options, duration: TOAST_ERROR_DURATION_MS }),
+  warning: (title: string, options?: Options) =>
+    toast.warning(title, { ...options, duration: TOAST_DURATION_MS }),
   dismiss: (id?: string | number) => toast.dismiss(id),
 }

@@ -60,6 +60,10 @@ export function apiKeyRecord(overrides: Partial<ApiKey> = {}): ApiKey {
     is_demo: true,
     is_active: false,
     created_at: '2026-11-22T04:30:00Z',
+    permissions: null,
+    ips: null,
+    ip_restricted: null,
+    permissions_checked_at: null,
     ...overrides,
   }
 }

@@ -38,8 +38,14 @@ export type TimeZone = Schemas['BotSettings']['user_timezone']
 export type HourRange = Schemas['BotSettings']['forbidden_hours'][number]
 /** GET /api/bot/status/ and the `status` of a control answer. */
 export type BotStatus = Schemas['BotStatus']
-/** An exchange API key as listed: the key comes fully masked, the secret never. */
+/**
+ * An exchange API key as listed: the key comes fully masked, the secret never; its permissions
+ * and IP addresses as the exchange reported them at the last check (null until checked, and for
+ * paper keys).
+ */
 export type ApiKey = Schemas['ApiKeyView']
+/** Set Active's answer: the key, and `warning` (e.g. no IP allow-list) to show, or null. */
+export type ActivatedApiKey = Schemas['ActivatedKeyView']
 /** The exchange an API key trades on: `bybit` (demo or real by `is_demo`) or `paper`. */
 export type ApiKeyExchange = ApiKey['exchange']
 /**

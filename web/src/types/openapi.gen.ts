@@ -77,7 +77,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Makes this key the user's only active key. */
+        /**
+         * Makes this key the user's only active key. An exchange key is checked first: refused
+         *     (400) when the exchange refuses it or it can withdraw or transfer funds; accepted with a
+         *     warning when it is bound to no IP address.
+         */
         post: operations["api_keys_set_active"];
         delete?: never;
         options?: never;
@@ -1008,6 +1012,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description Set Active's answer: the key, and a warning the app shows when the key is active but
+         *     weaker than it should be.
+         */
+        ActivatedKeyView: components["schemas"]["ApiKeyView"] & {
+            /**
+             * @description For a key the exchange reported bound to no IP address: "This key has no IP
+             *     allow-list: …", which the app shows; null otherwise.
+             */
+            warning: string | null;
+        };
         AlertAccepted: {
             /**
              * @description Present (true) only in the 200 answer to a copy of an alert acted on within the
@@ -1061,10 +1076,27 @@ export interface components {
             exchange: components["schemas"]["Exchange"];
             /** Format: int64 */
             id: number;
+            /** @description Whether the key works only from the addresses in `ips`; null when never checked. */
+            ip_restricted: boolean | null;
+            /**
+             * @description The addresses the key is bound to, as reported (Bybit's `["*"]`: none); null when
+             *     never checked.
+             */
+            ips: string[] | null;
             is_active: boolean;
             is_demo: boolean;
             /** @description Always fully masked. */
             key: string;
+            /**
+             * @description Each permission group with the permissions granted in it, as the exchange reported
+             *     them at the key's last check (Set Active, Start Bot); null for a key never checked
+             *     and for paper keys.
+             */
+            permissions: {
+                [key: string]: string[];
+            } | null;
+            /** @description When the permissions were read (RFC 3339); null when never checked. */
+            permissions_checked_at: string | null;
         };
         /** @description One audit row. */
         AuditEntryView: {
@@ -2539,10 +2571,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyView"];
+                    "application/json": components["schemas"]["ActivatedKeyView"];
                 };
             };
-            /** @description The request is malformed or a field is invalid. */
+            /** @description The key is refused: the exchange's reason, or the permissions that let it withdraw or transfer funds */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -8,9 +8,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use signaldesk_core::account::Exchange;
+use signaldesk_core::key_permissions::KeyPermissions;
 use signaldesk_store::{ApiKeyRecord, SecretCipher, Store};
 use signaldesk_venue::registry::{ExchangeRegistry, KeyPair};
-use signaldesk_venue::Venue;
+use signaldesk_venue::{KeyRefusal, Venue};
 use tokio::sync::OnceCell;
 
 use crate::background::Background;
@@ -110,15 +111,42 @@ impl ExchangeAccounts {
         })
     }
 
-    /// One cheap authenticated call with the user's key `key_id`: the exchange's reason
-    /// when it refuses it.
-    pub async fn check_key_of(&self, user_id: i64, key_id: i64) -> Result<(), EngineError> {
+    /// One cheap authenticated call with the user's key `key_id`: its permissions as the
+    /// exchange reported them (`None` for a paper key), else why it may not trade. What the
+    /// exchange reported is kept on the key's row either way, for the key list.
+    pub async fn check_key_of(
+        &self,
+        user_id: i64,
+        key_id: i64,
+    ) -> Result<Option<KeyPermissions>, EngineError> {
         let key = self.key_pair(user_id, key_id).await?;
-        self.registry.check_key(&key).await.map_err(|e| {
-            tracing::warn!(user_id, key_id, error = %e, "the exchange refused the API key");
-            EngineError::KeyRefused {
-                exchange: key.exchange,
-                reason: e,
+        let checked = self.registry.check_key(&key).await;
+        let reported = match &checked {
+            Ok(reported) => reported.as_ref(),
+            Err(refused) => refused.reported.as_ref(),
+        };
+        if let Some(reported) = reported {
+            let now_ms = chrono::Utc::now().timestamp_millis();
+            // The verdict stands without it: the list shows the last permissions kept.
+            if let Err(e) = self
+                .store
+                .record_key_permissions(user_id, key_id, reported, now_ms)
+                .await
+            {
+                tracing::warn!(user_id, key_id, error = %e, "the key's permissions were not kept");
+            }
+        }
+        checked.map_err(|refused| {
+            tracing::warn!(user_id, key_id, reason = %refused, "the API key was refused");
+            match refused.reason {
+                KeyRefusal::Exchange(reason) => EngineError::KeyRefused {
+                    exchange: key.exchange,
+                    reason,
+                },
+                KeyRefusal::MovesFunds(permissions) => EngineError::KeyMovesFunds {
+                    exchange: key.exchange,
+                    permissions,
+                },
             }
         })
     }

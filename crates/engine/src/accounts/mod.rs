@@ -11,6 +11,7 @@ mod paper;
 use std::sync::Arc;
 
 use signaldesk_core::account::{AccountVenue, Exchange};
+use signaldesk_core::key_permissions::KeyPermissions;
 use signaldesk_store::{ApiKeyRecord, Store};
 use signaldesk_venue::Venue;
 
@@ -115,9 +116,13 @@ impl Accounts {
     }
 
     /// Before a key trades: one cheap authenticated call with the user's exchange key `key_id`
-    /// (the active key when `None`), refused with the exchange's reason. A paper key, or no
-    /// key, passes.
-    pub async fn check_key(&self, user_id: i64, key_id: Option<i64>) -> Result<(), EngineError> {
+    /// (the active key when `None`): its permissions as the exchange reported them, or why it
+    /// is refused. A paper key, or no key, passes with none.
+    pub async fn check_key(
+        &self,
+        user_id: i64,
+        key_id: Option<i64>,
+    ) -> Result<Option<KeyPermissions>, EngineError> {
         let key = match key_id {
             Some(id) => self.store.api_key(user_id, id).await?,
             None => self.store.active_api_key(user_id).await?,
@@ -126,7 +131,7 @@ impl Accounts {
             Some(key) if key.exchange != Exchange::Paper => {
                 self.exchanges()?.check_key_of(user_id, key.id).await
             }
-            _ => Ok(()),
+            _ => Ok(None),
         }
     }
 

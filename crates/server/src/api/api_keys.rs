@@ -1,12 +1,15 @@
 //! `/api/api-keys/`: exchange keys. Key and secret are accepted once, encrypted at rest and
 //! never answered, logged or sent to the browser again.
 
+use std::collections::BTreeMap;
+
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use signaldesk_core::account::{AccountVenue, Exchange};
+use signaldesk_core::key_permissions::KeyPermissions;
 use signaldesk_store::{ApiKeyRecord, AuditAction};
 use utoipa::ToSchema;
 
@@ -19,6 +22,9 @@ use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody, FieldErrors
 /// What lists show instead of the key.
 pub const MASKED_KEY: &str = "********";
 const MAX_CREDENTIAL_CHARS: usize = 256;
+/// The warning of a key that works from any address (docs/security.md, "Keys that cannot
+/// withdraw").
+pub const NO_IP_ALLOW_LIST: &str = "This key has no IP allow-list: anyone who steals it can trade from anywhere. Bind it to this server's IP on Bybit.";
 const STOP_THE_BOT_FIRST: &str = "Stop the bot before deleting or switching the active API key.";
 /// Open trades stay on the account they were opened on: the books follow one account at a
 /// time (docs/accounts.md).
@@ -35,10 +41,26 @@ pub struct ApiKeyView {
     pub is_demo: bool,
     pub is_active: bool,
     pub created_at: String,
+    /// Each permission group with the permissions granted in it, as the exchange reported
+    /// them at the key's last check (Set Active, Start Bot); null for a key never checked
+    /// and for paper keys.
+    pub permissions: Option<BTreeMap<String, Vec<String>>>,
+    /// The addresses the key is bound to, as reported (Bybit's `["*"]`: none); null when
+    /// never checked.
+    pub ips: Option<Vec<String>>,
+    /// Whether the key works only from the addresses in `ips`; null when never checked.
+    pub ip_restricted: Option<bool>,
+    /// When the permissions were read (RFC 3339); null when never checked.
+    pub permissions_checked_at: Option<String>,
 }
 
 impl From<ApiKeyRecord> for ApiKeyView {
     fn from(r: ApiKeyRecord) -> Self {
+        let ip_restricted = r.permissions.as_ref().map(KeyPermissions::ip_restricted);
+        let (permissions, ips) = match r.permissions {
+            Some(p) => (Some(p.groups), Some(p.ips)),
+            None => (None, None),
+        };
         ApiKeyView {
             id: r.id,
             key: MASKED_KEY,
@@ -46,8 +68,23 @@ impl From<ApiKeyRecord> for ApiKeyView {
             is_demo: r.is_demo,
             is_active: r.is_active,
             created_at: rfc3339(r.created_at),
+            permissions,
+            ips,
+            ip_restricted,
+            permissions_checked_at: r.permissions_checked_at.map(rfc3339),
         }
     }
+}
+
+/// Set Active's answer: the key, and a warning the app shows when the key is active but
+/// weaker than it should be.
+#[derive(Serialize, ToSchema)]
+pub struct ActivatedKeyView {
+    #[serde(flatten)]
+    pub key: ApiKeyView,
+    /// For a key the exchange reported bound to no IP address: "This key has no IP
+    /// allow-list: …", which the app shows; null otherwise.
+    pub warning: Option<String>,
 }
 
 /// The create payload. Debug is written by hand so the pair can never reach a log line.
@@ -205,22 +242,26 @@ pub async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Makes this key the user's only active key.
+/// Makes this key the user's only active key. An exchange key is checked first: refused
+/// (400) when the exchange refuses it or it can withdraw or transfer funds; accepted with a
+/// warning when it is bound to no IP address.
 #[utoipa::path(post, path = "/api/api-keys/{id}/set_active/", tag = "api-keys",
     params(("id" = i64, Path)),
-    responses((status = 200, body = ApiKeyView), (status = 404, body = ErrorBody),
-              (status = 409, body = ErrorBody)))]
+    responses((status = 200, body = ActivatedKeyView),
+              (status = 400, body = ErrorBody,
+               description = "The key is refused: the exchange's reason, or the permissions that let it withdraw or transfer funds"),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn set_active(
     State(state): State<AppState>,
     audit: Audit,
     auth: AuthUser,
     ApiPath(id): ApiPath<i64>,
-) -> ApiResult<Json<ApiKeyView>> {
+) -> ApiResult<Json<ActivatedKeyView>> {
     let key = own_key(&state, &auth, id).await?;
     if !key.is_active {
         account_may_change(&state, &auth).await?;
     }
-    state.engine.check_api_key(auth.id(), Some(id)).await?;
+    let reported = state.engine.check_api_key(auth.id(), Some(id)).await?;
     let before = state.store.account_venue(auth.id()).await?;
     let record = state.store.set_active_api_key(auth.id(), id).await?;
     if !key.is_active {
@@ -233,7 +274,13 @@ pub async fn set_active(
             .await;
         account_changed(&state, &auth, before).await?;
     }
-    Ok(Json(record.into()))
+    let warning = reported
+        .filter(|p| !p.ip_restricted())
+        .map(|_| NO_IP_ALLOW_LIST.to_string());
+    Ok(Json(ActivatedKeyView {
+        key: record.into(),
+        warning,
+    }))
 }
 
 /// Makes this key inactive: the user trades on their paper account until a key is active.

@@ -1,6 +1,7 @@
 use std::collections::BTreeMap;
 
 use signaldesk_core::account::{AccountVenue, Exchange};
+use signaldesk_core::key_permissions::KeyPermissions;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
@@ -16,6 +17,10 @@ pub struct ApiKeyRecord {
     pub is_demo: bool,
     pub is_active: bool,
     pub created_at: i64,
+    /// What the exchange reported of the key at its last check, and when (Unix ms); `None`
+    /// for a key never checked and for paper keys.
+    pub permissions: Option<KeyPermissions>,
+    pub permissions_checked_at: Option<i64>,
 }
 
 /// A decrypted key pair, for the venue only. Its Debug output hides both values.
@@ -71,7 +76,7 @@ impl std::fmt::Debug for ApiCredentials {
     }
 }
 
-const COLUMNS: &str = "id, user_id, exchange, is_demo, is_active, created_at";
+const COLUMNS: &str = "id, user_id, exchange, is_demo, is_active, created_at, permissions_json, permissions_checked_at";
 
 fn exchange(row: &AnyRow) -> Result<Exchange, StoreError> {
     let text: Option<String> = row.try_get("exchange")?;
@@ -89,7 +94,18 @@ fn record_from_row(row: &AnyRow) -> Result<ApiKeyRecord, StoreError> {
         is_demo: row.try_get::<i64, _>("is_demo")? != 0,
         is_active: row.try_get::<i64, _>("is_active")? != 0,
         created_at: row.try_get("created_at")?,
+        permissions: permissions(row)?,
+        permissions_checked_at: row.try_get("permissions_checked_at")?,
     })
+}
+
+fn permissions(row: &AnyRow) -> Result<Option<KeyPermissions>, StoreError> {
+    let json: Option<String> = row.try_get("permissions_json")?;
+    json.map(|text| {
+        serde_json::from_str(&text)
+            .map_err(|e| StoreError::Corrupt(format!("key permissions {text}: {e}")))
+    })
+    .transpose()
 }
 
 /// Associated data binding a ciphertext to its owner and field.
@@ -152,6 +168,29 @@ impl Store {
         if done.rows_affected() == 0 {
             return Err(StoreError::NotFound);
         }
+        Ok(())
+    }
+
+    /// Keeps what the exchange reported of key `id` at a check made at `now_ms`.
+    pub async fn record_key_permissions(
+        &self,
+        user_id: i64,
+        id: i64,
+        permissions: &KeyPermissions,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let json = serde_json::to_string(permissions)
+            .map_err(|e| StoreError::Corrupt(format!("key permissions: {e}")))?;
+        sqlx::query(
+            "UPDATE api_keys SET permissions_json = $1, permissions_checked_at = $2
+             WHERE id = $3 AND user_id = $4",
+        )
+        .bind(json)
+        .bind(now_ms)
+        .bind(id)
+        .bind(user_id)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 

@@ -50,4 +50,16 @@ export const apiKeysStrings = {
     `The ${label} key added ${added} is removed from Signal Desk. To use it again, add it again with its secret.`,
   deleteConfirm: 'Delete key',
   cancel: 'Cancel',
+
+  // Not worded by the spec (issue 31 point 4): each key's permissions and IP restriction as
+  // the exchange reported them, and the warning of a key bound to no IP address (the server's
+  // sentence is shown as it comes).
+  permissionsLabel: 'Permissions',
+  permissionsNone: 'None',
+  permissionsNotChecked: 'Not checked yet: read from Bybit at Set Active',
+  permissionsNotApplicable: 'Not applicable (paper key)',
+  checkedAt: (date: string) => `Checked ${date}`,
+  noIpRestriction: 'No IP restriction',
+  ipRestricted: (ips: string) => `IP: ${ips}`,
+  noIpWarningTitle: 'This key has no IP allow-list',
 } as const

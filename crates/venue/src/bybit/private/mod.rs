@@ -6,6 +6,7 @@
 //! a key needs and what the bot does on the account.
 
 pub mod errors;
+pub mod key_rules;
 pub mod limits;
 pub mod models;
 pub mod push;

@@ -5,6 +5,7 @@
 
 use rust_decimal::Decimal;
 use serde::Deserialize;
+use signaldesk_core::key_permissions::KeyPermissions;
 use signaldesk_core::market::{PositionSide, Side};
 
 use crate::bybit::http::models::dec;
@@ -304,7 +305,9 @@ impl WalletRecord {
     }
 }
 
-/// GET /v5/user/query-api: the key's own description.
+/// GET /v5/user/query-api (user/apikey-info.mdx): the key's own description. `readOnly`
+/// "`0`: Read and Write. `1`: Read only"; `permissions` "The types of permission", each group
+/// an array of the permissions granted in it; `ips` "IP bound" (`["*"]`: none).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiKeyInfo {
@@ -312,20 +315,35 @@ pub struct ApiKeyInfo {
     pub read_only: i64,
     #[serde(default)]
     pub permissions: serde_json::Value,
+    #[serde(default)]
+    pub ips: Vec<String>,
 }
 
 impl ApiKeyInfo {
-    /// Whether the key may place orders and manage positions on USDT perpetuals.
-    pub fn can_trade_contracts(&self) -> bool {
-        let granted = |name: &str| {
-            ["ContractTrade", "Derivatives"].iter().any(|group| {
-                self.permissions
-                    .get(group)
-                    .and_then(|v| v.as_array())
-                    .is_some_and(|a| a.iter().any(|p| p.as_str() == Some(name)))
+    /// The key as Bybit reported it: every group whose value is an array, with its string
+    /// entries.
+    pub fn reported(&self) -> KeyPermissions {
+        let groups = self
+            .permissions
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter_map(|(group, names)| {
+                let names = names.as_array()?;
+                Some((
+                    group.clone(),
+                    names
+                        .iter()
+                        .filter_map(|n| n.as_str().map(str::to_string))
+                        .collect(),
+                ))
             })
-        };
-        self.read_only == 0 && granted("Order") && granted("Position")
+            .collect();
+        KeyPermissions {
+            read_only: self.read_only != 0,
+            groups,
+            ips: self.ips.clone(),
+        }
     }
 }
 

@@ -22,6 +22,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use signaldesk_core::key_permissions::KeyPermissions;
 use signaldesk_core::market::Instrument;
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
@@ -30,6 +31,7 @@ use super::errors::{
     is_transient, venue_error, DUPLICATE_ORDER_LINK_ID, HEDGE_MODE, LEVERAGE_NOT_MODIFIED,
     STOPS_NOT_MODIFIED,
 };
+use super::key_rules;
 use super::models::{
     opt_dec, side_name, ApiKeyInfo, ClosedPnlRow, CreatedOrder, ExecutionRecord, OrderRecord, Page,
     PositionRecord, WalletRecord,
@@ -41,6 +43,7 @@ use super::BybitConfig;
 use crate::bybit::http::models::dec;
 use crate::bybit::http::{BybitHttpClient, BybitHttpError};
 use crate::error::VenueError;
+use crate::key_check::{KeyRefusal, KeyRefused};
 use crate::paper::account::validate_client_order_id;
 use crate::venue::{
     CloseReason, Fill, FundingPayment, OrderRequest, Position, PositionClose, Stops, Venue,
@@ -166,21 +169,31 @@ impl BybitVenue {
         })
     }
 
-    /// One cheap authenticated call (GET /v5/user/query-api) with the key of `config`:
-    /// `Ok` when the key works and may trade USDT perpetuals, else the exchange's reason.
-    /// Opens no stream.
-    pub async fn check_key(config: &BybitConfig) -> Result<(), VenueError> {
+    /// One cheap authenticated call (GET /v5/user/query-api) with the key of `config`, then
+    /// the position mode: the key's permissions as Bybit reported them when it may trade
+    /// here, else why not (with those permissions once Bybit described the key). A key that
+    /// can withdraw or transfer funds is refused first ([`key_rules`]). Opens no stream.
+    pub async fn check_key(config: &BybitConfig) -> Result<KeyPermissions, KeyRefused> {
         let env = config.environment;
         let rest = PrivateRest::new(config).map_err(|e| venue_error(e, env))?;
         let info: ApiKeyInfo = rest
             .get("/v5/user/query-api", &[])
             .await
             .map_err(|e| venue_error(e, env))?;
-        if !info.can_trade_contracts() {
-            return Err(VenueError::Exchange {
+        let reported = info.reported();
+        let refused = |reason: KeyRefusal| KeyRefused {
+            reason,
+            reported: Some(reported.clone()),
+        };
+        let movers = key_rules::moves_funds(&reported);
+        if !movers.is_empty() {
+            return Err(refused(KeyRefusal::MovesFunds(movers)));
+        }
+        if !key_rules::can_trade_contracts(&reported) {
+            return Err(refused(KeyRefusal::Exchange(VenueError::Exchange {
                 code: 10005,
                 message: "the API key is read-only or lacks Contract Orders and Positions permissions: give it read-write Contract permissions on Bybit".into(),
-            });
+            })));
         }
         // The position mode (position/position.mdx: positionIdx 0 is one-way, 1 and 2 the
         // sides of hedge mode). Bybit sets it per symbol or per coin; a symbol queried
@@ -199,16 +212,16 @@ impl BybitVenue {
             let page: Page<PositionRecord> = rest
                 .get("/v5/position/list", &query)
                 .await
-                .map_err(|e| venue_error(e, env))?;
+                .map_err(|e| refused(KeyRefusal::Exchange(venue_error(e, env))))?;
             records.extend(page.list);
         }
         if records.iter().any(|r| r.position_idx != 0) {
-            return Err(VenueError::Exchange {
+            return Err(refused(KeyRefusal::Exchange(VenueError::Exchange {
                 code: 10001,
                 message: HEDGE_MODE.into(),
-            });
+            })));
         }
-        Ok(())
+        Ok(reported)
     }
 }
 

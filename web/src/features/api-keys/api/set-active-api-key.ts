@@ -1,12 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { ApiKey } from '@/types/api'
+import type { ActivatedApiKey } from '@/types/api'
 import { invalidateApiKeys } from '@/features/api-keys/api/get-api-keys'
 import { invalidateBotStatus } from '@/features/dashboard/api/get-bot-status'
 
-/** POST /api/api-keys/{id}/set_active/ with no body: that key becomes the only active one (409 while the bot runs). */
-export function setActiveApiKey(id: number): Promise<ApiKey> {
-  return api.post<ApiKey>(`api-keys/${id}/set_active/`)
+/**
+ * POST /api/api-keys/{id}/set_active/ with no body: that key becomes the only active one (409 while
+ * the bot runs; 400 when the exchange refuses it or it can withdraw or transfer funds). The answer's
+ * `warning` is set when the key is accepted but bound to no IP address.
+ */
+export function setActiveApiKey(id: number): Promise<ActivatedApiKey> {
+  return api.post<ActivatedApiKey>(`api-keys/${id}/set_active/`)
 }
 
 export function useSetActiveApiKey() {

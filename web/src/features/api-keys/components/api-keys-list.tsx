@@ -22,6 +22,7 @@ import { useApiKeys } from '@/features/api-keys/api/get-api-keys'
 import { useDeactivateApiKey } from '@/features/api-keys/api/deactivate-api-key'
 import { useDeleteApiKey } from '@/features/api-keys/api/delete-api-key'
 import { useSetActiveApiKey } from '@/features/api-keys/api/set-active-api-key'
+import { KeyPermissions } from '@/features/api-keys/components/key-permissions'
 import { apiKeysStrings as s } from '@/features/api-keys/strings'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
@@ -37,7 +38,8 @@ function keyLabel(key: ApiKey): string {
 }
 
 /**
- * "Existing API Keys" (spec section 2): exchange, mode, state, date, masked key;
+ * "Existing API Keys" (spec section 2): exchange, mode, state, date, masked key, and the key's
+ * permissions and IP restriction as the exchange reported them;
  * Set Active, Deactivate (the active key: back to the paper account) and Delete, which asks first.
  */
 export function ApiKeysList() {
@@ -68,7 +70,11 @@ export function ApiKeysList() {
 
   const onSetActive = (key: ApiKey) => {
     activate.mutate(key.id, {
-      onSuccess: () => notify.success(s.activatedToast),
+      onSuccess: ({ warning }) => {
+        notify.success(s.activatedToast)
+        // Accepted, but weaker than it should be (no IP allow-list): the server's sentence.
+        if (warning) notify.warning(s.noIpWarningTitle, { description: warning })
+      },
       onError: (error) => notify.error(serverMessage(error) ?? s.activateFailed),
     })
   }
@@ -160,6 +166,7 @@ export function ApiKeysList() {
                       <p className="text-xs text-muted-foreground">
                         {s.added} {formatAdded(key.created_at)}
                       </p>
+                      <KeyPermissions apiKey={key} formatDate={formatAdded} />
                     </div>
                   </div>
                   <div className="flex shrink-0 gap-2 sm:justify-end">

@@ -313,6 +313,89 @@ describe('API keys page', () => {
     expect(screen.queryByText('Failed to set active API key')).not.toBeInTheDocument()
   })
 
+  it("shows each key's permissions and IP restriction as the exchange reported them", async () => {
+    keysServer([
+      apiKeyRecord({
+        id: 4,
+        permissions: { ContractTrade: ['Order', 'Position'], Spot: ['SpotTrade'], Wallet: [] },
+        ips: ['*'],
+        ip_restricted: false,
+        permissions_checked_at: '2026-11-22T06:00:00Z',
+      }),
+      apiKeyRecord({
+        id: 3,
+        permissions: { ContractTrade: ['Order', 'Position'], Wallet: ['Withdraw'] },
+        ips: ['203.0.113.7', '198.51.100.2'],
+        ip_restricted: true,
+        permissions_checked_at: '2026-11-22T06:00:00Z',
+      }),
+      apiKeyRecord({ id: 2 }),
+      apiKeyRecord({ id: 1, exchange: 'paper' }),
+    ])
+    await openKeys()
+    await waitFor(() => {
+      expect(rows()).toHaveLength(4)
+    })
+    const [open, bound, unchecked, paper] = rows()
+    if (!open || !bound || !unchecked || !paper) throw new Error('four rows expected')
+    expect(open).toHaveTextContent('Permissions: ContractTrade: Order, Position · Spot: SpotTrade')
+    expect(open).not.toHaveTextContent('Wallet')
+    expect(open).toHaveTextContent('No IP restriction')
+    expect(
+      within(open)
+        .getByText(/ContractTrade/)
+        .closest('p'),
+    ).toHaveAttribute('title', expect.stringMatching(/^Checked .*2026/))
+
+    expect(bound).toHaveTextContent('Permissions: ContractTrade: Order, Position · Wallet: Withdraw')
+    expect(bound).toHaveTextContent('IP: 203.0.113.7, 198.51.100.2')
+    expect(bound).not.toHaveTextContent('No IP restriction')
+
+    expect(unchecked).toHaveTextContent('Permissions: Not checked yet: read from Bybit at Set Active')
+    expect(unchecked).not.toHaveTextContent('No IP restriction')
+    expect(paper).toHaveTextContent('Permissions: Not applicable (paper key)')
+    expect(paper).not.toHaveTextContent('No IP restriction')
+  })
+
+  it("shows the server's sentence when Set Active refuses a key that can withdraw; the key stays inactive", async () => {
+    const refusal =
+      'This API key can withdraw or transfer funds. Remove the Withdraw permission (Wallet) from this key on Bybit, then try again.'
+    keysServer([apiKeyRecord({ id: 1 })], {
+      'POST /api/api-keys/1/set_active/': () => ({ status: 400, body: { error: refusal } }),
+    })
+    await openKeys()
+    await userEvent.click(await screen.findByRole('button', { name: 'Set Active' }))
+    expect(await screen.findByText(refusal)).toBeInTheDocument()
+    expect(screen.queryByText('API key set as active')).not.toBeInTheDocument()
+    expect(row(0)).toHaveAttribute('data-active', 'false')
+  })
+
+  it('warns after Set Active when the server says the key has no IP allow-list, and only then', async () => {
+    const warning =
+      "This key has no IP allow-list: anyone who steals it can trade from anywhere. Bind it to this server's IP on Bybit."
+    keysServer([apiKeyRecord({ id: 2 }), apiKeyRecord({ id: 1 })], {
+      'POST /api/api-keys/2/set_active/': () => ({
+        status: 200,
+        body: { ...apiKeyRecord({ id: 2, is_active: true }), warning },
+      }),
+      'POST /api/api-keys/1/set_active/': () => ({
+        status: 200,
+        body: { ...apiKeyRecord({ id: 1, is_active: true }), warning: null },
+      }),
+    })
+    await openKeys()
+    await waitFor(() => {
+      expect(rows()).toHaveLength(2)
+    })
+    await userEvent.click(within(row(1)).getByRole('button', { name: 'Set Active' }))
+    expect(await screen.findByText('API key set as active')).toBeInTheDocument()
+    expect(screen.queryByText('This key has no IP allow-list')).not.toBeInTheDocument()
+
+    await userEvent.click(within(row(0)).getByRole('button', { name: 'Set Active' }))
+    expect(await screen.findByText('This key has no IP allow-list')).toBeInTheDocument()
+    expect(screen.getByText(warning)).toBeInTheDocument()
+  })
+
   it('"Failed to set active API key" without a sentence', async () => {
     keysServer([apiKeyRecord({ id: 1 })], { 'POST /api/api-keys/1/set_active/': () => ({ status: 500 }) })
     await openKeys()
