@@ -24,11 +24,11 @@ export function SecuritySection() {
       <TwoFactorCard />
       <SessionsCard />
       <PasswordCard />
-      <p className="flex items-center gap-2 text-sm text-muted-foreground">
-        <ShieldCheck aria-hidden="true" className="size-4 shrink-0 text-primary" />
+      <p className="text-sm text-muted-foreground">
+        <ShieldCheck aria-hidden="true" className="mr-2 inline size-4 align-text-bottom text-primary" />
         <Link to="/audit-log" className="font-medium text-primary underline-offset-4 hover:underline">
           {auditLogStrings.securityLink}
-        </Link>
+        </Link>{' '}
         <span>{auditLogStrings.securityLinkHelp}</span>
       </p>
     </section>

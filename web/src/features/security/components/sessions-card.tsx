@@ -49,11 +49,12 @@ export function SessionsCard() {
 
   return (
     <Card role="region" aria-labelledby={headingId}>
-      <CardHeader className="flex-row items-start gap-3 space-y-0 pb-5">
+      {/* Wraps: on a phone the button goes under the title instead of squeezing it. */}
+      <CardHeader className="flex-row flex-wrap items-start gap-3 space-y-0 pb-5">
         <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
           <MonitorSmartphone aria-hidden="true" className="size-[18px]" />
         </span>
-        <div className="flex-1 space-y-1">
+        <div className="min-w-48 flex-1 space-y-1">
           <CardTitle>
             <h3 id={headingId} className="text-base">
               {s.title}

@@ -169,13 +169,15 @@ function EnableForm({
         <p className="text-sm text-muted-foreground">{s.scan}</p>
         <div className="space-y-2">
           <Label htmlFor={`${id}-secret`}>{s.secretLabel}</Label>
-          <Input
+          {/* A text area, so the 32 characters wrap on a phone instead of hiding past the edge. */}
+          <textarea
             id={`${id}-secret`}
             readOnly
+            rows={1}
             value={setup.secret}
             spellCheck={false}
             autoComplete="off"
-            className="font-mono text-xs"
+            className="field-sizing-content min-h-10 w-full min-w-0 resize-none rounded-md border border-input bg-background/60 px-3 py-2.5 font-mono text-xs break-all shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/40"
             onFocus={(event) => {
               event.currentTarget.select()
             }}

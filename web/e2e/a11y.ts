@@ -1,0 +1,50 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Locator, Page } from '@playwright/test'
+import { expect } from './fixtures'
+
+/**
+ * Accessibility checks shared by the specs: axe-core (WCAG 2.1 A and AA, contrast included)
+ * on one part of a page, and that part fitting the viewport's width.
+ */
+
+export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
+
+export async function axe(page: Page, part: Locator, name: string) {
+  await part.evaluate((element, mark) => {
+    element.setAttribute('data-axe-part', mark)
+  }, name)
+  const results = await new AxeBuilder({ page }).include(`[data-axe-part="${name}"]`).withTags(WCAG).analyze()
+  const found = results.violations.map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+  }))
+  expect(found, `axe violations in ${name}`).toEqual([])
+}
+
+/** The part lies within the viewport's width and nothing in it scrolls sideways. */
+export async function fitsWidth(page: Page, part: Locator, name: string) {
+  const width = page.viewportSize()?.width ?? 0
+  const box = await part.boundingBox()
+  expect(box, name).not.toBeNull()
+  expect(box?.x ?? -1, `${name} starts inside the screen`).toBeGreaterThanOrEqual(0)
+  expect((box?.x ?? 0) + (box?.width ?? Infinity), `${name} ends inside the screen`).toBeLessThanOrEqual(
+    width,
+  )
+  const overflowing = await part.evaluate((root) =>
+    [root, ...root.querySelectorAll('*')]
+      .filter((el) => {
+        const style = getComputedStyle(el)
+        // Text cut with an ellipsis on purpose, and scroll areas, are not overflow.
+        if (style.textOverflow === 'ellipsis' || ['auto', 'scroll'].includes(style.overflowX)) return false
+        return el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0
+      })
+      .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`),
+  )
+  expect(overflowing, `${name}: elements wider than their box`).toEqual([])
+  const page_ = await page.evaluate(() => ({
+    document: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+  }))
+  expect(page_.document, 'the page does not scroll sideways').toBeLessThanOrEqual(page_.viewport)
+}
