@@ -112,7 +112,18 @@ test.describe('phone and tablet widths', () => {
     // An open BTCUSDT position through a webhook alert (as e2e/positions.spec.ts does).
     const records = await pageApi<{ id: number }[]>(page, 'GET', '/api/bot-settings/')
     const settingsPath = `/api/bot-settings/${String(records.at(0)?.id)}/`
-    await pageApi(page, 'PUT', settingsPath, { max_trades: 100, max_total_usdt: 100_000, max_trade_usdt: 20 })
+    // The position must outlive the walk through every page at three widths (minutes of simulated
+    // market): no trailing stop, and a stop and take profit the simulated prices do not reach.
+    await pageApi(page, 'PUT', settingsPath, {
+      max_trades: 100,
+      max_total_usdt: 100_000,
+      max_trade_usdt: 20,
+      leverage: 1,
+      use_trailing_stop: false,
+      initial_stop_loss_pct: 90,
+      take_profit_first_pct: 1000,
+      take_profit_next_pct: 1000,
+    })
     const key = await pageApi<{ id: number }>(page, 'POST', '/api/api-keys/', {
       key: 'paper-key',
       secret: 'paper-secret',
