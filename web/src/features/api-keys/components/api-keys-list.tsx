@@ -54,6 +54,13 @@ export function ApiKeysList() {
     if (keys.isError) notify.error(s.loadFailed, { id: 'api-keys-load' })
   }, [keys.isError, keys.errorUpdatedAt])
 
+  // The spec: "server message first if present", and the toast still names what failed.
+  const notifyFailure = (error: unknown, title: string) => {
+    const message = serverMessage(error)
+    if (message) notify.error(message, { description: title })
+    else notify.error(title)
+  }
+
   const onDelete = (key: ApiKey) => {
     remove.mutate(key.id, {
       onSuccess: () => notify.success(s.deletedToast),
@@ -64,7 +71,9 @@ export function ApiKeysList() {
   const onDeactivate = (key: ApiKey) => {
     deactivate.mutate(key.id, {
       onSuccess: () => notify.success(s.deactivatedToast),
-      onError: (error) => notify.error(serverMessage(error) ?? s.deactivateFailed),
+      onError: (error) => {
+        notifyFailure(error, s.deactivateFailed)
+      },
     })
   }
 
@@ -75,7 +84,9 @@ export function ApiKeysList() {
         // Accepted, but weaker than it should be (no IP allow-list): the server's sentence.
         if (warning) notify.warning(s.noIpWarningTitle, { description: warning })
       },
-      onError: (error) => notify.error(serverMessage(error) ?? s.activateFailed),
+      onError: (error) => {
+        notifyFailure(error, s.activateFailed)
+      },
     })
   }
 

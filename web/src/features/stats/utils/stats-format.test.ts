@@ -32,11 +32,18 @@ describe('stats formats', () => {
     expect(percentOf(0, 0)).toBe('0.0')
   })
 
-  it('picks the top and bottom rows by pnl', () => {
-    const rows = [5, -2, 9, 0, -7].map((pnl, hour) => ({ hour, pnl, success: 1, fail: 0, total: 1 }))
+  it('picks the top rows among those that earned and the bottom among those that lost', () => {
+    const rows = [5, -2, 9, 0, -7, 1, 3].map((pnl, hour) => ({ hour, pnl, success: 1, fail: 0, total: 1 }))
     const { best, worst } = bestAndWorst(rows, 3)
-    expect(best.map((row) => row.pnl)).toEqual([9, 5, 0])
-    expect(worst.map((row) => row.pnl)).toEqual([-7, -2, 0])
+    expect(best.map((row) => row.pnl)).toEqual([9, 5, 3])
+    expect(worst.map((row) => row.pnl)).toEqual([-7, -2])
+  })
+
+  it('never lists one row under both: a single losing hour is only among the worst', () => {
+    const only = [{ hour: 4, pnl: -12, success: 0, fail: 1, total: 1 }]
+    expect(bestAndWorst(only, 3)).toEqual({ best: [], worst: only })
+    const winner = [{ hour: 4, pnl: 12, success: 1, fail: 0, total: 1 }]
+    expect(bestAndWorst(winner, 3)).toEqual({ best: winner, worst: [] })
   })
 
   it('gives a chain trade pnl 4 decimals, "-" when null', () => {

@@ -15,10 +15,18 @@ export function hourLabel(hour: number): string {
   return `${String(hour)}:00`
 }
 
-/** The top `count` rows by pnl (highest first) and the bottom `count` (lowest first). */
+/**
+ * The best list takes the `count` rows that earned most, highest first, from the rows that
+ * earned (pnl above 0); the worst list the `count` that lost most, lowest first, from the rows
+ * that lost (pnl below 0). A row is never in both, and a row that broke even is in neither: a
+ * losing day is not a "best" day because it is the only one.
+ */
 export function bestAndWorst<T extends StatsBucket>(rows: readonly T[], count: number) {
   const byPnl = [...rows].sort((a, b) => b.pnl - a.pnl)
-  return { best: byPnl.slice(0, count), worst: byPnl.reverse().slice(0, count) }
+  return {
+    best: byPnl.filter((row) => row.pnl > 0).slice(0, count),
+    worst: byPnl.filter((row) => row.pnl < 0).reverse().slice(0, count),
+  }
 }
 
 /** A share of `total` in percent, 1 decimal ("0.0" for an empty bucket). */
