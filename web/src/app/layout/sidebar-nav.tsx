@@ -1,13 +1,18 @@
 import {
+  Activity,
+  FlaskConical,
   KeyRound,
   LayoutDashboard,
   LineChart,
   LogOut,
   Monitor,
   Moon,
+  Radio,
+  ScrollText,
   Settings,
   ShieldCheck,
   Sun,
+  type LucideIcon,
 } from 'lucide-react'
 import { NavLink } from 'react-router'
 import { useSession } from '@/features/auth/api/get-me'
@@ -16,14 +21,27 @@ import { useTheme } from '@/lib/use-theme'
 import { cn } from '@/lib/utils'
 import { layoutStrings } from '@/app/layout/strings'
 
-const navItems = [
+type NavItem = { to: string; label: string; icon: LucideIcon }
+
+/** The spec's four sidebar links (section 2), in its order. */
+const specItems: readonly NavItem[] = [
   { to: '/dashboard', label: layoutStrings.nav.botStatus, icon: LayoutDashboard },
   { to: '/stats', label: layoutStrings.nav.statistics, icon: LineChart },
   { to: '/api-keys', label: layoutStrings.nav.apiKeys, icon: KeyRound },
   { to: '/settings', label: layoutStrings.nav.settings, icon: Settings },
-  // After the spec's four links (issue 31).
+]
+
+/**
+ * The other pages (issue 33): a navigation of their own after the spec's, so the spec's sidebar
+ * stays exactly its four links and every page is still one click away.
+ */
+const moreItems: readonly NavItem[] = [
+  { to: '/trading-signals', label: layoutStrings.nav.signals, icon: Radio },
+  { to: '/statistics', label: layoutStrings.nav.liveStatistics, icon: Activity },
+  { to: '/logs', label: layoutStrings.nav.logs, icon: ScrollText },
+  { to: '/backtest', label: layoutStrings.nav.backtest, icon: FlaskConical },
   { to: '/audit-log', label: layoutStrings.nav.auditLog, icon: ShieldCheck },
-] as const
+]
 
 const themeIcons = { dark: Moon, light: Sun, system: Monitor } as const
 
@@ -46,37 +64,22 @@ export function SidebarNav({ collapsed = false, onNavigate }: SidebarNavProps) {
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <nav aria-label={layoutStrings.navigationLabel} className="flex-1 overflow-y-auto px-3 py-4">
-        <ul className="space-y-1">
-          {navItems.map(({ to, label, icon: Icon }) => (
-            <li key={to}>
-              <NavLink
-                to={to}
-                onClick={onNavigate}
-                title={collapsed ? label : undefined}
-                className={({ isActive }) =>
-                  cn(
-                    rowClass,
-                    collapsed && 'justify-center px-0',
-                    isActive &&
-                      'bg-sidebar-accent text-sidebar-accent-foreground before:absolute before:inset-y-2 before:left-0 before:w-0.5 before:rounded-full before:bg-primary',
-                  )
-                }
-              >
-                {({ isActive }) => (
-                  <>
-                    <Icon
-                      aria-hidden="true"
-                      className={cn('size-[18px] shrink-0', isActive && 'text-primary')}
-                    />
-                    <span className={cn('truncate', collapsed && 'sr-only')}>{label}</span>
-                  </>
-                )}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <div className="flex-1 overflow-y-auto px-3 py-4">
+        <nav aria-label={layoutStrings.navigationLabel}>
+          <NavLinks items={specItems} collapsed={collapsed} onNavigate={onNavigate} />
+        </nav>
+        <nav
+          aria-label={layoutStrings.moreNavigationLabel}
+          className="mt-4 border-t border-sidebar-border pt-4"
+        >
+          {collapsed ? null : (
+            <p className="px-3 pb-2 text-xs font-medium text-muted-foreground">
+              {layoutStrings.moreNavigationLabel}
+            </p>
+          )}
+          <NavLinks items={moreItems} collapsed={collapsed} onNavigate={onNavigate} />
+        </nav>
+      </div>
 
       <div className="space-y-1 border-t border-sidebar-border px-3 py-3">
         {session.user && !collapsed ? (
@@ -124,5 +127,42 @@ export function SidebarNav({ collapsed = false, onNavigate }: SidebarNavProps) {
         </button>
       </div>
     </div>
+  )
+}
+
+type NavLinksProps = {
+  items: readonly NavItem[]
+  collapsed: boolean
+  onNavigate?: () => void
+}
+
+function NavLinks({ items, collapsed, onNavigate }: NavLinksProps) {
+  return (
+    <ul className="space-y-1">
+      {items.map(({ to, label, icon: Icon }) => (
+        <li key={to}>
+          <NavLink
+            to={to}
+            onClick={onNavigate}
+            title={collapsed ? label : undefined}
+            className={({ isActive }) =>
+              cn(
+                rowClass,
+                collapsed && 'justify-center px-0',
+                isActive &&
+                  'bg-sidebar-accent text-sidebar-accent-foreground before:absolute before:inset-y-2 before:left-0 before:w-0.5 before:rounded-full before:bg-primary',
+              )
+            }
+          >
+            {({ isActive }) => (
+              <>
+                <Icon aria-hidden="true" className={cn('size-[18px] shrink-0', isActive && 'text-primary')} />
+                <span className={cn('truncate', collapsed && 'sr-only')}>{label}</span>
+              </>
+            )}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
   )
 }

@@ -6,7 +6,12 @@ export const layoutStrings = {
     statistics: 'Statistics',
     apiKeys: 'API Keys',
     settings: 'Settings',
-    // Not in the spec's sidebar (issue 31); listed after its links.
+    // Not in the spec's sidebar (issues 31 and 33); listed after its links, in a navigation of
+    // their own.
+    signals: 'Signals',
+    liveStatistics: 'Live Statistics',
+    logs: 'Logs',
+    backtest: 'Backtest',
     auditLog: 'Audit log',
   },
   toggleTheme: 'Toggle Theme',
@@ -14,6 +19,7 @@ export const layoutStrings = {
   openMenu: 'Open menu',
   // Not worded by the spec.
   navigationLabel: 'Main navigation',
+  moreNavigationLabel: 'More pages',
   navigationTitle: 'Navigation',
   collapseSidebar: 'Collapse sidebar',
   expandSidebar: 'Expand sidebar',
