@@ -39,5 +39,5 @@ pub use engine::{Engine, EngineOptions};
 pub use error::EngineError;
 pub use events::{EventBus, Subscription, UserEvent};
 pub use notify::{AlertKind, Alerts, Notice, Notifications};
-pub use status::{BotStatus, RunsOn, WorkerState};
+pub use status::{BotStatus, NotTrading, NotTradingReason, RunsOn, WorkerState};
 pub use supervisor::Supervisor;

@@ -1,8 +1,11 @@
 //! What the engine reports about a user's bot: its status, the venue it trades on, and
 //! whether each worker runs in this process.
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use signaldesk_core::account::AccountVenue;
+use signaldesk_core::settings::{BotMode, BotSettings};
+use signaldesk_core::trading::entry_forbidden;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -52,4 +55,189 @@ pub struct BotStatus {
     /// Several instances on one database: the instance holding the bot's lease while it
     /// holds it; null when none does, and always with one process on its database.
     pub runs_on: Option<RunsOn>,
+    /// Why the bot, switched on, opens no new position now; null when it would, and while
+    /// it is stopped (issue 33: the Bot Status card says it in one line).
+    pub not_trading: Option<NotTrading>,
+}
+
+/// What keeps a running bot from opening positions, first that applies in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NotTradingReason {
+    /// The trading worker is not running although the bot is on (it stopped on an error).
+    WorkerStopped,
+    /// Signal fetching is off: no signal reaches the bot.
+    SignalsInactive,
+    /// A circuit breaker is tripped (docs/alerts.md).
+    CircuitBreaker,
+    /// A forbidden day or hour in the user's zone.
+    ForbiddenWindow,
+    /// As many positions (or martingale chains) are open as the settings allow.
+    LimitReached,
+}
+
+/// A [`NotTradingReason`] with the sentence that explains it.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct NotTrading {
+    pub reason: NotTradingReason,
+    pub detail: String,
+}
+
+/// What [`not_trading`] reads.
+pub struct TradingConditions<'a> {
+    pub is_bot_running: bool,
+    pub is_signals_fetching_active: bool,
+    pub trading_worker: WorkerState,
+    pub settings: &'a BotSettings,
+    pub open_trades: i64,
+    pub active_chains: i64,
+    /// The open circuit breaker alert's detail, if one is open.
+    pub circuit_breaker: Option<String>,
+    pub now: DateTime<Utc>,
+}
+
+/// Why a running bot would open no position now, if something stops it. The same checks the
+/// trading worker makes before an entry (`TradingWorker::try_entry`), read from the stored
+/// state so any instance answers alike.
+pub fn not_trading(c: &TradingConditions<'_>) -> Option<NotTrading> {
+    let because = |reason, detail: String| Some(NotTrading { reason, detail });
+    if !c.is_bot_running {
+        return None;
+    }
+    if c.trading_worker == WorkerState::Stopped {
+        return because(
+            NotTradingReason::WorkerStopped,
+            "the trading worker is not running: the logs say why".into(),
+        );
+    }
+    if !c.is_signals_fetching_active {
+        return because(
+            NotTradingReason::SignalsInactive,
+            "signals are off, so no signal reaches the bot".into(),
+        );
+    }
+    if let Some(why) = &c.circuit_breaker {
+        return because(
+            NotTradingReason::CircuitBreaker,
+            format!("circuit breaker: {why}"),
+        );
+    }
+    if let Some(why) = entry_forbidden(c.settings, c.now) {
+        return because(NotTradingReason::ForbiddenWindow, why);
+    }
+    match c.settings.bot_mode {
+        BotMode::Classic if c.open_trades >= i64::from(c.settings.max_trades) => because(
+            NotTradingReason::LimitReached,
+            format!(
+                "{} positions are open (max_trades {})",
+                c.open_trades, c.settings.max_trades
+            ),
+        ),
+        BotMode::Martingale
+            if c.active_chains >= i64::from(c.settings.martingale_max_active_chains) =>
+        {
+            because(
+                NotTradingReason::LimitReached,
+                format!(
+                    "{} martingale chains are open (martingale_max_active_chains {})",
+                    c.active_chains, c.settings.martingale_max_active_chains
+                ),
+            )
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+
+    fn conditions(settings: &BotSettings) -> TradingConditions<'_> {
+        TradingConditions {
+            is_bot_running: true,
+            is_signals_fetching_active: true,
+            trading_worker: WorkerState::Running,
+            settings,
+            open_trades: 0,
+            active_chains: 0,
+            circuit_breaker: None,
+            // A Wednesday, 12:00 UTC (15:00 in Moscow).
+            now: Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap(),
+        }
+    }
+
+    fn reason(c: &TradingConditions<'_>) -> Option<NotTradingReason> {
+        not_trading(c).map(|n| n.reason)
+    }
+
+    #[test]
+    fn a_stopped_bot_or_one_free_to_trade_has_no_reason() {
+        let settings = BotSettings::default();
+        assert_eq!(reason(&conditions(&settings)), None);
+        let stopped = TradingConditions {
+            is_bot_running: false,
+            is_signals_fetching_active: false,
+            ..conditions(&settings)
+        };
+        assert_eq!(reason(&stopped), None);
+    }
+
+    #[test]
+    fn each_reason_in_its_order() {
+        let settings = BotSettings {
+            forbidden_days_enabled: true,
+            forbidden_days: vec![2],
+            max_trades: 2,
+            ..BotSettings::default()
+        };
+        let mut c = conditions(&settings);
+        c.open_trades = 2;
+        c.circuit_breaker = Some("3 losses in a row".into());
+        c.is_signals_fetching_active = false;
+        c.trading_worker = WorkerState::Stopped;
+        assert_eq!(reason(&c), Some(NotTradingReason::WorkerStopped));
+        c.trading_worker = WorkerState::Running;
+        assert_eq!(reason(&c), Some(NotTradingReason::SignalsInactive));
+        c.is_signals_fetching_active = true;
+        let breaker = not_trading(&c).unwrap();
+        assert_eq!(breaker.reason, NotTradingReason::CircuitBreaker);
+        assert_eq!(breaker.detail, "circuit breaker: 3 losses in a row");
+        c.circuit_breaker = None;
+        let window = not_trading(&c).unwrap();
+        assert_eq!(window.reason, NotTradingReason::ForbiddenWindow);
+        assert_eq!(window.detail, "Wed is a forbidden day in Europe/Moscow");
+        let mut open_days = settings.clone();
+        open_days.forbidden_days_enabled = false;
+        let c = TradingConditions {
+            settings: &open_days,
+            ..c
+        };
+        let limit = not_trading(&c).unwrap();
+        assert_eq!(limit.reason, NotTradingReason::LimitReached);
+        assert_eq!(limit.detail, "2 positions are open (max_trades 2)");
+        let c = TradingConditions {
+            open_trades: 1,
+            ..c
+        };
+        assert_eq!(reason(&c), None);
+    }
+
+    #[test]
+    fn martingale_counts_chains_not_positions() {
+        let settings = BotSettings {
+            bot_mode: BotMode::Martingale,
+            martingale_max_active_chains: 1,
+            ..BotSettings::default()
+        };
+        let mut c = conditions(&settings);
+        c.open_trades = 5;
+        assert_eq!(reason(&c), None);
+        c.active_chains = 1;
+        assert_eq!(
+            not_trading(&c).unwrap().detail,
+            "1 martingale chains are open (martingale_max_active_chains 1)"
+        );
+    }
 }

@@ -88,6 +88,7 @@ export function botStatusRecord(overrides: Partial<BotStatus> = {}): BotStatus {
     signal_worker: 'stopped',
     trading_worker: 'stopped',
     runs_on: null,
+    not_trading: null,
     ...overrides,
   }
 }

@@ -38,6 +38,7 @@ export type TimeZone = Schemas['BotSettings']['user_timezone']
 export type HourRange = Schemas['BotSettings']['forbidden_hours'][number]
 /** GET /api/bot/status/ and the `status` of a control answer. */
 export type BotStatus = Schemas['BotStatus']
+export type NotTradingReason = Schemas['NotTradingReason']
 /**
  * An exchange API key as listed: the key comes fully masked, the secret never; its permissions
  * and IP addresses as the exchange reported them at the last check (null until checked, and for

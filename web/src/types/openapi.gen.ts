@@ -1291,6 +1291,7 @@ export interface components {
             bot_mode: components["schemas"]["BotMode"];
             is_bot_running: boolean;
             is_signals_fetching_active: boolean;
+            not_trading: null | components["schemas"]["NotTrading"];
             /** Format: int64 */
             open_trades: number;
             runs_on: null | components["schemas"]["RunsOn"];
@@ -1648,6 +1649,16 @@ export interface components {
             /** @description The URL path to give TradingView, after this server's public address. Shown only now. */
             path: string;
         };
+        /** @description A [`NotTradingReason`] with the sentence that explains it. */
+        NotTrading: {
+            detail: string;
+            reason: components["schemas"]["NotTradingReason"];
+        };
+        /**
+         * @description What keeps a running bot from opening positions, first that applies in this order.
+         * @enum {string}
+         */
+        NotTradingReason: "worker_stopped" | "signals_inactive" | "circuit_breaker" | "forbidden_window" | "limit_reached";
         /** @description Backtest minus live, field by field; a field missing on a side has no difference. */
         ParityDifference: {
             /** Format: int64 */

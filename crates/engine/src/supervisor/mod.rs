@@ -21,7 +21,7 @@ use crate::ownership::{HeldLeases, Ownership};
 use crate::paper::PaperRuntime;
 use crate::remote::Remote;
 use crate::signal_worker::{Alert, ALERT_QUEUE};
-use crate::status::{BotStatus, RunsOn, WorkerState};
+use crate::status::{not_trading, BotStatus, RunsOn, TradingConditions, WorkerState};
 use crate::trading::{Command, TradingWorker};
 use crate::workers::{run, WorkerContext, WorkerJob, WorkerKind};
 use crate::EngineError;
@@ -689,23 +689,46 @@ impl Supervisor {
                 WorkerState::Unknown
             }
         });
+        let open_trades = self.store().count_open_trades(user_id).await?;
+        let active_chains = self.store().open_chains(user_id).await?.len() as i64;
+        let signal_worker =
+            elsewhere.unwrap_or(self.worker_state(user_id, WorkerKind::Signals).await);
+        let trading_worker =
+            elsewhere.unwrap_or(self.worker_state(user_id, WorkerKind::Trading).await);
+        let circuit_breaker = if record.is_bot_running {
+            self.store()
+                .open_alert(user_id, AlertKind::CircuitBreaker.as_str())
+                .await?
+                .map(|alert| alert.detail)
+        } else {
+            None
+        };
+        let not_trading = not_trading(&TradingConditions {
+            is_bot_running: record.is_bot_running,
+            is_signals_fetching_active: record.is_signals_fetching_active,
+            trading_worker,
+            settings: &record.settings,
+            open_trades,
+            active_chains,
+            circuit_breaker,
+            now: chrono::Utc::now(),
+        });
         Ok(BotStatus {
             is_bot_running: record.is_bot_running,
             is_signals_fetching_active: record.is_signals_fetching_active,
             bot_mode: record.settings.bot_mode.as_str().to_string(),
-            open_trades: self.store().count_open_trades(user_id).await?,
-            active_chains: self.store().open_chains(user_id).await?.len() as i64,
+            open_trades,
+            active_chains,
             venue: self.ctx.accounts.venue_of(user_id).await?,
             started_at: record
                 .bot_started_at
                 .filter(|_| record.is_bot_running)
                 .and_then(chrono::DateTime::from_timestamp_millis)
                 .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
-            signal_worker: elsewhere
-                .unwrap_or(self.worker_state(user_id, WorkerKind::Signals).await),
-            trading_worker: elsewhere
-                .unwrap_or(self.worker_state(user_id, WorkerKind::Trading).await),
+            signal_worker,
+            trading_worker,
             runs_on,
+            not_trading,
         })
     }
 

@@ -244,3 +244,67 @@ async fn after_a_restart_the_flags_are_the_same_and_the_tasks_run_again() {
         assert_eq!(starts, 2, "started once, and once more on resume");
     }
 }
+
+async fn not_trading(app: &TestApp, token: &str) -> Value {
+    app.call_ok(Method::GET, "/api/bot/status/", token, None, StatusCode::OK)
+        .await["not_trading"]
+        .clone()
+}
+
+/// Issue 33: the status says why a running bot opens no position, first reason first.
+#[tokio::test]
+async fn the_status_says_why_a_running_bot_is_not_trading() {
+    let app = TestApp::spawn().await;
+    let token = app.user_with_token("alice").await;
+    let id = settings_id(&app, &token).await;
+    assert_eq!(not_trading(&app, &token).await, Value::Null);
+    app.call_ok(
+        Method::POST,
+        &format!("/api/bot-settings/{id}/start_trading_worker/"),
+        &token,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(not_trading(&app, &token).await, Value::Null);
+
+    app.call_ok(
+        Method::PUT,
+        &format!("/api/bot-settings/{id}/"),
+        &token,
+        Some(json!({"forbidden_days_enabled": true, "forbidden_days": [0, 1, 2, 3, 4, 5, 6]})),
+        StatusCode::OK,
+    )
+    .await;
+    let why = not_trading(&app, &token).await;
+    assert_eq!(why["reason"], "forbidden_window");
+    assert!(
+        why["detail"]
+            .as_str()
+            .is_some_and(|d| d.ends_with("is a forbidden day in Europe/Moscow")),
+        "{why}"
+    );
+
+    app.call_ok(
+        Method::POST,
+        &format!("/api/bot-settings/{id}/stop_signals/"),
+        &token,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(
+        not_trading(&app, &token).await["reason"],
+        "signals_inactive"
+    );
+
+    app.call_ok(
+        Method::POST,
+        &format!("/api/bot-settings/{id}/stop_bot/"),
+        &token,
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(not_trading(&app, &token).await, Value::Null);
+}

@@ -65,6 +65,17 @@ export const dashboardStrings = {
     /** Several servers on one database: the one running the bot stopped renewing its lease. */
     ownerSilent: (instance: string, silentSecs: number, withinSecs: number) =>
       `The server running the bot (${instance}) stopped answering ${String(silentSecs)} s ago: another server takes the bot over within ${String(withinSecs)} s.`,
+    /** Issue 33: why a running bot opens no position, with the page that explains it. */
+    notTrading: (detail: string) => `Not trading: ${detail}.`,
+    stopLeavesOpen: (count: number, venue: string) =>
+      `Stop Bot closes nothing: ${count === 1 ? '1 position stays' : `${String(count)} positions stay`} open on ${venue}, each with its stop loss and take profit on the exchange.`,
+    notTradingLinks: {
+      worker_stopped: 'Trading Logs',
+      signals_inactive: 'Trading Signals',
+      circuit_breaker: 'Trading Logs',
+      forbidden_window: 'Settings',
+      limit_reached: 'Settings',
+    },
     realDialog: {
       title: 'Start trading with real money?',
       description:
@@ -103,9 +114,14 @@ export const dashboardStrings = {
     closeDescription: 'It is closed at the market price now. This cannot be undone.',
     closeConfirm: 'Close position',
     closeAll: 'Close all',
-    closeAllTitle: 'Close all open positions?',
+    closeAllTitle: (venue: string) => `Close all open positions on ${venue}?`,
     closeAllDescription: (count: number) =>
       `${count === 1 ? 'The open position is' : `All ${count} open positions are`} closed at the market price now. This cannot be undone.`,
+    /** Issue 33: a running bot opens positions again on its next signal. */
+    closeAllBotRuns:
+      'The bot keeps running and opens new positions on its next signals unless you stop it too.',
+    closeAllAndStop: 'Close all and stop the bot',
+    stopFailedKeptOpen: 'The bot could not be stopped, so no position was closed',
     cancel: 'Cancel',
     /** Toasts. */
     closedToast: 'Position closed',

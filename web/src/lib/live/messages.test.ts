@@ -61,6 +61,7 @@ const examples: ServerMessage[] = [
         renewed_ms_ago: 800,
         taken_over_within_ms: null,
       },
+      not_trading: { reason: 'limit_reached', detail: '3 positions are open (max_trades 3)' },
     },
   },
   {

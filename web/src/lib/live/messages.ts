@@ -92,6 +92,19 @@ const botStatusSchema = z.object({
       taken_over_within_ms: z.number().nullable(),
     })
     .nullable(),
+  not_trading: z
+    .object({
+      reason: z.enum([
+        'worker_stopped',
+        'signals_inactive',
+        'circuit_breaker',
+        'forbidden_window',
+        'limit_reached',
+      ]),
+      detail: z.string(),
+    })
+    .nullable()
+    .default(null),
 }) satisfies z.ZodType<LiveBotStatus>
 
 const statisticsSchema = z.object({

@@ -324,6 +324,60 @@ describe('bot status card', () => {
     })
   })
 
+  it('says in one line why a running bot is not trading, linking to the page that explains it', async () => {
+    botServer(settingsRecord({ is_bot_running: true, is_signals_fetching_active: true }), {
+      'GET /api/bot/status/': () => ({
+        status: 200,
+        body: botStatusRecord({
+          is_bot_running: true,
+          is_signals_fetching_active: true,
+          trading_worker: 'running',
+          not_trading: { reason: 'forbidden_window', detail: 'Wed is a forbidden day in Europe/Moscow' },
+        }),
+      }),
+    })
+    const { card } = await openCard()
+    const line = await card.findByText(/^Not trading: Wed is a forbidden day in Europe\/Moscow\./)
+    expect(within(line).getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings')
+    openLive()
+    const free = {
+      ...botStatusRecord({ is_bot_running: true, trading_worker: 'running' }),
+      status: 'running',
+    }
+    liveSend({
+      type: 'bot_status',
+      data: {
+        ...free,
+        not_trading: { reason: 'signals_inactive', detail: 'signals are off, so no signal reaches the bot' },
+      },
+    })
+    const signals = await card.findByText(/^Not trading: signals are off/)
+    expect(within(signals).getByRole('link', { name: 'Trading Signals' })).toHaveAttribute(
+      'href',
+      '/trading-signals',
+    )
+    liveSend({ type: 'bot_status', data: free })
+    await waitFor(() => {
+      expect(card.queryByText(/^Not trading/)).not.toBeInTheDocument()
+    })
+  })
+
+  it('says how many positions Stop Bot leaves open, and where', async () => {
+    botServer(settingsRecord({ is_bot_running: true, is_signals_fetching_active: true }), {
+      'GET /api/bot/status/': () => ({
+        status: 200,
+        body: botStatusRecord({ is_bot_running: true, trading_worker: 'running', open_trades: 2 }),
+      }),
+    })
+    const { card } = await openCard()
+    const stop = await card.findByRole('button', { name: 'Stop Bot' })
+    await waitFor(() => {
+      expect(stop).toHaveAccessibleDescription(
+        'Stop Bot closes nothing: 2 positions stay open on Paper, each with its stop loss and take profit on the exchange.',
+      )
+    })
+  })
+
   it('a live bot_status message moves the venue badge at once', async () => {
     botServer(settingsRecord())
     const { card } = await openCard()

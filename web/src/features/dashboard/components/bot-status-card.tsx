@@ -1,5 +1,6 @@
-import { Activity, Play, Square } from 'lucide-react'
+import { Activity, Play, Square, TriangleAlert } from 'lucide-react'
 import { useEffect, useId, useState } from 'react'
+import { Link } from 'react-router'
 import { VenueBadge } from '@/components/venue-badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -9,8 +10,8 @@ import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
 import { notify } from '@/lib/toast'
 import { cn } from '@/lib/utils'
-import { isRealVenue } from '@/lib/venue'
-import type { BotMode } from '@/types/api'
+import { isRealVenue, venueLabel, venueStrings } from '@/lib/venue'
+import type { BotMode, NotTradingReason } from '@/types/api'
 import { useApiKeys } from '@/features/api-keys/api/get-api-keys'
 import { useBotSettingsPolling } from '@/features/settings/api/get-bot-settings'
 import { useUpdateBotSettings } from '@/features/settings/api/update-bot-settings'
@@ -72,6 +73,7 @@ export function BotStatusCard() {
   const [confirmingReal, setConfirmingReal] = useState(false)
   const record = settings.data ?? null
   const venue = status.data?.venue
+  const notTrading = status.data?.not_trading
   const silentOwner = status.data?.runs_on?.answering === false ? status.data.runs_on : null
   const activeKey = keys.data?.find((key) => key.is_active)
   const activeKeyReal = activeKey?.exchange === 'bybit' && !activeKey.is_demo
@@ -131,6 +133,8 @@ export function BotStatusCard() {
   }
 
   const running = record?.is_bot_running ?? false
+  // Stopping the bot closes nothing: say what stays open, and where.
+  const stopLeaves = running ? (status.data?.open_trades ?? 0) : 0
   const signals = record?.is_signals_fetching_active ?? false
   const busy = control.isPending
   const mode: BotMode | undefined = updateMode.isPending
@@ -173,6 +177,8 @@ export function BotStatusCard() {
               </div>
             ) : null}
 
+            {notTrading ? <NotTradingLine reason={notTrading.reason} detail={notTrading.detail} /> : null}
+
             {silentOwner ? (
               <p role="status" className="text-sm text-muted-foreground">
                 {s.ownerSilent(
@@ -188,6 +194,7 @@ export function BotStatusCard() {
                 size="lg"
                 variant={running ? 'destructive' : 'default'}
                 disabled={busy || (!running && venueLoading)}
+                aria-describedby={stopLeaves > 0 ? `${id}-stop-note` : undefined}
                 onClick={() => {
                   if (running) run('stop_bot')
                   else startBot()
@@ -218,6 +225,11 @@ export function BotStatusCard() {
                 {signals ? s.stopSignals : s.startSignals}
               </Button>
             </div>
+            {stopLeaves > 0 ? (
+              <p id={`${id}-stop-note`} className="text-xs text-muted-foreground">
+                {s.stopLeavesOpen(stopLeaves, venue ? venueLabel(venue) : venueStrings.paper)}
+              </p>
+            ) : null}
 
             <div className="space-y-2">
               <p
@@ -253,5 +265,28 @@ export function BotStatusCard() {
         <RealConfirmDialog open={confirmingReal} onOpenChange={setConfirmingReal} onConfirm={confirmReal} />
       </CardContent>
     </Card>
+  )
+}
+
+const NOT_TRADING_PAGES: Record<NotTradingReason, string> = {
+  worker_stopped: '/logs',
+  signals_inactive: '/trading-signals',
+  circuit_breaker: '/logs',
+  forbidden_window: '/settings',
+  limit_reached: '/settings',
+}
+
+/** One line: why the running bot opens no position now, linking to the page that explains. */
+function NotTradingLine({ reason, detail }: { reason: NotTradingReason; detail: string }) {
+  return (
+    <p role="status" data-reason={reason} className="flex items-start gap-2 text-sm">
+      <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-destructive" />
+      <span>
+        {s.notTrading(detail)}{' '}
+        <Link to={NOT_TRADING_PAGES[reason]} className="font-medium underline underline-offset-2">
+          {s.notTradingLinks[reason]}
+        </Link>
+      </span>
+    </p>
   )
 }

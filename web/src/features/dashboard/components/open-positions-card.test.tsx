@@ -237,15 +237,74 @@ describe('Open Positions card', () => {
     const { calls } = tradesServer([btc, eth])
     const { card } = await openCard()
     await userEvent.click(await card.findByRole('button', { name: 'Close all' }))
-    const dialog = await screen.findByRole('alertdialog', { name: 'Close all open positions?' })
+    const dialog = await screen.findByRole('alertdialog', { name: 'Close all open positions on Paper?' })
     expect(dialog).toHaveAccessibleDescription(
       'All 2 open positions are closed at the market price now. This cannot be undone.',
     )
+    // A stopped bot: nothing to stop.
+    expect(
+      within(dialog).queryByRole('button', { name: 'Close all and stop the bot' }),
+    ).not.toBeInTheDocument()
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close all' }))
 
     expect(await screen.findByText('Closed 2 positions')).toBeInTheDocument()
     expect(calls('POST', '/api/trades/close-all/')).toHaveLength(1)
     expect(await card.findByText('No open positions')).toBeInTheDocument()
+  })
+
+  it('with the bot running, Close all says it reopens and offers to stop it first', async () => {
+    const record = settingsRecord({ is_bot_running: true, is_signals_fetching_active: true })
+    const order: string[] = []
+    let closedAll = false
+    const { calls } = tradesServer([btc, eth], {
+      'GET /api/bot-settings/': () => ({ status: 200, body: [record] }),
+      'GET /api/bot/status/': () => ({
+        status: 200,
+        body: botStatusRecord({ is_bot_running: true, venue: { exchange: 'bybit', environment: 'demo' } }),
+      }),
+      [`POST /api/bot-settings/${String(record.id)}/stop_bot/`]: () => {
+        order.push('stop_bot')
+        return { status: 200, body: { message: 'Bot stopped', status: { is_bot_running: false } } }
+      },
+      'POST /api/trades/close-all/': () => {
+        order.push('close-all')
+        closedAll = true
+        return { status: 200, body: { closed: 2 } }
+      },
+      'GET /api/trades/': () => ({
+        status: 200,
+        body: { count: closedAll ? 0 : 2, page: 1, page_size: 100, results: closedAll ? [] : [btc, eth] },
+      }),
+    })
+    const { card } = await openCard()
+    await userEvent.click(await card.findByRole('button', { name: 'Close all' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Close all open positions on Bybit Demo?' })
+    expect(dialog).toHaveAccessibleDescription(
+      'All 2 open positions are closed at the market price now. This cannot be undone. The bot keeps running and opens new positions on its next signals unless you stop it too.',
+    )
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close all and stop the bot' }))
+    expect(await screen.findByText('Closed 2 positions')).toBeInTheDocument()
+    expect(order).toEqual(['stop_bot', 'close-all'])
+    expect(calls('POST', '/api/trades/close-all/')).toHaveLength(1)
+  })
+
+  it('closes nothing when the bot cannot be stopped first', async () => {
+    const record = settingsRecord({ is_bot_running: true, is_signals_fetching_active: true })
+    const { calls } = tradesServer([btc], {
+      'GET /api/bot-settings/': () => ({ status: 200, body: [record] }),
+      [`POST /api/bot-settings/${String(record.id)}/stop_bot/`]: () => ({
+        status: 503,
+        body: { error: 'Database unreachable' },
+      }),
+    })
+    const { card } = await openCard()
+    await userEvent.click(await card.findByRole('button', { name: 'Close all' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close all and stop the bot' }))
+    expect(
+      await screen.findByText('The bot could not be stopped, so no position was closed'),
+    ).toBeInTheDocument()
+    expect(calls('POST', '/api/trades/close-all/')).toHaveLength(0)
   })
 
   it('shows "Failed to load open positions" with the reason and a Retry', async () => {

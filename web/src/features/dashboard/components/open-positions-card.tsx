@@ -22,9 +22,12 @@ import { useLiveOrders } from '@/lib/live/live-cache'
 import { useLiveActions, useLiveStatus } from '@/lib/live/use-live'
 import { notify } from '@/lib/toast'
 import { cn } from '@/lib/utils'
+import { venueLabel, venueStrings } from '@/lib/venue'
 import { useCloseAllTrades } from '@/features/trades/api/close-all-trades'
 import { useCloseTrade } from '@/features/trades/api/close-trade'
 import { useOpenTrades } from '@/features/trades/api/get-open-trades'
+import { useBotSettingsPolling } from '@/features/settings/api/get-bot-settings'
+import { useControlBot } from '@/features/dashboard/api/control-bot'
 import { useBotStatus } from '@/features/dashboard/api/get-bot-status'
 import { dashboardStrings } from '@/features/dashboard/strings'
 import { mergeOpenPositions, type OpenPositionRow } from '@/features/dashboard/utils/open-positions'
@@ -72,13 +75,32 @@ export function OpenPositionsCard({ className }: { className?: string }) {
   }, [status, requestTrades])
 
   const rows = trades.data ? mergeOpenPositions(trades.data, live) : []
-  const busy = close.isPending || closeAll.isPending
 
   const onClose = (row: OpenPositionRow) => {
     close.mutate(row.trade.id, {
       onSuccess: () => notify.success(s.closedToast),
       onError: (error) => notify.error(serverMessage(error) ?? s.closeFailed),
     })
+  }
+
+  const stopBot = useControlBot()
+  const record = useBotSettingsPolling().data
+  const botRuns = record?.is_bot_running === true
+  const venueName = venue ? venueLabel(venue) : venueStrings.paper
+  const busy = close.isPending || closeAll.isPending || stopBot.isPending
+
+  // The bot stops first, so it cannot open a position between the closes and the stop.
+  const onCloseAllAndStop = () => {
+    if (!record) return
+    stopBot.mutate(
+      { id: record.id, action: 'stop_bot' },
+      {
+        onSuccess: () => {
+          onCloseAll()
+        },
+        onError: (error) => notify.error(s.stopFailedKeptOpen, { description: serverMessage(error) }),
+      },
+    )
   }
 
   const onCloseAll = () => {
@@ -119,10 +141,15 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                   {s.closeAll}
                 </Button>
               }
-              title={s.closeAllTitle}
-              description={s.closeAllDescription(rows.length)}
+              title={s.closeAllTitle(venueName)}
+              description={
+                botRuns
+                  ? `${s.closeAllDescription(rows.length)} ${s.closeAllBotRuns}`
+                  : s.closeAllDescription(rows.length)
+              }
               confirm={s.closeAll}
               onConfirm={onCloseAll}
+              also={botRuns ? { label: s.closeAllAndStop, onConfirm: onCloseAllAndStop } : undefined}
             />
           </div>
         ) : null}
@@ -275,10 +302,12 @@ type ConfirmButtonProps = {
   description: string
   confirm: string
   onConfirm: () => void
+  /** A second way to confirm, after the first (Close all and stop the bot). */
+  also?: { label: string; onConfirm: () => void }
 }
 
 /** A button that asks first, in an alert dialog (Cancel has the focus). */
-function ConfirmButton({ trigger, title, description, confirm, onConfirm }: ConfirmButtonProps) {
+function ConfirmButton({ trigger, title, description, confirm, onConfirm, also }: ConfirmButtonProps) {
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
@@ -292,6 +321,11 @@ function ConfirmButton({ trigger, title, description, confirm, onConfirm }: Conf
           <AlertDialogAction destructive onClick={onConfirm}>
             {confirm}
           </AlertDialogAction>
+          {also ? (
+            <AlertDialogAction destructive onClick={also.onConfirm}>
+              {also.label}
+            </AlertDialogAction>
+          ) : null}
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>
