@@ -478,11 +478,9 @@ async fn run_on(
         paper: PaperConfig::default(),
     };
     let backtest = checked.load(&market, store, 1).await?;
-    Ok(
-        tokio::task::spawn_blocking(move || backtest.run_on_a_core(&Progress::default()))
-            .await
-            .unwrap()?,
-    )
+    tokio::task::spawn_blocking(move || backtest.run_on_a_core(&Progress::default()))
+        .await
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
