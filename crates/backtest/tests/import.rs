@@ -542,3 +542,39 @@ async fn a_backtest_on_imported_candles_is_refused_where_they_do_not_cover_the_p
         assert!(!outcome.trades.is_empty(), "{}: {:#?}", db.url, outcome.log);
     }
 }
+
+/// `tests/data/BTC_USDT_USDT-1m-futures.feather` was written by pandas 3.1.1 with pyarrow
+/// 26.0.1 as Freqtrade's `FeatherDataHandler.ohlcv_store` does (its `date` came out in
+/// microseconds):
+///
+/// ```python
+/// ms = [1793491200000 + i * 60000 for i in range(20)]
+/// df = pd.DataFrame({"date": pd.to_datetime(ms, unit="ms", utc=True),
+///     "open": [43250.1 + i for i in range(20)], "high": [43260.2 + i for i in range(20)],
+///     "low": [43240.3 + i for i in range(20)], "close": [43255.4 + i for i in range(20)],
+///     "volume": [0.001 * i for i in range(20)]})
+/// df.reset_index(drop=True).loc[:, COLUMNS].to_feather(path, compression_level=9, compression="lz4")
+/// ```
+#[test]
+fn a_feather_file_written_by_pandas_as_freqtrade_writes_one_is_read() {
+    let file = freqtrade::DataFile {
+        path: Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/BTC_USDT_USDT-1m-futures.feather"),
+        symbol: "BTCUSDT".into(),
+        format: freqtrade::Format::Feather,
+    };
+    let candles = freqtrade::read(&file).unwrap();
+    assert_eq!(candles.len(), 20);
+    assert_eq!(
+        candles[3],
+        Candle {
+            open_time_ms: start_ms() + 3 * MINUTE_MS,
+            open: dec!(43253.1),
+            high: dec!(43263.2),
+            low: dec!(43243.3),
+            close: dec!(43258.4),
+            volume: dec!(0.003),
+        }
+    );
+    assert_eq!(candles[19].open_time_ms, start_ms() + 19 * MINUTE_MS);
+}
