@@ -9,6 +9,7 @@ pub mod data;
 mod feed;
 pub mod fetch;
 pub mod fetch_instruments;
+pub mod import;
 pub mod parity;
 pub mod path;
 pub mod replay;

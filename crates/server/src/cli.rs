@@ -125,6 +125,26 @@ enum CandlesCommand {
         #[command(flatten)]
         storage: StorageArgs,
     },
+    /// Store your own 1-minute candles for backtests with `--data bybit`: a CSV file
+    /// (header `time,open,high,low,close,volume`, any order, gaps allowed) or a Freqtrade data
+    /// directory's futures 1-minute candles (feather or json). Every candle of a file is
+    /// checked first; a minute stored already with the same values is not written again
+    /// (docs/backtesting.md, "Your own candles").
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["file", "freqtrade"])))]
+    Import {
+        /// A CSV file of one symbol's candles.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// The CSV file's symbol (default: the one its name starts with, as BTCUSDT.csv).
+        #[arg(long, requires = "file")]
+        symbol: Option<String>,
+        /// A Freqtrade data directory (its futures/ folder is read): BTC_USDT_USDT-1m-futures.feather
+        /// becomes BTCUSDT.
+        #[arg(long)]
+        freqtrade: Option<PathBuf>,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
 }
 
 #[derive(Args)]
@@ -164,7 +184,7 @@ struct BacktestArgs {
     #[arg(long, value_enum, default_value = "ratings")]
     source: SourceArg,
     /// Prices: simulated (the simulated market, default) or bybit (candles stored by
-    /// `signaldesk candles fetch`).
+    /// `signaldesk candles fetch` or `signaldesk candles import`).
     #[arg(long, value_enum, default_value = "simulated")]
     data: DataArg,
     /// A settings field to change for this run, key=value; repeatable.
@@ -363,6 +383,22 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let config =
                 Config::load(file, &storage_overrides(storage)).context("invalid configuration")?;
             crate::backtest::fetch_cli::run(&config, symbols, from, to).await
+        }
+        Command::Candles(CandlesCommand::Import {
+            file: csv,
+            symbol,
+            freqtrade,
+            storage,
+        }) => {
+            use crate::backtest::import_cli::Source;
+            let config =
+                Config::load(file, &storage_overrides(storage)).context("invalid configuration")?;
+            let source = match (csv, freqtrade) {
+                (Some(file), _) => Source::Csv { file, symbol },
+                (None, Some(dir)) => Source::Freqtrade { dir },
+                (None, None) => bail!("name --file or --freqtrade"),
+            };
+            crate::backtest::import_cli::run(&config, source).await
         }
         Command::Serve(args) => {
             refuse_venue_flag(args.venue)?;

@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod fetch_cli;
+pub mod import_cli;
 pub mod jobs;
 pub mod parity_cli;
 pub mod view;

@@ -11,6 +11,7 @@ mod backtest_cli;
 mod backtests;
 mod bot;
 mod bybit;
+mod candles_import;
 mod cli;
 mod crash;
 mod dashboard;
