@@ -4,7 +4,8 @@
 //! the history generated and rated first (not timed), then the trading alone, timed, with
 //! the books in memory (what runs use) and in the scratch SQLite database (what they used
 //! before), alternating (docs/benchmarks.md, "Backtests", "The busy case's books").
-//! `cargo bench -p signaldesk-backtest --bench books -- DAYS SYMBOLS` (defaults 30 20).
+//! `cargo bench -p signaldesk-backtest --bench books -- DAYS SYMBOLS [memory|store]`
+//! (defaults 30 20, both books; one word runs only those books, for a profile).
 
 use std::time::Instant;
 
@@ -59,6 +60,15 @@ fn main() {
         .unwrap()
         .timestamp_millis();
     let from = to - days * 86_400_000;
+    let only = std::env::args().skip(1).find_map(|a| match a.as_str() {
+        "memory" => Some(ScratchBooks::Memory),
+        "store" => Some(ScratchBooks::Store),
+        _ => None,
+    });
+    let books_run: Vec<ScratchBooks> = match only {
+        Some(books) => vec![books],
+        None => vec![ScratchBooks::Memory, ScratchBooks::Store],
+    };
     let (settings, paper) = busy();
     let streamed = Backtest {
         settings,
@@ -88,7 +98,7 @@ fn main() {
         ..loaded
     };
     for round in 1..=3 {
-        for books in [ScratchBooks::Memory, ScratchBooks::Store] {
+        for &books in &books_run {
             let began = Instant::now();
             let outcome = on_a_core(scripted.run_keeping(books, &Progress::default())).unwrap();
             let took = began.elapsed().as_secs_f64();
