@@ -121,13 +121,13 @@ impl MemoryLedger {
 }
 
 /// Closed trades of the user in `[from_ms, to_ms)` by close time, ordered by it and id.
-fn closed_between<'a>(
-    books: &'a Books,
+fn closed_between(
+    books: &Books,
     user_id: i64,
     venue: Option<AccountVenue>,
     from_ms: i64,
     to_ms: i64,
-) -> Vec<&'a Trade> {
+) -> Vec<&Trade> {
     let mut found: Vec<&Trade> = books
         .trades
         .iter()
