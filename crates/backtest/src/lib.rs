@@ -4,6 +4,7 @@
 //! stops, liquidations, martingale chains and forbidden windows are the engine's and the
 //! paper exchange's code, fed 1-minute price paths and the signal interval's ratings.
 
+pub mod books;
 pub mod chart;
 pub mod data;
 mod feed;
@@ -22,7 +23,7 @@ pub mod threads;
 
 pub use feed::Candles;
 pub use request::{Checked, Data, History, Market, Request, Source};
-pub use run::{Backtest, Outcome, Progress, ScriptedSignal, Signals};
+pub use run::{Backtest, Outcome, Progress, ScratchBooks, ScriptedSignal, Signals};
 pub use stored::StoredCandles;
 pub use summary::Summary;
 pub use threads::{keep_to_one_core, yield_to_the_live_bots};

@@ -12,7 +12,7 @@ use signaldesk_venue::market::sim::{LiveTicks, SimAnchor};
 use signaldesk_venue::paper::PaperConfig;
 
 use crate::feed::MINUTE_MS;
-use crate::run::Scratch;
+use crate::run::{Scratch, ScratchBooks};
 use crate::{BacktestError, Outcome, ScriptedSignal};
 
 /// A period of a recorded simulated market, replayed tick by tick.
@@ -45,6 +45,7 @@ impl TickReplay {
             self.paper.clone(),
             start_ms,
             &symbols,
+            ScratchBooks::Memory,
         )
         .await?;
         let mut driver = scratch.driver(&symbols, true);

@@ -1,6 +1,6 @@
-//! One run: scratch books (an in-memory SQLite database, the live store's own code),
-//! a paper exchange on a hand-driven market, the user's trading worker, and the clock moved
-//! minute by minute through the history, read a day at a time ([`crate::feed`]).
+//! One run: scratch books (in memory, [`crate::books`]), a paper exchange on a hand-driven
+//! market, the user's trading worker, and the clock moved minute by minute through the
+//! history, read a day at a time ([`crate::feed`]).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -12,7 +12,7 @@ use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::signal::TradeSignal;
 use signaldesk_engine::journal::BotJournal;
-use signaldesk_engine::trading::{TradingDeps, TradingWorker};
+use signaldesk_engine::trading::{Ledger, TradingDeps, TradingWorker};
 use signaldesk_engine::EventBus;
 use signaldesk_store::repo::stats::ChainWithTrades;
 use signaldesk_store::{Store, StoredSignal, Trade};
@@ -23,6 +23,7 @@ use signaldesk_venue::paper::{NoJournal, PaperConfig, PaperExchange};
 use signaldesk_venue::{QuietBand, Venue, VenueEvent};
 use tokio::sync::broadcast;
 
+use crate::books::MemoryLedger;
 use crate::feed::{Candles, Chunk, Feed, Part, MINUTE_MS};
 use crate::path::{price_path, OFFSETS_MS};
 use crate::threads::{keep_to_one_core, on_a_core, yield_to_the_live_bots};
@@ -53,6 +54,18 @@ pub struct ScriptedSignal {
     /// A stored signal replayed (parity): its id and source (`ratings` or `webhook`), so
     /// the run's trades name the signal the live bot acted on and alerts keep their rules.
     pub stored: Option<(i64, String)>,
+}
+
+/// Where a run keeps its books.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ScratchBooks {
+    /// In memory, on the trading thread ([`MemoryLedger`]): what every run uses.
+    #[default]
+    Memory,
+    /// An in-memory SQLite database written by the live store's statements, each handed to
+    /// sqlx's SQLite thread: what runs used before, kept so a test can show both give the
+    /// same trades.
+    Store,
 }
 
 /// What to run.
@@ -125,6 +138,15 @@ impl Backtest {
     /// with [`BacktestError::Cancelled`] once it is cancelled. The same inputs give the same
     /// trades.
     pub async fn run(&self, progress: &Progress) -> Result<Outcome, BacktestError> {
+        self.run_keeping(ScratchBooks::Memory, progress).await
+    }
+
+    /// [`run`](Self::run) with its books kept in `books`.
+    pub async fn run_keeping(
+        &self,
+        books: ScratchBooks,
+        progress: &Progress,
+    ) -> Result<Outcome, BacktestError> {
         let (first_ms, total_minutes) = self.candles.timeline()?;
         let symbols = self.candles.symbols();
         let mut chunks = Chunks::start(&self.candles, &self.signals)?;
@@ -135,6 +157,7 @@ impl Backtest {
             self.paper.clone(),
             first_ms,
             &symbols,
+            books,
         )
         .await?;
         let mut driver = scratch.driver(&symbols, self.walk_every_candle);
@@ -251,10 +274,14 @@ impl Chunks {
     }
 }
 
-/// The world a run trades in: scratch books (an in-memory SQLite database), a market moved
-/// by hand, the paper exchange on it and the user's trading worker.
+/// The world a run trades in: scratch books, a market moved by hand, the paper exchange on
+/// it and the user's trading worker.
 pub(crate) struct Scratch {
+    /// An in-memory SQLite database: the user and settings, and the books with
+    /// [`ScratchBooks::Store`].
     store: Store,
+    /// The books with [`ScratchBooks::Memory`].
+    memory: Option<Arc<MemoryLedger>>,
     user: i64,
     market: Arc<ManualMarket>,
     exchange: PaperExchange,
@@ -274,11 +301,23 @@ impl Scratch {
         paper: PaperConfig,
         first_ms: i64,
         symbols: &[String],
+        books: ScratchBooks,
     ) -> Result<Scratch, BacktestError> {
         let store = Store::in_memory().await?;
         let user = store.create_user("backtest", "-", 0).await?.id;
         let record = store.settings_or_default(user, 0).await?;
         store.update_settings(user, record.id, settings, 0).await?;
+        let memory = match books {
+            // The settings as the store gives them back, so both books trade the same.
+            ScratchBooks::Memory => Some(Arc::new(MemoryLedger::new(
+                store.settings_or_default(user, 0).await?,
+            ))),
+            ScratchBooks::Store => None,
+        };
+        let ledger: Arc<dyn Ledger> = match &memory {
+            Some(memory) => memory.clone(),
+            None => Arc::new(store.clone()),
+        };
         let market = Arc::new(ManualMarket::new(instruments, first_ms).with_funding(funding));
         let exchange = PaperExchange::new(market.clone(), paper, Arc::new(NoJournal)).await?;
         let venue: Arc<dyn Venue> = Arc::new(exchange.account(user));
@@ -288,6 +327,7 @@ impl Scratch {
         let deps = TradingDeps {
             account_venue: signaldesk_core::account::AccountVenue::Paper,
             store: store.clone(),
+            ledger,
             journal: journal.clone(),
             bus,
             venue: venue.clone(),
@@ -300,6 +340,7 @@ impl Scratch {
         let worker = TradingWorker::new(user, deps, known).await?;
         Ok(Scratch {
             store,
+            memory,
             user,
             market,
             exchange,
@@ -340,17 +381,20 @@ impl Scratch {
         starting_balance: Decimal,
         skipped: Vec<(i64, String)>,
     ) -> Result<Outcome, BacktestError> {
-        let trades = self.store.all_trades(self.user).await?;
+        let paper = signaldesk_core::account::AccountVenue::Paper;
+        let (trades, chains) = match &self.memory {
+            Some(memory) => (
+                memory.all_trades(self.user),
+                memory.chains_with_trades(self.user, paper),
+            ),
+            None => (
+                self.store.all_trades(self.user).await?,
+                self.store
+                    .chains_with_trades(self.user, paper, i64::MIN, i64::MAX)
+                    .await?,
+            ),
+        };
         let wallet = self.venue.wallet().await?;
-        let chains = self
-            .store
-            .chains_with_trades(
-                self.user,
-                signaldesk_core::account::AccountVenue::Paper,
-                i64::MIN,
-                i64::MAX,
-            )
-            .await?;
         let summary = Summary::of(
             &trades,
             settings.timezone(),

@@ -457,3 +457,92 @@ async fn a_circuit_breaker_holds_back_entries_in_a_backtest_as_live() {
         .iter()
         .any(|l| l.contains("Circuit breaker: the losses-in-a-row breaker tripped")));
 }
+
+#[tokio::test]
+async fn books_kept_in_memory_give_the_same_trades_chains_and_log_as_the_stores_statements() {
+    use signaldesk_backtest::ScratchBooks;
+    use signaldesk_core::settings::BotMode;
+    let symbols: Vec<String> = ["BTCUSDT", "ETHUSDT", "SOLUSDT", "DOGEUSDT"]
+        .map(String::from)
+        .to_vec();
+    let from = start_ms();
+    let candles = Candles::Simulated {
+        seed: 11,
+        symbols: symbols.clone(),
+        from_ms: from - 2 * 86_400_000,
+        to_ms: from + 2 * 86_400_000,
+    };
+    let instruments = signaldesk_backtest::data::instruments_of(&symbols).unwrap();
+    // Every book the worker reads and writes: the take-profit ladder and trailing stops
+    // (the busy case of issue 32), martingale chains, both circuit breakers (they read the
+    // closed trades back) and funding (booked on its trade).
+    let settings = [
+        BotSettings {
+            leverage: 10,
+            initial_stop_loss_pct: dec!(0.2),
+            take_profit_first_pct: dec!(0.4),
+            take_profit_next_pct: dec!(0.4),
+            trail_activation_pct: dec!(0.1),
+            trail_step_pct: dec!(0.05),
+            max_trades: 3,
+            max_trade_usdt: dec!(100),
+            max_total_usdt: dec!(300),
+            ..BotSettings::default()
+        },
+        BotSettings {
+            bot_mode: BotMode::Martingale,
+            initial_stop_loss_pct: dec!(1),
+            ..BotSettings::default()
+        },
+        BotSettings {
+            initial_stop_loss_pct: dec!(0.5),
+            take_profit_first_pct: dec!(0.5),
+            daily_loss_limit_pct: dec!(0.2),
+            max_losses_in_row: 2,
+            losses_pause_minutes: 30,
+            ..classic()
+        },
+    ];
+    for settings in settings {
+        let run = Backtest {
+            settings,
+            instruments: instruments.clone(),
+            candles: candles.clone(),
+            from_ms: from,
+            signals: Signals::Ratings {
+                interval_minutes: 15,
+            },
+            funding: FundingRates::Simulated { seed: 11 },
+            paper: PaperConfig::default(),
+            walk_every_candle: false,
+        };
+        let memory = run
+            .run_keeping(ScratchBooks::Memory, &Progress::default())
+            .await
+            .unwrap();
+        let store = run
+            .run_keeping(ScratchBooks::Store, &Progress::default())
+            .await
+            .unwrap();
+        assert!(
+            store.trades.len() >= 5,
+            "too few trades to compare: {:#?}",
+            store.log
+        );
+        assert_eq!(comparable(&memory.trades), comparable(&store.trades));
+        assert_eq!(memory.chains, store.chains);
+        assert_eq!(memory.summary, store.summary);
+        assert_eq!(memory.skipped, store.skipped);
+        assert_eq!(memory.log, store.log);
+        if run.settings.bot_mode == BotMode::Martingale {
+            assert!(!store.chains.is_empty(), "no chain to compare");
+        }
+        if run.settings.max_losses_in_row > 0 {
+            assert!(
+                store.skipped.iter().any(|(_, why)| why.contains("breaker")),
+                "no breaker tripped: {:?}",
+                store.skipped
+            );
+        }
+    }
+}

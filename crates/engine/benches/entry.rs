@@ -74,6 +74,7 @@ fn bench(c: &mut Criterion) {
         let deps = TradingDeps {
             account_venue: signaldesk_core::account::AccountVenue::Paper,
             store: store.clone(),
+            ledger: Arc::new(store.clone()),
             journal: BotJournal::new(store.clone(), bus.clone()),
             bus,
             venue: Arc::new(exchange.account(user)),

@@ -91,9 +91,11 @@ impl WorkerContext {
                 token,
             )),
         };
+        let store = self.store_for(user_id);
         let deps = TradingDeps {
             account_venue: account.venue,
-            store: self.store_for(user_id),
+            ledger: Arc::new(store.clone()),
+            store,
             journal: self.journal.clone(),
             bus: self.bus.clone(),
             venue,

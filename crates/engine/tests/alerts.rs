@@ -189,6 +189,7 @@ async fn a_stopped_market_feed_is_alerted_once_on_telegram_and_the_webhook_then_
     let deps = TradingDeps {
         account_venue: signaldesk_core::account::AccountVenue::Paper,
         store: store.clone(),
+        ledger: Arc::new(store.clone()),
         journal: signaldesk_engine::journal::BotJournal::new(store.clone(), bus.clone()),
         alerts: Alerts::start(store.clone(), bus.clone(), notices.clone()),
         bus: bus.clone(),

@@ -132,7 +132,7 @@ impl TradingWorker {
         }
         match self
             .deps
-            .store
+            .ledger
             .book_execution(trade, venue_id, notional, at_ms)
             .await
         {
@@ -152,7 +152,7 @@ impl TradingWorker {
     /// Writes the fields of a trade that no execution changed (its stop loss, a
     /// cancellation); a failure puts the worker out of sync.
     pub(super) async fn save(&mut self, trade: &Trade) -> bool {
-        match self.deps.store.save_trade(trade).await {
+        match self.deps.ledger.save_trade(trade).await {
             Ok(()) => true,
             Err(e) => {
                 self.fall_out_of_sync(&format!("Could not store trade #{}: {e}", trade.id))

@@ -75,7 +75,7 @@ impl TradingWorker {
             .unwrap_or(now - Duration::hours(24));
         let pnls = self
             .deps
-            .store
+            .ledger
             .closed_pnls_between(
                 self.user_id,
                 Some(self.deps.account_venue),
@@ -113,7 +113,7 @@ impl TradingWorker {
         }
         let results = self
             .deps
-            .store
+            .ledger
             .recent_closed_results(
                 self.user_id,
                 self.deps.account_venue,

@@ -115,7 +115,7 @@ impl TradingWorker {
         }
         let chains = self
             .deps
-            .store
+            .ledger
             .open_chains(self.user_id)
             .await
             .map_err(|e| Skip::Forbidden(format!("the chains could not be read: {e}")))?;
@@ -131,8 +131,8 @@ impl TradingWorker {
     ) -> Result<(), Skip> {
         // The new chain may end up waiting (its entry refused): look at the chains again.
         self.no_waiting_chains = false;
-        let store = self.deps.store.clone();
-        let chain = store
+        let ledger = self.deps.ledger.clone();
+        let chain = ledger
             .insert_chain(&Chain {
                 id: 0,
                 user_id: self.user_id,
@@ -154,7 +154,7 @@ impl TradingWorker {
         let entered = self.enter(symbol, side, margin, source, now).await;
         if entered.is_err() {
             // Nothing was traded: the chain never began.
-            let _ = store.delete_chain(self.user_id, chain.id).await;
+            let _ = ledger.delete_chain(self.user_id, chain.id).await;
         } else {
             self.info(&format!(
                 "{symbol}: martingale chain #{} started ({} USDT margin, step 1 of {})",
@@ -196,7 +196,7 @@ impl TradingWorker {
             Ok(()) => {
                 chain.step = step;
                 chain.side = side;
-                if let Err(e) = self.deps.store.save_chain(&chain).await {
+                if let Err(e) = self.deps.ledger.save_chain(&chain).await {
                     self.error(&format!(
                         "Could not store martingale chain #{}: {e}",
                         chain.id
@@ -226,7 +226,7 @@ impl TradingWorker {
         if self.no_waiting_chains {
             return;
         }
-        let Ok(chains) = self.deps.store.open_chains(self.user_id).await else {
+        let Ok(chains) = self.deps.ledger.open_chains(self.user_id).await else {
             return;
         };
         let mut ids = Vec::with_capacity(chains.len());
@@ -263,7 +263,7 @@ impl TradingWorker {
         chain.status = ChainStatus::Closed;
         chain.won = Some(won);
         chain.closed_at = Some(now.timestamp_millis());
-        if let Err(e) = self.deps.store.save_chain(chain).await {
+        if let Err(e) = self.deps.ledger.save_chain(chain).await {
             self.error(&format!(
                 "Could not store martingale chain #{}: {e}",
                 chain.id
@@ -367,7 +367,7 @@ impl TradingWorker {
             closed_at: None,
             venue: Some(self.deps.account_venue),
         };
-        Ok(self.deps.store.insert_trade(&trade).await?)
+        Ok(self.deps.ledger.insert_trade(&trade).await?)
     }
 
     /// Sends the opening order of a PENDING trade, protects the position, then records the

@@ -303,7 +303,7 @@ impl TradingWorker {
         reason: &str,
         now: DateTime<Utc>,
     ) {
-        let Ok(chains) = self.deps.store.open_chains(self.user_id).await else {
+        let Ok(chains) = self.deps.ledger.open_chains(self.user_id).await else {
             return;
         };
         let Some(mut chain) = chains.into_iter().find(|c| c.id == chain_id) else {
@@ -359,7 +359,7 @@ impl TradingWorker {
             (Booked::Failed, _) => Err(EngineError::NotBooked),
             (Booked::Already, _) => self
                 .deps
-                .store
+                .ledger
                 .trade(self.user_id, trade_id)
                 .await?
                 .ok_or(EngineError::TradeNotOpen),

@@ -15,7 +15,7 @@ impl TradingWorker {
     pub(super) async fn on_funding(&mut self, payment: &FundingPayment) -> Booked {
         let found = self
             .deps
-            .store
+            .ledger
             .funding_trade(
                 self.user_id,
                 self.deps.account_venue,
@@ -46,7 +46,7 @@ impl TradingWorker {
         apply_funding(&mut trade, payment);
         let booked = match self
             .deps
-            .store
+            .ledger
             .book_funding(&trade, &payment.funding_id, payment.ts_ms)
             .await
         {

@@ -14,6 +14,7 @@ mod entries;
 mod exits;
 mod funding;
 mod guard;
+mod ledger;
 mod notify;
 mod reconcile;
 mod watch;
@@ -49,6 +50,7 @@ const RESYNC_EVERY: Duration = Duration::from_secs(2);
 
 pub use books::PARKED_EVENTS_MAX;
 pub use guard::PROTECTION_EVERY;
+pub use ledger::Ledger;
 
 /// What the supervisor and the API ask of a running worker.
 #[derive(Debug)]
@@ -71,7 +73,10 @@ pub enum Command {
 pub struct TradingDeps {
     /// Where `venue` is: every trade the worker opens records it.
     pub account_venue: AccountVenue,
+    /// The live store: the statistics the worker publishes to the user's live clients.
     pub store: Store,
+    /// The worker's books (the live store's own [`Ledger`], or a backtest's in memory).
+    pub ledger: Arc<dyn Ledger>,
     pub journal: BotJournal,
     pub bus: Arc<EventBus>,
     pub venue: Arc<dyn Venue>,
@@ -124,7 +129,7 @@ impl TradingWorker {
         known_signals: impl IntoIterator<Item = (String, TradeSignal)>,
     ) -> Result<TradingWorker, EngineError> {
         let settings = deps
-            .store
+            .ledger
             .settings_or_default(user_id, chrono::Utc::now().timestamp_millis())
             .await?
             .settings;
@@ -173,7 +178,7 @@ impl TradingWorker {
     pub async fn reload_settings(&mut self) -> Result<(), EngineError> {
         self.settings = self
             .deps
-            .store
+            .ledger
             .settings_or_default(self.user_id, Utc::now().timestamp_millis())
             .await?
             .settings;

@@ -59,7 +59,7 @@ impl TradingWorker {
         let start = next_local_midnight(end - Duration::hours(26), zone);
         let day = self
             .deps
-            .store
+            .ledger
             .closed_money_between(
                 self.user_id,
                 self.deps.account_venue,

@@ -80,7 +80,7 @@ impl TradingWorker {
 
     /// The store's PENDING and OPEN trades; `None` (out of sync) when they cannot be read.
     async fn active_trades(&mut self) -> Option<Vec<Trade>> {
-        match self.deps.store.active_trades(self.user_id).await {
+        match self.deps.ledger.active_trades(self.user_id).await {
             Ok(t) => Some(t),
             Err(e) => {
                 self.fall_out_of_sync(&format!(
@@ -112,7 +112,7 @@ impl TradingWorker {
         };
         let booked: HashSet<String> = match self
             .deps
-            .store
+            .ledger
             .booked_executions(self.user_id, trade.id)
             .await
         {
@@ -279,7 +279,7 @@ impl TradingWorker {
             }
             (Booked::Failed, _) => false,
             // Booked meanwhile by another path: the store has the trade as it stands.
-            (Booked::Already, _) => match self.deps.store.trade(self.user_id, trade.id).await {
+            (Booked::Already, _) => match self.deps.ledger.trade(self.user_id, trade.id).await {
                 Ok(Some(stored)) => {
                     *trade = stored;
                     true
@@ -363,7 +363,7 @@ impl TradingWorker {
         .await;
         if let Some(chain_id) = trade.chain_id {
             if trade.chain_step == Some(1) {
-                let _ = self.deps.store.delete_chain(self.user_id, chain_id).await;
+                let _ = self.deps.ledger.delete_chain(self.user_id, chain_id).await;
             }
         }
         true
@@ -411,7 +411,7 @@ impl TradingWorker {
             closed_at: None,
             venue: Some(self.deps.account_venue),
         };
-        let trade = match self.deps.store.insert_trade(&trade).await {
+        let trade = match self.deps.ledger.insert_trade(&trade).await {
             Ok(trade) => trade,
             Err(e) => {
                 self.fall_out_of_sync(&format!(

@@ -123,6 +123,7 @@ pub fn deps(
     TradingDeps {
         account_venue: signaldesk_core::account::AccountVenue::Paper,
         store: store.clone(),
+        ledger: Arc::new(store.clone()),
         journal: BotJournal::new(store.clone(), bus.clone()),
         alerts: Alerts::start(store.clone(), bus.clone(), notices.clone()),
         bus,

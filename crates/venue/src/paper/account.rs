@@ -244,11 +244,7 @@ impl AccountSnapshot {
         config: &PaperConfig,
     ) -> Result<Submitted, VenueError> {
         validate_client_order_id(&order.client_order_id)?;
-        if let Some(prev) = self
-            .orders
-            .iter()
-            .find(|f| f.client_order_id == order.client_order_id)
-        {
+        if let Some(prev) = self.remembered_order(&order.client_order_id) {
             let same = prev.symbol == order.symbol
                 && prev.side == order.side
                 && prev.reduce_only == order.reduce_only
@@ -337,7 +333,7 @@ impl AccountSnapshot {
             reduce_only: order.reduce_only,
             ts_ms: quote.ts_ms,
         };
-        self.orders.push_back(fill.clone());
+        self.remember_order(fill.clone());
         self.trim(config.memory);
         self.updated_at_ms = quote.ts_ms;
         Ok(Submitted::New {
@@ -489,7 +485,7 @@ impl AccountSnapshot {
     /// Forgets the oldest orders and closes beyond the configured memory.
     fn trim(&mut self, memory: usize) {
         while self.orders.len() > memory {
-            self.orders.pop_front();
+            self.forget_oldest_order();
         }
         while self.closes.len() > memory {
             self.closes.pop_front();
