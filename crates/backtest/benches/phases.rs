@@ -317,16 +317,19 @@ fn read(file: &str, symbols: &[String], from_ms: i64, to_ms: i64) {
 /// books in memory, which sqlx starts from the `backtest` thread, so it is the one SQLite
 /// thread kept to one core). Sampled from /proc every 50 ms, each thread's last sample kept:
 /// a thread's last few milliseconds before it ends are not counted.
+/// By thread id: its name, whether it is kept to one core, its CPU time so far (ns).
+type Threads = BTreeMap<u32, (String, bool, u64)>;
+
 struct Phases {
     stop: Arc<AtomicBool>,
-    seen: Arc<Mutex<BTreeMap<u32, (String, bool, u64)>>>,
+    seen: Arc<Mutex<Threads>>,
     sampler: std::thread::JoinHandle<()>,
 }
 
 impl Phases {
     fn watch() -> Phases {
         let stop = Arc::new(AtomicBool::new(false));
-        let seen: Arc<Mutex<BTreeMap<u32, (String, bool, u64)>>> = Arc::default();
+        let seen: Arc<Mutex<Threads>> = Arc::default();
         let (s, m) = (stop.clone(), seen.clone());
         let sampler = std::thread::spawn(move || {
             while !s.load(Ordering::Relaxed) {
@@ -378,7 +381,7 @@ impl Phases {
 }
 
 /// Each thread's name, whether it is kept to one core, and its CPU time so far (ns).
-fn sample(seen: &Mutex<BTreeMap<u32, (String, bool, u64)>>) {
+fn sample(seen: &Mutex<Threads>) {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return;
     };
@@ -401,19 +404,20 @@ fn sample(seen: &Mutex<BTreeMap<u32, (String, bool, u64)>>) {
             continue;
         };
         let mut seen = seen.lock().unwrap();
-        let entry = seen.entry(tid).or_insert_with(|| {
+        let entry = seen.entry(tid).or_default();
+        // A new thread carries its parent's name until it sets its own: look again.
+        if entry.0.is_empty() || entry.0 == "sampler" {
             let name = read("comm").trim().to_string();
-            let one_core = read("status")
-                .lines()
-                .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
-                .is_some_and(|cores| !cores.contains(['-', ',']));
-            let name = if name == me.trim() {
+            entry.0 = if name == me.trim() {
                 "sampler".into()
             } else {
                 name
             };
-            (name, one_core, 0)
-        });
+            entry.1 = read("status")
+                .lines()
+                .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+                .is_some_and(|cores| !cores.contains(['-', ',']));
+        }
         entry.2 = entry.2.max(ns);
     }
 }

@@ -48,7 +48,7 @@ pub(crate) fn empty_day() -> Slots {
 pub(crate) fn slot_of(day: i64, open_time_ms: i64) -> Option<usize> {
     let offset = open_time_ms - day * DAY_MS;
     (offset.rem_euclid(MINUTE_MS) == 0 && (0..DAY_MS).contains(&offset))
-        .then(|| (offset / MINUTE_MS) as usize)
+        .then_some((offset / MINUTE_MS) as usize)
 }
 
 fn values(c: &Candle) -> [Decimal; 5] {
@@ -202,11 +202,11 @@ fn decimal(m: i128, scale: u32) -> Result<Decimal, String> {
 fn unscaled(m: i128, shift: u32) -> Result<i128, String> {
     let a = m.unsigned_abs();
     let q = match (u64::try_from(a), 10u64.checked_pow(shift)) {
-        (Ok(a), Some(div)) if a % div == 0 => u128::from(a / div),
+        (Ok(a), Some(div)) if a.is_multiple_of(div) => u128::from(a / div),
         (Ok(_), Some(_)) => return Err("a value finer than its own scale".into()),
         _ => {
             let div = 10u128.checked_pow(shift).ok_or("a scale out of range")?;
-            if a % div != 0 {
+            if !a.is_multiple_of(div) {
                 return Err("a value finer than its own scale".into());
             }
             a / div
