@@ -310,6 +310,9 @@ fn read(file: &str, symbols: &[String], from_ms: i64, to_ms: i64) {
     );
 }
 
+/// By thread id: its name, whether it is kept to one core, its CPU time so far (ns).
+type Threads = BTreeMap<u32, (String, bool, u64)>;
+
 /// The CPU time of a run's threads, by what they do: reading (the `backtest-read` thread,
 /// which also decodes, and the stored candles' SQLite threads), rating (`backtest-feed`:
 /// the ratings and the gap filling), walking (`backtest`: price paths, worker, paper
@@ -317,9 +320,6 @@ fn read(file: &str, symbols: &[String], from_ms: i64, to_ms: i64) {
 /// books in memory, which sqlx starts from the `backtest` thread, so it is the one SQLite
 /// thread kept to one core). Sampled from /proc every 50 ms, each thread's last sample kept:
 /// a thread's last few milliseconds before it ends are not counted.
-/// By thread id: its name, whether it is kept to one core, its CPU time so far (ns).
-type Threads = BTreeMap<u32, (String, bool, u64)>;
-
 struct Phases {
     stop: Arc<AtomicBool>,
     seen: Arc<Mutex<Threads>>,
