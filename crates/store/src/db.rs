@@ -101,12 +101,15 @@ impl Store {
             Backend::Postgres => &POSTGRES_MIGRATIONS,
         };
         migrator.run(&pool).await?;
-        Ok(Store {
+        let store = Store {
             pool: TrackedPool::new(pool),
             backend,
             rollups: Arc::default(),
             url: Arc::from(url),
-        })
+        };
+        // Migration 0029's data step: SQL alone cannot write the binary candle days.
+        crate::repo::candles::move_text_rows(&store).await?;
+        Ok(store)
     }
 
     pub fn backend(&self) -> Backend {

@@ -24,6 +24,10 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("could not prepare the database file: {0}")]
     Io(#[from] std::io::Error),
+    /// Data given to be stored that the store cannot hold as it is (a candle that does not
+    /// open on a whole minute): nothing was written.
+    #[error("invalid data: {0}")]
+    Invalid(String),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
     /// A write of a bot worker whose lease ended (another instance may run the bot now):

@@ -5,6 +5,7 @@ pub mod api_keys;
 pub mod audit_log;
 pub mod backtests;
 pub mod bot_logs;
+mod candle_codec;
 pub mod candles;
 pub mod commands;
 pub mod dashboard;
