@@ -6,7 +6,8 @@ import { expect, test } from './fixtures'
  * figures (the /stats tiles and lists, the lightweight-charts curve, the trades and a trade's price
  * chart); a second run with another stop loss is compared side by side; a reversed period is
  * refused with the server's field message. A 2 x 2 sweep runs from the form, shows its table and
- * heatmaps, and a cell opens the single run that reproduces it.
+ * heatmaps, and a cell opens the single run that reproduces it. A walk-forward of a sweep shows
+ * its windows, the out-of-sample curve and the warning where out-of-sample falls far below.
  */
 
 function daysAgo(days: number): string {
@@ -220,6 +221,84 @@ test('a 2 x 2 sweep from the page: the table and heatmaps of 4 cells; a cell ope
     `Max drawdown${drawdown}%`,
   )
   await expect(cellRun.getByRole('group', { name: 'Total PnL', exact: true })).toHaveText(`Total PnL${pnl}`)
+})
+
+test('a walk-forward from the page: its windows, the out-of-sample curve and the warning rule', async ({
+  page,
+  login,
+  account,
+}) => {
+  test.setTimeout(360_000)
+  await login(page, account)
+  await page.goto('/backtest')
+  const form = page.getByRole('form', { name: 'New backtest' })
+  await form.getByLabel('From', { exact: true }).fill(daysAgo(5))
+  await form.getByLabel('To', { exact: true }).fill(daysAgo(2))
+  await form.getByLabel('Symbols').fill('BTCUSDT, ETHUSDT')
+  await form.getByLabel('Sweep setting 1').selectOption({ label: 'Stop loss %' })
+  await form.getByLabel('Values 1').fill('2, 4')
+  await form.getByRole('checkbox', { name: 'Walk-forward the sweep' }).check()
+  await form.getByLabel('Training days').fill('2')
+  await form.getByLabel('Test days').fill('1')
+  const started = page.waitForResponse(
+    (response) => response.url().endsWith('/api/backtests/') && response.request().method() === 'POST',
+  )
+  await form.getByRole('button', { name: 'Run walk-forward' }).click()
+  const response = await started
+  expect(response.status()).toBe(202)
+  expect(response.request().postDataJSON()).toMatchObject({
+    sweep: [{ field: 'initial_stop_loss_pct', values: [2, 4] }],
+    walk_forward: { train_days: 2, test_days: 1, metric: 'total_pnl' },
+  })
+  const id = ((await response.json()) as { id: number }).id
+  await expect(page.getByRole('table', { name: 'Runs' }).getByRole('row').nth(1)).toContainText(
+    'Walk-forward',
+  )
+
+  // Four days, 2 + 1: two windows, the last test ending on the last day.
+  const walk = result(page, id).getByRole('region', { name: 'Walk-forward' })
+  const table = walk.getByRole('table', { name: 'Walk-forward windows' })
+  await expect(table).toBeVisible({ timeout: 300_000 })
+  await expect(walk.getByText('Walk-forward over Stop loss %: 2 training days, 1 test days')).toBeVisible()
+  const rows = table.locator('tbody').getByRole('row')
+  await expect(rows).toHaveCount(2)
+  await expect(rows.nth(0).getByRole('cell').nth(1)).toHaveText(`${daysAgo(5)} – ${daysAgo(4)}`)
+  await expect(rows.nth(0).getByRole('cell').nth(2)).toHaveText(daysAgo(3))
+  await expect(rows.nth(1).getByRole('cell').nth(1)).toHaveText(`${daysAgo(4)} – ${daysAgo(3)}`)
+  await expect(rows.nth(1).getByRole('cell').nth(2)).toHaveText(daysAgo(2))
+  for (const row of await rows.all()) {
+    await expect(row.getByRole('cell').nth(3)).toHaveText(/^Stop loss % [24]$/)
+    await expect(row.getByRole('cell').nth(4)).toHaveText(/^-?\d+\.\d{2} \(-?\d+\.\d{2}\/day\)$/)
+  }
+  // The warning names exactly the windows marked far below, by the rule the server applies.
+  const marked: number[] = []
+  for (const [index, row] of (await rows.all()).entries()) {
+    const perDay = async (cell: number) =>
+      Number(/\((-?\d+\.\d{2})\/day\)/.exec(await row.getByRole('cell').nth(cell).innerText())?.[1])
+    const [inSample, outOfSample] = [await perDay(4), await perDay(5)]
+    const far = (await row.getByText('Far below in-sample').count()) > 0
+    // Figures rounded to cents: only clear cases are checked against the rule.
+    if (Math.abs(outOfSample - inSample / 2) > 0.02)
+      expect(far).toBe(inSample > 0 && outOfSample < inSample / 2)
+    if (far) marked.push(index + 1)
+  }
+  const warning = walk.getByRole('alert')
+  if (marked.length > 0) {
+    await expect(warning).toContainText(
+      `Far below in-sample in window${marked.length === 1 ? '' : 's'} ${marked.join(', ')}.`,
+    )
+  } else {
+    await expect(walk.getByText(/^Far below in-sample in window/)).toHaveCount(0)
+  }
+  // The chained out-of-sample curve ends on the out-of-sample total.
+  const total = await table.locator('tfoot').getByRole('cell').nth(2).innerText()
+  const curve = result(page, id).getByRole('region', { name: 'Out-of-sample equity curve' })
+  if ((await curve.count()) > 0) {
+    await expect(curve.getByTestId('equity-last')).toContainText(total.split(' ')[0] ?? 'missing')
+    await expect(curve.locator('canvas').first()).toBeVisible()
+  } else {
+    expect(total.startsWith('0.00')).toBe(true)
+  }
 })
 
 test('backtest vs reality: a period compared against the real server, a reversed one refused', async ({

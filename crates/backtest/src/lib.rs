@@ -20,6 +20,7 @@ pub mod stored;
 mod summary;
 pub mod sweep;
 pub mod threads;
+pub mod walk_forward;
 
 pub use feed::Candles;
 pub use request::{Checked, Data, History, Market, Request, Source};

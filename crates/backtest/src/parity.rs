@@ -236,6 +236,7 @@ pub async fn replay_run(
         data: Data::Bybit,
         overrides: Default::default(),
         sweep: Vec::new(),
+        walk_forward: None,
     };
     let mut checked = request.check(settings, day(to_ms - 1))?;
     checked.from_ms = from_ms;

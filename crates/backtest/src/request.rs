@@ -19,6 +19,7 @@ use signaldesk_venue::paper::PaperConfig;
 
 use crate::data::{check_stored, instruments_of, stored_history, universe};
 use crate::sweep::{Axis, MAX_CELLS};
+use crate::walk_forward::{Layout, WalkForward};
 use crate::{Backtest, BacktestError, Candles, ScriptedSignal, Signals};
 
 /// Candles of the signal interval read before the period to warm the ratings up: as many as
@@ -65,6 +66,9 @@ pub struct Request {
     pub overrides: Map<String, Value>,
     /// One or two settings and their values: a sweep, one run per combination.
     pub sweep: Vec<Axis>,
+    /// With a sweep: pick its best cell on each training window, trade it on the next test
+    /// window ([`crate::walk_forward`]).
+    pub walk_forward: Option<WalkForward>,
 }
 
 /// The simulated market a run reads (the deployment's seed, its signal interval) and the
@@ -88,6 +92,8 @@ pub struct Checked {
     pub to_ms: i64,
     /// Empty for a single run.
     pub sweep: Vec<Axis>,
+    /// A walk-forward of the sweep and its windows.
+    pub walk_forward: Option<(WalkForward, Layout)>,
 }
 
 impl Request {
@@ -154,6 +160,16 @@ impl Request {
                 errors.insert("sweep".into(), problems);
             }
         }
+        if let Some(plan) = &self.walk_forward {
+            let mut problems = plan.problems(self.date_from, self.date_to);
+            if self.sweep.is_empty() {
+                problems
+                    .push("A walk-forward picks among a sweep's cells: give a sweep.".to_string());
+            }
+            if !problems.is_empty() {
+                errors.insert("walk_forward".into(), problems);
+            }
+        }
         let Some(settings) = settings.filter(|_| errors.is_empty()) else {
             return Err(BacktestError::Invalid(errors));
         };
@@ -166,6 +182,9 @@ impl Request {
             from_ms,
             to_ms,
             sweep: self.sweep.clone(),
+            walk_forward: self
+                .walk_forward
+                .map(|plan| (plan, plan.layout(self.date_from, self.date_to))),
         })
     }
 }

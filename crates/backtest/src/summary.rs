@@ -16,6 +16,10 @@ pub struct Summary {
     /// Percent below the highest the account's equity (starting balance plus closed pnl)
     /// reached, at its deepest.
     pub max_drawdown_pct: Decimal,
+    /// The same deepest fall in USDT.
+    pub max_drawdown_usdt: Decimal,
+    /// The closed trades' pnl, summed exactly (`stats.total_pnl` is its `f64`).
+    pub closed_pnl: Decimal,
     pub fees: Decimal,
     /// Funding paid and received (received positive), already in the trades' pnl.
     pub funding: Decimal,
@@ -53,6 +57,8 @@ impl Summary {
         Summary {
             stats,
             max_drawdown_pct: max_drawdown_pct(&equity),
+            max_drawdown_usdt: max_drawdown_usdt(&equity),
+            closed_pnl: level - starting_balance,
             fees: trades.iter().map(|t| t.fees).sum(),
             funding: trades.iter().map(|t| t.funding).sum(),
             volume: trades.iter().map(|t| t.volume).sum(),
@@ -63,5 +69,39 @@ impl Summary {
             starting_balance,
             final_balance,
         }
+    }
+}
+
+/// The deepest fall of `equity` below its running peak, in its own unit.
+fn max_drawdown_usdt(equity: &[Decimal]) -> Decimal {
+    let mut peak: Option<Decimal> = None;
+    let mut worst = Decimal::ZERO;
+    for &level in equity {
+        let top = *peak.get_or_insert(level);
+        if level > top {
+            peak = Some(level);
+        }
+        worst = worst.max(top - level);
+    }
+    worst
+}
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn the_drawdown_in_usdt_is_the_deepest_fall_below_the_running_peak() {
+        let equity = [
+            dec!(100),
+            dec!(110),
+            dec!(95),
+            dec!(120),
+            dec!(108),
+            dec!(125),
+        ];
+        assert_eq!(super::max_drawdown_usdt(&equity), dec!(15));
+        assert_eq!(super::max_drawdown_usdt(&[dec!(100), dec!(101)]), dec!(0));
+        assert_eq!(super::max_drawdown_usdt(&[]), dec!(0));
     }
 }

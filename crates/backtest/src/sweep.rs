@@ -54,6 +54,19 @@ pub fn sweep(
     threads: usize,
     progress: &Progress,
 ) -> Result<Vec<Cell>, BacktestError> {
+    let combos = at_most_max_cells(axes)?;
+    let shared = shared(base)?;
+    let done = AtomicUsize::new(0);
+    let total = combos.len().max(1) as f64;
+    let tick = || {
+        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress.set(finished as f64 / total);
+    };
+    run_cells(&shared, &combos, threads, progress, &tick)
+}
+
+/// Every combination of `axes`, refused beyond [`MAX_CELLS`].
+pub(crate) fn at_most_max_cells(axes: &[Axis]) -> Result<Vec<Map<String, Value>>, BacktestError> {
     let combos = combinations(axes);
     if combos.len() > MAX_CELLS {
         let mut fields = signaldesk_core::validation::FieldErrors::new();
@@ -63,18 +76,34 @@ pub fn sweep(
         );
         return Err(BacktestError::Invalid(fields));
     }
+    Ok(combos)
+}
+
+/// `base` with its candles in memory and its signals computed: what every run of a sweep
+/// (or of a walk-forward) starts from.
+pub(crate) fn shared(base: &Backtest) -> Result<Backtest, BacktestError> {
     let loaded = Backtest {
         candles: Candles::Loaded(base.candles.load()?),
         ..base.clone()
     };
-    let shared = Backtest {
+    Ok(Backtest {
         signals: Signals::Scripted(loaded.signals_once()?),
         ..loaded
-    };
+    })
+}
+
+/// Runs `shared` once with each of `combos` applied to its settings, on `threads` threads,
+/// each with a runtime of its own; the cells in the order of `combos`. `tick` hears each
+/// cell done; [`BacktestError::Cancelled`] once `progress` is cancelled.
+pub(crate) fn run_cells(
+    shared: &Backtest,
+    combos: &[Map<String, Value>],
+    threads: usize,
+    progress: &Progress,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Cell>, BacktestError> {
     let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
     let cells: Mutex<Vec<Option<Cell>>> = Mutex::new(vec![None; combos.len()]);
-    let total = combos.len().max(1) as f64;
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, combos.len().max(1)) {
             scope.spawn(|| {
@@ -110,8 +139,7 @@ pub fn sweep(
                         outcome,
                     };
                     cells.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(cell);
-                    let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    progress.set(finished as f64 / total);
+                    tick();
                 }
             });
         }

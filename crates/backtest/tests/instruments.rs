@@ -155,6 +155,7 @@ async fn stored_run(
         data: Data::Bybit,
         overrides,
         sweep: Vec::new(),
+        walk_forward: None,
     };
     let today = NaiveDate::from_ymd_opt(2026, 11, 20).unwrap();
     let checked = request.check(&BotSettings::default(), today)?;

@@ -75,6 +75,7 @@ async fn live_bot(store: &Store, user: i64, settings: &BotSettings) -> Outcome {
         data: Data::Simulated,
         overrides: Map::new(),
         sweep: Vec::new(),
+        walk_forward: None,
     };
     let rated = request
         .check(settings, to)

@@ -197,6 +197,13 @@ struct BacktestArgs {
     /// two keys (ratings computed once, runs on all cores).
     #[arg(long = "sweep", value_name = "KEY=V1,V2,...")]
     sweep: Vec<String>,
+    /// With --sweep, a walk-forward: pick the best cell on each TRAIN-day window, trade it on
+    /// the TEST days after (docs/backtesting.md "Walk-forward").
+    #[arg(long = "walk-forward", value_name = "TRAIN:TEST")]
+    walk_forward: Option<String>,
+    /// How a walk-forward compares cells: total_pnl (default) or pnl_over_drawdown.
+    #[arg(long, value_name = "METRIC", default_value = "total_pnl")]
+    metric: String,
     #[command(flatten)]
     storage: StorageArgs,
 }
@@ -360,6 +367,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 set: args.set,
                 json: args.json,
                 sweep: args.sweep,
+                walk_forward: args.walk_forward,
+                metric: args.metric,
             };
             crate::backtest::cli::run(&config, asked).await
         }

@@ -134,6 +134,7 @@ pub fn finish(document: utoipa::openapi::OpenApi) -> Value {
 const REQUEST_BODIES: &[&str] = &[
     "SettingsInput",
     "BacktestInput",
+    "WalkForwardInput",
     "ChannelInput",
     "Credentials",
 ];

@@ -157,6 +157,7 @@ export function backtestSummary(totalPnl = 12.5, maxDrawdownPct = 3.25): Backtes
     volume: 5000,
     open_at_end: 0,
     max_drawdown_pct: maxDrawdownPct,
+    max_drawdown_usdt: maxDrawdownPct * 10,
     stats: {
       total_trades: 2,
       win_trades: 1,

@@ -111,6 +111,10 @@ export type Backtest = Schemas['BacktestView']
 export type BacktestInput = Schemas['BacktestInput']
 /** A finished backtest's figures, trades and chains. */
 export type BacktestResult = Schemas['BacktestResult']
+/** A finished walk-forward: its windows, the chained out-of-sample curve and totals. */
+export type WalkForwardResult = Schemas['WalkForwardResult']
+export type WalkWindow = Schemas['WalkWindowView']
+export type WalkForwardInput = Schemas['WalkForwardInput']
 
 /** GET /api/parity/: live trades vs a backtest of the same signals (docs/parity.md). */
 export type ParityReport = Schemas['ParityReport']

@@ -1160,9 +1160,10 @@ export interface components {
              *     symbol whose candles and instrument `signaldesk candles fetch` stored.
              */
             symbols?: string[] | null;
+            walk_forward?: null | components["schemas"]["WalkForwardInput"];
         };
-        /** @description What `result` holds: a run's result, or a sweep's cells. */
-        BacktestOutcomeView: components["schemas"]["BacktestResult"] | components["schemas"]["SweepResult"];
+        /** @description What `result` holds: a run's result, a sweep's cells, or a walk-forward's windows. */
+        BacktestOutcomeView: components["schemas"]["BacktestResult"] | components["schemas"]["SweepResult"] | components["schemas"]["WalkForwardResult"];
         BacktestResult: {
             /** @description The martingale chains, with their trades. */
             chains: components["schemas"]["ChainView"][];
@@ -1188,7 +1189,10 @@ export interface components {
             finished_at: string | null;
             /** Format: int64 */
             id: number;
-            /** @description `single` (one run) or `sweep` (one run per combination of the swept settings). */
+            /**
+             * @description `single` (one run), `sweep` (one run per combination of the swept settings) or
+             *     `walk_forward` (a sweep picked on training windows, traded on test windows).
+             */
             kind: string;
             /**
              * Format: double
@@ -2064,6 +2068,11 @@ export interface components {
              *     peak, in percent.
              */
             max_drawdown_pct: number;
+            /**
+             * Format: double
+             * @description The deepest fall of the balance below its running peak, in USDT.
+             */
+            max_drawdown_usdt: number;
             /** @description Trades still open when the period ended. */
             open_at_end: number;
             /** Format: double */
@@ -2235,6 +2244,117 @@ export interface components {
         Venue: {
             environment: components["schemas"]["Environment"];
             exchange: components["schemas"]["Exchange"];
+        };
+        /** @description A window's run in figures. */
+        WalkFiguresView: {
+            /** Format: double */
+            final_balance: number;
+            /** Format: double */
+            max_drawdown_pct: number;
+            /** Format: double */
+            max_drawdown_usdt: number;
+            open_at_end: number;
+            /**
+             * Format: double
+             * @description `total_pnl` over the window's days.
+             */
+            pnl_per_day: number;
+            /**
+             * Format: double
+             * @description The metric's value (on a test window, for comparison only).
+             */
+            score: number;
+            /** Format: double */
+            starting_balance: number;
+            /** Format: double */
+            total_pnl: number;
+            /** Format: int64 */
+            total_trades: number;
+            /** Format: double */
+            win_rate: number;
+        };
+        /** @description A walk-forward's windows and metric. */
+        WalkForwardInput: {
+            /**
+             * @description `total_pnl` (default) or `pnl_over_drawdown` (total pnl / max(max drawdown in
+             *     USDT, 1)).
+             */
+            metric?: string | null;
+            /**
+             * Format: int64
+             * @description Days of each test window (at least 1); the test windows follow one another, the last
+             *     ending on `date_to`.
+             */
+            test_days: number;
+            /**
+             * Format: int64
+             * @description Days of each training window (at least 1).
+             */
+            train_days: number;
+        };
+        /** @description A finished walk-forward: its windows, the chained out-of-sample curve and totals. */
+        WalkForwardResult: {
+            /** @description What each symbol traded by in every run, as the walk-forward began. */
+            instruments: components["schemas"]["InstrumentView"][];
+            walk_forward: components["schemas"]["WalkForwardView"];
+        };
+        WalkForwardView: {
+            /** @description The swept settings, as in a sweep. */
+            axes: components["schemas"]["SweepAxisView"][];
+            /**
+             * @description The out-of-sample pnl since the first test window began, after each of its closed
+             *     trades, the test windows chained (each starting from the balance the one before
+             *     left).
+             */
+            equity: components["schemas"]["EquityPointView"][];
+            /**
+             * @description The out-of-sample pnl a day is below half the in-sample pnl a day (all windows
+             *     together), the in-sample one positive.
+             */
+            far_below: boolean;
+            /**
+             * Format: double
+             * @description The chosen cells' pnl over every training window, and over every test window.
+             */
+            in_sample_pnl: number;
+            /** @description `total_pnl` or `pnl_over_drawdown`: how each training window's cells were compared. */
+            metric: string;
+            /** Format: double */
+            out_of_sample_pnl: number;
+            /** Format: int64 */
+            test_days: number;
+            /** Format: int64 */
+            train_days: number;
+            /**
+             * Format: date
+             * @description The days at the start of the period no window uses (first and last, both included).
+             */
+            unused_from: string | null;
+            /** Format: date */
+            unused_to: string | null;
+            /** @description Oldest first. */
+            windows: components["schemas"]["WalkWindowView"][];
+        };
+        WalkWindowView: {
+            /** @description The chosen cell's value of each axis, in the axes' order; null when no cell ran. */
+            chosen: unknown[] | null;
+            /** @description Why no cell was chosen. */
+            error: string | null;
+            /**
+             * @description The out-of-sample pnl a day is below half the in-sample pnl a day, the in-sample
+             *     one positive.
+             */
+            far_below: boolean;
+            in_sample: null | components["schemas"]["WalkFiguresView"];
+            out_of_sample: null | components["schemas"]["WalkFiguresView"];
+            /** Format: date */
+            test_from: string;
+            /** Format: date */
+            test_to: string;
+            /** Format: date */
+            train_from: string;
+            /** Format: date */
+            train_to: string;
         };
         WebhookStatus: {
             /** @description Whether the user has a webhook URL. */

@@ -8,6 +8,7 @@ use chrono::{NaiveDate, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use signaldesk_backtest::sweep::{Axis, MAX_CELLS};
+use signaldesk_backtest::walk_forward::{Metric, WalkForward};
 use signaldesk_backtest::{BacktestError, Data, Request, Source};
 use signaldesk_store::{BacktestRecord, StoreError};
 use utoipa::ToSchema;
@@ -52,6 +53,24 @@ pub struct BacktestInput {
     /// (at most 400), shown as a table of total pnl and max drawdown.
     #[schema(max_items = 2)]
     sweep: Option<Vec<SweepAxisInput>>,
+    /// With a sweep: on each training window pick the cell with the best metric, trade it
+    /// on the test window after it, and report both (docs/backtesting.md "Walk-forward").
+    walk_forward: Option<WalkForwardInput>,
+}
+
+/// A walk-forward's windows and metric.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct WalkForwardInput {
+    /// Days of each training window (at least 1).
+    train_days: i64,
+    /// Days of each test window (at least 1); the test windows follow one another, the last
+    /// ending on `date_to`.
+    test_days: i64,
+    /// `total_pnl` (default) or `pnl_over_drawdown` (total pnl / max(max drawdown in
+    /// USDT, 1)).
+    #[schema(pattern = "^(total_pnl|pnl_over_drawdown)$")]
+    metric: Option<String>,
 }
 
 /// One swept setting.
@@ -68,7 +87,8 @@ pub struct SweepAxisInput {
 #[derive(Serialize, ToSchema)]
 pub struct BacktestView {
     pub id: i64,
-    /// `single` (one run) or `sweep` (one run per combination of the swept settings).
+    /// `single` (one run), `sweep` (one run per combination of the swept settings) or
+    /// `walk_forward` (a sweep picked on training windows, traded on test windows).
     pub kind: &'static str,
     /// `running`, `done`, `failed` or `cancelled`.
     pub status: String,
@@ -93,9 +113,16 @@ impl From<BacktestRecord> for BacktestView {
             .get("sweep")
             .and_then(Value::as_array)
             .is_some_and(|axes| !axes.is_empty());
+        let walked = request
+            .get("walk_forward")
+            .is_some_and(|plan| !plan.is_null());
         BacktestView {
             id: r.id,
-            kind: if swept { "sweep" } else { "single" },
+            kind: match (walked, swept) {
+                (true, _) => "walk_forward",
+                (false, true) => "sweep",
+                (false, false) => "single",
+            },
             status: r.status,
             progress: r.progress,
             request,
@@ -155,7 +182,7 @@ pub async fn create(
         Err(e) => return Err(refused(e)),
     };
     checked.check_stored(&state.store).await.map_err(refused)?;
-    let asked = serde_json::json!({
+    let mut asked = serde_json::json!({
         "date_from": request.date_from.to_string(),
         "date_to": request.date_to.to_string(),
         "symbols": request.symbols,
@@ -164,6 +191,9 @@ pub async fn create(
         "overrides": request.overrides,
         "sweep": request.sweep,
     });
+    if let Some(plan) = request.walk_forward {
+        asked["walk_forward"] = serde_json::json!(plan);
+    }
     match state
         .backtests
         .start(auth.id(), checked, &asked.to_string())
@@ -334,6 +364,10 @@ fn read_request(payload: &Map<String, Value>) -> ApiResult<Request> {
         errors.insert("sweep".into(), vec![problem]);
         Vec::new()
     });
+    let walk_forward = read_walk_forward(payload.get("walk_forward")).unwrap_or_else(|problem| {
+        errors.insert("walk_forward".into(), vec![problem]);
+        None
+    });
     match (date_from, date_to) {
         (Some(date_from), Some(date_to)) if errors.is_empty() => Ok(Request {
             date_from,
@@ -343,6 +377,7 @@ fn read_request(payload: &Map<String, Value>) -> ApiResult<Request> {
             data,
             overrides,
             sweep,
+            walk_forward,
         }),
         _ => Err(ApiError::validation(errors)),
     }
@@ -373,6 +408,31 @@ fn read_sweep(value: Option<&Value>) -> Result<Vec<Axis>, String> {
             }
         })
         .collect()
+}
+
+/// The walk-forward as sent: `{"train_days": n, "test_days": m, "metric": …}` (the days'
+/// bounds are checked with the rest of the request).
+fn read_walk_forward(value: Option<&Value>) -> Result<Option<WalkForward>, String> {
+    const SHAPE: &str = "Expected {\"train_days\": days, \"test_days\": days, \"metric\": \"total_pnl\" or \"pnl_over_drawdown\"}.";
+    let plan = match value {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Object(plan)) => plan,
+        Some(_) => return Err(SHAPE.into()),
+    };
+    let days = |field: &str| plan.get(field).and_then(Value::as_i64);
+    let (Some(train_days), Some(test_days)) = (days("train_days"), days("test_days")) else {
+        return Err(SHAPE.into());
+    };
+    let metric = match plan.get("metric") {
+        None | Some(Value::Null) => Metric::TotalPnl,
+        Some(Value::String(name)) => Metric::parse(name)?,
+        Some(_) => return Err(SHAPE.into()),
+    };
+    Ok(Some(WalkForward {
+        train_days,
+        test_days,
+        metric,
+    }))
 }
 
 #[cfg(test)]

@@ -6,11 +6,12 @@ use anyhow::{bail, Context};
 use chrono::NaiveDate;
 use serde_json::{Map, Value};
 use signaldesk_backtest::sweep::{sweep as sweep_runs, Axis, Cell};
+use signaldesk_backtest::walk_forward::{walk_forward, Layout, Metric, WalkForward};
 use signaldesk_backtest::{Backtest, Data, Outcome, Progress, Request, Source};
 use signaldesk_store::Store;
 
 use super::market_of;
-use super::view::BacktestResult;
+use super::view::{BacktestResult, WalkForwardResult};
 use crate::app::now_ms;
 use crate::config::Config;
 
@@ -27,6 +28,10 @@ pub struct Asked {
     pub json: bool,
     /// `key=v1,v2,…`: a sweep over these values (at most two keys).
     pub sweep: Vec<String>,
+    /// `N:M`: a walk-forward of the sweep, N training days, M test days.
+    pub walk_forward: Option<String>,
+    /// The walk-forward's metric, by name.
+    pub metric: String,
 }
 
 /// The 30 days up to yesterday when no dates are given.
@@ -55,13 +60,18 @@ pub async fn run(config: &Config, asked: Asked) -> anyhow::Result<()> {
         data: asked.data,
         overrides: overrides(&asked.set)?,
         sweep: sweep_axes(&asked.sweep)?,
+        walk_forward: walk_forward_of(asked.walk_forward.as_deref(), &asked.metric)?,
     };
     let market = market_of(config);
     let checked = request.check(&saved, today)?;
     let axes = checked.sweep.clone();
+    let walk = checked.walk_forward.clone();
+    let tz = checked.settings.timezone();
     let run = checked.load(&market, &store, user.id).await?;
     // Stored candles are read through the store as the run goes: it closes once it is done.
-    let done = if axes.is_empty() {
+    let done = if let Some((plan, layout)) = walk {
+        run_walk_forward(run, axes, plan, layout, tz, asked.json).await
+    } else if axes.is_empty() {
         let heading = Heading {
             username: &user.username,
             from,
@@ -159,6 +169,109 @@ async fn run_sweep(run: Backtest, axes: Vec<Axis>, json: bool) -> anyhow::Result
             .collect();
         println!("{}={label}: {}", axes[0].field, line.join(" | "));
     }
+    Ok(())
+}
+
+/// `N:M` as a walk-forward of N training days and M test days with `metric` (the days'
+/// bounds are checked with the request, as the API checks them).
+fn walk_forward_of(spec: Option<&str>, metric: &str) -> anyhow::Result<Option<WalkForward>> {
+    let Some(spec) = spec else {
+        return Ok(None);
+    };
+    let days = spec
+        .split_once(':')
+        .and_then(|(n, m)| Some((n.trim().parse().ok()?, m.trim().parse().ok()?)));
+    let Some((train_days, test_days)) = days else {
+        bail!("--walk-forward takes TRAIN:TEST days, e.g. 30:10, not \"{spec}\"");
+    };
+    let metric = Metric::parse(metric).map_err(|why| anyhow::anyhow!("--metric: {why}"))?;
+    Ok(Some(WalkForward {
+        train_days,
+        test_days,
+        metric,
+    }))
+}
+
+/// Runs the walk-forward and prints a line per window (the dates, the chosen values, the
+/// in-sample and out-of-sample pnl) and the totals, or its result as JSON.
+async fn run_walk_forward(
+    run: Backtest,
+    axes: Vec<Axis>,
+    plan: WalkForward,
+    layout: Layout,
+    tz: chrono_tz::Tz,
+    json: bool,
+) -> anyhow::Result<()> {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let run = std::sync::Arc::new(run);
+    let (for_threads, for_axes, for_layout) = (run.clone(), axes.clone(), layout.clone());
+    let outcome = tokio::task::spawn_blocking(move || {
+        walk_forward(
+            &for_threads,
+            &for_axes,
+            &plan,
+            &for_layout,
+            tz,
+            threads,
+            &Progress::default(),
+        )
+    })
+    .await??;
+    let view = WalkForwardResult::of(&run, &axes, &plan, &layout, outcome);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&view)?);
+        return Ok(());
+    }
+    let w = &view.walk_forward;
+    println!(
+        "walk-forward of {}: {} training days, {} test days, best by {}",
+        axes.iter()
+            .map(|a| a.field.as_str())
+            .collect::<Vec<_>>()
+            .join(" x "),
+        w.train_days,
+        w.test_days,
+        w.metric
+    );
+    if let (Some(from), Some(to)) = (&w.unused_from, &w.unused_to) {
+        println!("unused: {from} to {to} (less than a test window)");
+    }
+    for window in &w.windows {
+        let dates = format!(
+            "train {} to {}, test {} to {}",
+            window.train_from, window.train_to, window.test_from, window.test_to
+        );
+        let (Some(chosen), Some(is), Some(oos)) =
+            (&window.chosen, &window.in_sample, &window.out_of_sample)
+        else {
+            println!("{dates}: {}", window.error.as_deref().unwrap_or("no cell"));
+            continue;
+        };
+        let values: Vec<String> = axes
+            .iter()
+            .zip(chosen)
+            .map(|(a, v)| format!("{}={v}", a.field))
+            .collect();
+        println!(
+            "{dates}: {}; in-sample {:.2} USDT ({:.2} a day); out-of-sample {:.2} USDT ({:.2} a day){}",
+            values.join(" "),
+            is.total_pnl,
+            is.pnl_per_day,
+            oos.total_pnl,
+            oos.pnl_per_day,
+            if window.far_below { "; far below in-sample" } else { "" }
+        );
+    }
+    println!(
+        "total: in-sample {:.2} USDT; out-of-sample {:.2} USDT{}",
+        w.in_sample_pnl,
+        w.out_of_sample_pnl,
+        if w.far_below {
+            "; far below in-sample"
+        } else {
+            ""
+        }
+    );
     Ok(())
 }
 

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use signaldesk_backtest::sweep::sweep;
+use signaldesk_backtest::walk_forward::walk_forward;
 use signaldesk_backtest::{
     yield_to_the_live_bots, BacktestError, Checked, History, Market, Progress, ScriptedSignal,
 };
@@ -17,7 +18,7 @@ use tokio::sync::{oneshot, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use super::view::{BacktestResult, SweepResult, MAX_TRADES_KEPT};
+use super::view::{BacktestResult, SweepResult, WalkForwardResult, MAX_TRADES_KEPT};
 
 const HEARTBEAT: Duration = Duration::from_secs(1);
 const SERVER_STOPPED: &str = "The server stopped before the backtest finished.";
@@ -153,7 +154,8 @@ impl BacktestJobs {
     }
 }
 
-/// The run or the sweep `checked` asks for, as its result's JSON: a sweep on every core,
+/// The run, the sweep or the walk-forward `checked` asks for, as its result's JSON: a sweep
+/// (and a walk-forward's training runs) on every core,
 /// its threads as low in priority as the run's.
 fn compute(
     checked: Checked,
@@ -166,12 +168,19 @@ fn compute(
         .enable_all()
         .build()?;
     let axes = checked.sweep.clone();
+    let walk = checked.walk_forward.clone();
+    let tz = checked.settings.timezone();
     let backtest = runtime.block_on(checked.build(market, stored, alerts))?;
-    let json = if axes.is_empty() {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let json = if let Some((plan, layout)) = walk {
+        let outcome = walk_forward(&backtest, &axes, &plan, &layout, tz, threads, progress)?;
+        serde_json::to_string(&WalkForwardResult::of(
+            &backtest, &axes, &plan, &layout, outcome,
+        ))
+    } else if axes.is_empty() {
         let outcome = backtest.run_on_a_core(progress)?;
         serde_json::to_string(&BacktestResult::of(&backtest, outcome, MAX_TRADES_KEPT))
     } else {
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
         let cells = sweep(&backtest, &axes, threads, progress)?;
         serde_json::to_string(&SweepResult::of(&backtest, &axes, cells))
     };

@@ -6,13 +6,15 @@ use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use signaldesk_backtest::sweep::{Axis, Cell};
+use signaldesk_backtest::walk_forward::{Layout, WalkForward, WalkOutcome, WindowOutcome};
 use signaldesk_backtest::{Backtest, Candles, Outcome, Summary};
 use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_venue::paper::PaperConfig;
 use utoipa::ToSchema;
 
-use crate::api::stats::{ChainView, StatsView};
+use crate::api::rfc3339;
+use crate::api::stats::{ChainView, EquityPointView, StatsView};
 use crate::api::trades::TradeView;
 
 /// The most trades a stored result keeps (the newest); the figures count them all.
@@ -34,6 +36,8 @@ pub struct SummaryView {
     pub starting_balance: f64,
     /// The paper wallet at the end (open trades' entry fees included).
     pub final_balance: f64,
+    /// The deepest fall of the balance below its running peak, in USDT.
+    pub max_drawdown_usdt: f64,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -170,6 +174,7 @@ impl From<Summary> for SummaryView {
             open_at_end: s.open_at_end,
             starting_balance: num(s.starting_balance),
             final_balance: num(s.final_balance),
+            max_drawdown_usdt: num(s.max_drawdown_usdt),
         }
     }
 }
@@ -243,10 +248,7 @@ impl SweepResult {
                 cells: cells
                     .into_iter()
                     .map(|cell| {
-                        let values = axes
-                            .iter()
-                            .map(|a| cell.values.get(&a.field).cloned().unwrap_or_default())
-                            .collect();
+                        let values = values_of(axes, &cell.values);
                         let (summary, error) = match cell.outcome {
                             Ok(summary) => (Some(summary.into()), None),
                             Err(why) => (None, Some(why)),
@@ -263,11 +265,172 @@ impl SweepResult {
     }
 }
 
-/// What `result` holds: a run's result, or a sweep's cells.
+/// What `result` holds: a run's result, a sweep's cells, or a walk-forward's windows.
 #[derive(Serialize, ToSchema)]
 #[allow(dead_code)]
 #[serde(untagged)]
 pub enum BacktestOutcomeView {
     Run(Box<BacktestResult>),
     Sweep(SweepResult),
+    WalkForward(WalkForwardResult),
+}
+
+/// A cell's value of each axis, in the axes' order.
+fn values_of(
+    axes: &[Axis],
+    values: &serde_json::Map<String, serde_json::Value>,
+) -> Vec<serde_json::Value> {
+    axes.iter()
+        .map(|a| values.get(&a.field).cloned().unwrap_or_default())
+        .collect()
+}
+
+/// A finished walk-forward: its windows, the chained out-of-sample curve and totals.
+#[derive(Serialize, ToSchema)]
+pub struct WalkForwardResult {
+    pub walk_forward: WalkForwardView,
+    /// What each symbol traded by in every run, as the walk-forward began.
+    pub instruments: Vec<InstrumentView>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct WalkForwardView {
+    pub train_days: i64,
+    pub test_days: i64,
+    /// `total_pnl` or `pnl_over_drawdown`: how each training window's cells were compared.
+    pub metric: String,
+    /// The swept settings, as in a sweep.
+    pub axes: Vec<SweepAxisView>,
+    /// The days at the start of the period no window uses (first and last, both included).
+    #[schema(format = Date)]
+    pub unused_from: Option<String>,
+    #[schema(format = Date)]
+    pub unused_to: Option<String>,
+    /// Oldest first.
+    pub windows: Vec<WalkWindowView>,
+    /// The chosen cells' pnl over every training window, and over every test window.
+    pub in_sample_pnl: f64,
+    pub out_of_sample_pnl: f64,
+    /// The out-of-sample pnl a day is below half the in-sample pnl a day (all windows
+    /// together), the in-sample one positive.
+    pub far_below: bool,
+    /// The out-of-sample pnl since the first test window began, after each of its closed
+    /// trades, the test windows chained (each starting from the balance the one before
+    /// left).
+    pub equity: Vec<EquityPointView>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct WalkWindowView {
+    #[schema(format = Date)]
+    pub train_from: String,
+    #[schema(format = Date)]
+    pub train_to: String,
+    #[schema(format = Date)]
+    pub test_from: String,
+    #[schema(format = Date)]
+    pub test_to: String,
+    /// The chosen cell's value of each axis, in the axes' order; null when no cell ran.
+    pub chosen: Option<Vec<serde_json::Value>>,
+    /// The chosen cell on the training window.
+    pub in_sample: Option<WalkFiguresView>,
+    /// The chosen cell on the test window.
+    pub out_of_sample: Option<WalkFiguresView>,
+    /// The out-of-sample pnl a day is below half the in-sample pnl a day, the in-sample
+    /// one positive.
+    pub far_below: bool,
+    /// Why no cell was chosen.
+    pub error: Option<String>,
+}
+
+/// A window's run in figures.
+#[derive(Serialize, ToSchema)]
+pub struct WalkFiguresView {
+    pub total_pnl: f64,
+    /// `total_pnl` over the window's days.
+    pub pnl_per_day: f64,
+    /// The metric's value (on a test window, for comparison only).
+    pub score: f64,
+    pub total_trades: u64,
+    pub win_rate: f64,
+    pub max_drawdown_usdt: f64,
+    pub max_drawdown_pct: f64,
+    pub open_at_end: usize,
+    pub starting_balance: f64,
+    pub final_balance: f64,
+}
+
+impl WalkFiguresView {
+    fn of(summary: &Summary, plan: &WalkForward, days: i64) -> WalkFiguresView {
+        WalkFiguresView {
+            total_pnl: num(summary.closed_pnl),
+            pnl_per_day: num(summary.closed_pnl / Decimal::from(days.max(1))),
+            score: num(plan.metric.score(summary)),
+            total_trades: summary.stats.total_trades,
+            win_rate: summary.stats.win_rate,
+            max_drawdown_usdt: num(summary.max_drawdown_usdt),
+            max_drawdown_pct: num(summary.max_drawdown_pct),
+            open_at_end: summary.open_at_end,
+            starting_balance: num(summary.starting_balance),
+            final_balance: num(summary.final_balance),
+        }
+    }
+}
+
+impl WalkForwardResult {
+    /// The view of `run`'s walk-forward along `axes`.
+    pub fn of(
+        run: &Backtest,
+        axes: &[Axis],
+        plan: &WalkForward,
+        layout: &Layout,
+        outcome: WalkOutcome,
+    ) -> WalkForwardResult {
+        let window = |w: WindowOutcome| WalkWindowView {
+            train_from: w.window.train_from.to_string(),
+            train_to: w.window.train_to.to_string(),
+            test_from: w.window.test_from.to_string(),
+            test_to: w.window.test_to.to_string(),
+            chosen: w.chosen.as_ref().map(|values| values_of(axes, values)),
+            in_sample: w
+                .in_sample
+                .as_ref()
+                .map(|s| WalkFiguresView::of(s, plan, plan.train_days)),
+            out_of_sample: w
+                .out_of_sample
+                .as_ref()
+                .map(|s| WalkFiguresView::of(s, plan, plan.test_days)),
+            far_below: w.far_below,
+            error: w.error,
+        };
+        WalkForwardResult {
+            instruments: InstrumentView::all_of(run),
+            walk_forward: WalkForwardView {
+                train_days: plan.train_days,
+                test_days: plan.test_days,
+                metric: plan.metric.name().to_string(),
+                axes: axes
+                    .iter()
+                    .map(|a| SweepAxisView {
+                        field: a.field.clone(),
+                        values: a.values.clone(),
+                    })
+                    .collect(),
+                unused_from: layout.unused.map(|(from, _)| from.to_string()),
+                unused_to: layout.unused.map(|(_, to)| to.to_string()),
+                windows: outcome.windows.into_iter().map(window).collect(),
+                in_sample_pnl: num(outcome.in_sample_pnl),
+                out_of_sample_pnl: num(outcome.out_of_sample_pnl),
+                far_below: outcome.far_below,
+                equity: outcome
+                    .equity
+                    .into_iter()
+                    .map(|(at_ms, pnl)| EquityPointView {
+                        time: rfc3339(at_ms),
+                        pnl,
+                    })
+                    .collect(),
+            },
+        }
+    }
 }

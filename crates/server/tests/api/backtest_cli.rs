@@ -358,3 +358,74 @@ fn a_sweep_prints_one_cell_per_value_and_a_refused_value_runs_nothing() {
         );
     }
 }
+
+#[test]
+fn a_walk_forward_prints_its_windows_and_refuses_what_the_api_refuses() {
+    let dir = with_trader();
+    let walk = |plan: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--from",
+            "2026-11-02",
+            "--to",
+            "2026-11-04",
+            "--symbols",
+            "BTCUSDT",
+            "--sweep",
+            "initial_stop_loss_pct=1,3",
+            "--walk-forward",
+            plan,
+        ];
+        args.extend_from_slice(extra);
+        backtest(dir.path(), &args)
+    };
+    // The API's sentences, after the field.
+    for (plan, extra, said) in [
+        ("2:2", &[][..], "walk_forward: The period (3 days) is shorter than one training window and one test window (2 + 2 days)."),
+        ("0:1", &[][..], "walk_forward: train_days must be at least 1 day."),
+        ("2-1", &[][..], "--walk-forward takes TRAIN:TEST days, e.g. 30:10, not \"2-1\""),
+        ("2:1", &["--metric", "sharpe"][..], "Unknown metric \"sharpe\": expected total_pnl or pnl_over_drawdown."),
+    ] {
+        let refused = walk(plan, extra);
+        assert!(!refused.status.success());
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(stderr.contains(said), "{plan}: {stderr}");
+        assert!(refused.stdout.is_empty());
+    }
+
+    let out = walk("2:1", &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("walk-forward of initial_stop_loss_pct: 2 training days, 1 test days, best by total_pnl"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "train 2026-11-02 to 2026-11-03, test 2026-11-04 to 2026-11-04: initial_stop_loss_pct="
+        ),
+        "{text}"
+    );
+    assert!(text.contains("total: in-sample "), "{text}");
+
+    let json = walk("2:1", &["--metric", "pnl_over_drawdown", "--json"]);
+    assert!(
+        json.status.success(),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let walked = &report["walk_forward"];
+    assert_eq!(walked["metric"], "pnl_over_drawdown");
+    assert_eq!(walked["windows"][0]["test_from"], "2026-11-04");
+    let in_sample = &walked["windows"][0]["in_sample"];
+    let expected = in_sample["total_pnl"].as_f64().unwrap()
+        / in_sample["max_drawdown_usdt"].as_f64().unwrap().max(1.0);
+    assert!(
+        (in_sample["score"].as_f64().unwrap() - expected).abs() < 1e-9,
+        "{in_sample}"
+    );
+}

@@ -468,3 +468,140 @@ async fn a_sweep_runs_every_combination_and_each_cell_is_its_own_single_run() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_walk_forward_picks_each_training_windows_best_cell_and_trades_it_after() {
+    for app in TestApp::on_every_backend().await {
+        let token = app.user_with_token("walker").await;
+        let sweep = json!([{"field": "initial_stop_loss_pct", "values": [1, 3]}]);
+        let period = json!({
+            "date_from": day(5),
+            "date_to": day(3),
+            "symbols": ["BTCUSDT", "SOLUSDT"],
+            "sweep": sweep,
+        });
+        // Refused under walk_forward, nothing started.
+        let bad = [
+            (json!({"train_days": 0, "test_days": 1}), "train_days must be at least 1 day."),
+            (json!({"train_days": 2, "test_days": 0}), "test_days must be at least 1 day."),
+            (
+                json!({"train_days": 2, "test_days": 2}),
+                "The period (3 days) is shorter than one training window and one test window (2 + 2 days).",
+            ),
+            (
+                json!({"train_days": 2, "test_days": 1, "metric": "sharpe"}),
+                "Unknown metric \"sharpe\": expected total_pnl or pnl_over_drawdown.",
+            ),
+            (json!({"train_days": "2", "test_days": 1}), "Expected {\"train_days\""),
+            (json!([2, 1]), "Expected {\"train_days\""),
+        ];
+        for (plan, message) in bad {
+            let mut body = period.clone();
+            body["walk_forward"] = plan.clone();
+            let res = app
+                .call(Method::POST, "/api/backtests/", &token, Some(body))
+                .await;
+            let error = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+            let said = error["fields"]["walk_forward"][0]
+                .as_str()
+                .unwrap_or_default();
+            assert!(said.starts_with(message), "{plan}: {error}");
+        }
+        let mut no_sweep = period.clone();
+        no_sweep["sweep"] = Value::Null;
+        no_sweep["walk_forward"] = json!({"train_days": 2, "test_days": 1});
+        let res = app
+            .call(Method::POST, "/api/backtests/", &token, Some(no_sweep))
+            .await;
+        let error = assert_json_error(res, StatusCode::BAD_REQUEST).await;
+        assert_eq!(
+            error["fields"]["walk_forward"],
+            json!(["A walk-forward picks among a sweep's cells: give a sweep."])
+        );
+        let listed = app
+            .call_ok(Method::GET, "/api/backtests/", &token, None, StatusCode::OK)
+            .await;
+        assert_eq!(listed, json!([]));
+
+        // 3 days, 2 + 1: one window, trained on the first two days, tested on the third.
+        let mut body = period.clone();
+        body["walk_forward"] = json!({"train_days": 2, "test_days": 1});
+        let started = start_backtest(&app, &token, body).await;
+        assert_eq!(started["kind"], "walk_forward");
+        assert_eq!(started["request"]["walk_forward"]["metric"], "total_pnl");
+        let (done, _) = wait_for_end(&app, &token, started["id"].as_i64().unwrap()).await;
+        assert_eq!(done["status"], "done", "{done}");
+        let walk = &done["result"]["walk_forward"];
+        assert_eq!(walk["unused_from"], Value::Null);
+        let windows = walk["windows"].as_array().unwrap();
+        assert_eq!(windows.len(), 1, "{walk}");
+        let window = &windows[0];
+        assert_eq!(
+            [
+                &window["train_from"],
+                &window["train_to"],
+                &window["test_from"],
+                &window["test_to"]
+            ],
+            [
+                &json!(day(5)),
+                &json!(day(4)),
+                &json!(day(3)),
+                &json!(day(3))
+            ]
+        );
+
+        // The training window's sweep, run as a sweep of its own: the chosen cell is its
+        // best total pnl (the first of equal ones), and its figures are that cell's.
+        let mut training = period.clone();
+        training["date_to"] = json!(day(4));
+        let started = start_backtest(&app, &token, training).await;
+        let (swept, _) = wait_for_end(&app, &token, started["id"].as_i64().unwrap()).await;
+        let cells = swept["result"]["sweep"]["cells"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let pnl = |cell: &Value| cell["summary"]["stats"]["total_pnl"].as_f64().unwrap();
+        let best = if pnl(&cells[1]) > pnl(&cells[0]) {
+            &cells[1]
+        } else {
+            &cells[0]
+        };
+        assert_eq!(window["chosen"], best["values"], "{cells:?}");
+        let in_sample = &window["in_sample"];
+        assert!((in_sample["total_pnl"].as_f64().unwrap() - pnl(best)).abs() < 1e-9);
+        assert_eq!(
+            in_sample["total_trades"],
+            best["summary"]["stats"]["total_trades"]
+        );
+        assert!(
+            (in_sample["pnl_per_day"].as_f64().unwrap() - pnl(best) / 2.0).abs() < 1e-9,
+            "{in_sample}"
+        );
+
+        // The test window starts from the configured balance (the first window) and the
+        // warning follows the rule.
+        let out = &window["out_of_sample"];
+        assert_eq!(out["starting_balance"], json!(10000.0));
+        let (is_day, oos_day) = (
+            in_sample["pnl_per_day"].as_f64().unwrap(),
+            out["pnl_per_day"].as_f64().unwrap(),
+        );
+        assert_eq!(
+            window["far_below"],
+            json!(is_day > 0.0 && oos_day < is_day / 2.0)
+        );
+        assert_eq!(walk["out_of_sample_pnl"], out["total_pnl"]);
+        let equity = walk["equity"].as_array().unwrap();
+        assert_eq!(
+            equity.len() as u64,
+            out["total_trades"].as_u64().unwrap(),
+            "{walk}"
+        );
+        if let Some(last) = equity.last() {
+            assert!(
+                (last["pnl"].as_f64().unwrap() - out["total_pnl"].as_f64().unwrap()).abs() < 1e-6
+            );
+        }
+    }
+}

@@ -92,6 +92,43 @@ export const backtestStrings = {
   sweepCellOpen: 'Click a cell to run it alone and open its run.',
   sweepOpening: 'Starting the run…',
   sweepFailed: 'Failed',
+  // Walk-forward (issue 32).
+  walkForward: 'Walk-forward',
+  walkForwardOptional: 'Walk-forward (optional, with a sweep)',
+  walkForwardOn: 'Walk-forward the sweep',
+  walkForwardHint:
+    'On each training window, pick the sweep’s best combination and trade it on the test window right after. Test windows follow one another, the last ending on the To date; each test starts from the balance the one before left.',
+  trainDays: 'Training days',
+  testDays: 'Test days',
+  metric: 'Best by',
+  metrics: { total_pnl: 'Total PnL', pnl_over_drawdown: 'PnL / max drawdown (USDT)' } as Record<
+    string,
+    string
+  >,
+  walkForwardBadDays: 'Enter a whole number of days, at least 1.',
+  walkForwardNeedsSweep: 'A walk-forward picks among a sweep’s combinations: choose a setting to sweep.',
+  runWalkForward: 'Run walk-forward',
+  walkForwardOver: (labels: string[], train: number, test: number) =>
+    `Walk-forward over ${labels.join(' × ')}: ${String(train)} training days, ${String(test)} test days`,
+  walkForwardBestBy: (metric: string) => `Best combination of each training window by ${metric}.`,
+  walkForwardTable: 'Walk-forward windows',
+  walkForwardWindow: 'Window',
+  walkForwardTraining: 'Training',
+  walkForwardTest: 'Test',
+  walkForwardChosen: 'Chosen',
+  walkForwardInSample: 'In-sample PnL',
+  walkForwardOutOfSample: 'Out-of-sample PnL',
+  walkForwardTotal: 'Total',
+  walkForwardNoCell: 'No combination ran',
+  perDay: (value: string) => `${value}/day`,
+  walkForwardFarBelow: 'Far below in-sample',
+  walkForwardWarning:
+    'Out-of-sample results are far below in-sample (less than half the PnL per day): the chosen settings may only fit the past.',
+  walkForwardWindowsWarning: (windows: number[]) =>
+    `Far below in-sample in window${windows.length === 1 ? '' : 's'} ${windows.join(', ')}.`,
+  walkForwardEquity: 'Out-of-sample equity curve',
+  walkForwardUnused: (from: string, to: string) =>
+    `Not used: ${from} – ${to} (fewer days than a test window).`,
   pnlShort: 'PnL',
   drawdownShort: 'DD',
   parity: 'Backtest vs reality',

@@ -1,4 +1,4 @@
-import type { Backtest, BacktestInput, BacktestResult } from '@/types/api'
+import type { Backtest, BacktestInput, BacktestResult, WalkForwardResult } from '@/types/api'
 
 /*
  * Sweeps (issue 19, part 6): POST /api/backtests/ with `sweep` runs one backtest per combination
@@ -28,17 +28,25 @@ export type SweepCell = {
 /** A finished sweep's `result`: the axes and the cells in order, the last axis fastest. */
 export type SweepResult = { sweep: { axes: SweepAxis[]; cells: SweepCell[] } }
 
-export type BacktestKind = 'single' | 'sweep'
+export type BacktestKind = 'single' | 'sweep' | 'walk_forward'
 
 /** GET /api/backtests/ and /api/backtests/{id}/ with what sweeps add: `kind`, and a sweep's result. */
 export type BacktestRun = Omit<Backtest, 'request' | 'result' | 'kind'> & {
   kind?: BacktestKind
   request: BacktestRequest
-  result: BacktestResult | SweepResult | null
+  result: BacktestResult | SweepResult | WalkForwardResult | null
 }
 
-export function isSweepResult(result: BacktestResult | SweepResult): result is SweepResult {
+export function isSweepResult(
+  result: BacktestResult | SweepResult | WalkForwardResult,
+): result is SweepResult {
   return 'sweep' in result
+}
+
+export function isWalkForwardResult(
+  result: BacktestResult | SweepResult | WalkForwardResult,
+): result is WalkForwardResult {
+  return 'walk_forward' in result
 }
 
 export function isSweep(run: BacktestRun): boolean {

@@ -11,6 +11,12 @@ import { backtestStrings as s } from '@/features/backtest/strings'
 import { OVERRIDES, type OverrideKey } from '@/features/backtest/utils/overrides'
 import { EMPTY_SWEEP, sweepAxes, type SweepDraft } from '@/features/backtest/utils/sweep-draft'
 import { SweepFields } from '@/features/backtest/components/sweep-fields'
+import { WalkForwardFields } from '@/features/backtest/components/walk-forward-fields'
+import {
+  checkWalkForward,
+  EMPTY_WALK_FORWARD,
+  type WalkForwardDraft,
+} from '@/features/backtest/utils/walk-forward'
 
 type Source = 'ratings' | 'alerts'
 
@@ -41,7 +47,9 @@ export function BacktestForm({ onStarted }: { onStarted: (run: BacktestRun) => v
   })
   const [sweep, setSweep] = useState<SweepDraft>(EMPTY_SWEEP)
   const [showSweepErrors, setShowSweepErrors] = useState(false)
+  const [walk, setWalk] = useState<WalkForwardDraft>(EMPTY_WALK_FORWARD)
   const checked = sweepAxes(sweep)
+  const walkChecked = checkWalkForward(walk, checked.axes.length)
   const swept = new Set<string>(checked.fields)
 
   const fields = start.error instanceof ApiError ? (start.error.fields ?? {}) : {}
@@ -49,7 +57,7 @@ export function BacktestForm({ onStarted }: { onStarted: (run: BacktestRun) => v
 
   function submit(event: SyntheticEvent<HTMLFormElement>) {
     event.preventDefault()
-    if (!checked.ok) {
+    if (!checked.ok || !walkChecked.ok) {
       setShowSweepErrors(true)
       return
     }
@@ -71,6 +79,7 @@ export function BacktestForm({ onStarted }: { onStarted: (run: BacktestRun) => v
       source,
       overrides: changed,
       ...(axes.length > 0 ? { sweep: axes } : {}),
+      ...(walkChecked.plan ? { walk_forward: walkChecked.plan } : {}),
     }
     start.mutate(input, { onSuccess: onStarted })
   }
@@ -170,9 +179,22 @@ export function BacktestForm({ onStarted }: { onStarted: (run: BacktestRun) => v
             serverError={fieldError('sweep')}
             onChange={setSweep}
           />
+          <WalkForwardFields
+            draft={walk}
+            checked={walkChecked}
+            showErrors={showSweepErrors}
+            serverError={fieldError('walk_forward')}
+            onChange={setWalk}
+          />
           <div className="flex items-end">
             <Button type="submit" disabled={start.isPending} className="w-full">
-              {start.isPending ? s.starting : checked.axes.length > 0 ? s.runSweep : s.run}
+              {start.isPending
+                ? s.starting
+                : walkChecked.plan
+                  ? s.runWalkForward
+                  : checked.axes.length > 0
+                    ? s.runSweep
+                    : s.run}
             </Button>
           </div>
           {start.error ? (

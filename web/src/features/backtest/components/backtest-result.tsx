@@ -7,10 +7,11 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { pnlClass } from '@/lib/pnl-class'
 import { useBacktest, type BacktestResult } from '@/features/backtest/api/backtests'
-import { isSweepResult, type BacktestRun } from '@/features/backtest/api/sweep'
+import { isSweepResult, isWalkForwardResult, type BacktestRun } from '@/features/backtest/api/sweep'
 import { ProgressBar } from '@/features/backtest/components/progress-bar'
 import { SweepResultView } from '@/features/backtest/components/sweep-result'
 import { TradeChartPanel } from '@/features/backtest/components/trade-chart'
+import { WalkForwardResultView } from '@/features/backtest/components/walk-forward-result'
 import { backtestStrings as s } from '@/features/backtest/strings'
 import { EquityCurveCard } from '@/features/stats/components/equity-curve'
 import { PnlHeatmapCard } from '@/features/stats/components/pnl-heatmap'
@@ -144,7 +145,7 @@ function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
 
 /**
  * One run: its progress while it runs, why it failed, or its figures once done; a sweep's table
- * and heatmaps, whose cells open their own runs through `onOpenRun`.
+ * and heatmaps, whose cells open their own runs through `onOpenRun`; a walk-forward's windows.
  */
 export function BacktestResultView({
   id,
@@ -170,6 +171,8 @@ export function BacktestResultView({
         <p role="alert" className="text-sm text-destructive">
           {s.runFailed}: {run.data.error}
         </p>
+      ) : result && isWalkForwardResult(result) ? (
+        <WalkForwardResultView result={result} />
       ) : result && isSweepResult(result) ? (
         <SweepResultView run={run.data} result={result} onOpenRun={onOpenRun} />
       ) : result ? (

@@ -59,7 +59,11 @@ export function RunsTable({ selected, onOpen, onCompare }: RunsTableProps) {
                 <TableRow key={run.id} data-selected={selected.includes(run.id) || undefined}>
                   <TableCell className="whitespace-nowrap tabular-nums">
                     {run.id}
-                    {isSweep(run) ? (
+                    {run.kind === 'walk_forward' ? (
+                      <Badge variant="outline" className="ml-2">
+                        {s.walkForward}
+                      </Badge>
+                    ) : isSweep(run) ? (
                       <Badge variant="outline" className="ml-2">
                         {s.sweep}
                       </Badge>

@@ -76,10 +76,17 @@ export function EquityCurve({ filter }: { filter: StatsFilter }) {
 }
 
 /**
- * The equity curve card of `equity` (GET /api/stats/, a backtest's result), drawn with
+ * The equity curve card of `equity` (GET /api/stats/, a backtest's result, a walk-forward's
+ * out-of-sample pnl), under `title` (the /stats page's by default), drawn with
  * lightweight-charts (times in the browser's zone); nothing when empty.
  */
-export function EquityCurveCard({ equity }: { equity: EquitySample[] }) {
+export function EquityCurveCard({
+  equity,
+  title = s.equityCurve,
+}: {
+  equity: EquitySample[]
+  title?: string
+}) {
   const points = useMemo(() => equitySeries(equity), [equity])
   // points[0] is the zero a second before the first sample; the times shown are the samples'.
   const first = points[1]
@@ -87,9 +94,9 @@ export function EquityCurveCard({ equity }: { equity: EquitySample[] }) {
   if (!first || !last) return null
 
   return (
-    <Card role="region" aria-label={s.equityCurve}>
+    <Card role="region" aria-label={title}>
       <CardHeader className="flex-row items-baseline justify-between gap-4">
-        <CardTitle>{s.equityCurve}</CardTitle>
+        <CardTitle>{title}</CardTitle>
         <span className={pnlClass(last.value)} data-testid="equity-last">
           <span className="sr-only">{s.equityLast} </span>
           <span className="text-lg font-semibold tabular-nums">{last.value.toFixed(2)}</span>
