@@ -3,7 +3,7 @@ import { setLiveBalance, setLiveBotStatus, setLiveOrders } from '@/lib/live/live
 import { signalOf, type ServerMessage } from '@/lib/live/messages'
 import { applyLiveAlert } from '@/features/alerts/api/get-alerts'
 import { setBotStatusData } from '@/features/dashboard/api/get-bot-status'
-import { patchDashboardBalance } from '@/features/dashboard/api/get-dashboard'
+import { invalidateDashboard, patchDashboardBalance } from '@/features/dashboard/api/get-dashboard'
 import { prependLog } from '@/features/logs/api/get-logs'
 import { invalidateBotSettings, patchBotSettingsData } from '@/features/settings/api/get-bot-settings'
 import { putSignalFirst, replaceSignals } from '@/features/signals/api/get-signals'
@@ -19,7 +19,8 @@ import { invalidateOpenTrades } from '@/features/trades/api/get-open-trades'
  * | `signal`         | its symbol's entry is removed and the new one put first (capped at 50)    |
  * | `new_log`        | prepended to the 'all' logs list and to its level's list (capped at 1000) |
  * | `balance`        | ['live', 'balance'] and the cached dashboard answer's balance             |
- * | `orders`         | ['live', 'orders']; the open trades are refetched (a fill or close)       |
+ * | `orders`         | ['live', 'orders']; the open trades and the dashboard's counts and 24h    |
+ * |                  | volume are refetched (a fill or close)                                    |
  * | `bot_status`     | ['live', 'bot-status'] and GET /api/bot/status/'s entry (the venue); the  |
  * |                  | settings record's flags, then it is refetched                             |
  * | `statistics`     | (all time) the 'all' statistics entry; the other periods are refetched    |
@@ -43,8 +44,9 @@ export function dispatchLiveMessage(queryClient: QueryClient, message: ServerMes
       return
     case 'orders':
       setLiveOrders(queryClient, message.data)
-      // Sent after every fill and close: the open trades changed too.
+      // Sent after every fill and close: the open trades, counts and volume changed too.
       void invalidateOpenTrades(queryClient)
+      void invalidateDashboard(queryClient)
       return
     case 'bot_status': {
       const { is_bot_running, is_signals_fetching_active, bot_mode } = message.data

@@ -5,6 +5,7 @@ import { authStrings } from '@/features/auth/strings'
 import { LiveProvider } from '@/lib/live/live-provider'
 import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
 import { dispatchLiveMessage } from '@/app/live-dispatch'
+import { ConnectionLostBanner } from '@/app/layout/connection-lost-banner'
 import { DegradedBanner } from '@/app/layout/degraded-banner'
 import { AlertBanner } from '@/features/alerts/components/alert-banner'
 import { MobileNav } from '@/app/layout/mobile-nav'
@@ -45,6 +46,7 @@ export function AppLayout() {
         <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
         <div className="flex min-w-0 flex-1 flex-col">
           <MobileNav open={drawerOpen && !isDesktop} onOpenChange={setDrawerOpen} />
+          <ConnectionLostBanner />
           <DegradedBanner />
           <AlertBanner />
           <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 md:px-8 md:py-8">

@@ -25,6 +25,12 @@ export const layoutStrings = {
   expandSidebar: 'Expand sidebar',
   themeNames: { dark: 'Dark', light: 'Light', system: 'System' },
   signedInAs: 'Signed in as',
+  // The live connection lost (issue 33): one banner instead of repeating toasts.
+  connectionLost: {
+    title: (time: string, zone: string) => `Connection lost since ${time} (${zone}).`,
+    detail: 'What this page shows may be stale until it is back; the app tries again every 30 s.',
+    retry: 'Retry now',
+  },
   // Degraded mode (docs/reliability.md).
   degraded: {
     title: 'Database unreachable',

@@ -7,6 +7,11 @@
  */
 export const LIVE_RECONNECT_BASE_DELAY_MS = 1000
 export const LIVE_MAX_RECONNECT_ATTEMPTS = 5
+/**
+ * After the spec's 5 attempts the app does not give up (issue 33): it tries again every 30 s,
+ * and at once when the window gets the focus or the browser comes back online.
+ */
+export const LIVE_SLOW_RETRY_MS = 30_000
 export const LIVE_HEARTBEAT_INTERVAL_MS = 30_000
 
 /** The path of the live feed on the page's own host (docs/websocket.md). */

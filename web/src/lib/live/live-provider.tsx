@@ -22,6 +22,7 @@ export function LiveProvider({ onMessage, children }: LiveProviderProps) {
   const queryClient = useQueryClient()
   const token = useSyncExternalStore(subscribeSession, getToken, () => null)
   const [status, setStatus] = useState<LiveStatus>('disconnected')
+  const [lostSince, setLostSince] = useState<number | null>(null)
   const socketRef = useRef<LiveSocket | null>(null)
   const onMessageRef = useRef(onMessage)
 
@@ -38,6 +39,7 @@ export function LiveProvider({ onMessage, children }: LiveProviderProps) {
         onMessageRef.current(queryClient, message)
       },
       onStatusChange: setStatus,
+      onLostSinceChange: setLostSince,
     })
     socketRef.current = socket
     socket.start()
@@ -47,13 +49,31 @@ export function LiveProvider({ onMessage, children }: LiveProviderProps) {
     }
   }, [token, queryClient])
 
+  // Back to the tab or back online: try at once rather than at the next 30 s try.
+  useEffect(() => {
+    const retry = () => socketRef.current?.retryNow()
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') retry()
+    }
+    window.addEventListener('focus', retry)
+    window.addEventListener('online', retry)
+    document.addEventListener('visibilitychange', onVisible)
+    return () => {
+      window.removeEventListener('focus', retry)
+      window.removeEventListener('online', retry)
+      document.removeEventListener('visibilitychange', onVisible)
+    }
+  }, [])
+
   const value = useMemo<LiveContextValue>(
     () => ({
       status,
+      lostSince,
+      retryNow: () => socketRef.current?.retryNow(),
       requestSignals: () => socketRef.current?.send({ action: 'get_signals' }) ?? false,
       requestTrades: () => socketRef.current?.send({ action: 'get_trades' }) ?? false,
     }),
-    [status],
+    [status, lostSince],
   )
 
   return <LiveContext value={value}>{children}</LiveContext>

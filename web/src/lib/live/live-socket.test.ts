@@ -3,14 +3,21 @@ import {
   LIVE_HEARTBEAT_INTERVAL_MS,
   LIVE_MAX_RECONNECT_ATTEMPTS,
   LIVE_RECONNECT_BASE_DELAY_MS,
+  LIVE_SLOW_RETRY_MS,
 } from '@/lib/live/constants'
-import { LiveSocket, liveUrl, reconnectDelay, type LiveStatus } from '@/lib/live/live-socket'
+import {
+  LiveSocket,
+  liveUrl,
+  reconnectDelay,
+  type LiveSocketOptions,
+  type LiveStatus,
+} from '@/lib/live/live-socket'
 import type { ServerMessage } from '@/lib/live/messages'
 import { FakeWebSocket } from '@/testing/fake-web-socket'
 
 const URL = 'ws://desk.test/ws/dashboard/'
 
-function setup(token: string | null = 'the-token') {
+function setup(token: string | null = 'the-token', extra: Pick<LiveSocketOptions, 'onLostSinceChange'> = {}) {
   const messages: ServerMessage[] = []
   const statuses: LiveStatus[] = []
   const socket = new LiveSocket({
@@ -19,6 +26,7 @@ function setup(token: string | null = 'the-token') {
     onMessage: (message) => messages.push(message),
     onStatusChange: (status) => statuses.push(status),
     createTransport: (url) => new FakeWebSocket(url),
+    ...extra,
   })
   return { socket, messages, statuses }
 }
@@ -98,14 +106,15 @@ describe('live socket', () => {
     expect(statuses).toEqual(['connected', 'disconnected'])
   })
 
-  it('reconnects after 1000, 2000, 4000, 8000 and 16000 ms, then gives up', () => {
+  it('reconnects after 1000, 2000, 4000, 8000 and 16000 ms, then every 30 s without giving up', () => {
     expect(LIVE_RECONNECT_BASE_DELAY_MS).toBe(1000)
     expect(LIVE_MAX_RECONNECT_ATTEMPTS).toBe(5)
+    expect(LIVE_SLOW_RETRY_MS).toBe(30_000)
     const { socket } = setup()
     socket.start()
     FakeWebSocket.latest().drop()
 
-    for (const delay of [1000, 2000, 4000, 8000, 16000]) {
+    for (const delay of [1000, 2000, 4000, 8000, 16000, 30_000, 30_000, 30_000]) {
       const before = sockets().length
       vi.advanceTimersByTime(delay - 1)
       expect(sockets()).toHaveLength(before)
@@ -113,12 +122,59 @@ describe('live socket', () => {
       expect(sockets()).toHaveLength(before + 1)
       FakeWebSocket.latest().drop()
     }
-
-    // The first connection and 5 attempts; nothing more however long we wait.
-    expect(sockets()).toHaveLength(6)
-    vi.advanceTimersByTime(10 * 60 * 1000)
-    expect(sockets()).toHaveLength(6)
+    // The first connection, the spec's 5 attempts and 3 more, 30 s apart.
+    expect(sockets()).toHaveLength(9)
     expect(socket.getStatus()).toBe('disconnected')
+    // Back: the count starts again from 1 s.
+    vi.advanceTimersByTime(30_000)
+    FakeWebSocket.latest().open()
+    expect(socket.getStatus()).toBe('connected')
+    FakeWebSocket.latest().drop()
+    const before = sockets().length
+    vi.advanceTimersByTime(1000)
+    expect(sockets()).toHaveLength(before + 1)
+  })
+
+  it('retryNow() connects at once while waiting, and does nothing while open', () => {
+    const { socket } = setup()
+    socket.start()
+    FakeWebSocket.latest().open()
+    socket.retryNow()
+    expect(sockets()).toHaveLength(1)
+    FakeWebSocket.latest().drop()
+    for (const delay of [1000, 2000, 4000, 8000, 16000]) {
+      vi.advanceTimersByTime(delay)
+      FakeWebSocket.latest().drop()
+    }
+    expect(sockets()).toHaveLength(6)
+    // Waiting 30 s for the next try: the focus or the network coming back tries now.
+    socket.retryNow()
+    expect(sockets()).toHaveLength(7)
+    FakeWebSocket.latest().open()
+    // The 30 s timer was cleared: no second connection.
+    vi.advanceTimersByTime(60_000)
+    expect(sockets()).toHaveLength(7)
+  })
+
+  it('keeps when the connection was lost until it opens again', () => {
+    vi.setSystemTime(new Date('2026-11-27T10:00:00Z'))
+    const losses: (number | null)[] = []
+    const { socket } = setup('the-token', { onLostSinceChange: (at) => losses.push(at) })
+    socket.start()
+    FakeWebSocket.latest().open()
+    expect(socket.getLostSince()).toBeNull()
+    vi.setSystemTime(new Date('2026-11-27T10:05:00Z'))
+    FakeWebSocket.latest().drop()
+    const lost = Date.parse('2026-11-27T10:05:00Z')
+    expect(socket.getLostSince()).toBe(lost)
+    // Failed attempts do not move it.
+    vi.advanceTimersByTime(1000)
+    FakeWebSocket.latest().drop()
+    expect(socket.getLostSince()).toBe(lost)
+    vi.advanceTimersByTime(2000)
+    FakeWebSocket.latest().open()
+    expect(socket.getLostSince()).toBeNull()
+    expect(losses).toEqual([lost, null])
   })
 
   it('resets the attempt count after a successful open', () => {

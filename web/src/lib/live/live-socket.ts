@@ -3,6 +3,7 @@ import {
   LIVE_MAX_RECONNECT_ATTEMPTS,
   LIVE_PATH,
   LIVE_RECONNECT_BASE_DELAY_MS,
+  LIVE_SLOW_RETRY_MS,
 } from '@/lib/live/constants'
 import { parseServerMessage, type ClientMessage, type ServerMessage } from '@/lib/live/messages'
 
@@ -48,6 +49,8 @@ export type LiveSocketOptions = {
   getToken: () => string | null
   onMessage: (message: ServerMessage) => void
   onStatusChange?: (status: LiveStatus) => void
+  /** When the connection was lost (ms since the epoch), or null once it is open again. */
+  onLostSinceChange?: (lostSince: number | null) => void
   /** Opens the connection; the browser's WebSocket unless a test passes a fake. */
   createTransport?: (url: string) => LiveTransport
 }
@@ -60,7 +63,9 @@ export type LiveSocketOptions = {
  * - on the first `authenticated` answer of each connection (spec section 7): `{"action":"get_signals"}`,
  *   so every (re)connect asks for the whole signals list;
  * - on close: status disconnected and, unless `stop()` was called, a new connection after
- *   1 s, 2 s, 4 s, 8 s, 16 s (5 attempts at most; then it stays disconnected);
+ *   1 s, 2 s, 4 s, 8 s, 16 s (the spec's 5 attempts), then every 30 s for as long as it takes
+ *   (issue 33), and at once on `retryNow()` (the window's focus, the browser back online);
+ * - the time the connection was lost is kept until it opens again (`onLostSinceChange`);
  * - every frame is parsed (an invalid one is only logged) and handed to `onMessage`.
  */
 export class LiveSocket {
@@ -69,6 +74,7 @@ export class LiveSocket {
   private attempts = 0
   private running = false
   private status: LiveStatus = 'disconnected'
+  private lostSince: number | null = null
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined
 
@@ -89,6 +95,7 @@ export class LiveSocket {
     this.running = false
     clearTimeout(this.reconnectTimer)
     this.reconnectTimer = undefined
+    this.setLostSince(null)
     this.stopHeartbeat()
     const transport = this.transport
     this.transport = null
@@ -114,6 +121,18 @@ export class LiveSocket {
     return this.status
   }
 
+  /** Connects now if it is waiting to reconnect (the window got the focus, the browser is online). */
+  retryNow(): void {
+    if (!this.running || this.transport !== null || this.reconnectTimer === undefined) return
+    clearTimeout(this.reconnectTimer)
+    this.connect()
+  }
+
+  /** When the connection was lost, or null while it is open (and before the first close). */
+  getLostSince(): number | null {
+    return this.lostSince
+  }
+
   /** Reconnect attempts made since the last successful open. */
   getAttempts(): number {
     return this.attempts
@@ -136,6 +155,7 @@ export class LiveSocket {
 
     transport.onopen = () => {
       this.attempts = 0
+      this.setLostSince(null)
       const token = this.options.getToken()
       // Without a stored token the session cookie sent with the upgrade authenticates.
       if (token) this.send({ action: 'authenticate', token })
@@ -158,13 +178,15 @@ export class LiveSocket {
       this.transport = null
       this.stopHeartbeat()
       this.setStatus('disconnected')
+      if (this.lostSince === null) this.setLostSince(Date.now())
       this.scheduleReconnect()
     }
   }
 
   private scheduleReconnect(): void {
-    if (!this.running || this.attempts >= LIVE_MAX_RECONNECT_ATTEMPTS) return
-    const delay = reconnectDelay(this.attempts)
+    if (!this.running) return
+    const delay =
+      this.attempts < LIVE_MAX_RECONNECT_ATTEMPTS ? reconnectDelay(this.attempts) : LIVE_SLOW_RETRY_MS
     this.attempts += 1
     this.reconnectTimer = setTimeout(() => {
       this.connect()
@@ -181,6 +203,12 @@ export class LiveSocket {
   private stopHeartbeat(): void {
     clearInterval(this.heartbeatTimer)
     this.heartbeatTimer = undefined
+  }
+
+  private setLostSince(lostSince: number | null): void {
+    if (this.lostSince === lostSince) return
+    this.lostSince = lostSince
+    this.options.onLostSinceChange?.(lostSince)
   }
 
   private setStatus(status: LiveStatus): void {

@@ -12,3 +12,9 @@ export function useLiveActions() {
   const { requestSignals, requestTrades } = useContext(LiveContext)
   return { requestSignals, requestTrades }
 }
+
+/** The connection's loss, if it is lost: since when, and a way to try again now. */
+export function useLiveConnection() {
+  const { status, lostSince, retryNow } = useContext(LiveContext)
+  return { status, lostSince, retryNow }
+}

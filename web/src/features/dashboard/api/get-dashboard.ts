@@ -6,7 +6,9 @@ export type { DashboardResponse }
 
 /**
  * This file owns the dashboard's cache entry. The live feed's `balance` messages are written into
- * it through `patchDashboardBalance`, so the Total Balance and Balance cards follow the wallet.
+ * it through `patchDashboardBalance`, so the Total Balance and Balance cards follow the wallet; an
+ * `orders` message (a fill or a close) refetches it through `invalidateDashboard`, so Open Trades,
+ * Total Trades and 24h Volume follow the trades (issue 33).
  */
 export function getDashboard({ signal }: { signal?: AbortSignal } = {}) {
   return api.get<DashboardResponse>('dashboard/', { signal })
@@ -42,4 +44,8 @@ export function patchDashboardBalance(queryClient: QueryClient, balance: Balance
         }
       : old,
   )
+}
+
+export function invalidateDashboard(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: dashboardQueryKey })
 }

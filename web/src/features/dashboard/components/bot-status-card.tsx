@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
 import { notify } from '@/lib/toast'
 import { cn } from '@/lib/utils'
+import { useLiveConnection } from '@/lib/live/use-live'
 import { isRealVenue, venueLabel, venueStrings } from '@/lib/venue'
 import type { BotMode, NotTradingReason } from '@/types/api'
 import { useApiKeys } from '@/features/api-keys/api/get-api-keys'
@@ -73,6 +74,7 @@ export function BotStatusCard() {
   const [confirmingReal, setConfirmingReal] = useState(false)
   const record = settings.data ?? null
   const venue = status.data?.venue
+  const { lostSince } = useLiveConnection()
   const notTrading = status.data?.not_trading
   const silentOwner = status.data?.runs_on?.answering === false ? status.data.runs_on : null
   const activeKey = keys.data?.find((key) => key.is_active)
@@ -81,8 +83,9 @@ export function BotStatusCard() {
   const mayBeReal = isRealVenue(venue) || activeKeyReal || (venue === undefined && keys.data === undefined)
 
   useEffect(() => {
-    if (settings.isError) notify.error(s.fetchFailed, { id: 'bot-settings-poll' })
-  }, [settings.isError, settings.errorUpdatedAt])
+    // With the live connection lost, its one banner says so (issue 33): no toast every 5 s.
+    if (settings.isError && lostSince === null) notify.error(s.fetchFailed, { id: 'bot-settings-poll' })
+  }, [settings.isError, settings.errorUpdatedAt, lostSince])
 
   const run = (action: BotControlAction) => {
     if (!record) {

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
 import type { BotSettings, Signal } from '@/types/api'
 import type { DashboardResponse } from '@/features/dashboard/api/get-dashboard'
 import { admin, settingsRecord, storeSession } from '@/testing/fixtures'
@@ -95,6 +96,51 @@ describe('dashboard', () => {
     socket.drop()
     expect(await screen.findByText('Disconnected')).toBeInTheDocument()
   })
+
+  it('a lost connection shows one banner with its time in the user zone, no polling toasts, and goes when it is back', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-11-27T10:05:00Z'))
+    let settingsFail = false
+    const fetchMock = stubServer({
+      'GET /api/auth/me/': () => ({ status: 200, body: admin }),
+      'GET /api/dashboard/': () => ({ status: 200, body: dashboardAnswer }),
+      'GET /api/signals/': () => ({ status: 200, body: seven }),
+      'GET /api/bot-settings/': () =>
+        settingsFail
+          ? { status: 502, body: { error: 'Bad gateway' } }
+          : { status: 200, body: [settingsRecord()] },
+      'GET /api/bot-settings/1/': () => ({ status: 200, body: settingsRecord() }),
+    })
+    await openDashboard()
+    const socket = openLive()
+    expect(screen.queryByTestId('connection-lost')).not.toBeInTheDocument()
+    settingsFail = true
+    socket.drop()
+    const banner = await screen.findByTestId('connection-lost')
+    // 10:05 UTC is 13:05 in Moscow, the settings' zone.
+    expect(banner).toHaveTextContent('Connection lost since 13:05 (Europe/Moscow).')
+    expect(banner).toHaveTextContent('may be stale')
+    // The settings poll fails meanwhile: the banner says it, not a toast every 5 s.
+    // The next poll and its one retry both fail (the server is down): the query is in error.
+    const polls = fetchMock.mock.calls.filter(([url]) => url === '/api/bot-settings/').length
+    await waitFor(
+      () => {
+        expect(
+          fetchMock.mock.calls.filter(([url]) => url === '/api/bot-settings/').length,
+        ).toBeGreaterThanOrEqual(polls + 2)
+      },
+      { timeout: 9000 },
+    )
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)))
+    expect(screen.queryByText('Failed to fetch bot settings')).not.toBeInTheDocument()
+    // Retry now opens a new connection; once open the banner goes.
+    await userEvent.click(within(banner).getByRole('button', { name: 'Retry now' }))
+    openLive()
+    await waitFor(() => {
+      expect(screen.queryByTestId('connection-lost')).not.toBeInTheDocument()
+    })
+    vi.useRealTimers()
+  }, 20_000)
 
   it('opens one live connection for the whole app, kept across pages', async () => {
     dashboardServer()
@@ -234,6 +280,26 @@ describe('dashboard', () => {
     // The Total Balance card follows the live equity too: 7600 against 8000 is -5 %.
     expect(card('Total Balance').text).toBe('Total Balance$7,600.00-5.0%vs 24h ago')
     expect(card('Total Balance').trend).toHaveAccessibleName('Down')
+  })
+
+  it('Open Trades, Total Trades and 24h Volume follow the live feed: an orders message reads them again', async () => {
+    let answer = dashboardAnswer
+    dashboardServer({ dashboard: () => ({ status: 200, body: answer }) })
+    await openDashboard()
+    await screen.findByRole('group', { name: 'Open Trades' })
+    expect(card('Open Trades').text).toBe('Open Trades1-50.0%vs 24h ago')
+    openLive()
+    // A close: no position left, one more trade in the day's volume.
+    answer = {
+      ...dashboardAnswer,
+      volume24h: 2020,
+      summary: { ...dashboardAnswer.summary, open_trades: 0 },
+    }
+    liveSend({ type: 'orders', data: [] })
+    await waitFor(() => {
+      expect(card('Open Trades').text).toBe('Open Trades0-100.0%vs 24h ago')
+    })
+    expect(card('24h Volume').text).toBe('24h Volume$2,020.00+300.0%vs 24h ago')
   })
 
   it('says "Error: {message}" when the dashboard cannot be read', async () => {
