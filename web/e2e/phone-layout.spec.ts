@@ -113,16 +113,17 @@ test.describe('phone and tablet widths', () => {
     const records = await pageApi<{ id: number }[]>(page, 'GET', '/api/bot-settings/')
     const settingsPath = `/api/bot-settings/${String(records.at(0)?.id)}/`
     // The position must outlive the walk through every page at three widths (minutes of simulated
-    // market): no trailing stop, and a stop and take profit the simulated prices do not reach.
+    // market): no trailing stop, and a stop and take profit the simulated prices do not reach;
+    // at leverage 1, 200 USDT is above the smallest BTCUSDT order.
     await pageApi(page, 'PUT', settingsPath, {
       max_trades: 100,
       max_total_usdt: 100_000,
-      max_trade_usdt: 20,
+      max_trade_usdt: 200,
       leverage: 1,
       use_trailing_stop: false,
-      initial_stop_loss_pct: 90,
-      take_profit_first_pct: 1000,
-      take_profit_next_pct: 1000,
+      initial_stop_loss_pct: 50,
+      take_profit_first_pct: 50,
+      take_profit_next_pct: 50,
     })
     const key = await pageApi<{ id: number }>(page, 'POST', '/api/api-keys/', {
       key: 'paper-key',
