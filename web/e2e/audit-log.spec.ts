@@ -23,8 +23,7 @@ test('a setting changed in the app is listed with its old and new value', async 
   await expect(page.getByText('Settings saved successfully')).toBeVisible()
 
   // The spec's four links are the main navigation; the audit log is among the other pages.
-  const links = await nav.getByRole('link').allTextContents()
-  expect(links.map((text) => text.trim())).toEqual(['Bot Status', 'Statistics', 'API Keys', 'Settings'])
+  await expect(nav.getByRole('link')).toHaveText(['Bot Status', 'Statistics', 'API Keys', 'Settings'])
   const more = page.getByRole('navigation', { name: 'More pages' })
   await more.getByRole('link', { name: 'Audit log' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible()

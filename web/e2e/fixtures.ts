@@ -21,6 +21,11 @@ export type SignalDeskServer = Account & {
    * `signaldesk history import` (the JSON `history` is written to a file first).
    */
   importHistory: (username: string, history: unknown) => Promise<void>
+  /**
+   * Stops the server (SIGTERM, as a restart does), runs `whileDown`, then starts it again on the
+   * same port, database and data folder and waits for /healthz.
+   */
+  restart: (whileDown?: () => Promise<void>) => Promise<void>
 }
 
 function freePort(): Promise<number> {
@@ -161,31 +166,41 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await createUser({ username, password })
       const port = await freePort()
       const url = `http://127.0.0.1:${port}`
-      const child = spawn(
-        serverBin,
-        [
-          'serve',
-          '--addr',
-          `127.0.0.1:${port}`,
-          '--database',
-          database,
-          '--data-dir',
-          dir,
-          '--static-dir',
-          distDir,
-        ],
-        {
-          stdio: ['ignore', 'pipe', 'pipe'],
-          // The simulated market at 180x: a 15-minute candle closes every 5 seconds.
-          env: { ...process.env, SIGNALDESK_MARKET__SPEED: MARKET_SPEED },
-        },
-      )
       const log = createWriteStream(logPath, { flags: 'a' })
-      child.stdout.pipe(log)
-      child.stderr.pipe(log)
+      const start = () => {
+        const started = spawn(
+          serverBin,
+          [
+            'serve',
+            '--addr',
+            `127.0.0.1:${port}`,
+            '--database',
+            database,
+            '--data-dir',
+            dir,
+            '--static-dir',
+            distDir,
+          ],
+          {
+            stdio: ['ignore', 'pipe', 'pipe'],
+            // The simulated market at 180x: a 15-minute candle closes every 5 seconds.
+            env: { ...process.env, SIGNALDESK_MARKET__SPEED: MARKET_SPEED },
+          },
+        )
+        started.stdout.pipe(log, { end: false })
+        started.stderr.pipe(log, { end: false })
+        return started
+      }
+      let child = start()
+      const restart = async (whileDown?: () => Promise<void>) => {
+        await stop(child)
+        await whileDown?.()
+        child = start()
+        await waitForHealthy(url, child, logPath)
+      }
       try {
         await waitForHealthy(url, child, logPath)
-        await use({ url, username, password, createUser, importHistory })
+        await use({ url, username, password, createUser, importHistory, restart })
       } finally {
         await stop(child)
         log.end()

@@ -38,8 +38,7 @@ test.describe('navigation', () => {
   }) => {
     await login(page, account)
     const main = page.getByRole('navigation', { name: 'Main navigation' })
-    const links = await main.getByRole('link').allTextContents()
-    expect(links.map((text) => text.trim())).toEqual(['Bot Status', 'Statistics', 'API Keys', 'Settings'])
+    await expect(main.getByRole('link')).toHaveText(['Bot Status', 'Statistics', 'API Keys', 'Settings'])
 
     for (const target of MORE_PAGES) {
       await page

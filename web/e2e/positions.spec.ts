@@ -126,4 +126,44 @@ test.describe('open positions', () => {
 
     await api(page, 'POST', '/api/command/bot/stop/')
   })
+  test('Close all names the venue, stops the bot first when asked, and the cards follow without a reload', async ({
+    page,
+    login,
+    account,
+    request,
+    server,
+  }) => {
+    test.setTimeout(120_000)
+    await login(page, account)
+    const records = await api<{ id: number }[]>(page, 'GET', '/api/bot-settings/')
+    const settingsPath = `/api/bot-settings/${String(records.at(0)?.id)}/`
+    await api(page, 'PUT', settingsPath, { max_trades: 100, max_total_usdt: 100_000, max_trade_usdt: 20 })
+    await api(page, 'POST', '/api/command/bot/start/')
+    const { path } = await api<{ path: string }>(page, 'POST', '/api/webhook/')
+    const card = page.getByRole('region', { name: 'Open Positions' })
+    await expect.poll(() => btcSignal(page), { timeout: 30_000 }).toBeTruthy()
+    const btcRow = card.getByRole('row').filter({ hasText: 'BTCUSDT' })
+    await expect(async () => {
+      await sendEntryAlert(page, request, `${server.url}${path}`)
+      await expect(btcRow).toBeVisible({ timeout: 15_000 })
+    }).toPass({ timeout: 60_000 })
+
+    // Stop Bot says what it leaves open, and where.
+    await expect(page.getByRole('button', { name: 'Stop Bot' })).toHaveAccessibleDescription(
+      /^Stop Bot closes nothing: (1 position stays|\d+ positions stay) open on Paper, each with its stop loss/,
+    )
+    const openCard = page.getByRole('group', { name: 'Open Trades' })
+    await expect(openCard).not.toHaveText(/^Open Trades0/)
+
+    await card.getByRole('button', { name: 'Close all' }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Close all open positions on Paper?' })
+    await expect(dialog).toContainText('The bot keeps running and opens new positions on its next signals')
+    await dialog.getByRole('button', { name: 'Close all and stop the bot' }).click()
+    await expect(page.getByText(/^Closed \d+ positions?$/)).toBeVisible()
+    const botStatus = page.getByRole('region', { name: 'Bot Status' })
+    await expect(botStatus.getByText('Stopped', { exact: true })).toBeVisible()
+    await expect(card.getByText('No open positions')).toBeVisible()
+    // The summary card follows the closes through the live feed, on the same page.
+    await expect(openCard).toHaveText(/^Open Trades0/)
+  })
 })

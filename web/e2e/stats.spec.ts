@@ -75,9 +75,7 @@ test.describe('statistics with period filter', () => {
       'Понедельник30.0050.0% success50.0% fail',
       'Среда10.2550.0% success50.0% fail',
     ])
-    await expect(listRows(page, 'Worst weekdays')).toHaveText([
-      'Воскресенье-30.000.0% success100.0% fail',
-    ])
+    await expect(listRows(page, 'Worst weekdays')).toHaveText(['Воскресенье-30.000.0% success100.0% fail'])
     await expect(listRows(page, 'Best hours')).toHaveText([
       '9:0030.0050.0% success50.0% fail',
       '13:0010.2550.0% success50.0% fail',

@@ -12,3 +12,15 @@ export function formatClock(ms: number, timeZone: string): string {
     return new Intl.DateTimeFormat('en-GB', options).format(ms)
   }
 }
+
+/** `at` (RFC 3339) as "27 Nov 2026, 13:05" in `timeZone` (24 h). */
+export function formatDateTime(at: string, timeZone: string): string {
+  const date = new Date(at)
+  if (Number.isNaN(date.getTime())) return at
+  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }
+  try {
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone }).format(date)
+  } catch {
+    return new Intl.DateTimeFormat('en-GB', options).format(date)
+  }
+}

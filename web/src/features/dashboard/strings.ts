@@ -103,8 +103,14 @@ export const dashboardStrings = {
       pnl: 'PnL',
       funding: 'Funding',
       stop: 'Stop',
+      // Issue 33: what the live feed carries about each position.
+      liquidation: 'Liq. price',
+      takeProfit: 'Next TP',
+      margin: 'Margin (USDT)',
+      openFor: 'Open for',
       actions: 'Actions',
     },
+    openedAt: (time: string, zone: string) => `Opened ${time} (${zone})`,
     sides: { long: 'Long', short: 'Short' },
     /** Shown for a mark price or PnL the live feed has not sent yet, and a missing stop. */
     none: '—',

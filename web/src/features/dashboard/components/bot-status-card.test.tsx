@@ -8,6 +8,7 @@ import {
   botStatusRecord,
   settingsRecord,
   storeSession,
+  tradeRecord,
   venues,
 } from '@/testing/fixtures'
 import { liveSend, openLive } from '@/testing/live'
@@ -366,7 +367,17 @@ describe('bot status card', () => {
     botServer(settingsRecord({ is_bot_running: true, is_signals_fetching_active: true }), {
       'GET /api/bot/status/': () => ({
         status: 200,
-        body: botStatusRecord({ is_bot_running: true, trading_worker: 'running', open_trades: 2 }),
+        body: botStatusRecord({ is_bot_running: true, trading_worker: 'running' }),
+      }),
+      // The open trades the Open Positions card lists: what stays open.
+      'GET /api/trades/': () => ({
+        status: 200,
+        body: {
+          count: 2,
+          page: 1,
+          page_size: 100,
+          results: [tradeRecord({ id: 1 }), tradeRecord({ id: 2, symbol: 'ETHUSDT' })],
+        },
       }),
     })
     const { card } = await openCard()

@@ -17,6 +17,7 @@ import { useApiKeys } from '@/features/api-keys/api/get-api-keys'
 import { useBotSettingsPolling } from '@/features/settings/api/get-bot-settings'
 import { useUpdateBotSettings } from '@/features/settings/api/update-bot-settings'
 import { useControlBot, type BotControlAction } from '@/features/dashboard/api/control-bot'
+import { useOpenTrades } from '@/features/trades/api/get-open-trades'
 import { useBotStatus } from '@/features/dashboard/api/get-bot-status'
 import { RealConfirmDialog } from '@/features/dashboard/components/real-confirm-dialog'
 import { dashboardStrings } from '@/features/dashboard/strings'
@@ -75,6 +76,8 @@ export function BotStatusCard() {
   const record = settings.data ?? null
   const venue = status.data?.venue
   const { lostSince } = useLiveConnection()
+  // The open trades the Open Positions card lists (refetched on every fill and close).
+  const openTrades = useOpenTrades()
   const notTrading = status.data?.not_trading
   const silentOwner = status.data?.runs_on?.answering === false ? status.data.runs_on : null
   const activeKey = keys.data?.find((key) => key.is_active)
@@ -137,7 +140,7 @@ export function BotStatusCard() {
 
   const running = record?.is_bot_running ?? false
   // Stopping the bot closes nothing: say what stays open, and where.
-  const stopLeaves = running ? (status.data?.open_trades ?? 0) : 0
+  const stopLeaves = running ? (openTrades.data?.length ?? 0) : 0
   const signals = record?.is_signals_fetching_active ?? false
   const busy = control.isPending
   const mode: BotMode | undefined = updateMode.isPending

@@ -121,7 +121,20 @@ describe('Open Positions card', () => {
     const [url] = calls('GET', '/api/trades/')[0] ?? []
     expect(urlOf(url)).toBe('/api/trades/?status=open&page_size=100')
 
-    for (const heading of ['Symbol', 'Side', 'Size', 'Entry', 'Mark', 'PnL', 'Stop', 'Funding']) {
+    for (const heading of [
+      'Symbol',
+      'Side',
+      'Size',
+      'Entry',
+      'Mark',
+      'PnL',
+      'Stop',
+      'Liq. price',
+      'Next TP',
+      'Margin (USDT)',
+      'Funding',
+      'Open for',
+    ]) {
       expect(card.getByRole('columnheader', { name: heading })).toBeInTheDocument()
     }
     expect(columnTexts(cardElement, 0)).toEqual(['BTCUSDT', 'ETHUSDT'])
@@ -129,13 +142,17 @@ describe('Open Positions card', () => {
     expect(row(cardElement, 'ETHUSDT').getByText('Short')).toHaveClass('text-destructive')
     expect(row(cardElement, 'ETHUSDT').getByText('20x')).toBeInTheDocument()
     // Size is what is still open; no live data yet: no mark price or PnL.
-    // Columns: symbol, side, PnL, size, entry, mark, stop, funding, Close (the key ones first, for phones).
+    // Columns: symbol, side, PnL, size, entry, mark, stop, liquidation, next take profit, margin,
+    // funding, open for, Close (the key ones first, for phones).
     expect(columnTexts(cardElement, 3)).toEqual(['0.015', '0.25'])
     expect(columnTexts(cardElement, 4)).toEqual(['65,000.00', '3,000.50'])
     expect(columnTexts(cardElement, 5)).toEqual(['—', '—'])
     expect(columnTexts(cardElement, 2)).toEqual(['—', '—'])
     expect(columnTexts(cardElement, 6)).toEqual(['61,750.00', '3,150.00'])
-    expect(columnTexts(cardElement, 7)).toEqual(['0.00', '0.00'])
+    // No live position yet: no liquidation price or take profit; the trade's margin.
+    expect(columnTexts(cardElement, 7)).toEqual(['—', '—'])
+    expect(columnTexts(cardElement, 8)).toEqual(['—', '—'])
+    expect(columnTexts(cardElement, 10)).toEqual(['0.00', '0.00'])
   })
 
   it('shows the funding each position received (+, green) or paid (−, red) so far', async () => {
@@ -145,7 +162,7 @@ describe('Open Positions card', () => {
     ])
     const { card, cardElement } = await openCard()
     await card.findByRole('cell', { name: 'ETHUSDT' })
-    expect(columnTexts(cardElement, 7)).toEqual(['-0.0975', '+0.0123'])
+    expect(columnTexts(cardElement, 10)).toEqual(['-0.0975', '+0.0123'])
     expect(row(cardElement, 'BTCUSDT').getByText('-0.0975')).toHaveClass('text-destructive')
     expect(row(cardElement, 'ETHUSDT').getByText('+0.0123')).toHaveClass('text-success')
   })
@@ -169,7 +186,15 @@ describe('Open Positions card', () => {
           unrealized_pnl: -2.4567,
           stop_loss: null,
         }),
-        positionRecord({ symbol: 'BTCUSDT', mark_price: 65850.5, unrealized_pnl: 12.345, stop_loss: 65000 }),
+        positionRecord({
+          symbol: 'BTCUSDT',
+          mark_price: 65850.5,
+          unrealized_pnl: 12.345,
+          stop_loss: 65000,
+          liquidation_price: 58825,
+          take_profit: 71500,
+          margin: 97.5,
+        }),
         // A position with no open trade (yet) is not listed.
         positionRecord({ symbol: 'SOLUSDT', mark_price: 150 }),
       ],
@@ -178,8 +203,14 @@ describe('Open Positions card', () => {
       expect(columnTexts(cardElement, 5)).toEqual(['65,850.50', '3,010.25'])
     })
     expect(columnTexts(cardElement, 0)).toEqual(['BTCUSDT', 'ETHUSDT'])
-    // PnL with 2 decimals, green above zero and red below.
+    // PnL with 2 decimals, green above zero and red below, and as a percent of the margin.
     expect(row(cardElement, 'BTCUSDT').getByText('+12.35')).toHaveClass('text-success')
+    // 12.345 / 97.5 = 12.66 %.
+    expect(columnTexts(cardElement, 2)).toEqual(['+12.35+12.66%', '-2.46-2.52%'])
+    // The liquidation price and the next take profit from the feed; the margin in USDT.
+    expect(columnTexts(cardElement, 7)).toEqual(['58,825.00', '58,825.00'])
+    expect(columnTexts(cardElement, 8)).toEqual(['71,500.00', '—'])
+    expect(columnTexts(cardElement, 9)).toEqual(['97.50', '97.50'])
     expect(row(cardElement, 'ETHUSDT').getByText('-2.46')).toHaveClass('text-destructive')
     // The venue's stop (moved to break-even here) wins over the one the trade recorded, if it has one.
     expect(columnTexts(cardElement, 6)).toEqual(['65,000.00', '3,150.00'])

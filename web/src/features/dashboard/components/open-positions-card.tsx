@@ -23,6 +23,9 @@ import { useLiveActions, useLiveStatus } from '@/lib/live/use-live'
 import { notify } from '@/lib/toast'
 import { cn } from '@/lib/utils'
 import { venueLabel, venueStrings } from '@/lib/venue'
+import { formatDateTime } from '@/lib/user-time'
+import { useNow } from '@/lib/use-now'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { useCloseAllTrades } from '@/features/trades/api/close-all-trades'
 import { useCloseTrade } from '@/features/trades/api/close-trade'
 import { useOpenTrades } from '@/features/trades/api/get-open-trades'
@@ -30,7 +33,7 @@ import { useBotSettingsPolling } from '@/features/settings/api/get-bot-settings'
 import { useControlBot } from '@/features/dashboard/api/control-bot'
 import { useBotStatus } from '@/features/dashboard/api/get-bot-status'
 import { dashboardStrings } from '@/features/dashboard/strings'
-import { mergeOpenPositions, type OpenPositionRow } from '@/features/dashboard/utils/open-positions'
+import { mergeOpenPositions, openFor, type OpenPositionRow } from '@/features/dashboard/utils/open-positions'
 
 const s = dashboardStrings.openPositions
 
@@ -50,6 +53,12 @@ const fundingFormat = new Intl.NumberFormat('en-US', {
 })
 
 const price = (value: number | null) => (value === null ? s.none : priceFormat.format(value))
+const moneyFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+const pctFormat = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  signDisplay: 'exceptZero',
+})
 
 /**
  * "Open Positions" on the dashboard (not in the spec): the open trades of GET /api/trades/ with the
@@ -69,6 +78,8 @@ export function OpenPositionsCard({ className }: { className?: string }) {
   const close = useCloseTrade()
   const closeAll = useCloseAllTrades()
   const venue = useBotStatus().data?.venue
+  const timeZone = useUserTimeZone()
+  const now = useNow(60_000)
 
   useEffect(() => {
     if (status === 'connected') requestTrades()
@@ -204,7 +215,19 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                   {s.columns.stop}
                 </TableHead>
                 <TableHead scope="col" className="text-right">
+                  {s.columns.liquidation}
+                </TableHead>
+                <TableHead scope="col" className="text-right">
+                  {s.columns.takeProfit}
+                </TableHead>
+                <TableHead scope="col" className="text-right">
+                  {s.columns.margin}
+                </TableHead>
+                <TableHead scope="col" className="text-right">
                   {s.columns.funding}
+                </TableHead>
+                <TableHead scope="col" className="text-right">
+                  {s.columns.openFor}
                 </TableHead>
                 <TableHead scope="col" className="sticky right-0 bg-card text-right">
                   <span className="sr-only">{s.columns.actions}</span>
@@ -213,7 +236,7 @@ export function OpenPositionsCard({ className }: { className?: string }) {
             </TableHeader>
             <TableBody>
               {rows.map((row) => {
-                const { trade, markPrice, unrealizedPnl, stopLoss } = row
+                const { trade, markPrice, unrealizedPnl, stopLoss, pnlPct } = row
                 const closing = close.isPending && close.variables === trade.id
                 return (
                   <TableRow key={trade.id}>
@@ -244,6 +267,11 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                       )}
                     >
                       {unrealizedPnl === null ? s.none : pnlFormat.format(unrealizedPnl)}
+                      {pnlPct === null ? null : (
+                        <span data-column="pnl-pct" className="block text-xs font-normal">
+                          {pctFormat.format(pnlPct)}%
+                        </span>
+                      )}
                     </TableCell>
                     <TableCell className="text-right font-mono tabular-nums">
                       {quantityFormat.format(trade.open_quantity)}
@@ -253,6 +281,15 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                     </TableCell>
                     <TableCell className="text-right font-mono tabular-nums">{price(markPrice)}</TableCell>
                     <TableCell className="text-right font-mono tabular-nums">{price(stopLoss)}</TableCell>
+                    <TableCell data-column="liquidation" className="text-right font-mono tabular-nums">
+                      {price(row.liquidationPrice)}
+                    </TableCell>
+                    <TableCell data-column="take-profit" className="text-right font-mono tabular-nums">
+                      {price(row.takeProfit)}
+                    </TableCell>
+                    <TableCell data-column="margin" className="text-right font-mono tabular-nums">
+                      {moneyFormat.format(row.margin)}
+                    </TableCell>
                     <TableCell
                       data-column="funding"
                       className={cn(
@@ -262,6 +299,13 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                       )}
                     >
                       {fundingFormat.format(trade.funding)}
+                    </TableCell>
+                    <TableCell
+                      data-column="open-for"
+                      className="text-right whitespace-nowrap tabular-nums"
+                      title={s.openedAt(formatDateTime(row.openedAt, timeZone), timeZone)}
+                    >
+                      {openFor(row.openedAt, now)}
                     </TableCell>
                     <TableCell className="sticky right-0 bg-card text-right">
                       <ConfirmButton

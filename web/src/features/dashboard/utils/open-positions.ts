@@ -8,6 +8,14 @@ export type OpenPositionRow = {
   unrealizedPnl: number | null
   /** The venue's stop (it moves to break-even and trails), else the one the trade recorded. */
   stopLoss: number | null
+  /** From the live feed: where the venue would liquidate, and the next take profit's price. */
+  liquidationPrice: number | null
+  takeProfit: number | null
+  /** The position's margin (the live feed's, else the trade's), and the pnl as a percent of it. */
+  margin: number
+  pnlPct: number | null
+  /** When the position opened (RFC 3339): the trade's fill, else the venue's, else the order's. */
+  openedAt: string
 }
 
 /**
@@ -20,11 +28,32 @@ export function mergeOpenPositions(trades: Trade[], live: Position[] | undefined
   const bySymbol = new Map((live ?? []).map((position) => [position.symbol, position]))
   return trades.map((trade) => {
     const position = bySymbol.get(trade.symbol)
+    const unrealizedPnl = position?.unrealized_pnl ?? null
+    const margin = position?.margin ?? trade.margin
     return {
       trade,
       markPrice: position?.mark_price ?? null,
-      unrealizedPnl: position?.unrealized_pnl ?? null,
+      unrealizedPnl,
       stopLoss: position?.stop_loss ?? trade.stop_loss,
+      liquidationPrice: position?.liquidation_price ?? null,
+      takeProfit: position?.take_profit ?? null,
+      margin,
+      pnlPct: unrealizedPnl !== null && margin > 0 ? (unrealizedPnl / margin) * 100 : null,
+      openedAt: trade.opened_at ?? position?.opened_at ?? trade.created_at,
     }
   })
+}
+
+/** How long since `since` (RFC 3339) at `now` (ms): "3d 4h", "2h 15m", "45m", "<1m". */
+export function openFor(since: string, now: number): string {
+  const start = Date.parse(since)
+  if (Number.isNaN(start)) return '—'
+  const minutes = Math.max(0, Math.floor((now - start) / 60_000))
+  if (minutes < 1) return '<1m'
+  const days = Math.floor(minutes / 1440)
+  const hours = Math.floor((minutes % 1440) / 60)
+  const rest = minutes % 60
+  if (days > 0) return `${String(days)}d ${String(hours)}h`
+  if (hours > 0) return `${String(hours)}h ${String(rest)}m`
+  return `${String(rest)}m`
 }
