@@ -653,6 +653,8 @@ impl RatingEngine {
     /// chains of dependent operations overlap across bars; the windowed ones
     /// that are read on every bar go through their `series` forms, which
     /// apply the same formulas to the same windows in the same order.
+    /// Inlined into each compiled copy of `EveryBar::fill` (`kernel.rs`).
+    #[inline(always)]
     pub(crate) fn lines_every_bar(
         &mut self,
         candles: &[Candle],

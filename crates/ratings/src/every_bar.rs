@@ -9,6 +9,7 @@
 use crate::candle::Candle;
 use crate::engine::{check_candles, rating_of, vote_of, Lines, LINES};
 use crate::indicators::Scratch;
+use crate::kernel::{Isa, Kernel};
 use crate::rating::{Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, COUNT};
 use crate::{RatingEngine, ReportError};
 
@@ -148,7 +149,43 @@ impl EveryBar {
     /// Rates every bar of `candles` (oldest first), replacing what was
     /// held. Every candle must be valid and later than the one before it;
     /// if one is not, the error names it and nothing is held.
+    ///
+    /// Runs the AVX2 copy of the passes where the CPU has AVX2
+    /// ([`Kernel::best`]); every copy gives the same bits.
     pub fn fill(&mut self, candles: &[Candle]) -> Result<(), ReportError> {
+        self.fill_on(candles, Kernel::best())
+    }
+
+    /// [`fill`](Self::fill) on the given copy of the passes (the result is
+    /// the same on each; this is for comparing them).
+    pub fn fill_on(&mut self, candles: &[Candle], kernel: Kernel) -> Result<(), ReportError> {
+        match kernel.isa() {
+            Isa::Baseline => self.fill_baseline(candles),
+            // SAFETY: a `Kernel` holds `Isa::Avx2` only if the CPU has AVX2
+            // (`Kernel::avx2`).
+            #[cfg(target_arch = "x86_64")]
+            #[allow(unsafe_code)]
+            Isa::Avx2 => unsafe { self.fill_avx2(candles) },
+        }
+    }
+
+    #[inline(never)]
+    fn fill_baseline(&mut self, candles: &[Candle]) -> Result<(), ReportError> {
+        self.fill_in::<false>(candles)
+    }
+
+    /// The same code as [`fill_baseline`](Self::fill_baseline), everything
+    /// it inlines compiled for AVX2 (not FMA: see [`crate::kernel`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn fill_avx2(&mut self, candles: &[Candle]) -> Result<(), ReportError> {
+        self.fill_in::<true>(candles)
+    }
+
+    /// The body of both copies; `AVX2` picks the copy of the out-of-line
+    /// vote passes.
+    #[inline(always)]
+    fn fill_in<const AVX2: bool>(&mut self, candles: &[Candle]) -> Result<(), ReportError> {
         self.len = 0;
         check_candles(candles, None)?;
         let n = candles.len();
@@ -192,7 +229,7 @@ impl EveryBar {
         for &(line, bar) in gaps.iter() {
             self.present[bar] &= !(1 << line);
         }
-        self.vote(&series.close, first, gaps, tally);
+        self.vote::<AVX2>(&series.close, first, gaps, tally);
         self.work = Some(work);
         self.len = n;
         Ok(())
@@ -202,7 +239,8 @@ impl EveryBar {
     /// each over the bars where some input may be missing as the engine
     /// does (every input checked), then over the rest, where every input is
     /// known to be there, with the checks compiled away.
-    fn vote(
+    #[inline(always)]
+    fn vote<const AVX2: bool>(
         &mut self,
         closes: &[f64],
         first: &[usize],
@@ -232,7 +270,7 @@ impl EveryBar {
         }
         macro_rules! vote_columns {
             ($($k:literal)*) => {$(
-                vote_column::<$k>(
+                vote_column_on::<$k, AVX2>(
                     &columns,
                     &settled,
                     &mut self.votes[$k * n..($k + 1) * n],
@@ -385,22 +423,28 @@ impl Lines for At<'_> {
     }
 }
 
-/// A bar where every line a vote reads is known to have a value.
+/// Bar `from + j` of the bars `from..from + m`, on all of which every line
+/// a vote reads is known to have a value. Each read goes through a slice of
+/// exactly `m` values, the same for every bar (`j < m`), so the compiler
+/// hoists the slicing and drops the bounds checks, and the loop over the
+/// bars vectorizes.
 struct Settled<'a> {
     columns: &'a Columns<'a>,
-    i: usize,
+    from: usize,
+    m: usize,
+    j: usize,
 }
 
 impl Lines for Settled<'_> {
     #[inline(always)]
     fn close(&self) -> f64 {
-        self.columns.closes[self.i]
+        self.columns.closes[self.from..][..self.m][self.j]
     }
 
     #[inline(always)]
     fn get(&self, line: usize, lag: usize) -> Option<f64> {
         let c = self.columns;
-        Some(c.lines[line * c.n + self.i - lag])
+        Some(c.lines[line * c.n + self.from - lag..][..self.m][self.j])
     }
 }
 
@@ -432,10 +476,49 @@ fn slot_of(indicator: Indicator) -> Option<usize> {
     }
 }
 
+/// [`vote_column`] in the AVX2 copy if `AVX2`, else in the baseline one.
+#[inline(always)]
+fn vote_column_on<const K: usize, const AVX2: bool>(
+    columns: &Columns<'_>,
+    settled: &[usize; LINES],
+    votes: &mut [i8],
+    tally: &mut Tally,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: `AVX2` is true only in `EveryBar::fill_avx2`, which runs
+        // only where the CPU has AVX2.
+        #[allow(unsafe_code)]
+        return unsafe { vote_column_avx2::<K>(columns, settled, votes, tally) };
+    }
+    vote_column_baseline::<K>(columns, settled, votes, tally)
+}
+
+#[inline(never)]
+fn vote_column_baseline<const K: usize>(
+    columns: &Columns<'_>,
+    settled: &[usize; LINES],
+    votes: &mut [i8],
+    tally: &mut Tally,
+) {
+    vote_column::<K>(columns, settled, votes, tally)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn vote_column_avx2<const K: usize>(
+    columns: &Columns<'_>,
+    settled: &[usize; LINES],
+    votes: &mut [i8],
+    tally: &mut Tally,
+) {
+    vote_column::<K>(columns, settled, votes, tally)
+}
+
 /// Votes indicator `K` (its place in [`Indicator::ALL`]) on every bar into
 /// `votes`, counting the votes where an input may be missing, and marking
 /// in its group's `starts` the bar from which it votes on every bar.
-#[inline(never)]
+#[inline(always)]
 fn vote_column<const K: usize>(
     columns: &Columns<'_>,
     settled: &[usize; LINES],
@@ -467,8 +550,18 @@ fn vote_column<const K: usize>(
         counts[i] += i32::from(vote.is_some());
     }
     tally.starts[slot][from] += 1;
-    for (i, vote) in (from..n).zip(&mut votes[from..n]) {
-        *vote = vote_of(indicator, &Settled { columns, i }).unwrap_or(0);
+    let m = n - from;
+    for (j, vote) in votes[from..][..m].iter_mut().enumerate() {
+        *vote = vote_of(
+            indicator,
+            &Settled {
+                columns,
+                from,
+                m,
+                j,
+            },
+        )
+        .unwrap_or(0);
     }
 }
 

@@ -48,6 +48,7 @@ mod csv;
 mod engine;
 mod every_bar;
 mod indicators;
+mod kernel;
 mod lane;
 mod rating;
 mod votes;
@@ -57,6 +58,7 @@ pub use candle::{Candle, CandleError};
 pub use csv::{parse_candles_csv, CsvError, CSV_HEADER};
 pub use engine::{extend_batch, report_batch, report_for, RatingEngine, ReportError};
 pub use every_bar::{every_bar_batch, every_bar_batch_with, every_bar_for, EveryBar};
+pub use kernel::Kernel;
 pub use rating::{
     Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, Recommendation,
 };

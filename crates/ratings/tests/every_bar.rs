@@ -9,7 +9,7 @@ use common::{
     assert_same, batch_series, candles_of, random_walk, reference_candles, uniforms, wild,
 };
 use signaldesk_ratings::{
-    every_bar_batch, every_bar_for, Candle, CandleError, EveryBar, Indicator, RatingEngine,
+    every_bar_batch, every_bar_for, Candle, CandleError, EveryBar, Indicator, Kernel, RatingEngine,
     ReportError,
 };
 
@@ -147,6 +147,63 @@ fn the_benchmark_batch_equals_the_incremental_engine() {
     for (s, (bars, candles)) in every_bar_batch(&series, 2).iter().zip(&series).enumerate() {
         let bars = bars.as_ref().expect("valid candles");
         assert_every_bar(bars, candles, &format!("symbol {s}"));
+    }
+}
+
+/// Every line's values (bits), every vote, and the three ratings' bits of
+/// every bar.
+type Bits = (Vec<Vec<Option<u64>>>, Vec<Vec<i8>>, Vec<[u64; 3]>);
+
+/// The columns of `bars`, bit for bit (see [`Bits`]).
+fn bits_of(bars: &EveryBar) -> Bits {
+    let values = Indicator::ALL
+        .into_iter()
+        .map(|i| bars.values(i).map(|v| v.map(f64::to_bits)).collect())
+        .collect();
+    let votes = Indicator::ALL
+        .into_iter()
+        .map(|i| bars.votes(i).to_vec())
+        .collect();
+    let ratings = (0..bars.len())
+        .map(|bar| {
+            let r = bars.rating(bar);
+            [r.total.to_bits(), r.ma.to_bits(), r.osc.to_bits()]
+        })
+        .collect();
+    (values, votes, ratings)
+}
+
+/// The AVX2 copy of the passes and the baseline copy, each called
+/// explicitly, give the same bits on every series, and each equals the
+/// incremental engine. On a CPU without AVX2 only the baseline runs.
+#[test]
+fn the_avx2_and_baseline_kernels_give_the_same_bits() {
+    let avx2 = Kernel::avx2();
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(
+        avx2.is_some(),
+        std::arch::is_x86_feature_detected!("avx2"),
+        "Kernel::avx2 follows the CPU"
+    );
+    if avx2.is_none() {
+        eprintln!("no AVX2 on this CPU: the AVX2 kernel is not compared");
+    }
+    assert_eq!(Kernel::best(), avx2.unwrap_or(Kernel::BASELINE));
+    let mut all = series();
+    all.extend(batch_series(8, 500));
+    let (mut base, mut wide) = (EveryBar::new(), EveryBar::new());
+    for (s, candles) in all.iter().enumerate() {
+        base.fill_on(candles, Kernel::BASELINE)
+            .expect("valid candles");
+        assert_every_bar(&base, candles, &format!("baseline, series {s}"));
+        if let Some(avx2) = avx2 {
+            wide.fill_on(candles, avx2).expect("valid candles");
+            assert_every_bar(&wide, candles, &format!("AVX2, series {s}"));
+            assert!(
+                bits_of(&base) == bits_of(&wide),
+                "series {s}: the kernels differ"
+            );
+        }
     }
 }
 
