@@ -8,7 +8,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, SecondsFormat, Utc};
 use chrono_tz::Tz;
-use futures::stream;
+use futures::stream::{self, StreamExt};
 use rust_decimal::Decimal;
 use signaldesk_store::{Store, Trade, TradeCursor, TradeSearch};
 
@@ -145,7 +145,9 @@ fn body(store: Store, user_id: i64, search: TradeSearch, tz: Tz) -> Body {
             }
         }
     });
-    Body::from_stream(futures::StreamExt::chain(first, rows))
+    // Fused: the compression layer polls a body once more after its end, which an unfused
+    // `unfold` answers with a panic.
+    Body::from_stream(first.chain(rows).fuse())
 }
 
 /// Every trade of the account matching the filter, as CSV.

@@ -480,6 +480,18 @@ async fn the_export_is_the_filter_s_rows_as_safe_exact_csv() {
                 assert!(r[col("opened_at_local")].ends_with("+09:00"));
             }
         }
+        // Compressed, as browsers ask for it, the stream still ends cleanly.
+        let res = Client::new()
+            .get(app.url("/api/trades/export.csv"))
+            .header("Authorization", format!("Token {token}"))
+            .header("Accept-Encoding", "gzip")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(res.headers()["content-encoding"], "gzip");
+        let packed = res.bytes().await.expect("a whole compressed body");
+        assert_eq!(&packed[..2], &[0x1f, 0x8b]);
         // Bob's export holds only his own trades.
         let bob_token = app.login("bob").await;
         let res = app
