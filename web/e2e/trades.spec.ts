@@ -65,11 +65,11 @@ test('filter, export what the filter shows, and open a trade chart at 1440 px', 
   await expect(page.getByRole('columnheader', { name: 'Opened (Europe/Moscow)' })).toBeVisible()
   await expect(page.getByText('1–4 of 4')).toBeVisible()
 
-  await page.getByLabel('Side').selectOption('short')
+  await page.getByLabel('Side', { exact: true }).selectOption('short')
   await expect(table.getByRole('row')).toHaveCount(3)
-  await page.getByLabel('Symbol').fill('eth')
+  await page.getByLabel('Symbol', { exact: true }).fill('eth')
   await expect(page.getByText('No trades match this filter.')).toBeVisible()
-  await page.getByLabel('Symbol').fill('ethusdt')
+  await page.getByLabel('Symbol', { exact: true }).fill('ethusdt')
   await expect(table.getByRole('row')).toHaveCount(2)
   await expect(table.getByRole('row').nth(1)).toContainText('-$7.25')
 
@@ -77,7 +77,7 @@ test('filter, export what the filter shows, and open a trade chart at 1440 px', 
   await page.getByRole('link', { name: 'Export CSV' }).click()
   const download = await downloading
   expect(download.suggestedFilename()).toMatch(/^trades-paper-\d{4}-\d{2}-\d{2}\.csv$/)
-  const text = await readFile((await download.path()) ?? '', 'utf8')
+  const text = await readFile(await download.path(), 'utf8')
   const lines = text.trimEnd().split('\r\n')
   expect(lines[0]).toMatch(/^id,symbol,side,status,/)
   expect(lines).toHaveLength(2)
@@ -86,8 +86,8 @@ test('filter, export what the filter shows, and open a trade chart at 1440 px', 
   expect(lines[1]).toContain('Europe/Moscow')
 
   // The newest trade's chart, on the paper market's candles.
-  await page.getByLabel('Side').selectOption('')
-  await page.getByLabel('Symbol').fill('')
+  await page.getByLabel('Side', { exact: true }).selectOption('')
+  await page.getByLabel('Symbol', { exact: true }).fill('')
   await expect(table.getByRole('row')).toHaveCount(5)
   const newest = table.getByRole('row').nth(1)
   await expect(newest).toContainText('BTCUSDT')
@@ -99,7 +99,7 @@ test('filter, export what the filter shows, and open a trade chart at 1440 px', 
 
 for (const width of [1440, 360]) {
   for (const theme of ['light', 'dark'] as const) {
-    test(`the Trades page at ${String(width)} px, ${theme} theme, fits and passes axe`, async ({
+    test(`the Trades page at ${String(width)} px, ${theme} theme: filtered, exported, fits and passes axe`, async ({
       page,
       login,
       account,
@@ -119,9 +119,18 @@ for (const width of [1440, 360]) {
           ? page.getByRole('list', { name: 'Trades' }).getByRole('listitem')
           : page.getByRole('table', { name: 'Trades' }).getByRole('row')
       await expect(rows).toHaveCount(width < 768 ? 4 : 5)
-      await page.getByLabel('Side').selectOption('long')
+      await page.getByLabel('Side', { exact: true }).selectOption('long')
       await expect(rows).toHaveCount(width < 768 ? 2 : 3)
-      await rows.nth(width < 768 ? 0 : 1).getByRole('button', { name: /Show the chart of trade/ }).click()
+      const downloading = page.waitForEvent('download')
+      await page.getByRole('link', { name: 'Export CSV' }).click()
+      const exported = await readFile(await (await downloading).path(), 'utf8')
+      const lines = exported.trimEnd().split('\r\n')
+      expect(lines).toHaveLength(3)
+      expect(lines.slice(1).every((line) => line.includes(',long,CLOSED,'))).toBe(true)
+      await rows
+        .nth(width < 768 ? 0 : 1)
+        .getByRole('button', { name: /Show the chart of trade/ })
+        .click()
       await expect(page.getByRole('region', { name: /Price chart of trade/ })).toBeVisible()
       const results = await new AxeBuilder({ page })
         .include('main')

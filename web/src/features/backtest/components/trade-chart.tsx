@@ -83,9 +83,11 @@ function TradeCandles({ data, trade }: { data: TradeChart; trade: Trade }) {
   const ref = useChart(build)
 
   return (
+    // A figure, not an img: the chart holds lightweight-charts' attribution link, and an img's
+    // content may hold nothing focusable (axe nested-interactive).
     <div
       ref={ref}
-      role="img"
+      role="figure"
       aria-label={s.chartImage(data.symbol, data.interval_minutes, data.markers.length)}
       data-testid="trade-chart"
       className="h-72 w-full overflow-hidden rounded-md border bg-muted/30"

@@ -26,7 +26,10 @@ function tradesServer(pages: Record<string, TradeSearchPage | { error: string }>
   const queries: URLSearchParams[] = []
   stubServer({
     'GET /api/auth/me/': () => ({ status: 200, body: admin }),
-    'GET /api/bot-settings/': () => ({ status: 200, body: [settingsRecord({ user_timezone: 'Asia/Tokyo' })] }),
+    'GET /api/bot-settings/': () => ({
+      status: 200,
+      body: [settingsRecord({ user_timezone: 'Asia/Tokyo' })],
+    }),
     'GET /api/bot/status/': () => ({ status: 200, body: botStatusRecord() }),
     'GET /api/trades/search/': ({ url }) => {
       const query = new URLSearchParams(url.split('?')[1] ?? '')
@@ -44,7 +47,9 @@ function tradesServer(pages: Record<string, TradeSearchPage | { error: string }>
           { time: Date.parse('2026-11-22T04:29:00Z'), open: 1, high: 2, low: 0.5, close: 1.5 },
           { time: Date.parse('2026-11-22T04:30:00Z'), open: 1.5, high: 2, low: 1, close: 1.8 },
         ],
-        markers: [{ time: Date.parse('2026-11-22T04:30:00Z'), kind: 'entry', price: 65000, label: 'Entry 65000' }],
+        markers: [
+          { time: Date.parse('2026-11-22T04:30:00Z'), kind: 'entry', price: 65000, label: 'Entry 65000' },
+        ],
       },
     }),
   })
@@ -76,7 +81,9 @@ afterEach(() => {
 describe('trades page', () => {
   it('lists the account, times in the settings zone and pnl in USDT with 2 decimals', async () => {
     desktop(true)
-    tradesServer({ first: page([closed(11), closed(12, { pnl: -3.5, symbol: 'ETHUSDT', side: 'short' })], null) })
+    tradesServer({
+      first: page([closed(11), closed(12, { pnl: -3.5, symbol: 'ETHUSDT', side: 'short' })], null),
+    })
     await openTrades()
     const table = await screen.findByRole('table', { name: 'Trades' })
     expect(within(table).getByRole('columnheader', { name: 'Opened (Asia/Tokyo)' })).toBeInTheDocument()

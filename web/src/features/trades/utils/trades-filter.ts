@@ -60,7 +60,9 @@ export function formatInZone(at: string | null | undefined, timeZone: string): s
   const date = new Date(at)
   if (Number.isNaN(date.getTime())) return at
   try {
-    return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date)
+    return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+      date,
+    )
   } catch {
     return date.toLocaleString()
   }
