@@ -98,7 +98,7 @@ test('a backtest from the page: progress, then the result; two runs compared', a
   expect((await chartAnswer).status()).toBe(200)
   await expect(chartButton).toHaveAttribute('aria-expanded', 'true')
   const tradeChart = firstResult.getByRole('region', { name: `Price chart of trade #${String(tradeId)}` })
-  const candles = tradeChart.getByRole('img', { name: /^[A-Z0-9]+ \d+-minute candles with \d+ markers?$/ })
+  const candles = tradeChart.getByRole('figure', { name: /^[A-Z0-9]+ \d+-minute candles with \d+ markers?$/ })
   await expect(candles).toBeVisible()
   await expect(candles.locator('canvas').first()).toBeVisible()
   await expect(tradeChart.getByRole('list', { name: 'Markers' }).getByRole('listitem').first()).toContainText(

@@ -5,6 +5,7 @@ import { axe } from './a11y'
 const MORE_PAGES = [
   { link: 'Signals', path: '/trading-signals', heading: 'Trading Signals' },
   { link: 'Live Statistics', path: '/statistics', heading: 'Live Trading Statistics' },
+  { link: 'Trades', path: '/trades', heading: 'Trades' },
   { link: 'Logs', path: '/logs', heading: 'Trading Logs' },
   { link: 'Backtest', path: '/backtest', heading: 'Backtest' },
   { link: 'Audit log', path: '/audit-log', heading: 'Audit log' },

@@ -17,8 +17,8 @@ use utoipa_axum::routes;
 
 use crate::api::{
     alerts, api_keys, audit_log, backtest_chart, backtests, balance, bot, dashboard,
-    live_statistics, logs, notification_channels, parity, settings, signals, stats, trades,
-    webhook,
+    live_statistics, logs, notification_channels, parity, settings, signals, stats, trade_chart,
+    trade_search, trades, trades_export, webhook,
 };
 use crate::app::AppState;
 use crate::auth::handlers as auth;
@@ -90,6 +90,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(trades::list))
         .routes(routes!(trades::close))
         .routes(routes!(trades::close_all))
+        .routes(routes!(trade_search::search))
+        .routes(routes!(trades_export::export))
+        .routes(routes!(trade_chart::chart))
         .routes(routes!(stats::summary))
         .routes(routes!(stats::daily))
         .routes(routes!(stats::weekly))

@@ -32,6 +32,7 @@ pub use repo::sessions::{Session, SessionInfo, SessionOrigin};
 pub use repo::settings::{RunFlags, SettingsRecord};
 pub use repo::signals::StoredSignal;
 pub use repo::telegram::PollerTenure;
+pub use repo::trade_search::{TradeCursor, TradeSearch, TradeSortKey};
 pub use repo::trades::{Chain, ChainStatus, Trade, TradeQuery, TradeStatus, IMPORTED_ORDER_PREFIX};
 pub use repo::two_factor::TotpRecord;
 pub use repo::users::User;

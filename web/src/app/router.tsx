@@ -36,11 +36,14 @@ const StatsPage = lazyPage(() => import('@/features/stats/components/stats-page'
 const AuditLogPage = lazyPage(() =>
   import('@/features/audit-log/components/audit-log-page').then((m) => m.AuditLogPage),
 )
+const TradesPage = lazyPage(() =>
+  import('@/features/trades/components/trades-page').then((m) => m.TradesPage),
+)
 const BacktestPage = lazyPage(() =>
   import('@/features/backtest/components/backtest-page').then((m) => m.BacktestPage),
 )
 
-/** Every route of spec section 2 with its access rule, and /audit-log (issue 31). */
+/** Every route of spec section 2 with its access rule, /audit-log (issue 31) and /trades (issue 33). */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
@@ -67,6 +70,7 @@ export const routes: RouteObject[] = [
           { path: '/logs', element: <LogsPage /> },
           { path: '/statistics', element: <LiveStatisticsPage /> },
           { path: '/stats', element: <StatsPage /> },
+          { path: '/trades', element: <TradesPage /> },
           { path: '/backtest', element: <BacktestPage /> },
           { path: '/audit-log', element: <AuditLogPage /> },
         ],

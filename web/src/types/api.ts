@@ -77,6 +77,8 @@ export type WebhookStatus = Schemas['WebhookStatus']
 export type NewWebhook = Schemas['NewWebhook']
 /** A trade of the bot, as GET /api/trades/ lists it. */
 export type Trade = Schemas['TradeView']
+/** GET /api/trades/search/: a page of the Trades page, its account, zone, count and next cursor. */
+export type TradeSearchPage = Schemas['TradeSearchPage']
 export type TradeSide = Trade['side']
 export type TradeStatus = Trade['status']
 /** One page of GET /api/trades/, newest first. */

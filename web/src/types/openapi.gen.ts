@@ -951,6 +951,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trades/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every trade of the account matching the filter, as CSV. */
+        get: operations["trades_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trades/search/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the account's trades under the filter, after the cursor. */
+        get: operations["trades_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trades/{id}/chart/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A trade's price chart. */
+        get: operations["trades_chart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trades/{id}/close/": {
         parameters: {
             query?: never;
@@ -2143,6 +2194,20 @@ export interface components {
             /** Format: int64 */
             page_size: number;
             results: components["schemas"]["TradeView"][];
+        };
+        TradeSearchPage: {
+            /**
+             * Format: int64
+             * @description Trades matching the filter, over all pages.
+             */
+            count: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+            results: components["schemas"]["TradeView"][];
+            /** @description The user's settings zone, the one the period's days are in. */
+            time_zone: string;
+            /** @description The account listed: the one the bot trades on now. */
+            venue: components["schemas"]["Venue"];
         };
         TradeView: {
             /** Format: int64 */
@@ -5866,6 +5931,216 @@ export interface operations {
             };
             /** @description A session's request without its CSRF token. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    trades_export: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `all` (default), `24h`, `3d`, `7d`, `month` or `custom`, as /api/stats/, in the user's
+                 *     zone, over the time each trade was made.
+                 */
+                period?: string;
+                /** @description First day (`YYYY-MM-DD`, the user's zone) of a custom period. */
+                date_from?: string | unknown | unknown;
+                /** @description Last day, inclusive, of a custom period. */
+                date_to?: string | unknown | unknown;
+                symbol?: string;
+                /** @description `long` or `short`. */
+                side?: string;
+                /** @description `pending`, `open`, `closed` or `cancelled` (any case). */
+                status?: string;
+                /**
+                 * @description stop_loss, take_profit, trailing, manual, liquidation, reconciled, not_filled,
+                 *     rejected, or an imported trade's reason (lower-case letters, digits, `_`).
+                 */
+                close_reason?: string;
+                /**
+                 * @description `opened_desc` (default), `opened_asc`, `closed_desc`, `closed_asc`, `pnl_desc`,
+                 *     `pnl_asc`.
+                 */
+                sort?: string;
+                /** @description `next_cursor` of the previous page, with the same filter and sort. */
+                cursor?: string;
+                /** @description Trades per page, 1 to 200 (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A header row, then one row per trade in the list's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    trades_search: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `all` (default), `24h`, `3d`, `7d`, `month` or `custom`, as /api/stats/, in the user's
+                 *     zone, over the time each trade was made.
+                 */
+                period?: string;
+                /** @description First day (`YYYY-MM-DD`, the user's zone) of a custom period. */
+                date_from?: string | unknown | unknown;
+                /** @description Last day, inclusive, of a custom period. */
+                date_to?: string | unknown | unknown;
+                symbol?: string;
+                /** @description `long` or `short`. */
+                side?: string;
+                /** @description `pending`, `open`, `closed` or `cancelled` (any case). */
+                status?: string;
+                /**
+                 * @description stop_loss, take_profit, trailing, manual, liquidation, reconciled, not_filled,
+                 *     rejected, or an imported trade's reason (lower-case letters, digits, `_`).
+                 */
+                close_reason?: string;
+                /**
+                 * @description `opened_desc` (default), `opened_asc`, `closed_desc`, `closed_asc`, `pnl_desc`,
+                 *     `pnl_asc`.
+                 */
+                sort?: string;
+                /** @description `next_cursor` of the previous page, with the same filter and sort. */
+                cursor?: string;
+                /** @description Trades per page, 1 to 200 (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeSearchPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    trades_chart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeChartView"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -179,7 +179,7 @@ fn instrument_of(result: &Value, symbol: &str) -> Option<Instrument> {
     }
 }
 
-fn view(chart: TradeChart) -> TradeChartView {
+pub(crate) fn view(chart: TradeChart) -> TradeChartView {
     let num = |d: Decimal| d.to_f64().unwrap_or(0.0);
     TradeChartView {
         symbol: chart.symbol,

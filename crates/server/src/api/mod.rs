@@ -15,7 +15,10 @@ pub mod parity;
 pub mod settings;
 pub mod signals;
 pub mod stats;
+pub mod trade_chart;
+pub mod trade_search;
 pub mod trades;
+pub mod trades_export;
 pub mod webhook;
 
 /// Unix ms as RFC 3339 in UTC, the one time format the API answers with.

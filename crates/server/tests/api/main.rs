@@ -31,6 +31,7 @@ mod settings;
 mod signals;
 mod stats;
 mod telegram;
+mod trade_search;
 mod trades;
 mod upgrade;
 mod webhook;

@@ -27,6 +27,7 @@ pub mod settings;
 pub mod signals;
 pub mod stats;
 pub mod telegram;
+pub mod trade_search;
 pub mod trades;
 pub mod two_factor;
 pub mod users;

@@ -108,7 +108,8 @@ pub struct Trade {
     pub venue: Option<AccountVenue>,
 }
 
-const COLUMNS: &str = "id, user_id, symbol, side, status, client_order_id, leverage, margin, qty, \
+pub(crate) const COLUMNS: &str =
+    "id, user_id, symbol, side, status, client_order_id, leverage, margin, qty, \
     open_qty, entry_price, exit_price, closed_qty, exit_value, pnl, fees, volume, stop_loss, \
     tp_step, close_reason, chain_id, chain_step, signal_id, signal_at, signal_price, \
     created_at, opened_at, closed_at, venue, funding";
@@ -131,7 +132,7 @@ fn small(row: &AnyRow, column: &str) -> Result<u32, StoreError> {
     u32::try_from(v).map_err(|_| StoreError::Corrupt(format!("{column} {v}")))
 }
 
-fn trade_from_row(row: &AnyRow) -> Result<Trade, StoreError> {
+pub(crate) fn trade_from_row(row: &AnyRow) -> Result<Trade, StoreError> {
     let status: String = row.try_get("status")?;
     let side: String = row.try_get("side")?;
     let chain_step: Option<i64> = row.try_get("chain_step")?;

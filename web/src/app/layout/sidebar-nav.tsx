@@ -3,6 +3,7 @@ import {
   FlaskConical,
   KeyRound,
   LayoutDashboard,
+  ListOrdered,
   LineChart,
   LogOut,
   Monitor,
@@ -38,6 +39,7 @@ const specItems: readonly NavItem[] = [
 const moreItems: readonly NavItem[] = [
   { to: '/trading-signals', label: layoutStrings.nav.signals, icon: Radio },
   { to: '/statistics', label: layoutStrings.nav.liveStatistics, icon: Activity },
+  { to: '/trades', label: layoutStrings.nav.trades, icon: ListOrdered },
   { to: '/logs', label: layoutStrings.nav.logs, icon: ScrollText },
   { to: '/backtest', label: layoutStrings.nav.backtest, icon: FlaskConical },
   { to: '/audit-log', label: layoutStrings.nav.auditLog, icon: ShieldCheck },

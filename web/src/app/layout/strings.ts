@@ -10,6 +10,7 @@ export const layoutStrings = {
     // their own.
     signals: 'Signals',
     liveStatistics: 'Live Statistics',
+    trades: 'Trades',
     logs: 'Logs',
     backtest: 'Backtest',
     auditLog: 'Audit log',

@@ -63,7 +63,9 @@ describe('a backtest trade’s price chart', () => {
     await userEvent.click(button)
     expect(button).toHaveAttribute('aria-expanded', 'true')
     const region = await screen.findByRole('region', { name: 'Price chart of trade #11' })
-    const image = await within(region).findByRole('img', { name: 'BTCUSDT 5-minute candles with 3 markers' })
+    const image = await within(region).findByRole('figure', {
+      name: 'BTCUSDT 5-minute candles with 3 markers',
+    })
     expect(image.querySelector('canvas')).toBeInTheDocument()
     expect(chartCalls(fetchMock)).toEqual(['/api/backtests/3/trades/11/chart/'])
 

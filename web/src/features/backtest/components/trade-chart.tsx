@@ -1,4 +1,5 @@
 import { useCallback, useMemo } from 'react'
+import type { UseQueryResult } from '@tanstack/react-query'
 import { CandlestickSeries, createSeriesMarkers, LineStyle } from 'lightweight-charts'
 import type { ChartPalette } from '@/lib/charts/chart-colors'
 import { useChart, type ChartBuilder } from '@/lib/charts/use-chart'
@@ -82,9 +83,11 @@ function TradeCandles({ data, trade }: { data: TradeChart; trade: Trade }) {
   const ref = useChart(build)
 
   return (
+    // A figure, not an img: the chart holds lightweight-charts' attribution link, and an img's
+    // content may hold nothing focusable (axe nested-interactive).
     <div
       ref={ref}
-      role="img"
+      role="figure"
       aria-label={s.chartImage(data.symbol, data.interval_minutes, data.markers.length)}
       data-testid="trade-chart"
       className="h-72 w-full overflow-hidden rounded-md border bg-muted/30"
@@ -98,8 +101,23 @@ function TradeCandles({ data, trade }: { data: TradeChart; trade: Trade }) {
  * at those prices and the stop; the markers are listed under it as text too.
  */
 export function TradeChartPanel({ runId, trade }: { runId: number; trade: Trade }) {
-  const chart = useTradeChart(runId, trade.id)
+  return <TradeChartBody chart={useTradeChart(runId, trade.id)} trade={trade} />
+}
 
+/**
+ * A trade's chart from a query of its chart (a backtest's, or a live trade's on the Trades page):
+ * its loading, failed and empty states, the candles, and the markers as text in `timeZone` (the
+ * browser's when not given).
+ */
+export function TradeChartBody({
+  chart,
+  trade,
+  timeZone,
+}: {
+  chart: UseQueryResult<TradeChart>
+  trade: Trade
+  timeZone?: string
+}) {
   return (
     <div role="region" aria-label={s.chartRegion(trade.id)} className="min-w-0 space-y-2">
       {chart.isError ? (
@@ -124,7 +142,7 @@ export function TradeChartPanel({ runId, trade }: { runId: number; trade: Trade 
                 <li key={`${marker.kind}-${String(index)}`} className="tabular-nums">
                   <span className="text-foreground">{marker.label}</span>{' '}
                   <time dateTime={new Date(marker.time).toISOString()}>
-                    {new Date(marker.time).toLocaleString()}
+                    {new Date(marker.time).toLocaleString(undefined, { timeZone })}
                   </time>
                 </li>
               ))}

@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import type { TradeChart } from '@/features/backtest/api/trade-chart'
+
+/**
+ * GET /api/trades/{id}/chart/: a live trade drawn like a backtest's, on its market's candles
+ * around the trade, with its entry and exit; 409 for a trade that never opened.
+ */
+export function liveTradeChartQueryOptions(tradeId: number) {
+  return queryOptions({
+    queryKey: ['trades', 'chart', tradeId],
+    queryFn: ({ signal }) => api.get<TradeChart>(`trades/${String(tradeId)}/chart/`, { signal }),
+    // An open trade's window grows with the market; a minute is fresh enough for a glance.
+    staleTime: 60_000,
+  })
+}
+
+export function useLiveTradeChart(tradeId: number) {
+  return useQuery(liveTradeChartQueryOptions(tradeId))
+}
