@@ -53,7 +53,8 @@ test('a backtest from the page: progress, then the result; two runs compared', a
   test.setTimeout(180_000)
   await login(page, account)
   await page.goto('/stats')
-  await page.getByRole('link', { name: 'Backtest' }).click()
+  // The /stats page's own link (the sidebar has one too).
+  await page.getByRole('main').getByRole('link', { name: 'Backtest' }).click()
   await expect(page).toHaveURL(/\/backtest$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Backtest' })).toBeVisible()
   await expect(page.getByText('No backtests yet.')).toBeVisible()

@@ -298,7 +298,7 @@ describe('API keys page', () => {
     expect(rows()[0]).toHaveAttribute('data-active', 'false')
   })
 
-  it("shows the server's sentence first, then \"Failed to set active API key\", when Set Active fails", async () => {
+  it('shows the server\'s sentence first, then "Failed to set active API key", when Set Active fails', async () => {
     keysServer([apiKeyRecord({ id: 1 })], {
       'POST /api/api-keys/1/set_active/': () => ({
         status: 409,

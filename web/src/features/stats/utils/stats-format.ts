@@ -25,7 +25,10 @@ export function bestAndWorst<T extends StatsBucket>(rows: readonly T[], count: n
   const byPnl = [...rows].sort((a, b) => b.pnl - a.pnl)
   return {
     best: byPnl.filter((row) => row.pnl > 0).slice(0, count),
-    worst: byPnl.filter((row) => row.pnl < 0).reverse().slice(0, count),
+    worst: byPnl
+      .filter((row) => row.pnl < 0)
+      .reverse()
+      .slice(0, count),
   }
 }
 
