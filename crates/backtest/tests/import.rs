@@ -468,6 +468,7 @@ async fn run_on(
         data: Data::Bybit,
         overrides,
         sweep: Vec::new(),
+        walk_forward: None,
     };
     let today = NaiveDate::from_ymd_opt(2026, 11, 20).unwrap();
     let checked = request.check(&BotSettings::default(), today)?;
