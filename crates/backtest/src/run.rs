@@ -320,6 +320,9 @@ impl Scratch {
         };
         let market = Arc::new(ManualMarket::new(instruments, first_ms).with_funding(funding));
         let exchange = PaperExchange::new(market.clone(), paper, Arc::new(NoJournal)).await?;
+        // The driver hands the exchange every price it sets on the market (`Driver::tick`,
+        // `first_price`, `show_closes`).
+        exchange.driven_by_hand();
         let venue: Arc<dyn Venue> = Arc::new(exchange.account(user));
         let events = venue.subscribe();
         let bus = EventBus::new();

@@ -29,7 +29,13 @@ pub fn reason_name(reason: CloseReason) -> &'static str {
 impl TradingWorker {
     /// A price: runs the take-profit ladder of the trade open on `symbol`.
     pub async fn on_tick(&mut self, symbol: &str, price: Decimal, now: DateTime<Utc>) {
-        self.prices.insert(symbol.to_string(), price);
+        // Without allocating the key again: a backtest calls this for millions of prices.
+        match self.prices.get_mut(symbol) {
+            Some(slot) => *slot = price,
+            None => {
+                self.prices.insert(symbol.to_string(), price);
+            }
+        }
         if self.ladder_trade(symbol).is_none() {
             return;
         }

@@ -61,13 +61,23 @@ impl ManualMarket {
         self.lock().now_ms += ms;
     }
 
-    /// Sets the last price of `symbol` and publishes the tick at the current time.
+    /// Sets the last price of `symbol` and publishes the tick at the current time (to
+    /// whoever subscribed: a backtest hands its exchange every tick itself and sets prices
+    /// by the million, so with nobody listening no event is made).
     pub fn set_price(&self, symbol: &str, price: Decimal) {
         let ts_ms = {
             let mut s = self.lock();
-            s.prices.insert(symbol.to_string(), price);
+            match s.prices.get_mut(symbol) {
+                Some(slot) => *slot = price,
+                None => {
+                    s.prices.insert(symbol.to_string(), price);
+                }
+            }
             s.now_ms
         };
+        if self.events.receiver_count() == 0 {
+            return;
+        }
         let _ = self.events.send(MarketEvent::Tick {
             symbol: symbol.to_string(),
             price,

@@ -305,6 +305,17 @@ impl PaperExchange {
         }
     }
 
+    /// Stops listening to the market: whoever drives this exchange hands it every price
+    /// through [`on_tick`](Self::on_tick) itself (a backtest, which moves its market and this
+    /// exchange together). Pending market events would only repeat ticks already applied.
+    pub fn driven_by_hand(&self) {
+        self.shared
+            .feed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+    }
+
     /// Follows the market on a task of its own from now on.
     pub fn spawn(&self) -> JoinHandle<()> {
         let taken = self
