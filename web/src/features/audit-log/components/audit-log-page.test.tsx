@@ -155,7 +155,7 @@ describe('audit log page', () => {
     expect(await screen.findByRole('table', { name: 'Audit log' })).toBeInTheDocument()
   })
 
-  it('is linked from the sidebar after the four spec links, and from the Security section', async () => {
+  it('is linked among the other pages after the four spec links, and from the Security section', async () => {
     auditServer({ first: { status: 200, body: { entries: [], next_before: null } } })
     storeSession()
     renderApp('/settings')
@@ -172,7 +172,9 @@ describe('audit log page', () => {
       ['Statistics', '/stats'],
       ['API Keys', '/api-keys'],
       ['Settings', '/settings'],
-      ['Audit log', '/audit-log'],
     ])
+    // The other pages have a navigation of their own after the spec's four links.
+    const more = screen.getByRole('navigation', { name: 'More pages' })
+    expect(within(more).getByRole('link', { name: 'Audit log' })).toHaveAttribute('href', '/audit-log')
   })
 })
