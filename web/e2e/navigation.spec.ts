@@ -4,7 +4,7 @@ import { axe } from './a11y'
 // Issue 33, point 1: every page is one click away, the spec's four links first and unchanged.
 const MORE_PAGES = [
   { link: 'Signals', path: '/trading-signals', heading: 'Trading Signals' },
-  { link: 'Live Statistics', path: '/statistics', heading: 'Live Trading Statistics' },
+  { link: 'Live figures', path: '/statistics', heading: 'Live Trading Statistics' },
   { link: 'Trades', path: '/trades', heading: 'Trades' },
   { link: 'Logs', path: '/logs', heading: 'Trading Logs' },
   { link: 'Backtest', path: '/backtest', heading: 'Backtest' },
@@ -40,6 +40,10 @@ test.describe('navigation', () => {
     await login(page, account)
     const main = page.getByRole('navigation', { name: 'Main navigation' })
     await expect(main.getByRole('link')).toHaveText(['Bot Status', 'Statistics', 'API Keys', 'Settings'])
+    // Each spec link's name, matched as a part, finds exactly one link in the whole frame.
+    for (const name of ['Bot Status', 'Statistics', 'API Keys', 'Settings']) {
+      await expect(page.getByRole('link', { name })).toHaveCount(1)
+    }
 
     for (const target of MORE_PAGES) {
       await page

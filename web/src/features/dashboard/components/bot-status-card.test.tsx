@@ -339,7 +339,10 @@ describe('bot status card', () => {
     })
     const { card } = await openCard()
     const line = await card.findByText(/^Not trading: Wed is a forbidden day in Europe\/Moscow\./)
-    expect(within(line).getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings')
+    expect(within(line).getByRole('link', { name: 'Change the forbidden days and hours' })).toHaveAttribute(
+      'href',
+      '/settings',
+    )
     openLive()
     const free = {
       ...botStatusRecord({ is_bot_running: true, trading_worker: 'running' }),
@@ -353,7 +356,7 @@ describe('bot status card', () => {
       },
     })
     const signals = await card.findByText(/^Not trading: signals are off/)
-    expect(within(signals).getByRole('link', { name: 'Trading Signals' })).toHaveAttribute(
+    expect(within(signals).getByRole('link', { name: 'Open the signals page' })).toHaveAttribute(
       'href',
       '/trading-signals',
     )
