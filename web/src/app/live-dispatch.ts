@@ -7,7 +7,7 @@ import { invalidateDashboard, patchDashboardBalance } from '@/features/dashboard
 import { prependLog } from '@/features/logs/api/get-logs'
 import { invalidateBotSettings, patchBotSettingsData } from '@/features/settings/api/get-bot-settings'
 import { putSignalFirst, replaceSignals } from '@/features/signals/api/get-signals'
-import { applyLiveStatistics } from '@/features/statistics/api/get-statistics'
+import { applyLiveStatistics } from '@/features/live-statistics/api/get-statistics'
 import { invalidateOpenTrades } from '@/features/trades/api/get-open-trades'
 
 /**

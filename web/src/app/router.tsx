@@ -30,9 +30,9 @@ const SettingsPage = lazyPage(() =>
 )
 const LogsPage = lazyPage(() => import('@/features/logs/components/logs-page').then((m) => m.LogsPage))
 const LiveStatisticsPage = lazyPage(() =>
-  import('@/features/statistics/components/live-statistics-page').then((m) => m.LiveStatisticsPage),
+  import('@/features/live-statistics/components/live-statistics-page').then((m) => m.LiveStatisticsPage),
 )
-const StatsPage = lazyPage(() => import('@/features/stats/components/stats-page').then((m) => m.StatsPage))
+const StatsPage = lazyPage(() => import('@/features/period-statistics/components/stats-page').then((m) => m.StatsPage))
 const AuditLogPage = lazyPage(() =>
   import('@/features/audit-log/components/audit-log-page').then((m) => m.AuditLogPage),
 )

@@ -13,9 +13,9 @@ import { SweepResultView } from '@/features/backtest/components/sweep-result'
 import { TradeChartPanel } from '@/features/backtest/components/trade-chart'
 import { WalkForwardResultView } from '@/features/backtest/components/walk-forward-result'
 import { backtestStrings as s } from '@/features/backtest/strings'
-import { EquityCurveCard } from '@/features/stats/components/equity-curve'
-import { PnlHeatmapCard } from '@/features/stats/components/pnl-heatmap'
-import { StatsFigures } from '@/features/stats/components/stats-summary'
+import { EquityCurveCard } from '@/features/period-statistics/components/equity-curve'
+import { PnlHeatmapCard } from '@/features/period-statistics/components/pnl-heatmap'
+import { StatsFigures } from '@/features/period-statistics/components/stats-summary'
 
 /** The trades listed under a result; the figures above count every trade. */
 const TRADES_LISTED = 100

@@ -5,7 +5,7 @@ import { pnlClass } from '@/lib/pnl-class'
 import { backtestStrings as s } from '@/features/backtest/strings'
 import { overrideLabel } from '@/features/backtest/utils/overrides'
 import { chosenLabel, pnlWithDaily } from '@/features/backtest/utils/walk-forward'
-import { EquityCurveCard } from '@/features/stats/components/equity-curve'
+import { EquityCurveCard } from '@/features/period-statistics/components/equity-curve'
 import type { WalkForwardResult, WalkWindow } from '@/types/api'
 
 function dates(from: string, to: string): string {

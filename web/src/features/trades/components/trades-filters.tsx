@@ -2,8 +2,8 @@ import { useId } from 'react'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
-import { STATS_PERIODS } from '@/features/stats/api/get-stats'
-import { statsStrings } from '@/features/stats/strings'
+import { STATS_PERIODS } from '@/features/period-statistics/api/get-stats'
+import { statsStrings } from '@/features/period-statistics/strings'
 import { tradesStrings as s } from '@/features/trades/strings'
 import {
   CLOSE_REASONS,

@@ -1,4 +1,4 @@
-import type { StatsPeriod } from '@/features/stats/api/get-stats'
+import type { StatsPeriod } from '@/features/period-statistics/api/get-stats'
 
 export const TRADE_SORTS = [
   'opened_desc',

@@ -1,6 +1,6 @@
-import type { Chain, ChainTrade } from '@/features/stats/api/get-martingale-chains'
-import type { StatsBucket } from '@/features/stats/api/get-stats'
-import { statsStrings } from '@/features/stats/strings'
+import type { Chain, ChainTrade } from '@/features/period-statistics/api/get-martingale-chains'
+import type { StatsBucket } from '@/features/period-statistics/api/get-stats'
+import { statsStrings } from '@/features/period-statistics/strings'
 
 /**
  * The Russian label of an API weekday (1 = Sunday ... 7 = Saturday): the weekday number shifted

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { LiveStatistics } from '@/types/api'
-import type { LivePeriod } from '@/features/statistics/strings'
+import type { LivePeriod } from '@/features/live-statistics/strings'
 
 /**
  * GET /api/statistics/?period=24h|7d|30d|all: the seven live statistics figures over that period.

@@ -4,9 +4,9 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { pnlClass } from '@/lib/pnl-class'
 import { useChart, type ChartBuilder } from '@/lib/charts/use-chart'
 import { withAlpha, type ChartPalette } from '@/lib/charts/chart-colors'
-import { useStats, type EquitySample, type StatsFilter } from '@/features/stats/api/get-stats'
-import { statsStrings as s } from '@/features/stats/strings'
-import { equitySeries, type EquityPoint } from '@/features/stats/utils/equity-points'
+import { useStats, type EquitySample, type StatsFilter } from '@/features/period-statistics/api/get-stats'
+import { statsStrings as s } from '@/features/period-statistics/strings'
+import { equitySeries, type EquityPoint } from '@/features/period-statistics/utils/equity-points'
 
 /** The browser's local date and time of a chart time (UTC seconds). */
 function formatTime(seconds: number): string {

@@ -6,10 +6,10 @@ import {
   type StatsBucket,
   type StatsFilter,
   type StatsResponse,
-} from '@/features/stats/api/get-stats'
-import { EmptyState, ErrorState, LoadingState } from '@/features/stats/components/query-state'
-import { statsStrings as s } from '@/features/stats/strings'
-import { bestAndWorst, hourLabel, percentOf, weekdayLabel } from '@/features/stats/utils/stats-format'
+} from '@/features/period-statistics/api/get-stats'
+import { EmptyState, ErrorState, LoadingState } from '@/features/period-statistics/components/query-state'
+import { statsStrings as s } from '@/features/period-statistics/strings'
+import { bestAndWorst, hourLabel, percentOf, weekdayLabel } from '@/features/period-statistics/utils/stats-format'
 
 /** Spec section 9: 2 weekdays and 3 hours in the best and worst lists. */
 const WEEKDAYS_LISTED = 2

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { useBotSettings } from '@/features/settings/api/get-bot-settings'
-import { customDates, type StatsFilter } from '@/features/stats/api/get-stats'
+import { customDates, type StatsFilter } from '@/features/period-statistics/api/get-stats'
 import { api } from '@/lib/api-client'
 import type { Chain, ChainsResponse, ChainTrade } from '@/types/api'
 

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import { PageHeader } from '@/components/page-header'
-import { AccountBadge } from '@/features/stats/components/account-badge'
+import { AccountBadge } from '@/features/period-statistics/components/account-badge'
 import { StatTile } from '@/components/stat-tile'
 import { ErrorAlert } from '@/components/ui/alert'
 import { Label } from '@/components/ui/label'
@@ -8,8 +8,8 @@ import { NativeSelect } from '@/components/ui/native-select'
 import { Spinner } from '@/components/ui/spinner'
 import { formatMoney } from '@/lib/format-money'
 import { pnlClass } from '@/lib/pnl-class'
-import { useStatistics } from '@/features/statistics/api/get-statistics'
-import { LIVE_PERIODS, statisticsStrings as s, type LivePeriod } from '@/features/statistics/strings'
+import { useStatistics } from '@/features/live-statistics/api/get-statistics'
+import { LIVE_PERIODS, statisticsStrings as s, type LivePeriod } from '@/features/live-statistics/strings'
 
 function isPeriod(value: string): value is LivePeriod {
   return (LIVE_PERIODS as readonly string[]).includes(value)

@@ -2,7 +2,7 @@ import { RotateCw } from 'lucide-react'
 import { ErrorAlert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { statsStrings as s } from '@/features/stats/strings'
+import { statsStrings as s } from '@/features/period-statistics/strings'
 
 export function LoadingState() {
   return (

@@ -1,11 +1,11 @@
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { pnlClass } from '@/lib/pnl-class'
-import { useMartingaleChains } from '@/features/stats/api/get-martingale-chains'
-import type { StatsFilter } from '@/features/stats/api/get-stats'
-import { EmptyState, ErrorState, LoadingState } from '@/features/stats/components/query-state'
-import { statsStrings as s } from '@/features/stats/strings'
-import { sortChains, tradePnl } from '@/features/stats/utils/stats-format'
+import { useMartingaleChains } from '@/features/period-statistics/api/get-martingale-chains'
+import type { StatsFilter } from '@/features/period-statistics/api/get-stats'
+import { EmptyState, ErrorState, LoadingState } from '@/features/period-statistics/components/query-state'
+import { statsStrings as s } from '@/features/period-statistics/strings'
+import { sortChains, tradePnl } from '@/features/period-statistics/utils/stats-format'
 
 /** The browser's local time and locale (the server sends UTC). */
 function formatTime(timestamp: string): string {

@@ -1,4 +1,4 @@
-import type { StatsPeriod } from '@/features/stats/api/get-stats'
+import type { StatsPeriod } from '@/features/period-statistics/api/get-stats'
 
 /** UI strings of the statistics page with the period filter, verbatim from the spec (section 2). */
 export const statsStrings = {

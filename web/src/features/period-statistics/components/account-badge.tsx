@@ -1,6 +1,6 @@
 import { VenueBadge } from '@/components/venue-badge'
 import { useBotStatus } from '@/features/dashboard/api/get-bot-status'
-import { statsStrings as s } from '@/features/stats/strings'
+import { statsStrings as s } from '@/features/period-statistics/strings'
 
 /**
  * The account the statistics are of: the one the bot trades on now (GET /api/bot/status/), since

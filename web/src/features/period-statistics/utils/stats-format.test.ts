@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chainDates, daysBefore, zonedDate } from '@/features/stats/api/get-martingale-chains'
+import { chainDates, daysBefore, zonedDate } from '@/features/period-statistics/api/get-martingale-chains'
 import {
   bestAndWorst,
   hourLabel,
@@ -7,7 +7,7 @@ import {
   sortChains,
   tradePnl,
   weekdayLabel,
-} from '@/features/stats/utils/stats-format'
+} from '@/features/period-statistics/utils/stats-format'
 
 describe('stats formats', () => {
   it('labels API weekdays (1 = Sunday) Monday to Sunday in Russian, shifted by 2 modulo 7', () => {

@@ -1,9 +1,9 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { cn } from '@/lib/utils'
-import { useStats, type HeatmapCell, type StatsFilter } from '@/features/stats/api/get-stats'
-import { statsStrings as s } from '@/features/stats/strings'
-import { cellColor, heatmapRows, HOURS_PER_DAY, maxAbsPnl } from '@/features/stats/utils/heatmap-grid'
-import { hourLabel } from '@/features/stats/utils/stats-format'
+import { useStats, type HeatmapCell, type StatsFilter } from '@/features/period-statistics/api/get-stats'
+import { statsStrings as s } from '@/features/period-statistics/strings'
+import { cellColor, heatmapRows, HOURS_PER_DAY, maxAbsPnl } from '@/features/period-statistics/utils/heatmap-grid'
+import { hourLabel } from '@/features/period-statistics/utils/stats-format'
 
 const HOURS = Array.from({ length: HOURS_PER_DAY }, (_, hour) => hour)
 
