@@ -66,6 +66,9 @@ pub struct BotStatus {
 pub enum NotTradingReason {
     /// The trading worker is not running although the bot is on (it stopped on an error).
     WorkerStopped,
+    /// A write to the books failed: no entry until they are reconciled with the venue
+    /// (docs/trading.md, "The books").
+    OutOfSync,
     /// Signal fetching is off: no signal reaches the bot.
     SignalsInactive,
     /// A circuit breaker is tripped (docs/alerts.md).
@@ -93,6 +96,8 @@ pub struct TradingConditions<'a> {
     pub active_chains: i64,
     /// The open circuit breaker alert's detail, if one is open.
     pub circuit_breaker: Option<String>,
+    /// Why this instance's trading worker waits for a reconciliation, if it does.
+    pub out_of_sync: Option<String>,
     pub now: DateTime<Utc>,
 }
 
@@ -108,6 +113,12 @@ pub fn not_trading(c: &TradingConditions<'_>) -> Option<NotTrading> {
         return because(
             NotTradingReason::WorkerStopped,
             "the trading worker is not running: the logs say why".into(),
+        );
+    }
+    if let Some(why) = &c.out_of_sync {
+        return because(
+            NotTradingReason::OutOfSync,
+            format!("the books wait for a reconciliation with the venue: {why}"),
         );
     }
     if !c.is_signals_fetching_active {
@@ -163,6 +174,7 @@ mod tests {
             open_trades: 0,
             active_chains: 0,
             circuit_breaker: None,
+            out_of_sync: None,
             // A Wednesday, 12:00 UTC (15:00 in Moscow).
             now: Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap(),
         }
@@ -196,9 +208,17 @@ mod tests {
         c.open_trades = 2;
         c.circuit_breaker = Some("3 losses in a row".into());
         c.is_signals_fetching_active = false;
+        c.out_of_sync = Some("trade #7 could not be stored".into());
         c.trading_worker = WorkerState::Stopped;
         assert_eq!(reason(&c), Some(NotTradingReason::WorkerStopped));
         c.trading_worker = WorkerState::Running;
+        let books = not_trading(&c).unwrap();
+        assert_eq!(books.reason, NotTradingReason::OutOfSync);
+        assert_eq!(
+            books.detail,
+            "the books wait for a reconciliation with the venue: trade #7 could not be stored"
+        );
+        c.out_of_sync = None;
         assert_eq!(reason(&c), Some(NotTradingReason::SignalsInactive));
         c.is_signals_fetching_active = true;
         let breaker = not_trading(&c).unwrap();

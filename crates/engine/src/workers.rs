@@ -18,7 +18,7 @@ use crate::journal::BotJournal;
 use crate::notify::{AlertKind, Alerts, Notifications};
 use crate::ownership::HeldLeases;
 use crate::signal_worker::{Alert, SignalWorker};
-use crate::trading::{Command, TradingDeps, TradingWorker};
+use crate::trading::{Command, SyncReport, TradingDeps, TradingWorker};
 use crate::EngineError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +45,8 @@ pub enum WorkerJob {
     Trading {
         signals: broadcast::Receiver<StoredSignal>,
         commands: mpsc::Receiver<Command>,
+        /// Where the worker says whether its books are out of sync (the bot's status).
+        sync: SyncReport,
     },
 }
 
@@ -176,8 +178,13 @@ pub async fn run(job: WorkerJob, user_id: i64, ctx: WorkerContext, stop: Cancell
             }
             Err(e) => Some(format!("The signal worker could not start: {e}")),
         },
-        WorkerJob::Trading { signals, commands } => match ctx.trading_worker(user_id).await {
-            Ok(worker) => {
+        WorkerJob::Trading {
+            signals,
+            commands,
+            sync,
+        } => match ctx.trading_worker(user_id).await {
+            Ok(mut worker) => {
+                worker.report_sync_to(sync);
                 alerts.clear(user_id, AlertKind::WorkerStopped);
                 worker.run(signals, commands, stop.clone()).await;
                 None

@@ -22,7 +22,7 @@ use rust_decimal_macros::dec;
 use signaldesk_core::market::{PositionSide, Side};
 use signaldesk_core::settings::{BotMode, BotSettings};
 use signaldesk_engine::telegram::Notifier;
-use signaldesk_engine::trading::{Command, TradingWorker};
+use signaldesk_engine::trading::{Command, SyncReport, TradingWorker};
 use signaldesk_fake_bybit::{FakeBybit, FakeConfig, KeySpec};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{ChainStatus, Store, StoredSignal, Trade, TradeStatus};
@@ -1046,6 +1046,10 @@ async fn a_close_during_a_store_outage_is_booked_after_it_and_no_entry_happens_m
     let mut desk = Desk::new(on, classic()).await;
     desk.signal("BTCUSDT", "STRONG_BUY").await;
     let opened = desk.only_trade().await;
+    // What the bot's status reads (the supervisor holds the other end).
+    let report = SyncReport::default();
+    desk.worker.report_sync_to(report.clone());
+    assert_eq!(report.out_of_sync(), None);
     // The database stops taking writes; the venue stops the trade out meanwhile.
     desk.store
         .on_every_connection("PRAGMA query_only = 1")
@@ -1053,6 +1057,8 @@ async fn a_close_during_a_store_outage_is_booked_after_it_and_no_entry_happens_m
         .unwrap();
     desk.price("BTCUSDT", dec!(28000)).await;
     assert!(desk.worker.is_out_of_sync());
+    let why = report.out_of_sync().expect("the status hears why");
+    assert!(why.contains("BTCUSDT"), "{why}");
     // No entry while the books are not reconciled (the write would fail anyway, but the
     // worker must not even try: the venue would hold a position the books do not).
     let signal = StoredSignal {
@@ -1075,8 +1081,10 @@ async fn a_close_during_a_store_outage_is_booked_after_it_and_no_entry_happens_m
         .await
         .unwrap();
     // Still out of sync until it reconciles; then the close is booked with the venue's pnl.
+    assert!(report.out_of_sync().is_some());
     desk.worker.resync(desk.now).await;
     assert!(!desk.worker.is_out_of_sync());
+    assert_eq!(report.out_of_sync(), None);
     let closes = desk
         .venue
         .position_closes("BTCUSDT", &opened.client_order_id)

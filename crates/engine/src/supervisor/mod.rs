@@ -22,7 +22,7 @@ use crate::paper::PaperRuntime;
 use crate::remote::Remote;
 use crate::signal_worker::{Alert, ALERT_QUEUE};
 use crate::status::{not_trading, BotStatus, RunsOn, TradingConditions, WorkerState};
-use crate::trading::{Command, TradingWorker};
+use crate::trading::{Command, SyncReport, TradingWorker};
 use crate::workers::{run, WorkerContext, WorkerJob, WorkerKind};
 use crate::EngineError;
 
@@ -78,6 +78,8 @@ struct UserWorkers {
     commands: Option<mpsc::Sender<Command>>,
     /// From the signal worker to the trading worker; lives as long as the user's entry.
     feed: broadcast::Sender<StoredSignal>,
+    /// Whether the trading worker's books wait for a reconciliation.
+    sync: SyncReport,
 }
 
 impl Default for UserWorkers {
@@ -88,6 +90,7 @@ impl Default for UserWorkers {
             trading: None,
             commands: None,
             feed: broadcast::channel(SIGNAL_FEED).0,
+            sync: SyncReport::default(),
         }
     }
 }
@@ -434,6 +437,7 @@ impl Supervisor {
                 WorkerJob::Trading {
                     signals: workers.feed.subscribe(),
                     commands: rx,
+                    sync: workers.sync.clone(),
                 }
             }
         };
@@ -663,6 +667,14 @@ impl Supervisor {
         self.worker_state(user_id, WorkerKind::Trading).await == WorkerState::Running
     }
 
+    /// Why this instance's trading worker of the user waits for a reconciliation, if it does.
+    async fn out_of_sync(&self, user_id: i64) -> Option<String> {
+        let map = self.workers.lock().await;
+        map.get(&user_id)
+            .filter(|w| w.trading.as_ref().is_some_and(Worker::is_running))
+            .and_then(|w| w.sync.out_of_sync())
+    }
+
     async fn worker_state(&self, user_id: i64, kind: WorkerKind) -> WorkerState {
         let mut map = self.workers.lock().await;
         let running = map
@@ -711,6 +723,7 @@ impl Supervisor {
             open_trades,
             active_chains,
             circuit_breaker,
+            out_of_sync: self.out_of_sync(user_id).await,
             now: chrono::Utc::now(),
         });
         Ok(BotStatus {

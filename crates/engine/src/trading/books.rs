@@ -6,6 +6,7 @@
 //! the writes again (docs/trading.md, "The books").
 
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
@@ -66,6 +67,27 @@ pub enum Booked {
     Failed,
 }
 
+/// Why the worker is out of sync, shared with the supervisor so the bot's status can say it
+/// (issue 33: the Bot Status card's "not trading" line) while the worker runs on.
+#[derive(Debug, Clone, Default)]
+pub struct SyncReport(Arc<Mutex<Option<String>>>);
+
+impl SyncReport {
+    /// The reason the books wait for a reconciliation; `None` while they are in sync.
+    pub fn out_of_sync(&self) -> Option<String> {
+        self.lock().clone()
+    }
+
+    fn set(&self, why: Option<String>) {
+        *self.lock() = why;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        // The value is a plain reason: a panic elsewhere cannot leave it half-written.
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
 /// What the worker keeps while it is out of sync with the store.
 #[derive(Debug, Default)]
 pub struct OutOfSync {
@@ -77,6 +99,8 @@ pub struct OutOfSync {
     pub parked: VecDeque<VenueEvent>,
     /// Events dropped past [`PARKED_EVENTS_MAX`] since the last reconciliation.
     pub dropped: usize,
+    /// The episode's reason, as the bot's status reads it.
+    pub report: SyncReport,
 }
 
 impl OutOfSync {
@@ -164,6 +188,9 @@ impl TradingWorker {
 
     pub(super) async fn fall_out_of_sync(&mut self, why: &str) {
         self.out_of_sync.active = true;
+        if self.out_of_sync.report.out_of_sync().is_none() {
+            self.out_of_sync.report.set(Some(why.to_string()));
+        }
         if !self.out_of_sync.announced {
             self.out_of_sync.announced = true;
             self.error(&format!(
@@ -175,6 +202,12 @@ impl TradingWorker {
 
     pub fn is_out_of_sync(&self) -> bool {
         self.out_of_sync.active
+    }
+
+    /// Reports every out-of-sync episode of this worker to `report` from now on.
+    pub fn report_sync_to(&mut self, report: SyncReport) {
+        report.set(self.out_of_sync.report.out_of_sync());
+        self.out_of_sync.report = report;
     }
 
     /// While out of sync: reconcile with the venue; once that is complete, the parked events
@@ -190,6 +223,7 @@ impl TradingWorker {
             self.out_of_sync.active = true;
             return;
         }
+        self.out_of_sync.report.set(None);
         let parked = std::mem::take(&mut self.out_of_sync.parked);
         let dropped = std::mem::take(&mut self.out_of_sync.dropped);
         let announced = std::mem::take(&mut self.out_of_sync.announced);

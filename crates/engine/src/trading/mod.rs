@@ -48,7 +48,7 @@ const WAITING_CHAINS_EVERY: Duration = Duration::from_secs(30);
 /// How often a worker out of sync with the store tries to reconcile.
 const RESYNC_EVERY: Duration = Duration::from_secs(2);
 
-pub use books::PARKED_EVENTS_MAX;
+pub use books::{SyncReport, PARKED_EVENTS_MAX};
 pub use guard::PROTECTION_EVERY;
 pub use ledger::Ledger;
 

@@ -73,6 +73,7 @@ export const dashboardStrings = {
     // as a part would find twice.
     notTradingLinks: {
       worker_stopped: 'Read the log',
+      out_of_sync: 'Read why in the log',
       signals_inactive: 'Open the signals page',
       circuit_breaker: 'Read the log',
       forbidden_window: 'Change the forbidden days and hours',

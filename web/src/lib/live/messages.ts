@@ -96,6 +96,7 @@ const botStatusSchema = z.object({
     .object({
       reason: z.enum([
         'worker_stopped',
+        'out_of_sync',
         'signals_inactive',
         'circuit_breaker',
         'forbidden_window',

@@ -276,6 +276,7 @@ export function BotStatusCard() {
 
 const NOT_TRADING_PAGES: Record<NotTradingReason, string> = {
   worker_stopped: '/logs',
+  out_of_sync: '/logs',
   signals_inactive: '/trading-signals',
   circuit_breaker: '/logs',
   forbidden_window: '/settings',
