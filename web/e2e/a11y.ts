@@ -3,23 +3,35 @@ import type { Locator, Page } from '@playwright/test'
 import { expect } from './fixtures'
 
 /**
- * Accessibility checks shared by the specs: axe-core (WCAG 2.1 A and AA, contrast included)
- * on one part of a page, and that part fitting the viewport's width.
+ * Accessibility checks shared by the specs: axe-core (WCAG 2.1 A and AA, contrast included, and
+ * axe's best practices) on one part of a page or the whole page, and a part fitting the
+ * viewport's width.
  */
 
-export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
+export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']
+
+type Violation = { rule: string; impact: string | null | undefined; nodes: string[] }
+
+async function violations(builder: AxeBuilder): Promise<Violation[]> {
+  const results = await builder.withTags(WCAG).analyze()
+  return results.violations.map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+  }))
+}
 
 export async function axe(page: Page, part: Locator, name: string) {
   await part.evaluate((element, mark) => {
     element.setAttribute('data-axe-part', mark)
   }, name)
-  const results = await new AxeBuilder({ page }).include(`[data-axe-part="${name}"]`).withTags(WCAG).analyze()
-  const found = results.violations.map((v) => ({
-    rule: v.id,
-    impact: v.impact,
-    nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-  }))
+  const found = await violations(new AxeBuilder({ page }).include(`[data-axe-part="${name}"]`))
   expect(found, `axe violations in ${name}`).toEqual([])
+}
+
+/** axe-core on the whole page (a soft check: every page of a walk is reported). */
+export async function axePage(page: Page, name: string) {
+  expect.soft(await violations(new AxeBuilder({ page })), `axe violations on ${name}`).toEqual([])
 }
 
 /** The part lies within the viewport's width and nothing in it scrolls sideways. */

@@ -23,3 +23,5 @@ export function useMediaQuery(query: string): boolean {
 /** Spec section 9: the mobile breakpoint is 768 px. */
 export const MOBILE_BREAKPOINT_PX = 768
 export const DESKTOP_QUERY = `(min-width: ${MOBILE_BREAKPOINT_PX}px)`
+/** Tailwind's `lg`: from here on the dashboard shows two columns (narrower, one). */
+export const TWO_COLUMNS_QUERY = '(min-width: 1024px)'

@@ -1,16 +1,26 @@
-import type { ComponentProps } from 'react'
+import { useEffect, useRef, type ComponentProps } from 'react'
+import { watchCellLabels } from '@/lib/phone-card-labels'
 import { cn } from '@/lib/utils'
 
 /**
  * shadcn/ui-style table parts; the wrapper scrolls sideways on narrow screens. With
  * `scrollLabel`, the wrapper is a named region that takes focus, so keyboard users can scroll
- * a table with nothing focusable in it (axe's scrollable-region-focusable).
+ * a table with nothing focusable in it (axe's scrollable-region-focusable). With `phoneCards`,
+ * under 768 px each row is a card of "column: value" lines instead (nothing cut, no sideways
+ * scroll; the header stays for screen readers).
  */
 export function Table({
   className,
   scrollLabel,
+  phoneCards = false,
   ...props
-}: ComponentProps<'table'> & { scrollLabel?: string }) {
+}: ComponentProps<'table'> & { scrollLabel?: string; phoneCards?: boolean }) {
+  const tableRef = useRef<HTMLTableElement>(null)
+  useEffect(() => {
+    const table = tableRef.current
+    if (!phoneCards || !table) return undefined
+    return watchCellLabels(table)
+  }, [phoneCards])
   const scrollable = scrollLabel ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : undefined
   return (
     <div
@@ -21,7 +31,13 @@ export function Table({
       )}
       {...scrollable}
     >
-      <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
+      <table
+        ref={tableRef}
+        data-slot="table"
+        data-phone-cards={phoneCards || undefined}
+        className={cn('w-full caption-bottom text-sm', className)}
+        {...props}
+      />
     </div>
   )
 }

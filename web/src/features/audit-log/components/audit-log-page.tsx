@@ -82,7 +82,7 @@ function AuditRows({ log, pages, timeZone }: AuditRowsProps) {
   }
   return (
     <div className="space-y-4">
-      <Table aria-label={s.tableLabel} scrollLabel={s.scrollLabel}>
+      <Table phoneCards aria-label={s.tableLabel} scrollLabel={s.scrollLabel}>
         <TableHeader>
           <TableRow>
             <TableHead>{s.columns.time(timeZone)}</TableHead>

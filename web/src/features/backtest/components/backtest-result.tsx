@@ -63,7 +63,7 @@ function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
           </CardTitle>
         </CardHeader>
         <CardContent className="overflow-x-auto">
-          <Table aria-label={s.trades}>
+          <Table phoneCards aria-label={s.trades}>
             <TableHeader>
               <TableRow>
                 <TableHead>Symbol</TableHead>

@@ -145,7 +145,7 @@ function Totals({ report }: { report: ParityReport }) {
     [s.parityFields.pnl, formatNumber(t.live.pnl), formatNumber(t.backtest.pnl), signed(t.difference.pnl)],
   ]
   return (
-    <Table aria-label={s.parityTotals}>
+    <Table phoneCards aria-label={s.parityTotals}>
       <TableHeader>
         <TableRow>
           <TableHead>{s.parityTotals}</TableHead>
@@ -189,7 +189,7 @@ function Report({ report }: { report: ParityReport }) {
         <p className="text-sm text-muted-foreground">{s.parityNone}</p>
       ) : (
         <div className="overflow-x-auto">
-          <Table aria-label={s.parityTable}>
+          <Table phoneCards aria-label={s.parityTable}>
             <TableHeader>
               <TableRow>
                 <TableHead />

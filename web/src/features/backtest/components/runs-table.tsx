@@ -44,7 +44,7 @@ export function RunsTable({ selected, onOpen, onCompare }: RunsTableProps) {
         ) : !runs.data || runs.data.length === 0 ? (
           <p className="text-sm text-muted-foreground">{s.noRuns}</p>
         ) : (
-          <Table aria-label={s.runs}>
+          <Table phoneCards aria-label={s.runs}>
             <TableHeader>
               <TableRow>
                 <TableHead>#</TableHead>

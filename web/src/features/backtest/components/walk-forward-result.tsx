@@ -58,7 +58,7 @@ export function WalkForwardResultView({ result }: { result: WalkForwardResult })
             </p>
           ) : null}
           <div className="overflow-x-auto">
-            <Table aria-label={s.walkForwardTable}>
+            <Table phoneCards aria-label={s.walkForwardTable}>
               <TableHeader>
                 <TableRow>
                   <TableHead>{s.walkForwardWindow}</TableHead>

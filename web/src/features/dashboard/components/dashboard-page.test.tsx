@@ -311,4 +311,45 @@ describe('dashboard', () => {
     // The rest of the dashboard still works.
     expect(screen.getByRole('region', { name: 'Bot Status' })).toBeInTheDocument()
   })
+
+  /** Whether `first` comes before `second` in the page's order (what a screen shows top down). */
+  function precedes(first: Element, second: Element) {
+    return Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING)
+  }
+
+  function twoColumns(matches: boolean) {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query === '(min-width: 1024px)' ? matches : false,
+          media: query,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+        }) as unknown as MediaQueryList,
+    )
+  }
+
+  it('in one column (phones) Bot Status comes first, above the four cards', async () => {
+    twoColumns(false)
+    dashboardServer()
+    await openDashboard()
+    const cards = await screen.findByRole('group', { name: 'Total Balance' })
+    const status = screen.getByRole('region', { name: 'Bot Status' })
+    expect(screen.getAllByRole('region', { name: 'Bot Status' })).toHaveLength(1)
+    expect(precedes(status, cards)).toBe(true)
+    expect(precedes(status, screen.getByRole('region', { name: /Trading Signals/ }))).toBe(true)
+    vi.restoreAllMocks()
+  })
+
+  it('in two columns (desktop) Bot Status keeps its place beside the signals, below the cards', async () => {
+    twoColumns(true)
+    dashboardServer()
+    await openDashboard()
+    const cards = await screen.findByRole('group', { name: 'Total Balance' })
+    const status = screen.getByRole('region', { name: 'Bot Status' })
+    expect(screen.getAllByRole('region', { name: 'Bot Status' })).toHaveLength(1)
+    expect(precedes(cards, status)).toBe(true)
+    expect(precedes(screen.getByRole('region', { name: /Trading Signals/ }), status)).toBe(true)
+    vi.restoreAllMocks()
+  })
 })

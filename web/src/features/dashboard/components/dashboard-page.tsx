@@ -4,6 +4,7 @@ import { ErrorAlert } from '@/components/ui/alert'
 import { Spinner } from '@/components/ui/spinner'
 import { useDashboard } from '@/features/dashboard/api/get-dashboard'
 import { BalanceCard } from '@/features/dashboard/components/balance-card'
+import { TWO_COLUMNS_QUERY, useMediaQuery } from '@/lib/use-media-query'
 import { BotStatusCard } from '@/features/dashboard/components/bot-status-card'
 import { ConnectionBadge } from '@/features/dashboard/components/connection-badge'
 import { OpenPositionsCard } from '@/features/dashboard/components/open-positions-card'
@@ -22,10 +23,14 @@ type DashboardPageProps = {
  * /dashboard (spec section 2): heading with the live connection badge; the four cards (Total
  * Balance, 24h Volume, Open Trades, Total Trades) and the Balance card from GET /api/dashboard/,
  * a spinner while it loads and "Error: {message}" if it fails; the Trading Signals card and Bot
- * Status (each with its own query); below them the Open Positions card (not in the spec).
+ * Status (each with its own query; first of all in one column); below them the Open Positions card
+ * (not in the spec).
  */
 export function DashboardPage({ signals }: DashboardPageProps) {
   const dashboard = useDashboard()
+  // In one column (phones, narrow windows) Bot Status comes first, above the four cards: it says
+  // whether the bot trades at all (issue 33 point 6). In two columns it keeps its place.
+  const twoColumns = useMediaQuery(TWO_COLUMNS_QUERY)
 
   return (
     <div className="space-y-6">
@@ -34,6 +39,7 @@ export function DashboardPage({ signals }: DashboardPageProps) {
         description={dashboardStrings.subtitle}
         actions={<ConnectionBadge />}
       />
+      {twoColumns ? null : <BotStatusCard />}
       {dashboard.isPending ? (
         <div role="status" aria-label={dashboardStrings.loading} className="flex justify-center py-10">
           <Spinner className="size-8 text-primary" />
@@ -46,7 +52,7 @@ export function DashboardPage({ signals }: DashboardPageProps) {
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
         {signals}
         <div className="space-y-6">
-          <BotStatusCard />
+          {twoColumns ? <BotStatusCard /> : null}
           {dashboard.data ? <BalanceCard balance={dashboard.data.balance} /> : null}
         </div>
         <OpenPositionsCard className="lg:col-span-2" />

@@ -194,7 +194,7 @@ export function OpenPositionsCard({ className }: { className?: string }) {
             <p className="text-sm text-muted-foreground">{s.empty}</p>
           </div>
         ) : (
-          <Table aria-labelledby={`${id}-title`}>
+          <Table phoneCards aria-labelledby={`${id}-title`}>
             <TableHeader>
               <TableRow className="hover:bg-transparent">
                 <TableHead scope="col">{s.columns.symbol}</TableHead>

@@ -30,7 +30,7 @@ function ChainsBody({ filter }: { filter: StatsFilter }) {
   if (chains.data.chains.length === 0) return <EmptyState text={s.noChainData} />
 
   return (
-    <Table aria-label={s.chainsTitle}>
+    <Table phoneCards aria-label={s.chainsTitle}>
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead scope="col">{s.chainId}</TableHead>

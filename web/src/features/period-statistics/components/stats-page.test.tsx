@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { daysBefore, zonedDate, type Chain } from '@/features/period-statistics/api/get-martingale-chains'
 import type { StatsResponse } from '@/features/period-statistics/api/get-stats'
 import { admin, botStatusRecord, settingsRecord, storeSession, venues } from '@/testing/fixtures'
@@ -103,7 +103,24 @@ function listRows(name: string) {
     .map((item) => item.textContent)
 }
 
+/** matchMedia answering `matches` for the 768 px breakpoint (jsdom's answers no: a phone). */
+function wide(matches: boolean) {
+  vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query: string) =>
+      ({
+        matches: query === '(min-width: 768px)' ? matches : false,
+        media: query,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+      }) as unknown as MediaQueryList,
+  )
+}
+
 describe('stats page', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
   it('offers the periods, This month by default, and asks for it', async () => {
     const { statsCalls, chainCalls } = statsServer()
     await openStats()
@@ -304,6 +321,7 @@ describe('stats page', () => {
   })
 
   it('draws the weekday x hour heatmap: Monday..Sunday in Russian, 0..23, green and red by amount, a title per cell', async () => {
+    wide(true)
     statsServer()
     await openStats()
     const table = await screen.findByRole('table', { name: 'PnL by weekday and hour' })
@@ -355,5 +373,24 @@ describe('stats page', () => {
     await screen.findByText('No statistics available for this period.')
     expect(screen.queryByRole('region', { name: 'Equity curve' })).not.toBeInTheDocument()
     expect(screen.queryByRole('table', { name: 'PnL by weekday and hour' })).not.toBeInTheDocument()
+  })
+
+  it('on a phone the heatmap turns on its side: 24 hour rows of the seven weekdays, so every hour fits', async () => {
+    wide(false)
+    statsServer()
+    await openStats()
+    const table = await screen.findByRole('table', { name: 'PnL by weekday and hour' })
+    const rows = within(table).getAllByRole('row')
+    expect(rows).toHaveLength(25)
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Понедельник', 'Вторник', 'Среда', 'Четверг', 'Пятница', 'Суббота', 'Воскресенье'])
+    expect(
+      within(table)
+        .getAllByRole('rowheader')
+        .map((th) => th.textContent),
+    ).toEqual(Array.from({ length: 24 }, (_, hour) => String(hour)))
   })
 })

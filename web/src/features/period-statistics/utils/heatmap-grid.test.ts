@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   cellColor,
   heatmapRows,
+  hourRows,
   maxAbsPnl,
   weekdayOfRow,
 } from '@/features/period-statistics/utils/heatmap-grid'
@@ -41,5 +42,17 @@ describe('heatmap grid', () => {
     expect(cellColor(cell(2, 1, 0), max)).toBe('bg-muted-foreground/30')
     expect(cellColor(null, max)).toBe('bg-muted')
     expect(maxAbsPnl([])).toBe(0)
+  })
+})
+
+describe('hourRows', () => {
+  it('turns the seven weekday rows into 24 hour rows of seven weekdays, Monday first', () => {
+    const cell = { weekday: 2, hour: 9, pnl: 30, total: 2 }
+    const turned = hourRows(heatmapRows([cell]))
+    expect(turned).toHaveLength(24)
+    expect(turned.map((row) => row.hour)).toEqual(Array.from({ length: 24 }, (_, hour) => hour))
+    expect(turned[9]?.cells.map((c) => c.cell)).toEqual([cell, null, null, null, null, null, null])
+    expect(turned[9]?.cells[0]?.label).toBe('Понедельник')
+    expect(turned[10]?.cells.every((c) => c.cell === null)).toBe(true)
   })
 })

@@ -26,6 +26,17 @@ export function heatmapRows(cells: readonly HeatmapCell[]): HeatmapRow[] {
   })
 }
 
+/** One row of the heatmap turned on its side (phones): an hour and its cell on each weekday. */
+export type HeatmapHourRow = { hour: number; cells: { label: string; cell: HeatmapCell | null }[] }
+
+/** The weekday rows as 24 hour rows of seven weekdays, Monday first (a phone's narrow grid). */
+export function hourRows(rows: readonly HeatmapRow[]): HeatmapHourRow[] {
+  return Array.from({ length: HOURS_PER_DAY }, (_, hour) => ({
+    hour,
+    cells: rows.map((row) => ({ label: row.label, cell: row.cells[hour] ?? null })),
+  }))
+}
+
 /** Colour steps from faint to full, for profit (green) and loss (red). */
 const PROFIT_STEPS = ['bg-success/20', 'bg-success/40', 'bg-success/70', 'bg-success'] as const
 const LOSS_STEPS = ['bg-destructive/20', 'bg-destructive/40', 'bg-destructive/70', 'bg-destructive'] as const

@@ -130,7 +130,7 @@ export function RiskPreviewCard({ control }: RiskPreviewCardProps) {
           ) : null
         ) : (
           <div className={cn('space-y-4 transition-opacity', stale && 'opacity-60')}>
-            <Table aria-labelledby={headingId}>
+            <Table phoneCards aria-labelledby={headingId}>
               <TableHeader>
                 <TableRow className="hover:bg-transparent">
                   <TableHead scope="col">{s.columns.step}</TableHead>

@@ -79,7 +79,7 @@ export function SignalsTable({ limit, viewAllHref }: SignalsTableProps) {
             <p className="text-sm text-muted-foreground">{s.empty}</p>
           </div>
         ) : (
-          <Table aria-labelledby={`${id}-title`}>
+          <Table phoneCards aria-labelledby={`${id}-title`}>
             <TableHeader>
               <TableRow className="hover:bg-transparent">
                 <TableHead scope="col">{s.symbol}</TableHead>
