@@ -5,18 +5,12 @@ import { statsStrings as s } from '@/features/period-statistics/strings'
 import {
   cellColor,
   heatmapRows,
-<<<<<<< HEAD
-  HOURS_PER_DAY,
-  maxAbsPnl,
-} from '@/features/period-statistics/utils/heatmap-grid'
-=======
   hourRows,
   HOURS_PER_DAY,
   maxAbsPnl,
   type HeatmapRow,
 } from '@/features/period-statistics/utils/heatmap-grid'
 import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
->>>>>>> a11y
 import { hourLabel } from '@/features/period-statistics/utils/stats-format'
 
 const HOURS = Array.from({ length: HOURS_PER_DAY }, (_, hour) => hour)
