@@ -18,6 +18,7 @@ pub mod rate_limit;
 pub mod relay;
 pub mod router;
 pub mod serve;
+pub mod wire;
 pub mod ws;
 
 pub use app::AppState;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ApiError, api, apiRequest, buildUrl, setUnauthorizedHandler } from '@/lib/api-client'
+import { ApiError, call, client, pathUrl, setUnauthorizedHandler } from '@/lib/api-client'
 import { getStoredUser, getToken, setSession } from '@/lib/session'
 
 type FetchMock = ReturnType<typeof vi.fn<typeof fetch>>
@@ -14,16 +14,18 @@ function mockFetch(response: () => Response): FetchMock {
   return fetchMock
 }
 
-function lastCall(fetchMock: FetchMock): { url: string; init: RequestInit; headers: Headers } {
+/** The last request the client sent, as a Request (the client calls fetch with a path and init). */
+function lastRequest(fetchMock: FetchMock): Request {
   const call = fetchMock.mock.calls.at(-1)
   if (!call) throw new Error('fetch was not called')
-  const [url, init = {}] = call
-  return { url: url instanceof Request ? url.url : url.toString(), init, headers: new Headers(init.headers) }
+  const [path, init] = call
+  expect(typeof path).toBe('string')
+  return new Request(new URL(String(path), window.location.origin), init)
 }
 
 const user = { id: 1, username: 'admin' }
 
-describe('api client', () => {
+describe('typed api client', () => {
   let onUnauthorized: ReturnType<typeof vi.fn<() => void>>
   let restoreHandler: () => void
 
@@ -34,92 +36,71 @@ describe('api client', () => {
 
   afterEach(() => {
     restoreHandler()
+    document.cookie = 'csrftoken=; max-age=0'
   })
 
-  it('calls paths under /api/ with credentials included', async () => {
+  it('calls the typed path with credentials included and answers its data', async () => {
     const fetchMock = mockFetch(() => jsonResponse(200, user))
-    await expect(api.get('auth/me/')).resolves.toEqual(user)
-    const { url, init } = lastCall(fetchMock)
-    expect(url).toBe('/api/auth/me/')
-    expect(init.method).toBe('GET')
-    expect(init.credentials).toBe('include')
+    await expect(call(client.GET('/api/auth/me/'))).resolves.toEqual(user)
+    const request = lastRequest(fetchMock)
+    expect(new URL(request.url).pathname).toBe('/api/auth/me/')
+    expect(request.method).toBe('GET')
+    expect(request.credentials).toBe('include')
+    expect(request.headers.get('Accept')).toBe('application/json')
   })
 
-  it('accepts paths with a leading slash or the base path and adds query parameters', () => {
-    expect(buildUrl('/auth/me/')).toBe('/api/auth/me/')
-    expect(buildUrl('/api/stats/', { period: 'custom', date_from: '2024-01-01', date_to: undefined })).toBe(
-      '/api/stats/?period=custom&date_from=2024-01-01',
+  it('fills path parameters and leaves undefined query parameters out', async () => {
+    const fetchMock = mockFetch(() => jsonResponse(200, []))
+    await call(client.POST('/api/api-keys/{id}/set_active/', { params: { path: { id: 7 } } }))
+    expect(new URL(lastRequest(fetchMock).url).pathname).toBe('/api/api-keys/7/set_active/')
+    await call(client.GET('/api/logs/', { params: { query: { level: undefined, limit: 5 } } }))
+    expect(new URL(lastRequest(fetchMock).url).search).toBe('?limit=5')
+  })
+
+  it('builds download URLs by path, without empty values', () => {
+    expect(pathUrl('/api/trades/export.csv', { period: 'all', symbol: undefined, sort: 'newest' })).toBe(
+      '/api/trades/export.csv?period=all&sort=newest',
     )
   })
 
-  it('sends Authorization: Token <t> when a token is stored', async () => {
+  it('sends Authorization: Token <t> when a token is stored, and none without', async () => {
     setSession('abc123', user)
     const fetchMock = mockFetch(() => jsonResponse(200, user))
-    await api.get('auth/me/')
-    expect(lastCall(fetchMock).headers.get('Authorization')).toBe('Token abc123')
+    await call(client.GET('/api/auth/me/'))
+    expect(lastRequest(fetchMock).headers.get('Authorization')).toBe('Token abc123')
+    localStorage.clear()
+    await call(client.GET('/api/auth/check/'))
+    expect(lastRequest(fetchMock).headers.has('Authorization')).toBe(false)
   })
 
-  it('sends no Authorization header without a stored token', async () => {
-    const fetchMock = mockFetch(() => jsonResponse(200, { authenticated: false, user: null }))
-    await api.get('auth/check/')
-    expect(lastCall(fetchMock).headers.has('Authorization')).toBe(false)
-  })
-
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE'])(
-    'copies the csrftoken cookie into X-CSRFToken on %s',
-    async (method) => {
-      document.cookie = 'csrftoken=csrf-value-1'
-      const fetchMock = mockFetch(() => jsonResponse(200, {}))
-      await apiRequest('bot-settings/1/', { method })
-      expect(lastCall(fetchMock).init.method).toBe(method)
-      expect(lastCall(fetchMock).headers.get('X-CSRFToken')).toBe('csrf-value-1')
-    },
-  )
-
-  it.each(['GET', 'HEAD', 'OPTIONS'])('sends no X-CSRFToken on %s', async (method) => {
+  it('copies the csrftoken cookie into X-CSRFToken on POST, PUT and DELETE but not GET', async () => {
     document.cookie = 'csrftoken=csrf-value-1'
-    const fetchMock = mockFetch(() => new Response(null, { status: 200 }))
-    await apiRequest('bot-settings/', { method })
-    expect(lastCall(fetchMock).headers.has('X-CSRFToken')).toBe(false)
-  })
-
-  it('sends no X-CSRFToken when there is no csrftoken cookie', async () => {
     const fetchMock = mockFetch(() => jsonResponse(200, {}))
-    await api.post('auth/logout/')
-    expect(lastCall(fetchMock).headers.has('X-CSRFToken')).toBe(false)
+    await call(client.POST('/api/auth/logout/'))
+    expect(lastRequest(fetchMock).headers.get('X-CSRFToken')).toBe('csrf-value-1')
+    await call(client.PUT('/api/bot-settings/{id}/', { params: { path: { id: 1 } }, body: { leverage: 5 } }))
+    expect(lastRequest(fetchMock).headers.get('X-CSRFToken')).toBe('csrf-value-1')
+    await call(client.DELETE('/api/api-keys/{id}/', { params: { path: { id: 1 } } }))
+    expect(lastRequest(fetchMock).headers.get('X-CSRFToken')).toBe('csrf-value-1')
+    await call(client.GET('/api/dashboard/'))
+    expect(lastRequest(fetchMock).headers.has('X-CSRFToken')).toBe(false)
   })
 
-  it('sends plain objects as JSON', async () => {
+  it('sends bodies as JSON', async () => {
     const fetchMock = mockFetch(() => jsonResponse(200, { token: 't', user }))
-    await api.post('auth/login/', { username: 'admin', password: 'secret' })
-    const { init, headers } = lastCall(fetchMock)
-    expect(init.body).toBe(JSON.stringify({ username: 'admin', password: 'secret' }))
-    expect(headers.get('Content-Type')).toBe('application/json')
-  })
-
-  it('leaves FormData as is, without a JSON content type', async () => {
-    const fetchMock = mockFetch(() => jsonResponse(200, {}))
-    const form = new FormData()
-    form.append('key', 'value')
-    await api.post('uploads/', form)
-    const { init, headers } = lastCall(fetchMock)
-    expect(init.body).toBe(form)
-    expect(headers.has('Content-Type')).toBe(false)
-  })
-
-  it('sends no body when none is given', async () => {
-    const fetchMock = mockFetch(() => jsonResponse(200, { status: 'ok' }))
-    await api.post('auth/logout/')
-    const { init, headers } = lastCall(fetchMock)
-    expect(init.body).toBeUndefined()
-    expect(headers.has('Content-Type')).toBe(false)
+    await call(client.POST('/api/auth/login/', { body: { username: 'admin', password: 'secret' } }))
+    const request = lastRequest(fetchMock)
+    await expect(request.text()).resolves.toBe(JSON.stringify({ username: 'admin', password: 'secret' }))
+    expect(request.headers.get('Content-Type')).toBe('application/json')
   })
 
   it('throws an ApiError with the message of the error field, the status and the fields', async () => {
     mockFetch(() =>
       jsonResponse(400, { error: 'Invalid settings', fields: { leverage: ['must be between 1 and 100'] } }),
     )
-    const error = await api.put('bot-settings/1/', { leverage: 500 }).catch((e: unknown) => e)
+    const error = await call(
+      client.PUT('/api/bot-settings/{id}/', { params: { path: { id: 1 } }, body: { leverage: 500 } }),
+    ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     expect(error).toMatchObject({
       status: 400,
@@ -130,63 +111,46 @@ describe('api client', () => {
 
   it('falls back to a status message when the body has no error field', async () => {
     mockFetch(() => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }))
-    await expect(api.get('dashboard/')).rejects.toMatchObject({
+    await expect(call(client.GET('/api/dashboard/'))).rejects.toMatchObject({
       status: 502,
       message: 'Request failed with status 502 Bad Gateway',
     })
   })
 
-  it('on a 401 clears token and user and goes to /login', async () => {
+  it('on a 401 clears token and user and calls the unauthorized handler', async () => {
     setSession('expired', user)
     mockFetch(() => jsonResponse(401, { error: 'Authentication required' }))
-    await expect(api.get('dashboard/')).rejects.toMatchObject({
+    await expect(call(client.GET('/api/dashboard/'))).rejects.toMatchObject({
       status: 401,
       message: 'Authentication required',
     })
     expect(getToken()).toBeNull()
     expect(getStoredUser()).toBeNull()
-    expect(localStorage.getItem('token')).toBeNull()
-    expect(localStorage.getItem('user')).toBeNull()
     expect(onUnauthorized).toHaveBeenCalledTimes(1)
-  })
-
-  it('without a registered handler a 401 loads /login', async () => {
-    restoreHandler()
-    const assign = vi.fn()
-    vi.stubGlobal('location', { pathname: '/dashboard', assign })
-    setSession('expired', user)
-    mockFetch(() => jsonResponse(401, { error: 'Authentication required' }))
-    await expect(api.get('dashboard/')).rejects.toBeInstanceOf(ApiError)
-    expect(assign).toHaveBeenCalledWith('/login')
-    expect(getToken()).toBeNull()
   })
 
   it('on a 403 keeps the session unless the call opted in', async () => {
     setSession('valid', user)
-    mockFetch(() => jsonResponse(403, { error: 'CSRF token missing or incorrect' }))
-    await expect(api.post('api-keys/1/set_active/')).rejects.toMatchObject({
-      status: 403,
-      message: 'CSRF token missing or incorrect',
-    })
+    mockFetch(() => jsonResponse(403, { error: 'Forbidden' }))
+    await expect(call(client.GET('/api/bot-settings/'))).rejects.toMatchObject({ status: 403 })
     expect(getToken()).toBe('valid')
     expect(onUnauthorized).not.toHaveBeenCalled()
-  })
-
-  it('on a 403 with logoutOn403 clears the session and goes to /login', async () => {
-    setSession('valid', user)
-    mockFetch(() => jsonResponse(403, { error: 'Forbidden' }))
-    await expect(api.get('bot-settings/', { logoutOn403: true })).rejects.toMatchObject({ status: 403 })
+    await expect(call(client.GET('/api/bot-settings/'), { logoutOn403: true })).rejects.toMatchObject({
+      status: 403,
+    })
     expect(getToken()).toBeNull()
-    expect(getStoredUser()).toBeNull()
     expect(onUnauthorized).toHaveBeenCalledTimes(1)
   })
 
-  it('leaves the session alone on other errors', async () => {
+  it('reports a 503 to the store health and leaves the session alone on other errors', async () => {
+    const health = await import('@/lib/store-health')
+    const degraded = vi.spyOn(health, 'setStoreDegraded').mockImplementation(() => undefined)
     setSession('valid', user)
-    mockFetch(() => jsonResponse(500, { error: 'Internal error' }))
-    await expect(api.get('dashboard/')).rejects.toMatchObject({ status: 500, message: 'Internal error' })
+    mockFetch(() => jsonResponse(503, { error: 'The database is unreachable' }))
+    await expect(call(client.GET('/api/dashboard/'))).rejects.toMatchObject({ status: 503 })
+    expect(degraded).toHaveBeenCalledWith(true)
     expect(getToken()).toBe('valid')
-    expect(onUnauthorized).not.toHaveBeenCalled()
+    degraded.mockRestore()
   })
 
   it('reports an unreachable server as an ApiError with status 0', async () => {
@@ -194,15 +158,30 @@ describe('api client', () => {
       'fetch',
       vi.fn<typeof fetch>(() => Promise.reject(new TypeError('Failed to fetch'))),
     )
-    await expect(api.get('dashboard/')).rejects.toMatchObject({ status: 0 })
+    await expect(call(client.GET('/api/dashboard/'))).rejects.toMatchObject({ status: 0 })
   })
 
-  it('sets no timeout: no abort signal unless the caller passes one', async () => {
+  it('passes the caller’s abort signal', async () => {
     const fetchMock = mockFetch(() => jsonResponse(200, {}))
-    await api.get('dashboard/')
-    expect(lastCall(fetchMock).init.signal).toBeUndefined()
     const controller = new AbortController()
-    await api.get('dashboard/', { signal: controller.signal })
-    expect(lastCall(fetchMock).init.signal).toBe(controller.signal)
+    await call(client.GET('/api/dashboard/', { signal: controller.signal }))
+    expect(lastRequest(fetchMock).signal.aborted).toBe(false)
+    controller.abort()
+    expect(lastRequest(fetchMock).signal.aborted).toBe(true)
+  })
+
+  it('refuses, at type-check time, a path, parameter or body the contract does not have', () => {
+    // Never called: tsc checks these lines (the build runs it); each must be an error.
+    const unchecked = () => [
+      // @ts-expect-error no such path
+      client.GET('/api/no-such-path/'),
+      // @ts-expect-error the id is a number
+      client.DELETE('/api/api-keys/{id}/', { params: { path: { id: 'one' } } }),
+      // @ts-expect-error login takes a username and a password
+      client.POST('/api/auth/login/', { body: { user: 'admin' } }),
+      // @ts-expect-error GET /api/logs/ has no `page` parameter
+      client.GET('/api/logs/', { params: { query: { page: 2 } } }),
+    ]
+    expect(typeof unchecked).toBe('function')
   })
 })

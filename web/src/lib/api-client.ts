@@ -1,12 +1,15 @@
+import createClient, { type Middleware } from 'openapi-fetch'
 import { clearSession, getToken } from '@/lib/session'
 import { setStoreDegraded } from '@/lib/store-health'
 import type { ErrorBody } from '@/types/api'
+import type { paths } from '@/types/openapi.gen'
 
 /**
- * The one HTTP client of the app (spec sections 6 and 7).
+ * The one HTTP client of the app (spec sections 6 and 7), typed by path from the server's
+ * OpenAPI document (web/openapi.json -> src/types/openapi.gen.ts): a wrong path, parameter or
+ * body fails `tsc`. Every call is `call(client.GET('/api/...', { params, body, signal }))`.
  *
- * - Paths are relative to the base path `/api/` (`api.get('auth/me/')` calls `/api/auth/me/`).
- * - Plain objects are sent as JSON; FormData, Blob, URLSearchParams and strings are left as is.
+ * - Plain objects are sent as JSON (openapi-fetch's body serializer); FormData is left as is.
  * - Cookies are always sent (`credentials: 'include'`).
  * - `Authorization: Token <t>` when a token is stored.
  * - `X-CSRFToken` copied from the `csrftoken` cookie on every method but GET, HEAD and OPTIONS.
@@ -17,8 +20,6 @@ import type { ErrorBody } from '@/types/api'
  * - Failures throw an `ApiError` whose message is the `error` field of the JSON body.
  * - No timeout: pass `signal` to cancel (TanStack Query does so for queries).
  */
-
-export const API_BASE = '/api/'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -45,17 +46,6 @@ export function serverMessage(error: unknown): string | undefined {
   if (!(error instanceof ApiError) || !error.body || typeof error.body !== 'object') return undefined
   const { error: sentence } = error.body as ErrorBody
   return typeof sentence === 'string' && sentence.trim() ? sentence : undefined
-}
-
-export type QueryParams = Record<string, string | number | boolean | null | undefined>
-
-export type RequestOptions = Omit<RequestInit, 'body' | 'method'> & {
-  method?: string
-  body?: unknown
-  /** Query-string parameters; null and undefined values are left out. */
-  params?: QueryParams
-  /** Treat a 403 like a 401: clear the session and go to /login (spec: "a 403 in one handler"). */
-  logoutOn403?: boolean
 }
 
 type UnauthorizedHandler = () => void
@@ -93,44 +83,6 @@ export function readCookie(name: string): string | null {
   return null
 }
 
-export function buildUrl(path: string, params?: QueryParams): string {
-  const url = path.startsWith(API_BASE) ? path : API_BASE + path.replace(/^\/+/, '')
-  if (!params) return url
-  const search = new URLSearchParams()
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null) search.append(key, String(value))
-  }
-  const query = search.toString()
-  return query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url
-}
-
-function isPassThroughBody(body: unknown): body is BodyInit {
-  return (
-    typeof body === 'string' ||
-    body instanceof FormData ||
-    body instanceof Blob ||
-    body instanceof URLSearchParams ||
-    body instanceof ArrayBuffer ||
-    ArrayBuffer.isView(body) ||
-    (typeof ReadableStream !== 'undefined' && body instanceof ReadableStream)
-  )
-}
-
-async function readBody(response: Response): Promise<unknown> {
-  if (response.status === 204 || response.status === 205) return undefined
-  const text = await response.text()
-  if (!text) return undefined
-  const type = response.headers.get('content-type') ?? ''
-  if (type.includes('json')) {
-    try {
-      return JSON.parse(text) as unknown
-    } catch {
-      return text
-    }
-  }
-  return text
-}
-
 function errorFrom(status: number, statusText: string, body: unknown): ApiError {
   let message = `Request failed with status ${status}${statusText ? ` ${statusText}` : ''}`
   let fields: Record<string, string[]> | undefined
@@ -142,66 +94,83 @@ function errorFrom(status: number, statusText: string, body: unknown): ApiError 
   return new ApiError(status, message, fields, body)
 }
 
-export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method: rawMethod, body, params, logoutOn403 = false, headers: extraHeaders, ...init } = options
-  const method = (rawMethod ?? 'GET').toUpperCase()
-  const headers = new Headers(extraHeaders)
-  if (!headers.has('Accept')) headers.set('Accept', 'application/json')
-
-  const token = getToken()
-  if (token) headers.set('Authorization', `Token ${token}`)
-
-  if (!SAFE_METHODS.has(method)) {
-    const csrf = readCookie('csrftoken')
-    if (csrf) headers.set('X-CSRFToken', csrf)
-  }
-
-  let requestBody: BodyInit | undefined
-  if (body !== undefined && body !== null) {
-    if (isPassThroughBody(body)) {
-      requestBody = body
-    } else {
-      requestBody = JSON.stringify(body)
-      if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json')
+/** Adds the session's headers to every request: Accept, the token and the CSRF cookie. */
+const sessionHeaders: Middleware = {
+  onRequest({ request }) {
+    if (!request.headers.has('Accept')) request.headers.set('Accept', 'application/json')
+    const token = getToken()
+    if (token) request.headers.set('Authorization', `Token ${token}`)
+    if (!SAFE_METHODS.has(request.method)) {
+      const csrf = readCookie('csrftoken')
+      if (csrf) request.headers.set('X-CSRFToken', csrf)
     }
-  }
+    return request
+  },
+}
 
-  let response: Response
-  try {
-    response = await fetch(buildUrl(path, params), {
-      ...init,
-      method,
-      headers,
-      body: requestBody,
-      credentials: 'include',
+/** The typed client; read its answers through `call`, which applies the rules above. */
+export const client = createClient<paths>({
+  // Absolute, because a Request needs a full URL outside the browser (tests); same origin in it.
+  baseUrl: window.location.origin,
+  credentials: 'include',
+  // Sent on as a same-origin path with its init, as the app always has: the global fetch is
+  // looked up at each call (tests stub it) and sees `(path, init)` like any other caller.
+  fetch: async (request) => {
+    const url = new URL(request.url)
+    return fetch(url.pathname + url.search, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body === null ? undefined : await request.text(),
+      credentials: request.credentials,
+      signal: request.signal,
     })
+  },
+})
+client.use(sessionHeaders)
+
+type Answer = { data?: unknown; error?: unknown; response: Response }
+
+export type CallOptions = {
+  /** Treat a 403 like a 401: clear the session and go to /login (spec: "a 403 in one handler"). */
+  logoutOn403?: boolean
+}
+
+/**
+ * The data of a successful answer of `client`; otherwise the session rules above and an
+ * `ApiError`. A network failure is an `ApiError` with status 0; an abort is rethrown as is.
+ */
+export async function call<A extends Answer>(
+  request: Promise<A>,
+  { logoutOn403 = false }: CallOptions = {},
+): Promise<NonNullable<A['data']>> {
+  let answer: A
+  try {
+    answer = await request
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause
     throw new ApiError(0, 'Network error: the server could not be reached')
   }
-
-  const data = await readBody(response)
-  if (response.ok) return data as T
-
+  const { response } = answer
+  if (response.ok) return answer.data as NonNullable<A['data']>
   if (response.status === 401 || (response.status === 403 && logoutOn403)) {
     clearSession()
     unauthorizedHandler()
   }
   if (response.status === 503) setStoreDegraded(true)
-  throw errorFrom(response.status, response.statusText, data)
+  throw errorFrom(response.status, response.statusText, answer.error)
 }
 
-type MethodOptions = Omit<RequestOptions, 'method' | 'body'>
+type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? Q : never
 
-export const api = {
-  get: <T = unknown>(path: string, options?: MethodOptions) =>
-    apiRequest<T>(path, { ...options, method: 'GET' }),
-  post: <T = unknown>(path: string, body?: unknown, options?: MethodOptions) =>
-    apiRequest<T>(path, { ...options, method: 'POST', body }),
-  put: <T = unknown>(path: string, body?: unknown, options?: MethodOptions) =>
-    apiRequest<T>(path, { ...options, method: 'PUT', body }),
-  patch: <T = unknown>(path: string, body?: unknown, options?: MethodOptions) =>
-    apiRequest<T>(path, { ...options, method: 'PATCH', body }),
-  delete: <T = unknown>(path: string, options?: MethodOptions) =>
-    apiRequest<T>(path, { ...options, method: 'DELETE' }),
+/**
+ * The URL of a GET path with its query, for what the browser downloads itself (the CSV export):
+ * typed by path like every call; null and undefined values are left out.
+ */
+export function pathUrl<P extends keyof paths>(path: P, query: Query<P>): string {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(query ?? {}) as [string, unknown][]) {
+    if (value !== undefined && value !== null) search.append(key, String(value))
+  }
+  const text = search.toString()
+  return text ? `${path}?${text}` : path
 }

@@ -8,10 +8,10 @@ use signaldesk_engine::AlertKind;
 use signaldesk_store::AlertRecord;
 use utoipa::ToSchema;
 
-use crate::api::rfc3339;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiResult, ErrorBody};
+use crate::wire::rfc3339;
 
 /// Raised alerts and recent cleared ones answered, in all.
 const RECENT: i64 = 50;

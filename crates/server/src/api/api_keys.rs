@@ -13,11 +13,11 @@ use signaldesk_core::key_permissions::KeyPermissions;
 use signaldesk_store::{ApiKeyRecord, AuditAction};
 use utoipa::ToSchema;
 
-use crate::api::rfc3339;
 use crate::app::{now_ms, AppState};
 use crate::audit_log::Audit;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody, FieldErrors};
+use crate::wire::rfc3339;
 
 /// What lists show instead of the key.
 pub const MASKED_KEY: &str = "********";

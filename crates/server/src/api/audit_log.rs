@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use signaldesk_store::AuditEntry;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::rfc3339;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+use crate::wire::rfc3339;
 
 const DEFAULT_LIMIT: i64 = 50;
 const MAX_LIMIT: i64 = 200;

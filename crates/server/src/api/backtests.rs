@@ -13,12 +13,12 @@ use signaldesk_backtest::{BacktestError, Data, Request, Source};
 use signaldesk_store::{BacktestRecord, StoreError};
 use utoipa::ToSchema;
 
-use crate::api::rfc3339;
 use crate::app::{now_ms, AppState};
 use crate::auth::AuthUser;
 use crate::backtest::view::BacktestOutcomeView;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody, FieldErrors};
 use crate::openapi::SettingsInput;
+use crate::wire::rfc3339;
 
 /// The most symbols one backtest names.
 const MAX_SYMBOLS: usize = 100;

@@ -7,10 +7,10 @@ use signaldesk_core::stats::blank;
 use signaldesk_store::{LogEntry, LogLevel};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::rfc3339;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+use crate::wire::rfc3339;
 
 const DEFAULT_LIMIT: i64 = 100;
 /// The web app keeps at most this many entries (spec section 9), so more is never useful.

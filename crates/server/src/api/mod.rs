@@ -20,10 +20,3 @@ pub mod trade_search;
 pub mod trades;
 pub mod trades_export;
 pub mod webhook;
-
-/// Unix ms as RFC 3339 in UTC, the one time format the API answers with.
-pub fn rfc3339(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .unwrap_or_default()
-        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}

@@ -12,10 +12,10 @@ use signaldesk_engine::notify::EventKind;
 use signaldesk_store::{ChannelRecord, ChannelSpec};
 use utoipa::ToSchema;
 
-use crate::api::rfc3339;
 use crate::app::{now_ms, AppState};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, ErrorBody, FieldErrors};
+use crate::wire::rfc3339;
 
 const MAX_URL_CHARS: usize = 2048;
 const MAX_ADDRESS_CHARS: usize = 254;

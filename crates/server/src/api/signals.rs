@@ -8,10 +8,10 @@ use signaldesk_engine::signal_worker::sort_for_display;
 use signaldesk_store::StoredSignal;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::rfc3339;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+use crate::wire::rfc3339;
 
 /// The list cap of spec section 9.
 const DEFAULT_LIMIT: i64 = 50;

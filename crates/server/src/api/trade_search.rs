@@ -19,10 +19,10 @@ use signaldesk_store::{TradeCursor, TradeSearch, TradeSortKey, TradeStatus};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::stats::user_zone;
-use crate::api::trades::TradeView;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+use crate::wire::trades::TradeView;
 
 const DEFAULT_LIMIT: i64 = 50;
 const MAX_LIMIT: i64 = 200;

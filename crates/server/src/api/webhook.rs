@@ -21,12 +21,12 @@ use signaldesk_engine::signal_worker::Alert;
 use signaldesk_store::AuditAction;
 use utoipa::ToSchema;
 
-use crate::api::rfc3339;
 use crate::app::{now_ms, AppState};
 use crate::audit_log::Audit;
 use crate::auth::{secrets, AuthUser};
 use crate::error::{ApiError, ApiPath, ApiResult, ErrorBody, FieldErrors};
 use crate::rate_limit::client_ip;
+use crate::wire::rfc3339;
 
 #[derive(Serialize, ToSchema)]
 pub struct WebhookStatus {

@@ -10,12 +10,12 @@ use serde_json::json;
 use signaldesk_store::{AuditAction, SessionInfo};
 use utoipa::ToSchema;
 
-use crate::api::rfc3339;
 use crate::app::AppState;
 use crate::audit_log::Audit;
 use crate::auth::handlers::RevokedResponse;
 use crate::auth::AuthUser;
 use crate::error::{ApiPath, ApiResult, ErrorBody};
+use crate::wire::rfc3339;
 
 #[derive(Serialize, ToSchema)]
 pub struct SessionView {

@@ -13,9 +13,9 @@ use signaldesk_core::settings::BotSettings;
 use signaldesk_venue::paper::PaperConfig;
 use utoipa::ToSchema;
 
-use crate::api::rfc3339;
-use crate::api::stats::{ChainView, EquityPointView, StatsView};
-use crate::api::trades::TradeView;
+use crate::wire::rfc3339;
+use crate::wire::stats::{ChainView, EquityPointView, StatsView};
+use crate::wire::trades::TradeView;
 
 /// The most trades a stored result keeps (the newest); the figures count them all.
 pub const MAX_TRADES_KEPT: usize = 5_000;

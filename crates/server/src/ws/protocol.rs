@@ -14,8 +14,8 @@ use utoipa::ToSchema;
 use crate::api::alerts::AlertView;
 use crate::api::balance::BalanceView;
 use crate::api::logs::LogView;
-use crate::api::rfc3339;
 use crate::api::signals::SignalView;
+use crate::wire::rfc3339;
 
 #[derive(Serialize)]
 pub struct UserView {

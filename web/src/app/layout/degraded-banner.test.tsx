@@ -3,7 +3,7 @@ import { act, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DegradedBanner } from '@/app/layout/degraded-banner'
 import { layoutStrings } from '@/app/layout/strings'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { createQueryClient } from '@/lib/query-client'
 import { HEALTH_POLL_MS, HEALTH_URL, setStoreDegraded } from '@/lib/store-health'
 
@@ -64,7 +64,10 @@ describe('degraded-mode banner', () => {
     expect(banner()).toBeNull()
 
     await act(async () => {
-      await expect(api.get('logs/')).rejects.toMatchObject({ status: 503, message: UNREACHABLE.error })
+      await expect(call(client.GET('/api/logs/'))).rejects.toMatchObject({
+        status: 503,
+        message: UNREACHABLE.error,
+      })
     })
     expect(banner()).toHaveTextContent(layoutStrings.degraded.title)
     expect(banner()).toHaveTextContent(layoutStrings.degraded.detail)
@@ -82,7 +85,7 @@ describe('degraded-mode banner', () => {
     )
     const { invalidate } = renderBanner()
     await act(async () => {
-      await api.get('dashboard/').catch(() => undefined)
+      await call(client.GET('/api/dashboard/')).catch(() => undefined)
     })
     expect(banner()).not.toBeNull()
 
@@ -100,17 +103,17 @@ describe('degraded-mode banner', () => {
     )
     renderBanner()
     await act(async () => {
-      await api.get('logs/').catch(() => undefined)
+      await call(client.GET('/api/logs/')).catch(() => undefined)
     })
     expect(banner()).toBeNull()
 
     apiStatus = 503
     await act(async () => {
-      await api.get('logs/').catch(() => undefined)
+      await call(client.GET('/api/logs/')).catch(() => undefined)
     })
     apiStatus = 200
     await act(async () => {
-      await api.get('logs/')
+      await call(client.GET('/api/logs/'))
     })
     expect(banner()).not.toBeNull()
   })

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { Alert } from '@/types/api'
 
 /** GET /api/alerts/: the raised alerts (newest first), then the most recent cleared ones. */
 export function getAlerts({ signal }: { signal?: AbortSignal } = {}): Promise<Alert[]> {
-  return api.get<Alert[]>('alerts/', { signal })
+  return call(client.GET('/api/alerts/', { signal }))
 }
 
 export const alertsQueryKey = ['alerts'] as const

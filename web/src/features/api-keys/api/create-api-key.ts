@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { ApiKey, NewApiKey } from '@/types/api'
 import { invalidateApiKeys } from '@/features/api-keys/api/get-api-keys'
 
@@ -7,7 +7,7 @@ export type CreateApiKeyInput = NewApiKey
 
 /** POST /api/api-keys/: 201 with the stored key, masked; 400 with `fields` when key or secret is empty. */
 export function createApiKey(input: CreateApiKeyInput): Promise<ApiKey> {
-  return api.post<ApiKey>('api-keys/', input)
+  return call(client.POST('/api/api-keys/', { body: input }))
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { ApiKey } from '@/types/api'
 import { invalidateApiKeys } from '@/features/api-keys/api/get-api-keys'
 import { invalidateBotStatus } from '@/features/dashboard/api/get-bot-status'
@@ -9,7 +9,7 @@ import { invalidateBotStatus } from '@/features/dashboard/api/get-bot-status'
  * on their paper account again. 409 while the bot runs, and while the user has open trades.
  */
 export function deactivateApiKey(id: number): Promise<ApiKey> {
-  return api.post<ApiKey>(`api-keys/${id}/deactivate/`)
+  return call(client.POST('/api/api-keys/{id}/deactivate/', { params: { path: { id } } }))
 }
 
 export function useDeactivateApiKey() {

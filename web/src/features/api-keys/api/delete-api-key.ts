@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { invalidateApiKeys } from '@/features/api-keys/api/get-api-keys'
 import { invalidateBotStatus } from '@/features/dashboard/api/get-bot-status'
 
 /** DELETE /api/api-keys/{id}/: 204; 409 for the active key while the bot runs. */
 export function deleteApiKey(id: number): Promise<void> {
-  return api.delete<undefined>(`api-keys/${id}/`)
+  return call(client.DELETE('/api/api-keys/{id}/', { params: { path: { id } } }))
 }
 
 export function useDeleteApiKey() {

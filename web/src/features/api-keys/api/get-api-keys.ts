@@ -1,10 +1,10 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { ApiKey } from '@/types/api'
 
 /** GET /api/api-keys/: the user's keys, newest first, each key fully masked. */
 export function getApiKeys({ signal }: { signal?: AbortSignal } = {}): Promise<ApiKey[]> {
-  return api.get<ApiKey[]>('api-keys/', { signal })
+  return call(client.GET('/api/api-keys/', { signal }))
 }
 
 export const apiKeysQueryKey = ['api-keys'] as const

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { ActivatedApiKey } from '@/types/api'
 import { invalidateApiKeys } from '@/features/api-keys/api/get-api-keys'
 import { invalidateBotStatus } from '@/features/dashboard/api/get-bot-status'
@@ -10,7 +10,7 @@ import { invalidateBotStatus } from '@/features/dashboard/api/get-bot-status'
  * `warning` is set when the key is accepted but bound to no IP address.
  */
 export function setActiveApiKey(id: number): Promise<ActivatedApiKey> {
-  return api.post<ActivatedApiKey>(`api-keys/${id}/set_active/`)
+  return call(client.POST('/api/api-keys/{id}/set_active/', { params: { path: { id } } }))
 }
 
 export function useSetActiveApiKey() {

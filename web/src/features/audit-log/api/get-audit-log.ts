@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { AuditPage } from '@/types/api'
 
 /** Rows per request; the server allows 1 to 200. */
@@ -13,10 +13,12 @@ export function getAuditLog({
   before?: number | null
   signal?: AbortSignal
 }): Promise<AuditPage> {
-  return api.get<AuditPage>('audit-log/', {
-    signal,
-    params: { limit: AUDIT_LOG_PAGE_SIZE, before: before ?? undefined },
-  })
+  return call(
+    client.GET('/api/audit-log/', {
+      params: { query: { limit: AUDIT_LOG_PAGE_SIZE, before: before ?? undefined } },
+      signal,
+    }),
+  )
 }
 
 export const auditLogQueryKey = ['audit-log'] as const

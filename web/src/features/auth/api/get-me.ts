@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { useEffect, useSyncExternalStore } from 'react'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { shouldRetryQuery } from '@/lib/query-client'
 import { clearSession, getToken, subscribeSession } from '@/lib/session'
 import type { User } from '@/types/api'
 
 /** GET /api/auth/me/: the logged-in user. */
 export function getMe({ signal }: { signal?: AbortSignal } = {}): Promise<User> {
-  return api.get<User>('auth/me/', { signal })
+  return call(client.GET('/api/auth/me/', { signal }))
 }
 
 export const meQueryKey = ['auth', 'me'] as const

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { setSession } from '@/lib/session'
 import type { AuthResponse, Credentials } from '@/types/api'
 import { meQueryKey } from '@/features/auth/api/get-me'
@@ -8,7 +8,7 @@ export type { AuthResponse, Credentials }
 
 /** POST /api/auth/login/. */
 export function login(credentials: Credentials): Promise<AuthResponse> {
-  return api.post<AuthResponse>('auth/login/', credentials)
+  return call(client.POST('/api/auth/login/', { body: credentials }))
 }
 
 /** Logs in and stores token and user (spec section 4); the caller navigates. */

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from 'react-router'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { clearSession } from '@/lib/session'
 
 /** POST /api/auth/logout/ with an empty body. */
 export function logout(): Promise<unknown> {
-  return api.post('auth/logout/')
+  return call(client.POST('/api/auth/logout/'))
 }
 
 /** Calls the server, then always clears token and user and goes to /login (spec section 4). */

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { Backtest, BacktestInput, BacktestResult } from '@/types/api'
 import type { BacktestRequest, BacktestRun } from '@/features/backtest/api/sweep'
 
@@ -10,11 +10,20 @@ export const RUNNING_POLL_MS = 500
 
 const LIST_KEY = ['backtests'] as const
 
+/**
+ * A run as the pages read it (./sweep): the document types `kind` as a string and hour ranges as
+ * arrays, which the server always sends as one of its kinds and as pairs.
+ */
+function readRun<T>(answer: Promise<T>): Promise<BacktestRun> {
+  return answer as Promise<unknown> as Promise<BacktestRun>
+}
+
 /** GET /api/backtests/: the user's runs, newest first, without results. */
 export function backtestsQueryOptions() {
   return queryOptions({
     queryKey: LIST_KEY,
-    queryFn: ({ signal }) => api.get<BacktestRun[]>('backtests/', { signal }),
+    queryFn: ({ signal }) =>
+      readRun(call(client.GET('/api/backtests/', { signal }))) as Promise<unknown> as Promise<BacktestRun[]>,
     refetchInterval: (query) =>
       query.state.data?.some((run) => run.status === 'running') ? RUNNING_POLL_MS : false,
   })
@@ -28,7 +37,8 @@ export function useBacktests() {
 export function useBacktest(id: number | null) {
   return useQuery({
     queryKey: [...LIST_KEY, id],
-    queryFn: ({ signal }) => api.get<BacktestRun>(`backtests/${String(id)}/`, { signal }),
+    queryFn: ({ signal }) =>
+      readRun(call(client.GET('/api/backtests/{id}/', { params: { path: { id: id ?? 0 } }, signal }))),
     enabled: id !== null,
     refetchInterval: (query) => (query.state.data?.status === 'running' ? RUNNING_POLL_MS : false),
   })
@@ -42,7 +52,7 @@ function refreshAll(queryClient: QueryClient) {
 export function useStartBacktest() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (input: BacktestRequest) => api.post<BacktestRun>('backtests/', input),
+    mutationFn: (input: BacktestRequest) => readRun(call(client.POST('/api/backtests/', { body: input }))),
     onSuccess: () => refreshAll(queryClient),
   })
 }
@@ -51,7 +61,8 @@ export function useStartBacktest() {
 export function useCancelBacktest() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (id: number) => api.post<Backtest>(`backtests/${String(id)}/cancel/`),
+    mutationFn: (id: number) =>
+      call(client.POST('/api/backtests/{id}/cancel/', { params: { path: { id } } })),
     onSettled: () => refreshAll(queryClient),
   })
 }
@@ -60,7 +71,7 @@ export function useCancelBacktest() {
 export function useDeleteBacktest() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (id: number) => api.delete(`backtests/${String(id)}/`),
+    mutationFn: (id: number) => call(client.DELETE('/api/backtests/{id}/', { params: { path: { id } } })),
     onSettled: () => refreshAll(queryClient),
   })
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { ParityReport, ParityRow, ParitySide } from '@/types/api'
 
 export type { ParityReport, ParityRow, ParitySide }
@@ -15,10 +15,13 @@ export type ParityPeriod = { from: string; to: string }
 export function useParity(period: ParityPeriod | null) {
   return useQuery({
     queryKey: ['parity', period?.from, period?.to],
-    queryFn: ({ signal }) => {
-      const query = new URLSearchParams({ from: period?.from ?? '', to: period?.to ?? '' })
-      return api.get<ParityReport>(`parity/?${query.toString()}`, { signal })
-    },
+    queryFn: ({ signal }) =>
+      call(
+        client.GET('/api/parity/', {
+          params: { query: { from: period?.from ?? '', to: period?.to ?? '' } },
+          signal,
+        }),
+      ),
     enabled: period !== null,
     retry: false,
     staleTime: 60_000,

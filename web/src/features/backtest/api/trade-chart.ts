@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 
 /*
  * GET /api/backtests/{id}/trades/{trade_id}/chart/: the candles of a backtest trade's symbol
@@ -41,7 +41,12 @@ export function tradeChartQueryOptions(runId: number, tradeId: number) {
     // run's trade never changes (runs are deterministic).
     queryKey: ['backtest-trade-chart', runId, tradeId],
     queryFn: ({ signal }) =>
-      api.get<TradeChart>(`backtests/${String(runId)}/trades/${String(tradeId)}/chart/`, { signal }),
+      call(
+        client.GET('/api/backtests/{id}/trades/{trade_id}/chart/', {
+          params: { path: { id: runId, trade_id: tradeId } },
+          signal,
+        }),
+      ) as Promise<TradeChart>,
     staleTime: Infinity,
   })
 }

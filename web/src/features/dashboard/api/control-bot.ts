@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
-import type { BotControlResponse, BotSettings } from '@/types/api'
+import { call, client } from '@/lib/api-client'
+import type { BotControlResponse } from '@/types/api'
 import { invalidateBotSettings, patchBotSettingsData } from '@/features/settings/api/get-bot-settings'
 import { invalidateBotStatus } from '@/features/dashboard/api/get-bot-status'
 
@@ -20,12 +20,22 @@ export type { BotControlResponse }
 export type BotControlInput = { id: number; action: BotControlAction }
 
 function postAction({ id, action }: BotControlInput): Promise<BotControlResponse> {
-  return api.post<BotControlResponse>(`bot-settings/${String(id)}/${action}/`)
+  const init = { params: { path: { id } } }
+  switch (action) {
+    case 'start_trading_worker':
+      return call(client.POST('/api/bot-settings/{id}/start_trading_worker/', init))
+    case 'stop_bot':
+      return call(client.POST('/api/bot-settings/{id}/stop_bot/', init))
+    case 'start_signals':
+      return call(client.POST('/api/bot-settings/{id}/start_signals/', init))
+    case 'stop_signals':
+      return call(client.POST('/api/bot-settings/{id}/stop_signals/', init))
+  }
 }
 
 export async function controlBot({ id, action }: BotControlInput): Promise<BotControlResponse> {
   if (action === 'start_trading_worker') {
-    const record = await api.get<BotSettings>(`bot-settings/${String(id)}/`)
+    const record = await call(client.GET('/api/bot-settings/{id}/', { params: { path: { id } } }))
     if (!record.is_signals_fetching_active) await postAction({ id, action: 'start_signals' })
   }
   return postAction({ id, action })

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { BotStatus } from '@/types/api'
 
 export type { BotStatus }
@@ -13,7 +13,7 @@ export type { BotStatus }
  * and every bot control refetch it through `invalidateBotStatus`.
  */
 export function getBotStatus({ signal }: { signal?: AbortSignal } = {}): Promise<BotStatus> {
-  return api.get<BotStatus>('bot/status/', { signal })
+  return call(client.GET('/api/bot/status/', { signal }))
 }
 
 export const botStatusQueryKey = ['bot-status'] as const

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { Balance, DashboardResponse } from '@/types/api'
 
 export type { DashboardResponse }
@@ -11,7 +11,7 @@ export type { DashboardResponse }
  * Total Trades and 24h Volume follow the trades (issue 33).
  */
 export function getDashboard({ signal }: { signal?: AbortSignal } = {}) {
-  return api.get<DashboardResponse>('dashboard/', { signal })
+  return call(client.GET('/api/dashboard/', { signal }))
 }
 
 export const dashboardQueryKey = ['dashboard'] as const

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { LiveStatistics } from '@/types/api'
 import type { LivePeriod } from '@/features/live-statistics/strings'
 
@@ -9,7 +9,7 @@ import type { LivePeriod } from '@/features/live-statistics/strings'
  * reaches them through `applyLiveStatistics`.
  */
 export function getStatistics({ period, signal }: { period: LivePeriod; signal?: AbortSignal }) {
-  return api.get<LiveStatistics>('statistics/', { signal, params: { period } })
+  return call(client.GET('/api/statistics/', { params: { query: { period } }, signal }))
 }
 
 export const statisticsQueryKey = ['statistics'] as const

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { LOGS_CAP } from '@/lib/live/constants'
 import type { LogEntry, LogLevel } from '@/types/api'
 
@@ -25,10 +25,12 @@ export function getLogs({
   level: LogLevelFilter
   signal?: AbortSignal
 }): Promise<LogEntry[]> {
-  return api.get<LogEntry[]>('logs/', {
-    signal,
-    params: { level: level === 'all' ? undefined : level, limit: LOGS_CAP },
-  })
+  return call(
+    client.GET('/api/logs/', {
+      params: { query: { level: level === 'all' ? undefined : level, limit: LOGS_CAP } },
+      signal,
+    }),
+  )
 }
 
 export const logsQueryKey = ['logs'] as const

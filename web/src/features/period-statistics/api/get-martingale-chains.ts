@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { useBotSettings } from '@/features/settings/api/get-bot-settings'
 import { customDates, type StatsFilter } from '@/features/period-statistics/api/get-stats'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { Chain, ChainsResponse, ChainTrade } from '@/types/api'
 
 export type { Chain, ChainsResponse, ChainTrade }
@@ -57,7 +57,7 @@ export function getMartingaleChains({
   dates: { date_from?: string; date_to?: string }
   signal?: AbortSignal
 }) {
-  return api.get<ChainsResponse>('martingale_chains/', { signal, params: dates })
+  return call(client.GET('/api/martingale_chains/', { params: { query: dates }, signal }))
 }
 
 export function martingaleChainsQueryOptions(filter: StatsFilter, timeZone: string) {

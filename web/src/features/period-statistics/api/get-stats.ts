@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { EquitySample, HeatmapCell, HourRow, StatsResponse, WeekdayRow } from '@/types/api'
 
 /** The periods of the /stats selector (spec section 7). */
@@ -29,10 +29,12 @@ export function customDates({ period, dateFrom, dateTo }: StatsFilter) {
 
 /** GET /api/stats/?period=…, plus date_from and date_to when Custom has both dates. */
 export function getStats({ filter, signal }: { filter: StatsFilter; signal?: AbortSignal }) {
-  return api.get<StatsResponse>('stats/', {
-    signal,
-    params: { period: filter.period, ...customDates(filter) },
-  })
+  return call(
+    client.GET('/api/stats/', {
+      params: { query: { period: filter.period, ...customDates(filter) } },
+      signal,
+    }),
+  )
 }
 
 export function statsQueryOptions(filter: StatsFilter) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { invalidateSessions } from '@/features/security/api/get-sessions'
 import type { PasswordChange, Revoked } from '@/types/api'
 
 /** POST /api/auth/password/: needs the current password; ends every other session. */
 export function changePassword(change: PasswordChange): Promise<Revoked> {
-  return api.post<Revoked>('auth/password/', change)
+  return call(client.POST('/api/auth/password/', { body: change }))
 }
 
 export function useChangePassword() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { invalidateTwoFactor } from '@/features/security/api/get-two-factor'
 import type { TwoFactorDisabled } from '@/types/api'
 
 /** POST /api/auth/2fa/disable/ with a current code or a recovery code. */
 export function disableTwoFactor(code: string): Promise<TwoFactorDisabled> {
-  return api.post<TwoFactorDisabled>('auth/2fa/disable/', { code })
+  return call(client.POST('/api/auth/2fa/disable/', { body: { code } }))
 }
 
 export function useDisableTwoFactor() {

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { SessionInfo } from '@/types/api'
 
 /** GET /api/auth/sessions/: the user's sessions, the most recently used first. */
 export function getSessions({ signal }: { signal?: AbortSignal } = {}): Promise<SessionInfo[]> {
-  return api.get<SessionInfo[]>('auth/sessions/', { signal })
+  return call(client.GET('/api/auth/sessions/', { signal }))
 }
 
 export const sessionsQueryKey = ['auth', 'sessions'] as const

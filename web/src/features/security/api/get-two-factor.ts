@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { Me } from '@/types/api'
 
 /**
@@ -8,7 +8,7 @@ import type { Me } from '@/types/api'
  * answer, which does not say.
  */
 export function getTwoFactorStatus({ signal }: { signal?: AbortSignal } = {}): Promise<Me> {
-  return api.get<Me>('auth/me/', { signal })
+  return call(client.GET('/api/auth/me/', { signal }))
 }
 
 export const twoFactorQueryKey = ['auth', 'two-factor'] as const

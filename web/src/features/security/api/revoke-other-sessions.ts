@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { invalidateSessions } from '@/features/security/api/get-sessions'
 import type { Revoked } from '@/types/api'
 
 /** POST /api/auth/sessions/revoke-others/: ends every session but this one. */
 export function revokeOtherSessions(): Promise<Revoked> {
-  return api.post<Revoked>('auth/sessions/revoke-others/')
+  return call(client.POST('/api/auth/sessions/revoke-others/'))
 }
 
 export function useRevokeOtherSessions() {

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { TwoFactorSetup } from '@/types/api'
 
 /**
@@ -7,7 +7,7 @@ import type { TwoFactorSetup } from '@/types/api'
  * keeps them in component state only (never the query cache or localStorage).
  */
 export function setupTwoFactor(): Promise<TwoFactorSetup> {
-  return api.post<TwoFactorSetup>('auth/2fa/setup/')
+  return call(client.POST('/api/auth/2fa/setup/'))
 }
 
 export function useSetupTwoFactor() {

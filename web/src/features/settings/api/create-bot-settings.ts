@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { BotSettings, BotSettingsPayload } from '@/types/api'
 import { invalidateBotSettings, setBotSettingsData } from '@/features/settings/api/get-bot-settings'
 
@@ -8,7 +8,8 @@ import { invalidateBotSettings, setBotSettingsData } from '@/features/settings/a
  * the first list already; this covers a list that came back empty.
  */
 export function createBotSettings(payload: BotSettingsPayload): Promise<BotSettings> {
-  return api.post<BotSettings>('bot-settings/', payload)
+  // The document types hour ranges as arrays; the server sends pairs.
+  return call(client.POST('/api/bot-settings/', { body: payload })) as Promise<BotSettings>
 }
 
 export function useCreateBotSettings() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { invalidateNotificationChannels } from '@/features/settings/api/get-notification-channels'
 import type { NewNotificationChannel, NotificationChannel } from '@/types/api'
 
 /** POST /api/notification-channels/: 201 with the channel (and, once, a secret the server made). */
 export function createNotificationChannel(input: NewNotificationChannel): Promise<NotificationChannel> {
-  return api.post<NotificationChannel>('notification-channels/', input)
+  return call(client.POST('/api/notification-channels/', { body: input }))
 }
 
 export function useCreateNotificationChannel() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { NewWebhook } from '@/types/api'
 import { invalidateWebhook, setWebhookStatusData } from '@/features/settings/api/get-webhook'
 
 /** POST /api/webhook/ with no body: 201 with a new secret URL path; the previous URL stops working at once. */
 export function createWebhook(): Promise<NewWebhook> {
-  return api.post<NewWebhook>('webhook/')
+  return call(client.POST('/api/webhook/'))
 }
 
 /**

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { invalidateNotificationChannels } from '@/features/settings/api/get-notification-channels'
 
 /** DELETE /api/notification-channels/{id}/: 204. */
 export function deleteNotificationChannel(id: number): Promise<void> {
-  return api.delete<undefined>(`notification-channels/${id}/`)
+  return call(client.DELETE('/api/notification-channels/{id}/', { params: { path: { id } } }))
 }
 
 export function useDeleteNotificationChannel() {

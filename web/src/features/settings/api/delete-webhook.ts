@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { invalidateWebhook, setWebhookStatusData } from '@/features/settings/api/get-webhook'
 
 /** DELETE /api/webhook/: 204; 404 when the user has no webhook URL. */
 export function deleteWebhook(): Promise<void> {
-  return api.delete<undefined>('webhook/')
+  return call(client.DELETE('/api/webhook/'))
 }
 
 export function useDeleteWebhook() {

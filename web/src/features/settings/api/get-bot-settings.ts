@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { shouldRetryQuery } from '@/lib/query-client'
 import type { BotSettings } from '@/types/api'
 
@@ -15,8 +15,9 @@ export async function getBotSettings({
   signal,
   logoutOn403 = false,
 }: { signal?: AbortSignal; logoutOn403?: boolean } = {}): Promise<BotSettings | null> {
-  const records = await api.get<BotSettings[]>('bot-settings/', { signal, logoutOn403 })
-  return records[0] ?? null
+  const records = await call(client.GET('/api/bot-settings/', { signal }), { logoutOn403 })
+  // The document types hour ranges as arrays; the server sends pairs.
+  return (records[0] as BotSettings | undefined) ?? null
 }
 
 export const botSettingsQueryKey = ['bot-settings'] as const

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { NotificationChannel } from '@/types/api'
 
 /**
@@ -9,7 +9,7 @@ import type { NotificationChannel } from '@/types/api'
 export function getNotificationChannels({ signal }: { signal?: AbortSignal } = {}): Promise<
   NotificationChannel[]
 > {
-  return api.get<NotificationChannel[]>('notification-channels/', { signal })
+  return call(client.GET('/api/notification-channels/', { signal }))
 }
 
 export const notificationChannelsQueryKey = ['notification-channels'] as const

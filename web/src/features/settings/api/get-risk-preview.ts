@@ -1,5 +1,5 @@
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { BotSettingsPayload, RiskPreview } from '@/types/api'
 
 /**
@@ -12,7 +12,7 @@ export function getRiskPreview(
   payload: BotSettingsPayload,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<RiskPreview> {
-  return api.post<RiskPreview>('bot-settings/risk-preview/', payload, { signal })
+  return call(client.POST('/api/bot-settings/risk-preview/', { body: payload, signal }))
 }
 
 export const riskPreviewQueryKey = ['risk-preview'] as const

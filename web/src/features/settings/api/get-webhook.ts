@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { WebhookStatus } from '@/types/api'
 
 /**
@@ -7,7 +7,7 @@ import type { WebhookStatus } from '@/types/api'
  * never holds the URL, so this entry is the only webhook data the query cache ever keeps.
  */
 export function getWebhookStatus({ signal }: { signal?: AbortSignal } = {}): Promise<WebhookStatus> {
-  return api.get<WebhookStatus>('webhook/', { signal })
+  return call(client.GET('/api/webhook/', { signal }))
 }
 
 export const webhookQueryKey = ['webhook'] as const

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { invalidateNotificationChannels } from '@/features/settings/api/get-notification-channels'
 import type { ChannelTestResult } from '@/types/api'
 
 /** POST /api/notification-channels/{id}/test/: sends a test message now; whether it went through. */
 export function testNotificationChannel(id: number): Promise<ChannelTestResult> {
-  return api.post<ChannelTestResult>(`notification-channels/${id}/test/`)
+  return call(client.POST('/api/notification-channels/{id}/test/', { params: { path: { id } } }))
 }
 
 export function useTestNotificationChannel() {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { invalidateNotificationChannels } from '@/features/settings/api/get-notification-channels'
 import type { NewNotificationChannel, NotificationChannel } from '@/types/api'
 
@@ -10,7 +10,7 @@ export type ChannelChange = { id: number; input: Omit<NewNotificationChannel, 'k
  * secret, which are never shown) keep their value; the kind cannot change.
  */
 export function updateNotificationChannel({ id, input }: ChannelChange): Promise<NotificationChannel> {
-  return api.put<NotificationChannel>(`notification-channels/${id}/`, input)
+  return call(client.PUT('/api/notification-channels/{id}/', { params: { path: { id } }, body: input }))
 }
 
 export function useUpdateNotificationChannel() {

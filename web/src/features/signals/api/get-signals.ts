@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import { SIGNALS_CAP } from '@/lib/live/constants'
 import type { Signal } from '@/types/api'
 
@@ -9,7 +9,7 @@ import type { Signal } from '@/types/api'
  * through `replaceSignals` (a `signals_update`) and `putSignalFirst` (a `signal`).
  */
 export function getSignals({ signal }: { signal?: AbortSignal } = {}): Promise<Signal[]> {
-  return api.get<Signal[]>('signals/', { signal })
+  return call(client.GET('/api/signals/', { signal }))
 }
 
 export const signalsQueryKey = ['signals'] as const

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { CloseAllTradesAnswer } from '@/types/api'
 import { invalidateOpenTrades } from '@/features/trades/api/get-open-trades'
 
@@ -7,7 +7,7 @@ export type { CloseAllTradesAnswer }
 
 /** POST /api/trades/close-all/ with no body: closes every open trade at market; answers how many. */
 export function closeAllTrades(): Promise<CloseAllTradesAnswer> {
-  return api.post<CloseAllTradesAnswer>('trades/close-all/')
+  return call(client.POST('/api/trades/close-all/'))
 }
 
 export function useCloseAllTrades() {

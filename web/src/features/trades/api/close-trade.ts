@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { Trade } from '@/types/api'
 import { invalidateOpenTrades, removeOpenTrade } from '@/features/trades/api/get-open-trades'
 
@@ -8,7 +8,7 @@ import { invalidateOpenTrades, removeOpenTrade } from '@/features/trades/api/get
  * 404 when the trade is not the user's; 409 "This trade is not open".
  */
 export function closeTrade(id: number): Promise<Trade> {
-  return api.post<Trade>(`trades/${id}/close/`)
+  return call(client.POST('/api/trades/{id}/close/', { params: { path: { id } } }))
 }
 
 export function useCloseTrade() {

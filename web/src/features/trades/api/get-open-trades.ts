@@ -1,6 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
-import type { Trade, TradePage } from '@/types/api'
+import { call, client } from '@/lib/api-client'
+import type { Trade } from '@/types/api'
 
 /** The bot holds at most one open trade per symbol; 100 is far above any max_trades in use. */
 export const OPEN_TRADES_PAGE_SIZE = 100
@@ -12,10 +12,12 @@ export const OPEN_TRADES_PAGE_SIZE = 100
  * `invalidateOpenTrades`.
  */
 export async function getOpenTrades({ signal }: { signal?: AbortSignal } = {}): Promise<Trade[]> {
-  const page = await api.get<TradePage>('trades/', {
-    signal,
-    params: { status: 'open', page_size: OPEN_TRADES_PAGE_SIZE },
-  })
+  const page = await call(
+    client.GET('/api/trades/', {
+      params: { query: { status: 'open', page_size: OPEN_TRADES_PAGE_SIZE } },
+      signal,
+    }),
+  )
   return page.results
 }
 

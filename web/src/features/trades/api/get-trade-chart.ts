@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { call, client } from '@/lib/api-client'
 import type { TradeChart } from '@/features/backtest/api/trade-chart'
 
 /**
@@ -9,7 +9,11 @@ import type { TradeChart } from '@/features/backtest/api/trade-chart'
 export function liveTradeChartQueryOptions(tradeId: number) {
   return queryOptions({
     queryKey: ['trades', 'chart', tradeId],
-    queryFn: ({ signal }) => api.get<TradeChart>(`trades/${String(tradeId)}/chart/`, { signal }),
+    queryFn: ({ signal }) =>
+      // The document types a marker's kind as a string; the server sends one of TradeChart's.
+      call(
+        client.GET('/api/trades/{id}/chart/', { params: { path: { id: tradeId } }, signal }),
+      ) as Promise<TradeChart>,
     // An open trade's window grows with the market; a minute is fresh enough for a glance.
     staleTime: 60_000,
   })

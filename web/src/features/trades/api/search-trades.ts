@@ -1,13 +1,17 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { api, buildUrl, type QueryParams } from '@/lib/api-client'
+import { call, client, pathUrl } from '@/lib/api-client'
+import type { operations } from '@/types/openapi.gen'
 import type { TradeSearchPage } from '@/types/api'
 import type { TradesFilter } from '@/features/trades/utils/trades-filter'
+
+/** The filter's part of the search's query; the export reads the same. */
+type TradesQuery = Omit<NonNullable<operations['trades_search']['parameters']['query']>, 'limit' | 'cursor'>
 
 /**
  * The filter as the server reads it (GET /api/trades/search/ and /api/trades/export.csv): empty
  * choices left out, and a custom period's dates only when both are set, as on /stats.
  */
-export function filterParams(filter: TradesFilter): QueryParams {
+export function filterParams(filter: TradesFilter): TradesQuery {
   const custom = filter.period === 'custom' && filter.dateFrom && filter.dateTo
   return {
     period: filter.period,
@@ -33,10 +37,12 @@ export function searchTrades({
   cursor: string | null
   signal?: AbortSignal
 }): Promise<TradeSearchPage> {
-  return api.get<TradeSearchPage>('trades/search/', {
-    signal,
-    params: { ...filterParams(filter), limit, cursor: cursor ?? undefined },
-  })
+  return call(
+    client.GET('/api/trades/search/', {
+      params: { query: { ...filterParams(filter), limit, cursor: cursor ?? undefined } },
+      signal,
+    }),
+  )
 }
 
 export function searchTradesQueryOptions(filter: TradesFilter, limit: number, cursor: string | null) {
@@ -58,5 +64,5 @@ export function useSearchTrades(filter: TradesFilter, limit: number, cursor: str
  * browser with the session cookie: no page limit, streamed by the server.
  */
 export function exportUrl(filter: TradesFilter): string {
-  return buildUrl('trades/export.csv', filterParams(filter))
+  return pathUrl('/api/trades/export.csv', filterParams(filter))
 }
