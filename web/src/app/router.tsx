@@ -32,7 +32,9 @@ const LogsPage = lazyPage(() => import('@/features/logs/components/logs-page').t
 const LiveStatisticsPage = lazyPage(() =>
   import('@/features/live-statistics/components/live-statistics-page').then((m) => m.LiveStatisticsPage),
 )
-const StatsPage = lazyPage(() => import('@/features/period-statistics/components/stats-page').then((m) => m.StatsPage))
+const StatsPage = lazyPage(() =>
+  import('@/features/period-statistics/components/stats-page').then((m) => m.StatsPage),
+)
 const AuditLogPage = lazyPage(() =>
   import('@/features/audit-log/components/audit-log-page').then((m) => m.AuditLogPage),
 )

@@ -2,7 +2,12 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { cn } from '@/lib/utils'
 import { useStats, type HeatmapCell, type StatsFilter } from '@/features/period-statistics/api/get-stats'
 import { statsStrings as s } from '@/features/period-statistics/strings'
-import { cellColor, heatmapRows, HOURS_PER_DAY, maxAbsPnl } from '@/features/period-statistics/utils/heatmap-grid'
+import {
+  cellColor,
+  heatmapRows,
+  HOURS_PER_DAY,
+  maxAbsPnl,
+} from '@/features/period-statistics/utils/heatmap-grid'
 import { hourLabel } from '@/features/period-statistics/utils/stats-format'
 
 const HOURS = Array.from({ length: HOURS_PER_DAY }, (_, hour) => hour)

@@ -9,7 +9,12 @@ import {
 } from '@/features/period-statistics/api/get-stats'
 import { EmptyState, ErrorState, LoadingState } from '@/features/period-statistics/components/query-state'
 import { statsStrings as s } from '@/features/period-statistics/strings'
-import { bestAndWorst, hourLabel, percentOf, weekdayLabel } from '@/features/period-statistics/utils/stats-format'
+import {
+  bestAndWorst,
+  hourLabel,
+  percentOf,
+  weekdayLabel,
+} from '@/features/period-statistics/utils/stats-format'
 
 /** Spec section 9: 2 weekdays and 3 hours in the best and worst lists. */
 const WEEKDAYS_LISTED = 2

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { cellColor, heatmapRows, maxAbsPnl, weekdayOfRow } from '@/features/period-statistics/utils/heatmap-grid'
+import {
+  cellColor,
+  heatmapRows,
+  maxAbsPnl,
+  weekdayOfRow,
+} from '@/features/period-statistics/utils/heatmap-grid'
 
 const cell = (weekday: number, hour: number, pnl: number) => ({ weekday, hour, pnl, total: 1 })
 
