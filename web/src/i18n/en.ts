@@ -255,7 +255,8 @@ export const en = {
     message: 'Message',
 
     // Not worded by the spec.
-    description: "The bot's log, newest first, updated live.",
+    /** Names the zone of the Time column (issue 33 point 5; the column keeps the spec's "Time"). */
+    description: (zone: string) => `The bot's log, newest first, updated live. Times in ${zone}.`,
     levelLabel: 'Level',
     empty: 'No logs found',
     loading: 'Loading...',

@@ -206,7 +206,7 @@ export const ru: Catalogue = {
     time: 'Время',
     level: 'Уровень',
     message: 'Сообщение',
-    description: 'Лог бота, новые сверху, в реальном времени.',
+    description: (zone: string) => `Лог бота, новые сверху, в реальном времени. Время в поясе ${zone}.`,
     levelLabel: 'Уровень',
     empty: 'Логи не найдены',
     loading: 'Загрузка...',

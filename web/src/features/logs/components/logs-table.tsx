@@ -66,7 +66,7 @@ export function LogsTable({ level, label }: { level: LogLevelFilter; label: stri
  * spacers of their height, so the scroll bar is the whole list's.
  */
 function LogRows({ entries, label }: { entries: LogEntry[]; label: string }) {
-  // The settings zone, named in the Time column's header.
+  // The settings zone, named in the page's description.
   const timeZone = useUserTimeZone()
   const keys = entries.map((entry) => String(entry.id))
   const { scrollRef, onScroll, first, last, before, after } = useWindowedRows({
