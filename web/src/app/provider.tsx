@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
 import { Toaster } from '@/components/ui/toaster'
+import { LanguageProvider } from '@/i18n/language-provider'
 import { createQueryClient } from '@/lib/query-client'
 import { ThemeProvider } from '@/lib/theme-provider'
 
@@ -9,8 +10,10 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <ThemeProvider>
       <QueryClientProvider client={queryClient}>
-        {children}
-        <Toaster />
+        <LanguageProvider>
+          {children}
+          <Toaster />
+        </LanguageProvider>
       </QueryClientProvider>
     </ThemeProvider>
   )

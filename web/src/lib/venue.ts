@@ -1,14 +1,11 @@
+import { liveSection } from '@/i18n/catalogue'
 import type { Venue } from '@/types/api'
 
 /**
  * Where a user's bot trades, in words (not worded by the spec): the paper exchange, Bybit's demo
- * trading or Bybit mainnet. The one place these words live; every venue badge reads them here.
+ * trading or Bybit mainnet, in the current language. Every venue badge reads them here.
  */
-export const venueStrings = {
-  paper: 'Paper',
-  bybitDemo: 'Bybit Demo',
-  bybitReal: 'Bybit Real',
-} as const
+export const venueStrings = liveSection('venue')
 
 /** "Paper", "Bybit Demo" or "Bybit Real". The environment decides; a paper exchange is always Paper. */
 export function venueLabel(venue: Venue): string {

@@ -2,6 +2,7 @@ import {
   Activity,
   FlaskConical,
   KeyRound,
+  Languages,
   LayoutDashboard,
   ListOrdered,
   LineChart,
@@ -18,18 +19,20 @@ import {
 import { NavLink } from 'react-router'
 import { useSession } from '@/features/auth/api/get-me'
 import { useLogout } from '@/features/auth/api/logout'
+import { useLanguage } from '@/i18n/use-language'
 import { useTheme } from '@/lib/use-theme'
 import { cn } from '@/lib/utils'
 import { layoutStrings } from '@/app/layout/strings'
 
-type NavItem = { to: string; label: string; icon: LucideIcon }
+/** `label` names the link's words in the catalogue, read when the link is drawn (they follow the language). */
+type NavItem = { to: string; label: keyof typeof layoutStrings.nav; icon: LucideIcon }
 
 /** The spec's four sidebar links (section 2), in its order. */
 const specItems: readonly NavItem[] = [
-  { to: '/dashboard', label: layoutStrings.nav.botStatus, icon: LayoutDashboard },
-  { to: '/stats', label: layoutStrings.nav.statistics, icon: LineChart },
-  { to: '/api-keys', label: layoutStrings.nav.apiKeys, icon: KeyRound },
-  { to: '/settings', label: layoutStrings.nav.settings, icon: Settings },
+  { to: '/dashboard', label: 'botStatus', icon: LayoutDashboard },
+  { to: '/stats', label: 'statistics', icon: LineChart },
+  { to: '/api-keys', label: 'apiKeys', icon: KeyRound },
+  { to: '/settings', label: 'settings', icon: Settings },
 ]
 
 /**
@@ -37,12 +40,12 @@ const specItems: readonly NavItem[] = [
  * stays exactly its four links and every page is still one click away.
  */
 const moreItems: readonly NavItem[] = [
-  { to: '/trading-signals', label: layoutStrings.nav.signals, icon: Radio },
-  { to: '/statistics', label: layoutStrings.nav.liveStatistics, icon: Activity },
-  { to: '/trades', label: layoutStrings.nav.trades, icon: ListOrdered },
-  { to: '/logs', label: layoutStrings.nav.logs, icon: ScrollText },
-  { to: '/backtest', label: layoutStrings.nav.backtest, icon: FlaskConical },
-  { to: '/audit-log', label: layoutStrings.nav.auditLog, icon: ShieldCheck },
+  { to: '/trading-signals', label: 'signals', icon: Radio },
+  { to: '/statistics', label: 'liveStatistics', icon: Activity },
+  { to: '/trades', label: 'trades', icon: ListOrdered },
+  { to: '/logs', label: 'logs', icon: ScrollText },
+  { to: '/backtest', label: 'backtest', icon: FlaskConical },
+  { to: '/audit-log', label: 'auditLog', icon: ShieldCheck },
 ]
 
 const themeIcons = { dark: Moon, light: Sun, system: Monitor } as const
@@ -56,13 +59,15 @@ type SidebarNavProps = {
 const rowClass =
   'group relative flex h-10 w-full items-center gap-3 rounded-md px-3 text-sm font-medium text-sidebar-foreground transition-colors hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-ring/60 focus-visible:outline-none'
 
-/** The links, Toggle Theme and Logout: shared by the desktop sidebar and the mobile drawer. */
+/** The links, Toggle Theme, the language switch and Logout: shared by the desktop sidebar and the mobile drawer. */
 export function SidebarNav({ collapsed = false, onNavigate }: SidebarNavProps) {
   const { theme, cycleTheme } = useTheme()
   const session = useSession()
   const logout = useLogout()
   const ThemeIcon = themeIcons[theme]
   const themeName = layoutStrings.themeNames[theme]
+  const { language, toggleLanguage } = useLanguage()
+  const languageName = layoutStrings.languageNames[language]
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -112,6 +117,26 @@ export function SidebarNav({ collapsed = false, onNavigate }: SidebarNavProps) {
         </button>
         <button
           type="button"
+          onClick={toggleLanguage}
+          aria-label={layoutStrings.toggleLanguage}
+          title={`${layoutStrings.toggleLanguage}: ${languageName}`}
+          className={cn(rowClass, collapsed && 'justify-center px-0')}
+        >
+          <Languages aria-hidden="true" className="size-[18px] shrink-0" />
+          {collapsed ? null : (
+            <>
+              <span className="truncate">{layoutStrings.toggleLanguage}</span>
+              <span
+                aria-hidden="true"
+                className="ml-auto rounded border border-sidebar-border px-1.5 py-0.5 text-[10px] tracking-wide text-muted-foreground uppercase"
+              >
+                {language}
+              </span>
+            </>
+          )}
+        </button>
+        <button
+          type="button"
           onClick={() => {
             logout.mutate()
           }}
@@ -141,30 +166,36 @@ type NavLinksProps = {
 function NavLinks({ items, collapsed, onNavigate }: NavLinksProps) {
   return (
     <ul className="space-y-1">
-      {items.map(({ to, label, icon: Icon }) => (
-        <li key={to}>
-          <NavLink
-            to={to}
-            onClick={onNavigate}
-            title={collapsed ? label : undefined}
-            className={({ isActive }) =>
-              cn(
-                rowClass,
-                collapsed && 'justify-center px-0',
-                isActive &&
-                  'bg-sidebar-accent text-sidebar-accent-foreground before:absolute before:inset-y-2 before:left-0 before:w-0.5 before:rounded-full before:bg-primary',
-              )
-            }
-          >
-            {({ isActive }) => (
-              <>
-                <Icon aria-hidden="true" className={cn('size-[18px] shrink-0', isActive && 'text-primary')} />
-                <span className={cn('truncate', collapsed && 'sr-only')}>{label}</span>
-              </>
-            )}
-          </NavLink>
-        </li>
-      ))}
+      {items.map(({ to, label: labelKey, icon: Icon }) => {
+        const label = layoutStrings.nav[labelKey]
+        return (
+          <li key={to}>
+            <NavLink
+              to={to}
+              onClick={onNavigate}
+              title={collapsed ? label : undefined}
+              className={({ isActive }) =>
+                cn(
+                  rowClass,
+                  collapsed && 'justify-center px-0',
+                  isActive &&
+                    'bg-sidebar-accent text-sidebar-accent-foreground before:absolute before:inset-y-2 before:left-0 before:w-0.5 before:rounded-full before:bg-primary',
+                )
+              }
+            >
+              {({ isActive }) => (
+                <>
+                  <Icon
+                    aria-hidden="true"
+                    className={cn('size-[18px] shrink-0', isActive && 'text-primary')}
+                  />
+                  <span className={cn('truncate', collapsed && 'sr-only')}>{label}</span>
+                </>
+              )}
+            </NavLink>
+          </li>
+        )
+      })}
     </ul>
   )
 }

@@ -1,6 +1,3 @@
-/** The alert banner's words (docs/alerts.md). Each alert's title, detail and action come from the server. */
-export const alertStrings = {
-  since: (when: string) => `Since ${when}`,
-  botAction: 'What the bot does:',
-  region: 'Alerts',
-} as const
+import { liveSection } from '@/i18n/catalogue'
+/** The alert banner's words, in the current language (src/i18n/en.ts, section `alerts`). */
+export const alertStrings = liveSection('alerts')

@@ -1,13 +1,8 @@
 import { TriangleAlert } from 'lucide-react'
+import { formatZonedDateTime } from '@/lib/user-time'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { useAlerts } from '@/features/alerts/api/get-alerts'
 import { alertStrings as s } from '@/features/alerts/strings'
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' })
-
-function formatSince(at: string): string {
-  const date = new Date(at)
-  return Number.isNaN(date.getTime()) ? at : timeFormat.format(date)
-}
 
 /**
  * The raised alerts, one banner each, at the top of every page until they are cleared
@@ -16,6 +11,7 @@ function formatSince(at: string): string {
  */
 export function AlertBanner() {
   const alerts = useAlerts()
+  const timeZone = useUserTimeZone()
   const active = (alerts.data ?? []).filter((a) => a.active)
   if (active.length === 0) return null
   return (
@@ -31,7 +27,9 @@ export function AlertBanner() {
           <div className="min-w-0 space-y-0.5 break-words">
             <p>
               <span className="font-semibold">{alert.title}</span> — {alert.detail}{' '}
-              <span className="text-muted-foreground">{s.since(formatSince(alert.raised_at))}</span>
+              <span className="text-muted-foreground">
+                {s.since(formatZonedDateTime(alert.raised_at, timeZone, { seconds: true }))}
+              </span>
             </p>
             <p className="text-muted-foreground">
               {s.botAction} {alert.action}

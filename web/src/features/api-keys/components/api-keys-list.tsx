@@ -22,15 +22,10 @@ import { useApiKeys } from '@/features/api-keys/api/get-api-keys'
 import { useDeactivateApiKey } from '@/features/api-keys/api/deactivate-api-key'
 import { useDeleteApiKey } from '@/features/api-keys/api/delete-api-key'
 import { useSetActiveApiKey } from '@/features/api-keys/api/set-active-api-key'
+import { formatZonedDateTime } from '@/lib/user-time'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { KeyPermissions } from '@/features/api-keys/components/key-permissions'
 import { apiKeysStrings as s } from '@/features/api-keys/strings'
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-
-function formatAdded(createdAt: string): string {
-  const date = new Date(createdAt)
-  return Number.isNaN(date.getTime()) ? createdAt : dateFormat.format(date)
-}
 
 /** "Paper", or "Bybit Demo" / "Bybit Real": how the delete confirmation names a key. */
 function keyLabel(key: ApiKey): string {
@@ -43,6 +38,8 @@ function keyLabel(key: ApiKey): string {
  * Set Active, Deactivate (the active key: back to the paper account) and Delete, which asks first.
  */
 export function ApiKeysList() {
+  const timeZone = useUserTimeZone()
+  const formatAdded = (at: string) => formatZonedDateTime(at, timeZone)
   const keys = useApiKeys()
   const remove = useDeleteApiKey()
   const activate = useSetActiveApiKey()

@@ -6,6 +6,7 @@ import { ErrorAlert } from '@/components/ui/alert'
 import { Spinner } from '@/components/ui/spinner'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { serverMessage } from '@/lib/api-client'
+import { browserTimeZone, formatDateTime } from '@/lib/user-time'
 import { QueryState } from '@/features/settings/components/settings-card'
 import { useBotSettings } from '@/features/settings/api/get-bot-settings'
 import { useAuditLog } from '@/features/audit-log/api/get-audit-log'
@@ -16,23 +17,6 @@ import type { AuditEntry, AuditPage } from '@/types/api'
 /** The longest user agent shown in the table; the full one is in the cell's title. */
 const AGENT_CHARS = 40
 
-function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone
-}
-
-/** `at` (RFC 3339) in `timeZone`, in the browser's locale. */
-function formatInZone(at: string, timeZone: string): string {
-  const date = new Date(at)
-  if (Number.isNaN(date.getTime())) return at
-  try {
-    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone }).format(
-      date,
-    )
-  } catch {
-    return date.toLocaleString()
-  }
-}
-
 function truncated(text: string, chars: number): string {
   return text.length > chars ? `${text.slice(0, chars - 1)}…` : text
 }
@@ -42,7 +26,9 @@ function AuditRow({ entry, timeZone }: { entry: AuditEntry; timeZone: string }) 
   const agent = entry.user_agent ?? ''
   return (
     <TableRow data-action={entry.action}>
-      <TableCell className="whitespace-nowrap tabular-nums">{formatInZone(entry.at, timeZone)}</TableCell>
+      <TableCell className="whitespace-nowrap tabular-nums">
+        {formatDateTime(entry.at, timeZone, { seconds: true })}
+      </TableCell>
       <TableCell className="font-medium">{s.actions[entry.action] ?? entry.action}</TableCell>
       <TableCell className="min-w-48">
         {details.length === 0 ? (

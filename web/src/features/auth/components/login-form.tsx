@@ -11,9 +11,13 @@ import { ApiError } from '@/lib/api-client'
 import { useLogin } from '@/features/auth/api/login'
 import { authStrings } from '@/features/auth/strings'
 
+// Messages as functions: read in the language of the moment the form is checked.
 const loginSchema = z.object({
-  username: z.string().trim().min(1, authStrings.usernameRequired),
-  password: z.string().min(1, authStrings.passwordRequired),
+  username: z
+    .string()
+    .trim()
+    .min(1, { error: () => authStrings.usernameRequired }),
+  password: z.string().min(1, { error: () => authStrings.passwordRequired }),
 })
 
 type LoginValues = z.infer<typeof loginSchema>

@@ -6,6 +6,8 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { pnlClass } from '@/lib/pnl-class'
+import { formatZonedDateTime } from '@/lib/user-time'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { useBacktest, type BacktestResult } from '@/features/backtest/api/backtests'
 import { isSweepResult, isWalkForwardResult, type BacktestRun } from '@/features/backtest/api/sweep'
 import { ProgressBar } from '@/features/backtest/components/progress-bar'
@@ -23,6 +25,7 @@ const TRADES_LISTED = 100
 const TRADE_COLUMNS = 10
 
 function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
+  const timeZone = useUserTimeZone()
   const summary = result.summary
   const trades = result.trades.slice(-TRADES_LISTED).reverse()
   const [charted, setCharted] = useState<ReadonlySet<number>>(() => new Set())
@@ -107,7 +110,7 @@ function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
                       </TableCell>
                       <TableCell>{trade.close_reason ?? trade.status}</TableCell>
                       <TableCell className="whitespace-nowrap tabular-nums">
-                        {trade.closed_at ? new Date(trade.closed_at).toLocaleString() : '—'}
+                        {trade.closed_at ? formatZonedDateTime(trade.closed_at, timeZone) : '—'}
                       </TableCell>
                       <TableCell>
                         <Button

@@ -4,6 +4,7 @@ import { CandlestickSeries, createSeriesMarkers, LineStyle } from 'lightweight-c
 import type { ChartPalette } from '@/lib/charts/chart-colors'
 import { useChart, type ChartBuilder } from '@/lib/charts/use-chart'
 import { serverMessage } from '@/lib/api-client'
+import { browserTimeZone, formatZonedDateTime } from '@/lib/user-time'
 import type { Trade } from '@/types/api'
 import { useTradeChart, type TradeChart } from '@/features/backtest/api/trade-chart'
 import { backtestStrings as s } from '@/features/backtest/strings'
@@ -142,7 +143,7 @@ export function TradeChartBody({
                 <li key={`${marker.kind}-${String(index)}`} className="tabular-nums">
                   <span className="text-foreground">{marker.label}</span>{' '}
                   <time dateTime={new Date(marker.time).toISOString()}>
-                    {new Date(marker.time).toLocaleString(undefined, { timeZone })}
+                    {formatZonedDateTime(marker.time, timeZone ?? browserTimeZone())}
                   </time>
                 </li>
               ))}

@@ -1,4 +1,5 @@
 import { BriefcaseBusiness, RotateCw, X } from 'lucide-react'
+import { liveNumberFormat } from '@/lib/format-money'
 import { useEffect, useId, type ReactNode } from 'react'
 import {
   AlertDialog,
@@ -37,24 +38,24 @@ import { mergeOpenPositions, openFor, type OpenPositionRow } from '@/features/da
 
 const s = dashboardStrings.openPositions
 
-const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 8 })
-const priceFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 })
-const pnlFormat = new Intl.NumberFormat('en-US', {
+const quantityFormat = liveNumberFormat({ maximumFractionDigits: 8 })
+const priceFormat = liveNumberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 8 })
+const pnlFormat = liveNumberFormat({
   minimumFractionDigits: 2,
   maximumFractionDigits: 2,
   signDisplay: 'exceptZero',
 })
 
 /** Funding moves by fractions of a cent on a small position: four decimals, signed. */
-const fundingFormat = new Intl.NumberFormat('en-US', {
+const fundingFormat = liveNumberFormat({
   minimumFractionDigits: 2,
   maximumFractionDigits: 4,
   signDisplay: 'exceptZero',
 })
 
 const price = (value: number | null) => (value === null ? s.none : priceFormat.format(value))
-const moneyFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-const pctFormat = new Intl.NumberFormat('en-US', {
+const moneyFormat = liveNumberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 })
+const pctFormat = liveNumberFormat({
   minimumFractionDigits: 2,
   maximumFractionDigits: 2,
   signDisplay: 'exceptZero',

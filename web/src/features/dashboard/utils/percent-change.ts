@@ -1,3 +1,4 @@
+import { liveNumberFormat } from '@/lib/format-money'
 /** Up or down against 24 hours ago; zero counts as up (nothing fell). */
 export type Trend = 'up' | 'down'
 
@@ -13,7 +14,7 @@ export function percentChange(now: number, before: number | null): Change | null
   return { percent, trend: percent < 0 ? 'down' : 'up' }
 }
 
-const percentFormat = new Intl.NumberFormat('en-US', {
+const percentFormat = liveNumberFormat({
   minimumFractionDigits: 1,
   maximumFractionDigits: 1,
   signDisplay: 'exceptZero',

@@ -6,6 +6,7 @@ import { admin, storeSession } from '@/testing/fixtures'
 import { liveSend, openLive } from '@/testing/live'
 import { renderApp, stubServer } from '@/testing/render-app'
 import { columnTexts } from '@/testing/table'
+import { browserTimeZone, formatDateTime } from '@/lib/user-time'
 
 function logEntry(id: number, level: LogLevel = 'info', message = `entry ${id}`): LogEntry {
   const timestamp = new Date(Date.UTC(2026, 10, 22, 4, 0, 0) + id * 1000).toISOString()
@@ -61,7 +62,7 @@ const serverLog = [
 ]
 
 describe('logs page', () => {
-  it('lists Time, Level and Message, newest first, the time in local time', async () => {
+  it('lists Time, Level and Message, newest first, the time in the settings zone (the browser zone while unread)', async () => {
     const { logCalls } = logsServer(serverLog)
     await openLogs()
     expect(await screen.findByText('Order rejected')).toBeInTheDocument()
@@ -72,7 +73,7 @@ describe('logs page', () => {
     const first = screen.getAllByRole('row')[1]
     if (!first) throw new Error('The table has no body row')
     expect(within(first).getAllByRole('cell')[0]).toHaveTextContent(
-      new Date(serverLog[0]?.timestamp ?? '').toLocaleString(),
+      formatDateTime(serverLog[0]?.timestamp ?? '', browserTimeZone(), { seconds: true }),
     )
     expect(logCalls()).toEqual(['/api/logs/?limit=1000'])
   })

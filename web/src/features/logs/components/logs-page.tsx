@@ -5,6 +5,7 @@ import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
 import { LOG_LEVEL_FILTERS, type LogLevelFilter } from '@/features/logs/api/get-logs'
 import { LogsTable } from '@/features/logs/components/logs-table'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { logsStrings as s } from '@/features/logs/strings'
 
 function isLevelFilter(value: string): value is LogLevelFilter {
@@ -18,13 +19,14 @@ function isLevelFilter(value: string): value is LogLevelFilter {
  */
 export function LogsPage() {
   const id = useId()
+  const timeZone = useUserTimeZone()
   const [level, setLevel] = useState<LogLevelFilter>('all')
 
   return (
     <div className="space-y-6">
       <PageHeader
         title={s.title}
-        description={s.description}
+        description={s.description(timeZone)}
         actions={
           <div className="flex items-center gap-3">
             <Label htmlFor={`${id}-level`} className="text-muted-foreground">

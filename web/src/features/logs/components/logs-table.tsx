@@ -4,16 +4,12 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { useWindowedRows } from '@/lib/use-windowed-rows'
+import { formatDateTime } from '@/lib/user-time'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import type { LogEntry } from '@/types/api'
 import { useLogs, type LogLevelFilter } from '@/features/logs/api/get-logs'
 import { LogLevelBadge } from '@/features/logs/components/log-level-badge'
 import { logsStrings as s } from '@/features/logs/strings'
-
-/** The browser's local time and locale (the server sends UTC). */
-function formatTime(timestamp: string): string {
-  const date = new Date(timestamp)
-  return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString()
-}
 
 /** A one-line entry's height (px); longer messages wrap and are measured once rendered. */
 const ROW_ESTIMATE_PX = 45
@@ -70,6 +66,8 @@ export function LogsTable({ level, label }: { level: LogLevelFilter; label: stri
  * spacers of their height, so the scroll bar is the whole list's.
  */
 function LogRows({ entries, label }: { entries: LogEntry[]; label: string }) {
+  // The settings zone, named in the page's description.
+  const timeZone = useUserTimeZone()
   const keys = entries.map((entry) => String(entry.id))
   const { scrollRef, onScroll, first, last, before, after } = useWindowedRows({
     keys,
@@ -108,7 +106,9 @@ function LogRows({ entries, label }: { entries: LogEntry[]; label: string }) {
           {entries.slice(first, last).map((entry, offset) => (
             <TableRow key={entry.id} data-row-key={String(entry.id)} aria-rowindex={first + offset + 2}>
               <TableCell className="pt-[13px] align-top text-xs text-muted-foreground tabular-nums sm:whitespace-nowrap">
-                <time dateTime={entry.timestamp}>{formatTime(entry.timestamp)}</time>
+                <time dateTime={entry.timestamp}>
+                  {formatDateTime(entry.timestamp, timeZone, { seconds: true })}
+                </time>
               </TableCell>
               <TableCell className="align-top">
                 <LogLevelBadge level={entry.level} />

@@ -1,19 +1,16 @@
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { pnlClass } from '@/lib/pnl-class'
+import { formatZonedDateTime } from '@/lib/user-time'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { useMartingaleChains } from '@/features/period-statistics/api/get-martingale-chains'
 import type { StatsFilter } from '@/features/period-statistics/api/get-stats'
 import { EmptyState, ErrorState, LoadingState } from '@/features/period-statistics/components/query-state'
 import { statsStrings as s } from '@/features/period-statistics/strings'
 import { sortChains, tradePnl } from '@/features/period-statistics/utils/stats-format'
 
-/** The browser's local time and locale (the server sends UTC). */
-function formatTime(timestamp: string): string {
-  const date = new Date(timestamp)
-  return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString()
-}
-
 function ChainsBody({ filter }: { filter: StatsFilter }) {
+  const timeZone = useUserTimeZone()
   const chains = useMartingaleChains(filter)
 
   if (chains.isPending) return <LoadingState />
@@ -56,7 +53,7 @@ function ChainsBody({ filter }: { filter: StatsFilter }) {
                     <span>{trade.id}</span>
                     <span className={pnlClass(trade.pnl)}>{tradePnl(trade)}</span>
                     <time dateTime={trade.created_at} className="text-muted-foreground">
-                      {formatTime(trade.created_at)}
+                      {formatZonedDateTime(trade.created_at, timeZone)}
                     </time>
                   </li>
                 ))}

@@ -2,16 +2,13 @@ import { useCallback, useMemo } from 'react'
 import { BaselineSeries, LineStyle } from 'lightweight-charts'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { pnlClass } from '@/lib/pnl-class'
+import { formatZonedDateTime } from '@/lib/user-time'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { useChart, type ChartBuilder } from '@/lib/charts/use-chart'
 import { withAlpha, type ChartPalette } from '@/lib/charts/chart-colors'
 import { useStats, type EquitySample, type StatsFilter } from '@/features/period-statistics/api/get-stats'
 import { statsStrings as s } from '@/features/period-statistics/strings'
 import { equitySeries, type EquityPoint } from '@/features/period-statistics/utils/equity-points'
-
-/** The browser's local date and time of a chart time (UTC seconds). */
-function formatTime(seconds: number): string {
-  return new Date(seconds * 1000).toLocaleString()
-}
 
 /** Green above zero, red below, zero as the dashed base line. */
 function curveColors(palette: ChartPalette) {
@@ -87,6 +84,7 @@ export function EquityCurveCard({
   equity: EquitySample[]
   title?: string
 }) {
+  const timeZone = useUserTimeZone()
   const points = useMemo(() => equitySeries(equity), [equity])
   // points[0] is the zero a second before the first sample; the times shown are the samples'.
   const first = points[1]
@@ -105,8 +103,12 @@ export function EquityCurveCard({
       <CardContent className="space-y-2">
         <EquityChart points={points} label={s.equityCurveImage(points.length - 1)} />
         <div className="flex justify-between text-xs text-muted-foreground tabular-nums">
-          <time dateTime={new Date(first.time * 1000).toISOString()}>{formatTime(first.time)}</time>
-          <time dateTime={new Date(last.time * 1000).toISOString()}>{formatTime(last.time)}</time>
+          <time dateTime={new Date(first.time * 1000).toISOString()}>
+            {formatZonedDateTime(first.time * 1000, timeZone)}
+          </time>
+          <time dateTime={new Date(last.time * 1000).toISOString()}>
+            {formatZonedDateTime(last.time * 1000, timeZone)}
+          </time>
         </div>
       </CardContent>
     </Card>

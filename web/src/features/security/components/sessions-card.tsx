@@ -7,6 +7,8 @@ import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
 import { QueryState } from '@/features/settings/components/settings-card'
 import { notify } from '@/lib/toast'
+import { formatZonedDateTime } from '@/lib/user-time'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { useSessions } from '@/features/security/api/get-sessions'
 import { useRevokeOtherSessions } from '@/features/security/api/revoke-other-sessions'
 import { useRevokeSession } from '@/features/security/api/revoke-session'
@@ -15,19 +17,13 @@ import type { SessionInfo } from '@/types/api'
 
 const s = securityStrings.sessions
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-
-function formatAt(at: string): string {
-  const date = new Date(at)
-  return Number.isNaN(date.getTime()) ? at : dateFormat.format(date)
-}
-
 /**
  * "Sessions" in the Security section: every login of the user (created, last seen, address,
  * client), this one marked; Revoke ends one at once, Revoke others every one but this.
  */
 export function SessionsCard() {
   const headingId = useId()
+  const timeZone = useUserTimeZone()
   const sessions = useSessions()
   const revoke = useRevokeSession()
   const revokeOthers = useRevokeOtherSessions()
@@ -98,8 +94,8 @@ export function SessionsCard() {
                       </p>
                       <p className="text-muted-foreground">
                         {session.browser ? s.browser : s.token} · {session.address ?? s.unknownAddress} ·{' '}
-                        {s.created(formatAt(session.created_at))} ·{' '}
-                        {s.lastSeen(formatAt(session.last_seen_at))}
+                        {s.created(formatZonedDateTime(session.created_at, timeZone))} ·{' '}
+                        {s.lastSeen(formatZonedDateTime(session.last_seen_at, timeZone))}
                       </p>
                     </div>
                     {session.current ? null : (

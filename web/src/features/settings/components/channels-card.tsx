@@ -14,7 +14,8 @@ import { useTestNotificationChannel } from '@/features/settings/api/test-notific
 import { useUpdateNotificationChannel } from '@/features/settings/api/update-notification-channel'
 import { QueryState, SettingsCard } from '@/features/settings/components/settings-card'
 import { settingsStrings } from '@/features/settings/strings'
-import { formatDateTime } from '@/features/settings/utils/date-time'
+import { formatZonedDateTime } from '@/lib/user-time'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import type { NewNotificationChannel, NotificationChannel, NotificationChannelKind } from '@/types/api'
 
 const s = settingsStrings.channels
@@ -63,6 +64,7 @@ export function ChannelsCard() {
 }
 
 function ChannelRow({ channel }: { channel: NotificationChannel }) {
+  const timeZone = useUserTimeZone()
   const test = useTestNotificationChannel()
   const remove = useDeleteNotificationChannel()
   const [editing, setEditing] = useState(false)
@@ -140,7 +142,7 @@ function ChannelRow({ channel }: { channel: NotificationChannel }) {
           <p>
             {s.failures(
               channel.failures,
-              channel.last_failure_at ? formatDateTime(channel.last_failure_at) : null,
+              channel.last_failure_at ? formatZonedDateTime(channel.last_failure_at, timeZone) : null,
             )}
           </p>
           {channel.last_error ? <p className="break-words">{s.lastError(channel.last_error)}</p> : null}

@@ -1,4 +1,5 @@
 import { Calculator, TriangleAlert } from 'lucide-react'
+import { liveNumberFormat } from '@/lib/format-money'
 import { useId, useMemo, useState } from 'react'
 import { useWatch, type Control } from 'react-hook-form'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -17,7 +18,7 @@ const s = settingsStrings.riskPreview
 /** The form's values are asked about once they have stayed unchanged this long. */
 export const RISK_PREVIEW_DEBOUNCE_MS = 400
 
-const amount = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+const amount = liveNumberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 })
 
 type Problem = { field: string; message: string }
 

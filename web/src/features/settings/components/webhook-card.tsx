@@ -21,7 +21,8 @@ import { useDeleteWebhook } from '@/features/settings/api/delete-webhook'
 import { useWebhookStatus } from '@/features/settings/api/get-webhook'
 import { QueryState, SettingsCard } from '@/features/settings/components/settings-card'
 import { settingsStrings } from '@/features/settings/strings'
-import { formatDateTime } from '@/features/settings/utils/date-time'
+import { formatZonedDateTime } from '@/lib/user-time'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 
 const s = settingsStrings.webhook
 
@@ -32,6 +33,7 @@ const s = settingsStrings.webhook
  * the query cache or localStorage and is gone when the page is left.
  */
 export function WebhookCard() {
+  const timeZone = useUserTimeZone()
   const status = useWebhookStatus()
   const create = useCreateWebhook()
   const remove = useDeleteWebhook()
@@ -82,7 +84,9 @@ export function WebhookCard() {
                   <div className="space-y-0.5">
                     <p className="font-medium">{s.configured}</p>
                     {data.created_at ? (
-                      <p className="text-muted-foreground">{s.created(formatDateTime(data.created_at))}</p>
+                      <p className="text-muted-foreground">
+                        {s.created(formatZonedDateTime(data.created_at, timeZone))}
+                      </p>
                     ) : null}
                   </div>
                 ) : (

@@ -154,20 +154,25 @@ const common = z.object({
   trail_step_pct: pct(d.trail_step_pct),
   leverage: numberField({ min: MIN_LEVERAGE, max: MAX_LEVERAGE, integer: true }, d.leverage),
   reverse_mode: z.boolean(),
-  telegram_id: z.string().trim().max(TELEGRAM_ID_MAX_CHARS, v.tooLong(TELEGRAM_ID_MAX_CHARS)),
+  telegram_id: z
+    .string()
+    .trim()
+    .max(TELEGRAM_ID_MAX_CHARS, { error: () => v.tooLong(TELEGRAM_ID_MAX_CHARS) }),
   telegram_notify_deals: z.boolean(),
   telegram_notify_stats: z.boolean(),
   // Any name the server knows (it refuses the rest with a field error).
   user_timezone: z
     .string()
     .trim()
-    .min(1, v.required)
+    .min(1, { error: () => v.required })
     .transform((zone) => zone as TimeZone),
   forbidden_hours_enabled: z.boolean(),
   forbidden_hours: z
     .string()
     .transform(parseForbiddenHours)
-    .refine((ranges) => ranges.length <= MAX_FORBIDDEN_HOURS, v.tooManyIntervals(MAX_FORBIDDEN_HOURS)),
+    .refine((ranges) => ranges.length <= MAX_FORBIDDEN_HOURS, {
+      error: () => v.tooManyIntervals(MAX_FORBIDDEN_HOURS),
+    }),
   forbidden_days_enabled: z.boolean(),
   forbidden_days: z
     .array(z.number().int().min(0).max(6))

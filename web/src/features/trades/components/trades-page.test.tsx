@@ -90,7 +90,7 @@ describe('trades page', () => {
     const [first, second] = within(table).getAllByRole('row').slice(1)
     // 04:30 UTC is 13:30 in Tokyo.
     expect(first).toHaveTextContent('13:30')
-    expect(first).toHaveTextContent('$12.35')
+    expect(first).toHaveTextContent('12.35 USDT')
     expect(first).toHaveTextContent('Take profit')
     expect(second).toHaveTextContent('-$3.50')
     expect(second).toHaveTextContent('Short')

@@ -1,3 +1,4 @@
+import { formatDateTime } from '@/lib/user-time'
 import type { StatsPeriod } from '@/features/period-statistics/api/get-stats'
 
 export const TRADE_SORTS = [
@@ -56,14 +57,5 @@ export function oneOf<T extends string>(options: readonly T[], value: string): T
 
 /** `at` (RFC 3339) in `timeZone`, or '—' for none. */
 export function formatInZone(at: string | null | undefined, timeZone: string): string {
-  if (!at) return '—'
-  const date = new Date(at)
-  if (Number.isNaN(date.getTime())) return at
-  try {
-    return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
-      date,
-    )
-  } catch {
-    return date.toLocaleString()
-  }
+  return at ? formatDateTime(at, timeZone) : '—'
 }
