@@ -367,7 +367,8 @@ export interface paths {
         delete: operations["backtests_delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** One backtest: its status and progress, and its result once done. */
+        patch: operations["backtests_label"];
         trace?: never;
     };
     "/api/backtests/{id}/cancel/": {
@@ -1232,6 +1233,7 @@ export interface components {
             trades: components["schemas"]["TradeView"][];
             /** @description Every trade of the run, including those not listed below. */
             trades_total: number;
+            no_trades: null | components["schemas"]["NoTradesView"];
         };
         BacktestView: {
             created_at: string;
@@ -1255,6 +1257,7 @@ export interface components {
             result: null | components["schemas"]["BacktestOutcomeView"];
             /** @description `running`, `done`, `failed` or `cancelled`. */
             status: string;
+            label: string | null;
         };
         /**
          * @description Bybit's definitions: equity = wallet balance + unrealised pnl; available = wallet
@@ -2156,6 +2159,8 @@ export interface components {
             /** @description What each symbol traded by in every cell, as the sweep began. */
             instruments: components["schemas"]["InstrumentView"][];
             sweep: components["schemas"]["SweepView"];
+            settings: null | components["schemas"]["BotSettings"];
+            history: null | components["schemas"]["HistoryView"];
         };
         SweepView: {
             axes: components["schemas"]["SweepAxisView"][];
@@ -2362,6 +2367,8 @@ export interface components {
             /** @description What each symbol traded by in every run, as the walk-forward began. */
             instruments: components["schemas"]["InstrumentView"][];
             walk_forward: components["schemas"]["WalkForwardView"];
+            settings: null | components["schemas"]["BotSettings"];
+            history: null | components["schemas"]["HistoryView"];
         };
         WalkForwardView: {
             /** @description The swept settings, as in a sweep. */
@@ -2450,6 +2457,21 @@ export interface components {
         };
         /** @enum {string} */
         WorkerState: "running" | "stopped" | "unknown";
+        NoTradesView: {
+            code: string;
+            text: string;
+            signals: number;
+            entries: number;
+            skips: components["schemas"]["SkipCountView"][];
+        };
+        SkipCountView: {
+            kind: string;
+            label: string;
+            count: number;
+        };
+        BacktestLabelInput: {
+            label: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -3893,6 +3915,65 @@ export interface operations {
             };
             /** @description A session's request without its CSRF token. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backtests_label: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BacktestLabelInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BacktestView"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
