@@ -367,7 +367,7 @@ export interface paths {
         delete: operations["backtests_delete"];
         options?: never;
         head?: never;
-        /** One backtest: its status and progress, and its result once done. */
+        /** Renames a backtest: sets or clears its label. */
         patch: operations["backtests_label"];
         trace?: never;
     };
@@ -1214,6 +1214,11 @@ export interface components {
             symbols?: string[] | null;
             walk_forward?: null | components["schemas"]["WalkForwardInput"];
         };
+        /** @description The body of `PATCH /api/backtests/{id}/`. */
+        BacktestLabelInput: {
+            /** @description The new label, trimmed, at most 80 characters; empty or null clears it. */
+            label: string | null;
+        };
         /** @description What `result` holds: a run's result, a sweep's cells, or a walk-forward's windows. */
         BacktestOutcomeView: components["schemas"]["BacktestResult"] | components["schemas"]["SweepResult"] | components["schemas"]["WalkForwardResult"];
         BacktestResult: {
@@ -1226,6 +1231,7 @@ export interface components {
              *     of Bybit's specifications does not change it.
              */
             instruments: components["schemas"]["InstrumentView"][];
+            no_trades: null | components["schemas"]["NoTradesView"];
             /** @description The settings the run traded with (the saved ones with the overrides). */
             settings: components["schemas"]["BotSettings"];
             summary: components["schemas"]["SummaryView"];
@@ -1233,7 +1239,6 @@ export interface components {
             trades: components["schemas"]["TradeView"][];
             /** @description Every trade of the run, including those not listed below. */
             trades_total: number;
-            no_trades: null | components["schemas"]["NoTradesView"];
         };
         BacktestView: {
             created_at: string;
@@ -1247,6 +1252,8 @@ export interface components {
              *     `walk_forward` (a sweep picked on training windows, traded on test windows).
              */
             kind: string;
+            /** @description The trader's label (`PATCH /api/backtests/{id}/`); null when none. */
+            label: string | null;
             /**
              * Format: double
              * @description 0 to 1.
@@ -1257,7 +1264,6 @@ export interface components {
             result: null | components["schemas"]["BacktestOutcomeView"];
             /** @description `running`, `done`, `failed` or `cancelled`. */
             status: string;
-            label: string | null;
         };
         /**
          * @description Bybit's definitions: equity = wallet balance + unrealised pnl; available = wallet
@@ -1707,6 +1713,21 @@ export interface components {
             /** @description The URL path to give TradingView, after this server's public address. Shown only now. */
             path: string;
         };
+        NoTradesView: {
+            /**
+             * @description `no_candles`, `no_signals`, `no_entries` (signals, none a change into STRONG_BUY or
+             *     STRONG_SELL), `all_skipped` or `not_opened`.
+             */
+            code: string;
+            /** @description Of those, the ones it tried to enter on. */
+            entries: number;
+            /** @description Signals of the period the bot heard. */
+            signals: number;
+            /** @description The skipped entries by kind of reason, the most frequent first. */
+            skips: components["schemas"]["SkipCountView"][];
+            /** @description The reason in one or two sentences, for the trader. */
+            text: string;
+        };
         /** @description A [`NotTradingReason`] with the sentence that explains it. */
         NotTrading: {
             detail: string;
@@ -2068,6 +2089,13 @@ export interface components {
             /** Format: double */
             total: number | null;
         };
+        SkipCountView: {
+            count: number;
+            /** @description `below_minimum`, `forbidden_window`, `max_trades`, ... (the worker's reasons). */
+            kind: string;
+            /** @description A short phrase, e.g. "order below the instrument's minimum". */
+            label: string;
+        };
         /** @description The spec's Stats response: over trades closed in the period. */
         StatsView: {
             /** Format: double */
@@ -2156,11 +2184,11 @@ export interface components {
         };
         /** @description A finished sweep: its axes and one cell per combination. */
         SweepResult: {
+            history: null | components["schemas"]["HistoryView"];
             /** @description What each symbol traded by in every cell, as the sweep began. */
             instruments: components["schemas"]["InstrumentView"][];
-            sweep: components["schemas"]["SweepView"];
             settings: null | components["schemas"]["BotSettings"];
-            history: null | components["schemas"]["HistoryView"];
+            sweep: components["schemas"]["SweepView"];
         };
         SweepView: {
             axes: components["schemas"]["SweepAxisView"][];
@@ -2364,11 +2392,11 @@ export interface components {
         };
         /** @description A finished walk-forward: its windows, the chained out-of-sample curve and totals. */
         WalkForwardResult: {
+            history: null | components["schemas"]["HistoryView"];
             /** @description What each symbol traded by in every run, as the walk-forward began. */
             instruments: components["schemas"]["InstrumentView"][];
-            walk_forward: components["schemas"]["WalkForwardView"];
             settings: null | components["schemas"]["BotSettings"];
-            history: null | components["schemas"]["HistoryView"];
+            walk_forward: components["schemas"]["WalkForwardView"];
         };
         WalkForwardView: {
             /** @description The swept settings, as in a sweep. */
@@ -2457,21 +2485,6 @@ export interface components {
         };
         /** @enum {string} */
         WorkerState: "running" | "stopped" | "unknown";
-        NoTradesView: {
-            code: string;
-            text: string;
-            signals: number;
-            entries: number;
-            skips: components["schemas"]["SkipCountView"][];
-        };
-        SkipCountView: {
-            kind: string;
-            label: string;
-            count: number;
-        };
-        BacktestLabelInput: {
-            label: string | null;
-        };
     };
     responses: never;
     parameters: never;
@@ -3964,7 +3977,6 @@ export interface operations {
                     "application/json": components["schemas"]["BacktestView"];
                 };
             };
-            /** @description The request is malformed or a field is invalid. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3981,7 +3993,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A session's request without its CSRF token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
