@@ -50,13 +50,18 @@ impl NoTradesView {
         let (seen, tried) = (outcome.signals_seen, outcome.entries_tried);
         let skipped: usize = skips.iter().map(|s| s.count).sum();
         let (code, text) = if history.to_ms <= history.from_ms {
-            ("no_candles", "No candles in the period: there were no prices to trade on.".into())
+            (
+                "no_candles",
+                "No candles in the period: there were no prices to trade on.".into(),
+            )
         } else if seen == 0 {
             let text = match signals {
                 Signals::Ratings { .. } => {
                     "No signals in the period: the rating engine rated none of the symbols."
                 }
-                Signals::Scripted(_) => "No signals in the period: no recorded alert falls in these dates.",
+                Signals::Scripted(_) => {
+                    "No signals in the period: no recorded alert falls in these dates."
+                }
             };
             ("no_signals", text.to_string())
         } else if tried == 0 {

@@ -93,7 +93,10 @@ async fn a_run_that_traded_nothing_says_why() {
         assert_eq!(why["code"], "no_signals", "{why}");
         assert_eq!(why["signals"], 0);
         assert_eq!(why["skips"], json!([]));
-        assert!(why["text"].as_str().unwrap().starts_with("No signals in the period"));
+        assert!(why["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("No signals in the period"));
     }
 }
 
