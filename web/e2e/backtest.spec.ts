@@ -324,3 +324,59 @@ test('backtest vs reality: a period compared against the real server, a reversed
   await expect(region.getByText(/signals replayed on the simulated market/)).toBeVisible({ timeout: 60_000 })
   await expect(region.getByRole('table', { name: 'Totals' })).toBeVisible()
 })
+
+test('a run with no trades says why; its label is edited inline and kept after a reload', async ({
+  page,
+  login,
+  account,
+}) => {
+  test.setTimeout(120_000)
+  await login(page, account)
+  await page.goto('/backtest')
+  // Alerts as the signal source and none recorded: the run has nothing to trade on.
+  const form = page.getByRole('form', { name: 'New backtest' })
+  await form.getByLabel('From', { exact: true }).fill(daysAgo(3))
+  await form.getByLabel('To', { exact: true }).fill(daysAgo(2))
+  await form.getByLabel('Symbols').fill('BTCUSDT')
+  await form.getByLabel('Signals').selectOption('alerts')
+  const started = page.waitForResponse(
+    (response) => response.url().endsWith('/api/backtests/') && response.request().method() === 'POST',
+  )
+  await form.getByRole('button', { name: 'Run backtest' }).click()
+  const id = ((await (await started).json()) as { id: number }).id
+  const run = result(page, id)
+
+  const reason = run.getByRole('region', { name: 'No trades' })
+  await expect(reason).toContainText('No signals in the period', { timeout: 60_000 })
+  await expect(run.getByRole('table', { name: 'Trades' })).toHaveCount(0)
+  const ranWith = run.getByLabel('Ran with')
+  await expect(ranWith).toContainText('Simulated market, seed')
+  await expect(ranWith).toContainText('My TradingView alerts')
+  await expect(ranWith).toContainText(`${daysAgo(3)} – ${daysAgo(2)}`)
+
+  // Without a label the list names what sets the run apart.
+  const runs = page.getByRole('table', { name: 'Runs' })
+  await expect(runs.getByTestId('run-name').first()).toHaveText('BTCUSDT · My TradingView alerts')
+
+  // Escape cancels, Enter saves.
+  await run.getByRole('button', { name: `Rename backtest #${String(id)}` }).click()
+  const field = run.getByRole('textbox', { name: `Label of backtest #${String(id)}` })
+  await field.fill('never saved')
+  await field.press('Escape')
+  await expect(field).toHaveCount(0)
+  await expect(run.getByTestId('run-label')).toHaveText('No label')
+  await run.getByRole('button', { name: `Rename backtest #${String(id)}` }).click()
+  await field.fill('  alerts only, no signals  ')
+  const saved = page.waitForResponse(
+    (response) =>
+      response.url().endsWith(`/api/backtests/${String(id)}/`) && response.request().method() === 'PATCH',
+  )
+  await field.press('Enter')
+  expect((await saved).status()).toBe(200)
+  await expect(run.getByTestId('run-label')).toHaveText('alerts only, no signals')
+
+  await page.reload()
+  await expect(page.getByRole('table', { name: 'Runs' }).getByTestId('run-name').first()).toHaveText(
+    'alerts only, no signals',
+  )
+})

@@ -85,9 +85,9 @@ impl TickReplay {
             let at_ms = signal.at_ms;
             driver.signal(signal, at_ms).await?;
         }
-        let skipped = std::mem::take(&mut driver.skipped);
+        let tally = std::mem::take(&mut driver.tally);
         scratch
-            .outcome(&self.settings, self.paper.starting_balance, skipped)
+            .outcome(&self.settings, self.paper.starting_balance, tally)
             .await
     }
 }

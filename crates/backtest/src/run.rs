@@ -2,7 +2,7 @@
 //! market, the user's trading worker, and the clock moved minute by minute through the
 //! history, read a day at a time ([`crate::feed`]).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 
@@ -11,6 +11,7 @@ use rust_decimal::Decimal;
 use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::signal::TradeSignal;
+use signaldesk_core::trading::SkipKind;
 use signaldesk_engine::journal::BotJournal;
 use signaldesk_engine::trading::{Ledger, TradingDeps, TradingWorker};
 use signaldesk_engine::EventBus;
@@ -131,6 +132,21 @@ pub struct Outcome {
     pub log: Vec<String>,
     /// The signals acted on that opened nothing, by signal id, with the worker's reason.
     pub skipped: Vec<(i64, String)>,
+    /// Every signal of the period the worker heard (any rating).
+    pub signals_seen: usize,
+    /// The signals it tried to enter on (a change into STRONG_BUY or STRONG_SELL).
+    pub entries_tried: usize,
+    /// The skipped entries counted by their kind of reason.
+    pub skips_by_kind: BTreeMap<SkipKind, usize>,
+}
+
+/// What became of the period's signals, counted as the run takes them.
+#[derive(Debug, Default)]
+pub(crate) struct SignalTally {
+    seen: usize,
+    tried: usize,
+    skipped: Vec<(i64, String)>,
+    by_kind: BTreeMap<SkipKind, usize>,
 }
 
 impl Backtest {
@@ -190,10 +206,10 @@ impl Backtest {
         }
         chunks.finish()?;
         driver.show_closes().await;
-        let skipped = std::mem::take(&mut driver.skipped);
+        let tally = std::mem::take(&mut driver.tally);
         progress.set(1.0);
         scratch
-            .outcome(&self.settings, self.paper.starting_balance, skipped)
+            .outcome(&self.settings, self.paper.starting_balance, tally)
             .await
     }
 
@@ -369,7 +385,7 @@ impl Scratch {
             worker: &mut self.worker,
             symbols,
             signals_taken: 0,
-            skipped: Vec::new(),
+            tally: SignalTally::default(),
             bands: vec![QuietBand::EVERYWHERE; symbols.len()],
             unseen: vec![None; symbols.len()],
             opened: vec![false; symbols.len()],
@@ -382,7 +398,7 @@ impl Scratch {
         self,
         settings: &BotSettings,
         starting_balance: Decimal,
-        skipped: Vec<(i64, String)>,
+        tally: SignalTally,
     ) -> Result<Outcome, BacktestError> {
         let paper = signaldesk_core::account::AccountVenue::Paper;
         let (trades, chains) = match &self.memory {
@@ -410,7 +426,10 @@ impl Scratch {
             chains,
             summary,
             log: self.journal.kept_lines(),
-            skipped,
+            skipped: tally.skipped,
+            signals_seen: tally.seen,
+            entries_tried: tally.tried,
+            skips_by_kind: tally.by_kind,
         })
     }
 }
@@ -430,7 +449,7 @@ pub(crate) struct Driver<'a> {
     /// How many signals the worker acted on: their ids in the scratch books (no trade
     /// refers to a signal row, so none is written).
     signals_taken: i64,
-    pub(crate) skipped: Vec<(i64, String)>,
+    pub(crate) tally: SignalTally,
     bands: Vec<QuietBand>,
     /// Each symbol's last close the market and the exchange have not been shown, with its
     /// time.
@@ -482,6 +501,7 @@ impl Driver<'_> {
             source,
             created_at: now_ms,
         };
+        self.tally.seen += 1;
         if !self.worker.acts_on(&signal.symbol, &signal.rating) {
             // Only noted as the latest signal.
             self.worker.on_signal(&signal, at(now_ms)).await;
@@ -490,9 +510,11 @@ impl Driver<'_> {
         self.show_closes().await;
         self.signals_taken += 1;
         signal.id = stored_id.unwrap_or(self.signals_taken);
+        self.tally.tried += 1;
         self.worker.on_signal(&signal, at(now_ms)).await;
-        if let Some(why) = self.worker.take_last_skip() {
-            self.skipped.push((signal.id, why));
+        if let Some(skip) = self.worker.take_last_skip() {
+            *self.tally.by_kind.entry(skip.kind()).or_default() += 1;
+            self.tally.skipped.push((signal.id, skip.to_string()));
         }
         self.pump(now_ms).await?;
         self.refresh_bands();

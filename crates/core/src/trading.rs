@@ -77,7 +77,90 @@ pub enum Skip {
         available: Decimal,
     },
     NoPrice,
+    /// The clock forbids entries (a forbidden hour or weekday): why.
+    ForbiddenWindow(String),
+    /// A circuit breaker stops entries: why.
+    CircuitBreaker(String),
+    /// The symbol is not in the Symbols setting.
+    SymbolNotChosen(String),
+    /// The martingale limits: a chain on the symbol, or as many chains as allowed, open.
+    MartingaleLimit(String),
     Forbidden(String),
+}
+
+/// What kind of reason a [`Skip`] is, so skips can be counted by it (a backtest that traded
+/// nothing says which kinds stopped it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SkipKind {
+    PositionOpen,
+    MaxTrades,
+    MaxTotal,
+    LeverageAboveInstrument,
+    BelowMinimum,
+    InsufficientBalance,
+    NoPrice,
+    ForbiddenWindow,
+    CircuitBreaker,
+    SymbolNotChosen,
+    MartingaleLimit,
+    Other,
+}
+
+impl SkipKind {
+    /// Its name on the wire (`below_minimum`, ...).
+    pub fn code(self) -> &'static str {
+        match self {
+            SkipKind::PositionOpen => "position_open",
+            SkipKind::MaxTrades => "max_trades",
+            SkipKind::MaxTotal => "max_total",
+            SkipKind::LeverageAboveInstrument => "leverage_above_instrument",
+            SkipKind::BelowMinimum => "below_minimum",
+            SkipKind::InsufficientBalance => "insufficient_balance",
+            SkipKind::NoPrice => "no_price",
+            SkipKind::ForbiddenWindow => "forbidden_window",
+            SkipKind::CircuitBreaker => "circuit_breaker",
+            SkipKind::SymbolNotChosen => "symbol_not_chosen",
+            SkipKind::MartingaleLimit => "martingale_limit",
+            SkipKind::Other => "other",
+        }
+    }
+
+    /// How a trader reads it, as a short phrase ("order below the instrument's minimum").
+    pub fn label(self) -> &'static str {
+        match self {
+            SkipKind::PositionOpen => "a position already open on the symbol",
+            SkipKind::MaxTrades => "Max Trades reached",
+            SkipKind::MaxTotal => "Max Total USDT reached",
+            SkipKind::LeverageAboveInstrument => "leverage above the instrument's maximum",
+            SkipKind::BelowMinimum => "order below the instrument's minimum",
+            SkipKind::InsufficientBalance => "balance too small",
+            SkipKind::NoPrice => "no price known",
+            SkipKind::ForbiddenWindow => "forbidden hour or day",
+            SkipKind::CircuitBreaker => "circuit breaker",
+            SkipKind::SymbolNotChosen => "symbol not in the Symbols setting",
+            SkipKind::MartingaleLimit => "martingale chain limits",
+            SkipKind::Other => "other reasons",
+        }
+    }
+}
+
+impl Skip {
+    pub fn kind(&self) -> SkipKind {
+        match self {
+            Skip::PositionOpen => SkipKind::PositionOpen,
+            Skip::MaxTrades { .. } => SkipKind::MaxTrades,
+            Skip::MaxTotal { .. } => SkipKind::MaxTotal,
+            Skip::LeverageAboveInstrument { .. } => SkipKind::LeverageAboveInstrument,
+            Skip::BelowMinimum { .. } => SkipKind::BelowMinimum,
+            Skip::InsufficientBalance { .. } => SkipKind::InsufficientBalance,
+            Skip::NoPrice => SkipKind::NoPrice,
+            Skip::ForbiddenWindow(_) => SkipKind::ForbiddenWindow,
+            Skip::CircuitBreaker(_) => SkipKind::CircuitBreaker,
+            Skip::SymbolNotChosen(_) => SkipKind::SymbolNotChosen,
+            Skip::MartingaleLimit(_) => SkipKind::MartingaleLimit,
+            Skip::Forbidden(_) => SkipKind::Other,
+        }
+    }
 }
 
 impl fmt::Display for Skip {
@@ -114,7 +197,11 @@ impl fmt::Display for Skip {
                 "the margin {needed} USDT is more than the available balance {available} USDT"
             ),
             Skip::NoPrice => write!(f, "no price is known for the symbol"),
-            Skip::Forbidden(why) => write!(f, "{why}"),
+            Skip::ForbiddenWindow(why)
+            | Skip::CircuitBreaker(why)
+            | Skip::SymbolNotChosen(why)
+            | Skip::MartingaleLimit(why)
+            | Skip::Forbidden(why) => write!(f, "{why}"),
         }
     }
 }

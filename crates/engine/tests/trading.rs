@@ -1208,7 +1208,7 @@ impl Desk {
     async fn buy_signal(&mut self, symbol: &str) -> Option<String> {
         self.signal(symbol, "NEUTRAL").await;
         self.signal(symbol, "STRONG_BUY").await;
-        self.worker.take_last_skip()
+        self.worker.take_last_skip().map(|skip| skip.to_string())
     }
 }
 

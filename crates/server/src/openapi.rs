@@ -23,7 +23,7 @@ const PUBLIC_ROUTES: [(&str, &str); 5] = [
 
 /// Where a created resource's id leads: (operation, status, the operation it links to),
 /// each passing `id` from the answer's body. Fuzzers follow these to reach real records.
-const LINKS: [(&str, &str, &str); 8] = [
+const LINKS: [(&str, &str, &str); 9] = [
     ("api_keys_create", "201", "api_keys_delete"),
     ("api_keys_create", "201", "api_keys_set_active"),
     ("settings_create", "201", "settings_read"),
@@ -31,6 +31,7 @@ const LINKS: [(&str, &str, &str); 8] = [
     ("settings_create", "201", "bot_start_signals"),
     ("backtests_create", "202", "backtests_read"),
     ("backtests_create", "202", "backtests_cancel"),
+    ("backtests_create", "202", "backtests_label"),
     ("backtests_create", "202", "backtests_delete"),
 ];
 

@@ -101,7 +101,11 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(stats::chains))
         .routes(routes!(live_statistics::read))
         .routes(routes!(backtests::list, backtests::create))
-        .routes(routes!(backtests::read, backtests::delete))
+        .routes(routes!(
+            backtests::read,
+            backtests::label,
+            backtests::delete
+        ))
         .routes(routes!(backtests::cancel))
         .routes(routes!(backtest_chart::chart))
         .routes(routes!(parity::read))

@@ -898,6 +898,7 @@ export const en = {
     loadFailed: 'Failed to load backtests',
     runFailed: 'The backtest failed',
     progressLabel: (id: number) => `Progress of backtest #${String(id)}`,
+
     // A trade's price chart.
     chart: 'Chart',
     chartOf: (tradeId: number) => `Chart of trade #${String(tradeId)}`,

@@ -185,6 +185,7 @@ export function backtestRecord(
   return {
     id,
     status: 'done',
+    label: null,
     progress: 1,
     error: null,
     created_at: '2026-11-22T04:30:00Z',
@@ -204,6 +205,7 @@ export function backtestRecord(
       chains: [],
       settings: settingsRecord(),
       history: { data: 'simulated', seed: 42, from_ms: 0, to_ms: 0 },
+      no_trades: null,
       instruments: [
         {
           symbol: 'BTCUSDT',

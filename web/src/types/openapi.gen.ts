@@ -367,7 +367,8 @@ export interface paths {
         delete: operations["backtests_delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Renames a backtest: sets or clears its label. */
+        patch: operations["backtests_label"];
         trace?: never;
     };
     "/api/backtests/{id}/cancel/": {
@@ -1213,6 +1214,11 @@ export interface components {
             symbols?: string[] | null;
             walk_forward?: null | components["schemas"]["WalkForwardInput"];
         };
+        /** @description The body of `PATCH /api/backtests/{id}/`. */
+        BacktestLabelInput: {
+            /** @description The new label, trimmed, at most 80 characters; empty or null clears it. */
+            label: string | null;
+        };
         /** @description What `result` holds: a run's result, a sweep's cells, or a walk-forward's windows. */
         BacktestOutcomeView: components["schemas"]["BacktestResult"] | components["schemas"]["SweepResult"] | components["schemas"]["WalkForwardResult"];
         BacktestResult: {
@@ -1225,6 +1231,7 @@ export interface components {
              *     of Bybit's specifications does not change it.
              */
             instruments: components["schemas"]["InstrumentView"][];
+            no_trades: null | components["schemas"]["NoTradesView"];
             /** @description The settings the run traded with (the saved ones with the overrides). */
             settings: components["schemas"]["BotSettings"];
             summary: components["schemas"]["SummaryView"];
@@ -1245,6 +1252,8 @@ export interface components {
              *     `walk_forward` (a sweep picked on training windows, traded on test windows).
              */
             kind: string;
+            /** @description The trader's label (`PATCH /api/backtests/{id}/`); null when none. */
+            label: string | null;
             /**
              * Format: double
              * @description 0 to 1.
@@ -1704,6 +1713,21 @@ export interface components {
             /** @description The URL path to give TradingView, after this server's public address. Shown only now. */
             path: string;
         };
+        NoTradesView: {
+            /**
+             * @description `no_candles`, `no_signals`, `no_entries` (signals, none a change into STRONG_BUY or
+             *     STRONG_SELL), `all_skipped` or `not_opened`.
+             */
+            code: string;
+            /** @description Of those, the ones it tried to enter on. */
+            entries: number;
+            /** @description Signals of the period the bot heard. */
+            signals: number;
+            /** @description The skipped entries by kind of reason, the most frequent first. */
+            skips: components["schemas"]["SkipCountView"][];
+            /** @description The reason in one or two sentences, for the trader. */
+            text: string;
+        };
         /** @description A [`NotTradingReason`] with the sentence that explains it. */
         NotTrading: {
             detail: string;
@@ -2065,6 +2089,13 @@ export interface components {
             /** Format: double */
             total: number | null;
         };
+        SkipCountView: {
+            count: number;
+            /** @description `below_minimum`, `forbidden_window`, `max_trades`, ... (the worker's reasons). */
+            kind: string;
+            /** @description A short phrase, e.g. "order below the instrument's minimum". */
+            label: string;
+        };
         /** @description The spec's Stats response: over trades closed in the period. */
         StatsView: {
             /** Format: double */
@@ -2153,8 +2184,10 @@ export interface components {
         };
         /** @description A finished sweep: its axes and one cell per combination. */
         SweepResult: {
+            history: null | components["schemas"]["HistoryView"];
             /** @description What each symbol traded by in every cell, as the sweep began. */
             instruments: components["schemas"]["InstrumentView"][];
+            settings: null | components["schemas"]["BotSettings"];
             sweep: components["schemas"]["SweepView"];
         };
         SweepView: {
@@ -2359,8 +2392,10 @@ export interface components {
         };
         /** @description A finished walk-forward: its windows, the chained out-of-sample curve and totals. */
         WalkForwardResult: {
+            history: null | components["schemas"]["HistoryView"];
             /** @description What each symbol traded by in every run, as the walk-forward began. */
             instruments: components["schemas"]["InstrumentView"][];
+            settings: null | components["schemas"]["BotSettings"];
             walk_forward: components["schemas"]["WalkForwardView"];
         };
         WalkForwardView: {
@@ -3901,6 +3936,91 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backtests_label: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BacktestLabelInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BacktestView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A session's request without its CSRF token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

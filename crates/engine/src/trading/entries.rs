@@ -48,7 +48,7 @@ impl TradingWorker {
         self.last_skip = None;
         if let Err(skip) = self.try_entry(signal, side, now).await {
             self.info(&format!("{label}: skipped, {skip}")).await;
-            self.last_skip = Some(skip.to_string());
+            self.last_skip = Some(skip);
         }
         self.resume_waiting_chains(now).await;
     }
@@ -60,14 +60,14 @@ impl TradingWorker {
         now: DateTime<Utc>,
     ) -> Result<(), Skip> {
         if let Some(why) = entry_forbidden(&self.settings, now) {
-            return Err(Skip::Forbidden(why));
+            return Err(Skip::ForbiddenWindow(why));
         }
         if let Some(why) = self.circuit_breaker(now).await {
-            return Err(Skip::Forbidden(why));
+            return Err(Skip::CircuitBreaker(why));
         }
         let from_alert = signal.source == "webhook";
         if let Some(why) = symbol_not_chosen(&self.settings, &signal.symbol, from_alert) {
-            return Err(Skip::Forbidden(why));
+            return Err(Skip::SymbolNotChosen(why));
         }
         if self.out_of_sync.active {
             return Err(Skip::Forbidden(
@@ -87,13 +87,13 @@ impl TradingWorker {
             BotMode::Martingale => {
                 let (on_symbol, open) = self.open_chains_view(symbol).await?;
                 if on_symbol {
-                    return Err(Skip::Forbidden(
+                    return Err(Skip::MartingaleLimit(
                         "a martingale chain on this symbol is still open".into(),
                     ));
                 }
                 let max = self.settings.martingale_max_active_chains;
                 if open >= max as usize {
-                    return Err(Skip::Forbidden(format!(
+                    return Err(Skip::MartingaleLimit(format!(
                         "{open} martingale chain(s) are open (martingale_max_active_chains {max})"
                     )));
                 }

@@ -29,7 +29,7 @@ use signaldesk_core::account::AccountVenue;
 use signaldesk_core::market::Instrument;
 use signaldesk_core::settings::BotSettings;
 use signaldesk_core::signal::TradeSignal;
-use signaldesk_core::trading::{stop_loss_price, trailing_plan};
+use signaldesk_core::trading::{stop_loss_price, trailing_plan, Skip};
 use signaldesk_store::{Store, StoredSignal, Trade};
 use signaldesk_venue::market::{MarketData, MarketEvent};
 use signaldesk_venue::{Stops, Trailing, Venue};
@@ -111,7 +111,7 @@ pub struct TradingWorker {
     /// the timers read the chains again only when something changed.
     no_waiting_chains: bool,
     /// Why the last signal acted on opened nothing (a backtest's parity run reads it).
-    last_skip: Option<String>,
+    last_skip: Option<Skip>,
     /// When prices last came, and since when the venue fails (alerts).
     watch: watch::Watch,
     /// The protection check's state (the stops it expects).
@@ -161,7 +161,7 @@ impl TradingWorker {
 
     /// Why the last signal [`on_signal`](Self::on_signal) acted on opened nothing (a
     /// limit, a forbidden window); `None` once read or when it opened a trade.
-    pub fn take_last_skip(&mut self) -> Option<String> {
+    pub fn take_last_skip(&mut self) -> Option<Skip> {
         self.last_skip.take()
     }
 

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use signaldesk_backtest::sweep::{Axis, MAX_CELLS};
 use signaldesk_backtest::walk_forward::{Metric, WalkForward};
 use signaldesk_backtest::{BacktestError, Data, Request, Source};
+use signaldesk_store::repo::backtests::MAX_LABEL_CHARS;
 use signaldesk_store::{BacktestRecord, StoreError};
 use utoipa::ToSchema;
 
@@ -92,6 +93,8 @@ pub struct BacktestView {
     pub kind: &'static str,
     /// `running`, `done`, `failed` or `cancelled`.
     pub status: String,
+    /// The trader's label (`PATCH /api/backtests/{id}/`); null when none.
+    pub label: Option<String>,
     /// 0 to 1.
     pub progress: f64,
     /// What was asked for (dates, symbols, source, overrides).
@@ -124,6 +127,7 @@ impl From<BacktestRecord> for BacktestView {
                 (false, false) => "single",
             },
             status: r.status,
+            label: r.label,
             progress: r.progress,
             request,
             error: r.error,
@@ -234,6 +238,64 @@ pub async fn read(
         .await?
         .ok_or_else(ApiError::not_found)?;
     Ok(Json(record.into()))
+}
+
+/// The body of `PATCH /api/backtests/{id}/`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct BacktestLabelInput {
+    /// The new label, trimmed, at most 80 characters; empty or null clears it.
+    #[schema(required = true, max_length = 80)]
+    label: Option<String>,
+}
+
+/// Renames a backtest: sets or clears its label.
+#[utoipa::path(patch, path = "/api/backtests/{id}/", tag = "backtests",
+    params(("id" = i64, Path)), request_body = BacktestLabelInput,
+    responses((status = 200, body = BacktestView), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn label(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(payload): ApiJson<Value>,
+) -> ApiResult<Json<BacktestView>> {
+    let label = read_label(&payload)?;
+    if !state
+        .store
+        .label_backtest(auth.id(), id, label.as_deref())
+        .await?
+    {
+        return Err(ApiError::not_found());
+    }
+    let record = state
+        .store
+        .backtest(auth.id(), id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    Ok(Json(record.into()))
+}
+
+/// The label of a `PATCH` body: trimmed, `None` when empty or null.
+fn read_label(payload: &Value) -> ApiResult<Option<String>> {
+    let field_error = |message: String| {
+        ApiError::validation(FieldErrors::from([("label".to_string(), vec![message])]))
+    };
+    let Some(payload) = payload.as_object() else {
+        return Err(ApiError::bad_request("Expected a JSON object."));
+    };
+    let text = match payload.get("label") {
+        None => return Err(field_error("This field is required.".into())),
+        Some(Value::Null) => return Ok(None),
+        Some(Value::String(text)) => text.trim(),
+        Some(_) => return Err(field_error("Expected a string or null.".into())),
+    };
+    if text.chars().count() > MAX_LABEL_CHARS {
+        return Err(field_error(format!(
+            "At most {MAX_LABEL_CHARS} characters."
+        )));
+    }
+    Ok((!text.is_empty()).then(|| text.to_string()))
 }
 
 /// Deletes a backtest (a running one stops).

@@ -11,7 +11,8 @@ use signaldesk_backtest::{Backtest, Data, Outcome, Progress, Request, Source};
 use signaldesk_store::Store;
 
 use super::market_of;
-use super::view::{BacktestResult, WalkForwardResult};
+use super::no_trades::NoTradesView;
+use super::view::{BacktestResult, HistoryView, WalkForwardResult};
 use crate::app::now_ms;
 use crate::config::Config;
 
@@ -108,6 +109,10 @@ async fn run_once(run: Backtest, heading: Heading<'_>, json: bool) -> anyhow::Re
         );
     } else {
         print_summary(&heading, run.candles.symbols().len(), &outcome);
+        let history = HistoryView::of(&run.candles);
+        if let Some(why) = NoTradesView::of(&outcome, &run.signals, &history) {
+            println!("no trades: {}", why.text);
+        }
     }
     Ok(())
 }

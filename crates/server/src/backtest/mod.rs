@@ -5,6 +5,7 @@ pub mod cli;
 pub mod fetch_cli;
 pub mod import_cli;
 pub mod jobs;
+pub mod no_trades;
 pub mod parity_cli;
 pub mod view;
 

@@ -17,6 +17,8 @@ use crate::wire::rfc3339;
 use crate::wire::stats::{ChainView, EquityPointView, StatsView};
 use crate::wire::trades::TradeView;
 
+use super::no_trades::NoTradesView;
+
 /// The most trades a stored result keeps (the newest); the figures count them all.
 pub const MAX_TRADES_KEPT: usize = 5_000;
 
@@ -53,6 +55,8 @@ pub struct BacktestResult {
     pub settings: BotSettings,
     /// Where its prices came from, so a trade's chart shows the same ones.
     pub history: HistoryView,
+    /// Why the run traded nothing (only when it did not).
+    pub no_trades: Option<NoTradesView>,
     /// What each symbol traded by, as the run began: kept with the result, so a later change
     /// of Bybit's specifications does not change it.
     pub instruments: Vec<InstrumentView>,
@@ -184,6 +188,8 @@ impl BacktestResult {
     pub fn of(run: &Backtest, outcome: Outcome, max_trades: usize) -> BacktestResult {
         let trades_total = outcome.trades.len();
         let skip = trades_total.saturating_sub(max_trades);
+        let history = HistoryView::of(&run.candles);
+        let no_trades = NoTradesView::of(&outcome, &run.signals, &history);
         BacktestResult {
             summary: outcome.summary.into(),
             trades_total,
@@ -195,7 +201,8 @@ impl BacktestResult {
                 .collect(),
             chains: outcome.chains.into_iter().map(ChainView::from).collect(),
             settings: run.settings.clone(),
-            history: HistoryView::of(&run.candles),
+            history,
+            no_trades,
             instruments: InstrumentView::all_of(run),
         }
     }
@@ -205,6 +212,10 @@ impl BacktestResult {
 #[derive(Serialize, ToSchema)]
 pub struct SweepResult {
     pub sweep: SweepView,
+    /// The settings every cell started from (each cell changes only its swept fields); none in a result stored before results kept them.
+    pub settings: Option<BotSettings>,
+    /// Where its prices came from; none in a result stored before results kept it.
+    pub history: Option<HistoryView>,
     /// What each symbol traded by in every cell, as the sweep began.
     pub instruments: Vec<InstrumentView>,
 }
@@ -237,6 +248,8 @@ impl SweepResult {
     pub fn of(run: &Backtest, axes: &[Axis], cells: Vec<Cell>) -> SweepResult {
         SweepResult {
             instruments: InstrumentView::all_of(run),
+            settings: Some(run.settings.clone()),
+            history: Some(HistoryView::of(&run.candles)),
             sweep: SweepView {
                 axes: axes
                     .iter()
@@ -289,6 +302,10 @@ fn values_of(
 #[derive(Serialize, ToSchema)]
 pub struct WalkForwardResult {
     pub walk_forward: WalkForwardView,
+    /// The settings every run started from (each changes only the swept fields); none in a result stored before results kept them.
+    pub settings: Option<BotSettings>,
+    /// Where its prices came from; none in a result stored before results kept it.
+    pub history: Option<HistoryView>,
     /// What each symbol traded by in every run, as the walk-forward began.
     pub instruments: Vec<InstrumentView>,
 }
@@ -405,6 +422,8 @@ impl WalkForwardResult {
         };
         WalkForwardResult {
             instruments: InstrumentView::all_of(run),
+            settings: Some(run.settings.clone()),
+            history: Some(HistoryView::of(&run.candles)),
             walk_forward: WalkForwardView {
                 train_days: plan.train_days,
                 test_days: plan.test_days,

@@ -8,6 +8,7 @@ mod auth;
 mod auth_sessions;
 mod auth_two_factor;
 mod backtest_cli;
+mod backtest_results;
 mod backtests;
 mod bot;
 mod bybit;

@@ -25,7 +25,12 @@ pub struct BacktestRecord {
     pub error: Option<String>,
     pub created_at: i64,
     pub finished_at: Option<i64>,
+    /// The trader's label (migration 0030).
+    pub label: Option<String>,
 }
+
+/// The longest label, in characters.
+pub const MAX_LABEL_CHARS: usize = 80;
 
 fn record(row: &AnyRow, with_result: bool) -> Result<BacktestRecord, StoreError> {
     Ok(BacktestRecord {
@@ -42,11 +47,12 @@ fn record(row: &AnyRow, with_result: bool) -> Result<BacktestRecord, StoreError>
         error: row.try_get("error")?,
         created_at: row.try_get("created_at")?,
         finished_at: row.try_get("finished_at")?,
+        label: row.try_get("label")?,
     })
 }
 
 const COLUMNS: &str =
-    "id, user_id, status, progress, request, result, error, created_at, finished_at";
+    "id, user_id, status, progress, request, result, error, created_at, finished_at, label";
 
 impl Store {
     /// Records a new running backtest for the user; [`StoreError::Conflict`] while another
@@ -147,13 +153,30 @@ impl Store {
         self.expire_backtests(user_id).await?;
         let rows = sqlx::query(
             "SELECT id, user_id, status, progress, request, NULL AS result, error, created_at,
-                    finished_at
+                    finished_at, label
              FROM backtests WHERE user_id = $1 ORDER BY id DESC",
         )
         .bind(user_id)
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(|r| record(r, false)).collect()
+    }
+
+    /// Sets (or, with `None`, clears) the label of one of the user's backtests, as given
+    /// (the caller trims it and checks its length); false when it is not theirs.
+    pub async fn label_backtest(
+        &self,
+        user_id: i64,
+        id: i64,
+        label: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE backtests SET label = $3 WHERE id = $1 AND user_id = $2")
+            .bind(id)
+            .bind(user_id)
+            .bind(label)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// Deletes one of the user's backtests (a running one stops at its next heartbeat).

@@ -75,3 +75,19 @@ export function useDeleteBacktest() {
     onSettled: () => refreshAll(queryClient),
   })
 }
+
+/** The longest label the server takes, in characters. */
+export const MAX_LABEL_CHARS = 80
+
+/** PATCH /api/backtests/{id}/ `{"label": …}`: sets the run's label (trimmed; empty clears it). */
+export function useLabelBacktest() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, label }: { id: number; label: string }) =>
+      api.patch<BacktestRun>(`backtests/${String(id)}/`, { label }),
+    onSuccess: (run) => {
+      queryClient.setQueryData([...LIST_KEY, run.id], run)
+      return refreshAll(queryClient)
+    },
+  })
+}

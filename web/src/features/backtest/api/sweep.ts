@@ -1,5 +1,7 @@
 import type { Backtest, BacktestInput, BacktestResult, WalkForwardResult } from '@/types/api'
 
+export type { WalkForwardResult }
+
 /*
  * Sweeps (issue 19, part 6): POST /api/backtests/ with `sweep` runs one backtest per combination
  * of one or two settings' values as one job. Written by hand until the server's OpenAPI document
@@ -26,7 +28,12 @@ export type SweepCell = {
 }
 
 /** A finished sweep's `result`: the axes and the cells in order, the last axis fastest. */
-export type SweepResult = { sweep: { axes: SweepAxis[]; cells: SweepCell[] } }
+export type SweepResult = {
+  sweep: { axes: SweepAxis[]; cells: SweepCell[] }
+  /** The settings every cell started from, and where its prices came from (none in old results). */
+  settings?: BacktestResult['settings'] | null
+  history?: BacktestResult['history'] | null
+}
 
 export type BacktestKind = 'single' | 'sweep' | 'walk_forward'
 

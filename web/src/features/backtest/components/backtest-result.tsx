@@ -9,8 +9,17 @@ import { pnlClass } from '@/lib/pnl-class'
 import { formatZonedDateTime } from '@/lib/user-time'
 import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { useBacktest, type BacktestResult } from '@/features/backtest/api/backtests'
-import { isSweepResult, isWalkForwardResult, type BacktestRun } from '@/features/backtest/api/sweep'
+import {
+  isSweepResult,
+  isWalkForwardResult,
+  type BacktestRun,
+  type SweepResult,
+  type WalkForwardResult,
+} from '@/features/backtest/api/sweep'
+import { NoTradesReason } from '@/features/backtest/components/no-trades'
 import { ProgressBar } from '@/features/backtest/components/progress-bar'
+import { RanWith } from '@/features/backtest/components/ran-with'
+import { RunLabel } from '@/features/backtest/components/run-label'
 import { SweepResultView } from '@/features/backtest/components/sweep-result'
 import { TradeChartPanel } from '@/features/backtest/components/trade-chart'
 import { WalkForwardResultView } from '@/features/backtest/components/walk-forward-result'
@@ -24,7 +33,8 @@ const TRADES_LISTED = 100
 
 const TRADE_COLUMNS = 10
 
-function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
+function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) {
+  const runId = run.id
   const timeZone = useUserTimeZone()
   const summary = result.summary
   const trades = result.trades.slice(-TRADES_LISTED).reverse()
@@ -36,8 +46,15 @@ function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
       return next
     })
   }
+  const noTrades = result.trades_total === 0 ? (result.no_trades ?? null) : null
   return (
     <div className="space-y-4">
+      <RanWith
+        request={run.request}
+        settings={result.settings}
+        history={result.history}
+        wallet={summary.starting_balance}
+      />
       <div className="grid grid-cols-2 gap-4 md:grid-cols-4">
         <StatTile label={s.maxDrawdown} value={`${summary.max_drawdown_pct.toFixed(2)}%`} />
         <StatTile
@@ -56,94 +73,107 @@ function Figures({ runId, result }: { runId: number; result: BacktestResult }) {
       <StatsFigures data={summary.stats} />
       <EquityCurveCard equity={summary.stats.equity} />
       <PnlHeatmapCard cells={summary.stats.heatmap} />
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            {s.trades}{' '}
-            <span className="text-sm font-normal text-muted-foreground">
-              ({s.tradesShown(trades.length, result.trades_total)})
-            </span>
-          </CardTitle>
-        </CardHeader>
-        <CardContent className="overflow-x-auto">
-          <Table phoneCards aria-label={s.trades}>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Symbol</TableHead>
-                <TableHead>Side</TableHead>
-                <TableHead>Entry</TableHead>
-                <TableHead>Exit</TableHead>
-                <TableHead>PnL</TableHead>
-                <TableHead>{s.fees}</TableHead>
-                <TableHead>{s.funding}</TableHead>
-                <TableHead>Reason</TableHead>
-                <TableHead>Closed</TableHead>
-                <TableHead>
-                  <span className="sr-only">{s.chart}</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {trades.map((trade) => {
-                const open = charted.has(trade.id)
-                const panelId = `trade-chart-${String(runId)}-${String(trade.id)}`
-                return (
-                  <Fragment key={trade.id}>
-                    <TableRow>
-                      <TableCell>
-                        <span className="inline-flex flex-col items-start gap-1">
-                          {trade.symbol}
-                          {/* A space, so the row reads "BTCUSDT Paper" (not rendered between flex items). */}
-                          {trade.venue ? ' ' : null}
-                          <VenueBadge venue={trade.venue} />
-                        </span>
-                      </TableCell>
-                      <TableCell>{trade.side}</TableCell>
-                      <TableCell className="tabular-nums">{trade.entry_price ?? '—'}</TableCell>
-                      <TableCell className="tabular-nums">{trade.exit_price ?? '—'}</TableCell>
-                      <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
-                        {trade.pnl.toFixed(2)}
-                      </TableCell>
-                      <TableCell className="tabular-nums">{trade.fees.toFixed(4)}</TableCell>
-                      <TableCell data-column="funding" className={`tabular-nums ${pnlClass(trade.funding)}`}>
-                        {trade.funding.toFixed(4)}
-                      </TableCell>
-                      <TableCell>{trade.close_reason ?? trade.status}</TableCell>
-                      <TableCell className="whitespace-nowrap tabular-nums">
-                        {trade.closed_at ? formatZonedDateTime(trade.closed_at, timeZone) : '—'}
-                      </TableCell>
-                      <TableCell>
-                        <Button
-                          size="sm"
-                          variant={open ? 'secondary' : 'outline'}
-                          aria-label={s.chartOf(trade.id)}
-                          aria-expanded={open}
-                          aria-controls={open ? panelId : undefined}
-                          onClick={() => {
-                            toggleChart(trade.id)
-                          }}
+      {noTrades ? (
+        <NoTradesReason reason={noTrades} />
+      ) : (
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              {s.trades}{' '}
+              <span className="text-sm font-normal text-muted-foreground">
+                ({s.tradesShown(trades.length, result.trades_total)})
+              </span>
+            </CardTitle>
+          </CardHeader>
+          <CardContent className="overflow-x-auto">
+            <Table phoneCards aria-label={s.trades}>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Symbol</TableHead>
+                  <TableHead>Side</TableHead>
+                  <TableHead>Entry</TableHead>
+                  <TableHead>Exit</TableHead>
+                  <TableHead>PnL</TableHead>
+                  <TableHead>{s.fees}</TableHead>
+                  <TableHead>{s.funding}</TableHead>
+                  <TableHead>Reason</TableHead>
+                  <TableHead>Closed</TableHead>
+                  <TableHead>
+                    <span className="sr-only">{s.chart}</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {trades.map((trade) => {
+                  const open = charted.has(trade.id)
+                  const panelId = `trade-chart-${String(runId)}-${String(trade.id)}`
+                  return (
+                    <Fragment key={trade.id}>
+                      <TableRow>
+                        <TableCell>
+                          <span className="inline-flex flex-col items-start gap-1">
+                            {trade.symbol}
+                            {/* A space, so the row reads "BTCUSDT Paper" (not rendered between flex items). */}
+                            {trade.venue ? ' ' : null}
+                            <VenueBadge venue={trade.venue} />
+                          </span>
+                        </TableCell>
+                        <TableCell>{trade.side}</TableCell>
+                        <TableCell className="tabular-nums">{trade.entry_price ?? '—'}</TableCell>
+                        <TableCell className="tabular-nums">{trade.exit_price ?? '—'}</TableCell>
+                        <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
+                          {trade.pnl.toFixed(2)}
+                        </TableCell>
+                        <TableCell className="tabular-nums">{trade.fees.toFixed(4)}</TableCell>
+                        <TableCell
+                          data-column="funding"
+                          className={`tabular-nums ${pnlClass(trade.funding)}`}
                         >
-                          <ChartCandlestick aria-hidden="true" />
-                          {s.chart}
-                        </Button>
-                      </TableCell>
-                    </TableRow>
-                    {open ? (
-                      <TableRow id={panelId} className="hover:bg-transparent">
-                        <TableCell colSpan={TRADE_COLUMNS} className="whitespace-normal">
-                          <TradeChartPanel runId={runId} trade={trade} />
+                          {trade.funding.toFixed(4)}
+                        </TableCell>
+                        <TableCell>{trade.close_reason ?? trade.status}</TableCell>
+                        <TableCell className="whitespace-nowrap tabular-nums">
+                          {trade.closed_at ? formatZonedDateTime(trade.closed_at, timeZone) : '—'}
+                        </TableCell>
+                        <TableCell>
+                          <Button
+                            size="sm"
+                            variant={open ? 'secondary' : 'outline'}
+                            aria-label={s.chartOf(trade.id)}
+                            aria-expanded={open}
+                            aria-controls={open ? panelId : undefined}
+                            onClick={() => {
+                              toggleChart(trade.id)
+                            }}
+                          >
+                            <ChartCandlestick aria-hidden="true" />
+                            {s.chart}
+                          </Button>
                         </TableCell>
                       </TableRow>
-                    ) : null}
-                  </Fragment>
-                )
-              })}
-            </TableBody>
-          </Table>
-        </CardContent>
-      </Card>
+                      {open ? (
+                        <TableRow id={panelId} className="hover:bg-transparent">
+                          <TableCell colSpan={TRADE_COLUMNS} className="whitespace-normal">
+                            <TradeChartPanel runId={runId} trade={trade} />
+                          </TableCell>
+                        </TableRow>
+                      ) : null}
+                    </Fragment>
+                  )
+                })}
+              </TableBody>
+            </Table>
+          </CardContent>
+        </Card>
+      )}
     </div>
   )
+}
+
+/** The "Ran with" panel of a sweep or a walk-forward (results stored before they kept it have none). */
+function BaseRanWith({ run, result }: { run: BacktestRun; result: SweepResult | WalkForwardResult }) {
+  if (!result.settings || !result.history) return null
+  return <RanWith request={run.request} settings={result.settings} history={result.history} />
 }
 
 /**
@@ -164,6 +194,7 @@ export function BacktestResultView({
   return (
     <section aria-label={title} className="min-w-0 space-y-4">
       <h2 className="text-xl font-semibold">{title}</h2>
+      {run.data ? <RunLabel id={id} label={run.data.label} /> : null}
       {run.isError ? (
         <p role="alert" className="text-sm text-destructive">
           {s.loadFailed}
@@ -175,11 +206,17 @@ export function BacktestResultView({
           {s.runFailed}: {run.data.error}
         </p>
       ) : result && isWalkForwardResult(result) ? (
-        <WalkForwardResultView result={result} />
+        <>
+          <BaseRanWith run={run.data} result={result} />
+          <WalkForwardResultView result={result} />
+        </>
       ) : result && isSweepResult(result) ? (
-        <SweepResultView run={run.data} result={result} onOpenRun={onOpenRun} />
+        <>
+          <BaseRanWith run={run.data} result={result} />
+          <SweepResultView run={run.data} result={result} onOpenRun={onOpenRun} />
+        </>
       ) : result ? (
-        <Figures runId={id} result={result} />
+        <Figures run={run.data} result={result} />
       ) : (
         <p className="text-sm text-muted-foreground">{s.statuses[run.data.status] ?? run.data.status}</p>
       )}

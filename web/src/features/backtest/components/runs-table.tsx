@@ -6,6 +6,7 @@ import { useBacktests, useCancelBacktest, useDeleteBacktest } from '@/features/b
 import { isSweep, type BacktestRun } from '@/features/backtest/api/sweep'
 import { ProgressBar } from '@/features/backtest/components/progress-bar'
 import { backtestStrings as s } from '@/features/backtest/strings'
+import { runSummary } from '@/features/backtest/utils/run-summary'
 
 const STATUS_VARIANT = {
   running: 'default',
@@ -25,7 +26,10 @@ type RunsTableProps = {
   onCompare: (id: number) => void
 }
 
-/** The user's runs, newest first: status, progress, and what can be done with each. */
+/**
+ * The user's runs, newest first: period and label (or, without one, what sets the run apart),
+ * status, progress, and what can be done with each.
+ */
 export function RunsTable({ selected, onOpen, onCompare }: RunsTableProps) {
   const runs = useBacktests()
   const cancel = useCancelBacktest()
@@ -69,7 +73,21 @@ export function RunsTable({ selected, onOpen, onCompare }: RunsTableProps) {
                       </Badge>
                     ) : null}
                   </TableCell>
-                  <TableCell className="whitespace-nowrap tabular-nums">{period(run)}</TableCell>
+                  <TableCell className="min-w-48 whitespace-normal">
+                    <span className="block whitespace-nowrap tabular-nums">{period(run)}</span>
+                    {run.label ? (
+                      <span className="block font-medium break-words" data-testid="run-name">
+                        {run.label}
+                      </span>
+                    ) : (
+                      <span
+                        className="block text-xs break-words text-muted-foreground"
+                        data-testid="run-name"
+                      >
+                        {runSummary(run)}
+                      </span>
+                    )}
+                  </TableCell>
                   <TableCell>
                     <Badge variant={STATUS_VARIANT[run.status as keyof typeof STATUS_VARIANT]}>
                       {s.statuses[run.status] ?? run.status}

@@ -68,6 +68,9 @@ const walkResult: WalkForwardResult = {
     ],
   },
   instruments: [],
+  // A result stored before results kept what they ran with.
+  settings: null,
+  history: null,
 }
 
 const walkRun: BacktestRun = {
