@@ -84,7 +84,7 @@ export function useLabelBacktest() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: ({ id, label }: { id: number; label: string }) =>
-      api.patch<BacktestRun>(`backtests/${String(id)}/`, { label }),
+      readRun(call(client.PATCH('/api/backtests/{id}/', { params: { path: { id } }, body: { label } }))),
     onSuccess: (run) => {
       queryClient.setQueryData([...LIST_KEY, run.id], run)
       return refreshAll(queryClient)
