@@ -818,7 +818,7 @@ export const ru: Catalogue = {
     dataBybit: 'Сохранённые свечи Bybit',
     periodIn: (from: string, to: string, zone: string) => `${from} – ${to} (${zone})`,
     allSymbols: 'все символы',
-    modes: { classic: 'Классический', martingale: 'Мартингейл' } as Record<string, string>,
+    modes: { classic: 'Классический', martingale: 'Мартингейл' },
     usdt: (value: number) => `${value.toFixed(2)} USDT`,
     pct: (value: number) => `${String(value)}%`,
     takeProfits: (first: number, next: number) => `первый ${String(first)}%, далее каждые ${String(next)}%`,

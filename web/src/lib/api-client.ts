@@ -168,8 +168,14 @@ type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { quer
  */
 export function pathUrl<P extends keyof paths>(path: P, query: Query<P>): string {
   const search = new URLSearchParams()
-  for (const [key, value] of Object.entries(query ?? {}) as [string, unknown][]) {
-    if (value !== undefined && value !== null) search.append(key, String(value))
+  for (const [key, value] of Object.entries<unknown>(query ?? {})) {
+    if (value === undefined || value === null) continue
+    search.append(
+      key,
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value),
+    )
   }
   const text = search.toString()
   return text ? `${path}?${text}` : path
