@@ -1737,7 +1737,7 @@ export interface components {
          * @description What keeps a running bot from opening positions, first that applies in this order.
          * @enum {string}
          */
-        NotTradingReason: "worker_stopped" | "signals_inactive" | "circuit_breaker" | "forbidden_window" | "limit_reached";
+        NotTradingReason: "worker_stopped" | "out_of_sync" | "signals_inactive" | "circuit_breaker" | "forbidden_window" | "limit_reached";
         /** @description Backtest minus live, field by field; a field missing on a side has no difference. */
         ParityDifference: {
             /** Format: int64 */
