@@ -180,22 +180,20 @@ async function seed(browser: Browser, server: SignalDeskServer, account: Account
   const today = new Date()
   const daysAgo = (days: number) => new Date(today.getTime() - days * 86_400_000).toISOString().slice(0, 10)
   const period = { date_from: daysAgo(6), date_to: daysAgo(2), symbols: ['BTCUSDT', 'ETHUSDT'] }
-  await pageApi(page, 'POST', '/api/backtests/', {
-    ...period,
-    sweep: [
-      { field: 'initial_stop_loss_pct', values: [2, 4] },
-      { field: 'take_profit_first_pct', values: [3, 6] },
-    ],
-    walk_forward: { train_days: 2, test_days: 1 },
-  })
-  await pageApi(page, 'POST', '/api/backtests/', {
-    ...period,
-    sweep: [
-      { field: 'initial_stop_loss_pct', values: [2, 4] },
-      { field: 'take_profit_first_pct', values: [3, 6] },
-    ],
-  })
-  await pageApi(page, 'POST', '/api/backtests/', period)
+  // One backtest runs per user at a time (409 otherwise): each is waited for.
+  const runBacktest = async (body: object) => {
+    const run = await pageApi<{ id: number }>(page, 'POST', '/api/backtests/', body)
+    const status = async () =>
+      (await pageApi<{ status: string }>(page, 'GET', `/api/backtests/${String(run.id)}/`)).status
+    await expect.poll(status, { timeout: 120_000 }).toBe('done')
+  }
+  const sweep = [
+    { field: 'initial_stop_loss_pct', values: [2, 4] },
+    { field: 'take_profit_first_pct', values: [3, 6] },
+  ]
+  await runBacktest({ ...period, sweep, walk_forward: { train_days: 2, test_days: 1 } })
+  await runBacktest({ ...period, sweep })
+  await runBacktest(period)
 
   await pageApi(page, 'POST', '/api/command/bot/start/')
   const { path } = await pageApi<{ path: string }>(page, 'POST', '/api/webhook/')
