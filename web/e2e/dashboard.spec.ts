@@ -22,13 +22,13 @@ test.describe('dashboard', () => {
 
     // The paper wallet holds 10000 USDT; the snapshot of 24 hours ago says 8000: +25.0 %.
     const balance = card(page, 'Total Balance')
-    await expect(balance).toHaveText('Total Balance$10,000.00+25.0%vs 24h ago')
+    await expect(balance).toHaveText('Total Balance10,000.00 USDT+25.0%vs 24h ago')
     await expect(balance.getByRole('img', { name: 'Up' })).toBeVisible()
     await expect(balance.getByTestId('change')).toHaveClass(/text-success/)
 
     // Fills: 510 + 200 + 205 = 915 in the last 24 h, 500 + 400 + 405 = 1305 before: -29.9 %.
     const volume = card(page, '24h Volume')
-    await expect(volume).toHaveText('24h Volume$915.00-29.9%vs 24h ago')
+    await expect(volume).toHaveText('24h Volume915.00 USDT-29.9%vs 24h ago')
     await expect(volume.getByRole('img', { name: 'Down' })).toBeVisible()
     await expect(volume.getByTestId('change')).toHaveClass(/text-destructive/)
 
@@ -44,7 +44,7 @@ test.describe('dashboard', () => {
 
     const wallet = page.getByRole('region', { name: 'Balance', exact: true })
     await expect(wallet.locator('dt')).toHaveText(['Equity', 'Available', 'Margin'])
-    await expect(wallet.locator('dd')).toHaveText(['$10,000.00', '$10,000.00', '$10,000.00'])
+    await expect(wallet.locator('dd')).toHaveText(['10,000.00 USDT', '10,000.00 USDT', '10,000.00 USDT'])
 
     await expect(page.getByRole('region', { name: 'Trading Signals (Last 5)' })).toBeVisible()
     await expect(page.getByRole('region', { name: 'Bot Status' })).toBeVisible()
@@ -52,8 +52,8 @@ test.describe('dashboard', () => {
 
   test('without a history the cards show no percent: "—" and no trend', async ({ page, login, account }) => {
     await login(page, account)
-    await expect(card(page, 'Total Balance')).toHaveText('Total Balance$10,000.00— vs 24h ago')
-    await expect(card(page, '24h Volume')).toHaveText('24h Volume$0.00— vs 24h ago')
+    await expect(card(page, 'Total Balance')).toHaveText('Total Balance10,000.00 USDT— vs 24h ago')
+    await expect(card(page, '24h Volume')).toHaveText('24h Volume0.00 USDT— vs 24h ago')
     await expect(card(page, 'Open Trades')).toHaveText('Open Trades0— vs 24h ago')
     await expect(card(page, 'Total Trades')).toHaveText('Total Trades0— vs 24h ago')
     for (const name of ['Total Balance', '24h Volume', 'Open Trades', 'Total Trades']) {
@@ -71,7 +71,7 @@ test.describe('dashboard', () => {
     await login(page, account)
     const wallet = page.getByRole('region', { name: 'Balance', exact: true })
     const available = wallet.locator('dd').nth(1)
-    await expect(available).toHaveText('$10,000.00')
+    await expect(available).toHaveText('10,000.00 USDT')
 
     // The running bot opens positions on the sped-up market; each fill sends a balance message
     // whose available balance no longer holds the positions' margin.
@@ -88,8 +88,8 @@ test.describe('dashboard', () => {
     })
     await pageApi(page, 'POST', '/api/command/bot/start/')
     try {
-      await expect(available).not.toHaveText('$10,000.00', { timeout: 90_000 })
-      await expect(available).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d\d$/)
+      await expect(available).not.toHaveText('10,000.00 USDT', { timeout: 90_000 })
+      await expect(available).toHaveText(/^\d{1,3}(,\d{3})*\.\d\d USDT$/)
       // The Total Balance card shows the same (live) equity as the Balance card.
       await expect(async () => {
         const equity = await wallet.locator('dd').first().textContent()

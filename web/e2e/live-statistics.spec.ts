@@ -31,7 +31,7 @@ test('/statistics: 24h by default, then 30d and all time from GET /api/statistic
   // The live statistics message (all time, 6 trades) does not overwrite the 24h figures.
   await expect(card(page, 'Total Trades')).toHaveText('Total Trades0')
   await expect(card(page, 'Win Rate %')).toHaveText('Win Rate %0.0%')
-  await expect(card(page, 'Total Profit $')).toHaveText('Total Profit $$0.00')
+  await expect(card(page, 'Total Profit $')).toHaveText('Total Profit $0.00 USDT')
 
   for (const label of ['30d', 'all time']) {
     await select.selectOption({ label })
@@ -39,9 +39,9 @@ test('/statistics: 24h by default, then 30d and all time from GET /api/statistic
     await expect(card(page, 'Winning Trades')).toHaveText('Winning Trades2')
     await expect(card(page, 'Losing Trades')).toHaveText('Losing Trades4')
     await expect(card(page, 'Win Rate %')).toHaveText('Win Rate %33.3%')
-    await expect(card(page, 'Total Profit $')).toHaveText('Total Profit $$10.25')
-    await expect(card(page, 'Total Profit $').getByText('$10.25')).toHaveClass(/text-success/)
-    await expect(card(page, 'Average Profit $')).toHaveText('Average Profit $$1.71')
+    await expect(card(page, 'Total Profit $')).toHaveText('Total Profit $10.25 USDT')
+    await expect(card(page, 'Total Profit $').getByText('10.25 USDT')).toHaveClass(/text-success/)
+    await expect(card(page, 'Average Profit $')).toHaveText('Average Profit $1.71 USDT')
     await expect(card(page, 'Max Drawdown %')).toHaveText(/^Max Drawdown %\d+\.\d\d%$/)
   }
   expect(periods).toEqual(expect.arrayContaining(['24h', '30d']))

@@ -154,9 +154,17 @@ test.describe('statistics with period filter', () => {
     await expect(tradePnls(3)).toHaveText(['0.0000'])
     await expect(tradePnls(3)).not.toHaveClass(/text-(success|destructive)/)
 
-    // Each trade's creation time (its opening) in the browser's locale and zone.
+    // Each trade's creation time (its opening) in the settings zone (the default, Europe/Moscow),
+    // labelled with it.
     const opened = history.trades.filter((trade) => trade.chain === 'c2').map((trade) => trade.opened_at)
-    const shown = await page.evaluate((times) => times.map((time) => new Date(time).toLocaleString()), opened)
+    const zone = 'Europe/Moscow'
+    const inZone = new Intl.DateTimeFormat('en-US', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      hourCycle: 'h23',
+      timeZone: zone,
+    })
+    const shown = opened.map((time) => `${inZone.format(new Date(time))} (${zone})`)
     await expect(table.locator('tbody tr:nth-child(2) li time')).toHaveText(shown)
   })
 

@@ -71,7 +71,7 @@ test('filter, export what the filter shows, and open a trade chart at 1440 px', 
   await expect(page.getByText('No trades match this filter.')).toBeVisible()
   await page.getByLabel('Symbol', { exact: true }).fill('ethusdt')
   await expect(table.getByRole('row')).toHaveCount(2)
-  await expect(table.getByRole('row').nth(1)).toContainText('-$7.25')
+  await expect(table.getByRole('row').nth(1)).toContainText('-7.25 USDT')
 
   const downloading = page.waitForEvent('download')
   await page.getByRole('link', { name: 'Export CSV' }).click()
