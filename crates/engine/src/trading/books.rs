@@ -84,7 +84,9 @@ impl SyncReport {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<String>> {
         // The value is a plain reason: a panic elsewhere cannot leave it half-written.
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 

@@ -46,7 +46,7 @@ impl NoTradesView {
                 count: *count,
             })
             .collect();
-        skips.sort_by(|a, b| b.count.cmp(&a.count));
+        skips.sort_by_key(|skip| std::cmp::Reverse(skip.count));
         let (seen, tried) = (outcome.signals_seen, outcome.entries_tried);
         let skipped: usize = skips.iter().map(|s| s.count).sum();
         let (code, text) = if history.to_ms <= history.from_ms {
