@@ -921,13 +921,14 @@ export const en = {
     periodIn: (from: string, to: string, zone: string) => `${from} – ${to} (${zone})`,
     allSymbols: 'every symbol',
     modes: { classic: 'Classic', martingale: 'Martingale' } as Record<string, string>,
-    usdt: (value: number) => `${value.toFixed(2)} USDT`,
+    /** `value` already written with two decimals. */
+    usdt: (value: string) => `${value} USDT`,
     pct: (value: number) => `${String(value)}%`,
     takeProfits: (first: number, next: number) => `first ${String(first)}%, then every ${String(next)}%`,
     trailingOff: 'off',
     trailingOn: (activation: number, step: number) => `from +${String(activation)}%, step ${String(step)}%`,
-    martingaleOf: (depth: number, step: number, margin: number) =>
-      `up to ${String(depth)} steps, ×${String(step)}, first margin ${margin.toFixed(2)} USDT`,
+    martingaleOf: (depth: number, step: number, margin: string) =>
+      `up to ${String(depth)} steps, ×${String(step)}, first margin ${margin} USDT`,
     // Why a run traded nothing.
     noTrades: 'No trades',
     noTradesSkips: 'Skipped entries by reason',

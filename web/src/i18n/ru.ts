@@ -819,13 +819,14 @@ export const ru: Catalogue = {
     periodIn: (from: string, to: string, zone: string) => `${from} – ${to} (${zone})`,
     allSymbols: 'все символы',
     modes: { classic: 'Классический', martingale: 'Мартингейл' },
-    usdt: (value: number) => `${value.toFixed(2)} USDT`,
+    /** `value` already written with two decimals. */
+    usdt: (value: string) => `${value} USDT`,
     pct: (value: number) => `${String(value)}%`,
     takeProfits: (first: number, next: number) => `первый ${String(first)}%, далее каждые ${String(next)}%`,
     trailingOff: 'выкл.',
     trailingOn: (activation: number, step: number) => `от +${String(activation)}%, шаг ${String(step)}%`,
-    martingaleOf: (depth: number, step: number, margin: number) =>
-      `до ${String(depth)} шагов, ×${String(step)}, первая маржа ${margin.toFixed(2)} USDT`,
+    martingaleOf: (depth: number, step: number, margin: string) =>
+      `до ${String(depth)} шагов, ×${String(step)}, первая маржа ${margin} USDT`,
     // Why a run traded nothing.
     noTrades: 'Нет сделок',
     noTradesSkips: 'Пропущенные входы по причинам',

@@ -80,9 +80,10 @@ describe('audit log page', () => {
     const [first, second, third] = bodyRows()
     if (!first || !second || !third) throw new Error('three rows expected')
     const cells = within(first).getAllByRole('cell')
-    const tokyo = new Intl.DateTimeFormat(undefined, {
+    const tokyo = new Intl.DateTimeFormat('en-US', {
       dateStyle: 'medium',
       timeStyle: 'medium',
+      hourCycle: 'h23',
       timeZone: 'Asia/Tokyo',
     }).format(new Date(changed.at))
     expect(cells[0]).toHaveTextContent(tokyo)

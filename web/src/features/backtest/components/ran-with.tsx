@@ -36,8 +36,12 @@ export function RanWith({ request, settings, history, wallet }: RanWithProps) {
     { term: s.ranWithSignals, value: s.sources[request.source === 'alerts' ? 'alerts' : 'ratings'] },
     { term: s.ranWithMode, value: s.modes[settings.bot_mode] ?? settings.bot_mode },
     { term: s.ranWithLeverage, value: `${String(settings.leverage)}x`, fields: ['leverage'] },
-    { term: s.ranWithOrder, value: s.usdt(settings.max_trade_usdt), fields: ['max_trade_usdt'] },
-    { term: s.ranWithMaxTotal, value: s.usdt(settings.max_total_usdt), fields: ['max_total_usdt'] },
+    { term: s.ranWithOrder, value: s.usdt(settings.max_trade_usdt.toFixed(2)), fields: ['max_trade_usdt'] },
+    {
+      term: s.ranWithMaxTotal,
+      value: s.usdt(settings.max_total_usdt.toFixed(2)),
+      fields: ['max_total_usdt'],
+    },
     { term: s.ranWithStop, value: s.pct(settings.initial_stop_loss_pct), fields: ['initial_stop_loss_pct'] },
     {
       term: s.ranWithTakeProfits,
@@ -58,12 +62,12 @@ export function RanWith({ request, settings, history, wallet }: RanWithProps) {
       value: s.martingaleOf(
         settings.martingale_max_depth,
         settings.martingale_step,
-        settings.martingale_initial_margin,
+        settings.martingale_initial_margin.toFixed(2),
       ),
       fields: ['martingale_max_depth', 'martingale_step', 'martingale_initial_margin'],
     })
   }
-  if (wallet !== undefined) rows.push({ term: s.ranWithWallet, value: s.usdt(wallet) })
+  if (wallet !== undefined) rows.push({ term: s.ranWithWallet, value: s.usdt(wallet.toFixed(2)) })
   if (swept.length > 0) {
     rows.push({ term: s.ranWithSwept, value: swept.map(overrideLabel).join(' × ') })
   }

@@ -235,11 +235,11 @@ describe('dashboard', () => {
     expect(screen.queryByRole('status', { name: 'Loading dashboard' })).not.toBeInTheDocument()
     // 10000 against 8000: +25 %, up and green.
     const balance = card('Total Balance')
-    expect(balance.text).toBe('Total Balance$10,000.00+25.0%vs 24h ago')
+    expect(balance.text).toBe('Total Balance10,000.00 USDT+25.0%vs 24h ago')
     expect(balance.trend).toHaveAccessibleName('Up')
     expect(balance.change).toHaveClass('text-success')
     // 1010 against 505: +100 %.
-    expect(card('24h Volume').text).toBe('24h Volume$1,010.00+100.0%vs 24h ago')
+    expect(card('24h Volume').text).toBe('24h Volume1,010.00 USDT+100.0%vs 24h ago')
     // 1 against 2: -50 %, down and red.
     const open = card('Open Trades')
     expect(open.text).toBe('Open Trades1-50.0%vs 24h ago')
@@ -261,8 +261,8 @@ describe('dashboard', () => {
     })
     await openDashboard()
     await screen.findByRole('group', { name: 'Total Balance' })
-    expect(card('Total Balance').text).toBe('Total Balance$10,000.00— vs 24h ago')
-    expect(card('24h Volume').text).toBe('24h Volume$0.00— vs 24h ago')
+    expect(card('Total Balance').text).toBe('Total Balance10,000.00 USDT— vs 24h ago')
+    expect(card('24h Volume').text).toBe('24h Volume0.00 USDT— vs 24h ago')
     expect(document.body.textContent).not.toMatch(/Infinity|NaN/)
   })
 
@@ -270,15 +270,23 @@ describe('dashboard', () => {
     dashboardServer()
     await openDashboard()
     await screen.findByRole('region', { name: 'Balance' })
-    expect(balanceRows()).toEqual(['Equity $10,000.00', 'Available $9,000.50', 'Margin $10,012.35'])
+    expect(balanceRows()).toEqual([
+      'Equity 10,000.00 USDT',
+      'Available 9,000.50 USDT',
+      'Margin 10,012.35 USDT',
+    ])
 
     openLive()
     liveSend({ type: 'balance', data: { equity: 7600, available_balance: 7000.25, margin_balance: 7650 } })
     await waitFor(() => {
-      expect(balanceRows()).toEqual(['Equity $7,600.00', 'Available $7,000.25', 'Margin $7,650.00'])
+      expect(balanceRows()).toEqual([
+        'Equity 7,600.00 USDT',
+        'Available 7,000.25 USDT',
+        'Margin 7,650.00 USDT',
+      ])
     })
     // The Total Balance card follows the live equity too: 7600 against 8000 is -5 %.
-    expect(card('Total Balance').text).toBe('Total Balance$7,600.00-5.0%vs 24h ago')
+    expect(card('Total Balance').text).toBe('Total Balance7,600.00 USDT-5.0%vs 24h ago')
     expect(card('Total Balance').trend).toHaveAccessibleName('Down')
   })
 
@@ -299,7 +307,7 @@ describe('dashboard', () => {
     await waitFor(() => {
       expect(card('Open Trades').text).toBe('Open Trades0-100.0%vs 24h ago')
     })
-    expect(card('24h Volume').text).toBe('24h Volume$2,020.00+300.0%vs 24h ago')
+    expect(card('24h Volume').text).toBe('24h Volume2,020.00 USDT+300.0%vs 24h ago')
   })
 
   it('says "Error: {message}" when the dashboard cannot be read', async () => {

@@ -53,13 +53,15 @@ describe('live statistics page', () => {
     const server = statisticsServer({ '24h': () => pending })
     await openStatistics()
     expect(screen.getByRole('status')).toHaveTextContent('Loading...')
-    expect(server.calls()).toEqual(['/api/statistics/?period=24h'])
+    await waitFor(() => {
+      expect(server.calls()).toEqual(['/api/statistics/?period=24h'])
+    })
     answer({ status: 200, body: statistics })
 
     expect(await screen.findByRole('group', { name: 'Total Trades' })).toHaveTextContent('20')
     expect(card('Win Rate %')).toHaveTextContent('65.0%')
-    expect(within(card('Total Profit $')).getByText('$152.46')).toHaveClass('text-success')
-    expect(within(card('Average Profit $')).getByText('-$7.62')).toHaveClass('text-destructive')
+    expect(within(card('Total Profit $')).getByText('152.46 USDT')).toHaveClass('text-success')
+    expect(within(card('Average Profit $')).getByText('-7.62 USDT')).toHaveClass('text-destructive')
     expect(card('Winning Trades')).toHaveTextContent('13')
     expect(card('Losing Trades')).toHaveTextContent('7')
     expect(card('Max Drawdown %')).toHaveTextContent('12.35%')

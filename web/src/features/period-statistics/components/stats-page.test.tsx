@@ -245,7 +245,8 @@ describe('stats page', () => {
     expect(cells.getByText('1.2346')).toHaveClass('text-success')
     expect(cells.getByText('-1.7346')).toHaveClass('text-destructive')
     expect(cells.getByText('81')).toBeInTheDocument()
-    expect(cells.getByText(new Date('2026-11-20T10:00:00Z').toLocaleString())).toBeInTheDocument()
+    // 10:00 UTC in the settings zone (Pacific/Kiritimati, UTC+14), labelled with it.
+    expect(cells.getByText('Nov 21, 2026, 00:00 (Pacific/Kiritimati)')).toBeInTheDocument()
   })
 
   it('says "No chain data" when there are no chains', async () => {

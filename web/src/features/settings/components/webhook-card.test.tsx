@@ -78,10 +78,8 @@ describe('TradingView webhook card', () => {
   it('shows since when a URL exists, in local time, but never the URL itself', async () => {
     webhookServer(true)
     const card = await openWebhookCard()
-    const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(
-      new Date(CREATED_AT),
-    )
-    expect(await card.findByText(`Created ${when}`)).toBeInTheDocument()
+    // 04:30 UTC in the settings zone (Europe/Moscow, UTC+3), labelled with it.
+    expect(await card.findByText('Created Nov 22, 2026, 07:30 (Europe/Moscow)')).toBeInTheDocument()
     expect(card.getByText('A webhook URL is set up.')).toBeInTheDocument()
     expect(card.getByRole('button', { name: 'Regenerate URL' })).toBeEnabled()
     expect(card.getByRole('button', { name: 'Remove' })).toBeEnabled()

@@ -92,7 +92,7 @@ describe('trades page', () => {
     expect(first).toHaveTextContent('13:30')
     expect(first).toHaveTextContent('12.35 USDT')
     expect(first).toHaveTextContent('Take profit')
-    expect(second).toHaveTextContent('-$3.50')
+    expect(second).toHaveTextContent('-3.50 USDT')
     expect(second).toHaveTextContent('Short')
     expect(screen.getByText('Bybit Demo')).toBeInTheDocument()
     expect(screen.getByText('1–2 of 2')).toBeInTheDocument()
