@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 /// larger one is answered with close code 1009 (docs/websocket.md).
 pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
 
-/// A message from the client.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+/// A message from the client, told apart by `action`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum ClientMessage {
     Authenticate { token: String },

@@ -34,10 +34,12 @@ use crate::ws;
         description = "The API of the Signal Desk trading dashboard."
     ),
     paths(openapi_document),
-    // The websocket's messages carry these too (docs/websocket.md); the web app reads their
-    // types from this document like every other.
+    // The websocket's messages, both ways (docs/websocket.md): the web app reads their types
+    // from this document like every other.
     components(schemas(
         crate::error::ErrorBody,
+        crate::ws::protocol::ServerMessage,
+        signaldesk_core::client_message::ClientMessage,
         crate::ws::protocol::PositionView,
         crate::ws::protocol::BotStatusView,
         crate::api::balance::BalanceView,

@@ -66,6 +66,10 @@ export type Balance = Schemas['BalanceView']
 export type Position = Schemas['PositionView']
 /** The `bot_status` websocket message's data. */
 export type LiveBotStatus = Schemas['BotStatusView']
+/** Every message of the live feed (docs/websocket.md), told apart by `type`. */
+export type LiveServerMessage = Schemas['ServerMessage']
+/** Every action a client of the live feed sends, told apart by `action`. */
+export type LiveClientMessage = Schemas['ClientMessage']
 /** The `statistics` websocket message's data and GET /api/statistics/ (spec section 3). */
 export type LiveStatistics = Schemas['LiveStatistics']
 /** GET /api/webhook/: whether the user has a TradingView webhook URL (the URL is never shown again). */

@@ -1474,6 +1474,21 @@ export interface components {
             authenticated: boolean;
             user: null | components["schemas"]["UserView"];
         };
+        /** @description A message from the client, told apart by `action`. */
+        ClientMessage: {
+            /** @enum {string} */
+            action: "authenticate";
+            token: string;
+        } | {
+            /** @enum {string} */
+            action: "get_signals";
+        } | {
+            /** @enum {string} */
+            action: "get_trades";
+        } | {
+            /** @enum {string} */
+            action: "ping";
+        };
         CloseAllAnswer: {
             closed: number;
         };
@@ -1962,6 +1977,50 @@ export interface components {
              *     ms (its lease runs out, then the next round).
              */
             taken_over_within_ms: number | null;
+        };
+        /** @description A message to the client, told apart by `type`. */
+        ServerMessage: {
+            /** @enum {string} */
+            type: "authenticated";
+            user: components["schemas"]["UserView"];
+        } | {
+            signals: components["schemas"]["SignalView"][];
+            /** @enum {string} */
+            type: "signals_update";
+        } | (components["schemas"]["SignalView"] & {
+            /** @enum {string} */
+            type: "signal";
+        }) | {
+            data: components["schemas"]["BalanceView"];
+            /** @enum {string} */
+            type: "balance";
+        } | {
+            data: components["schemas"]["PositionView"][];
+            /** @enum {string} */
+            type: "orders";
+        } | {
+            data: components["schemas"]["BotStatusView"];
+            /** @enum {string} */
+            type: "bot_status";
+        } | {
+            data: components["schemas"]["LogView"];
+            /** @enum {string} */
+            type: "new_log";
+        } | {
+            data: components["schemas"]["LiveStatistics"];
+            /** @enum {string} */
+            type: "statistics";
+        } | {
+            data: components["schemas"]["AlertView"];
+            /** @enum {string} */
+            type: "alert";
+        } | {
+            /** @enum {string} */
+            type: "pong";
+        } | {
+            error: string;
+            /** @enum {string} */
+            type: "error";
         };
         SessionView: {
             /** @description The client address of the login (null for sessions from before addresses were kept). */
@@ -6096,10 +6155,6 @@ export interface operations {
                  *     `pnl_asc`.
                  */
                 sort?: string;
-                /** @description `next_cursor` of the previous page, with the same filter and sort. */
-                cursor?: string;
-                /** @description Trades per page, 1 to 200 (default 50). */
-                limit?: number;
             };
             header?: never;
             path?: never;

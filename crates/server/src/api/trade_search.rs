@@ -60,6 +60,12 @@ pub struct TradeFilterQuery {
         pattern = r"^[ \t\r\n]*(opened_desc|opened_asc|closed_desc|closed_asc|pnl_desc|pnl_asc)?[ \t\r\n]*$"
     )]
     pub sort: Option<String>,
+}
+
+/// Which page of the search: the export has none, it streams every row.
+#[derive(Deserialize, IntoParams, Default)]
+#[into_params(parameter_in = Query)]
+pub struct TradePageQuery {
     /// `next_cursor` of the previous page, with the same filter and sort.
     pub cursor: Option<String>,
     /// Trades per page, 1 to 200 (default 50).
@@ -210,26 +216,28 @@ fn decode_cursor(text: &str, sort_name: &str, sort: TradeSortKey) -> ApiResult<T
 }
 
 /// A page of the account's trades under the filter, after the cursor.
-#[utoipa::path(get, path = "/api/trades/search/", tag = "trades", params(TradeFilterQuery),
+#[utoipa::path(get, path = "/api/trades/search/", tag = "trades",
+    params(TradeFilterQuery, TradePageQuery),
     responses((status = 200, body = TradeSearchPage), (status = 400, body = ErrorBody),
               (status = 401, body = ErrorBody)))]
 pub async fn search(
     State(state): State<AppState>,
     auth: AuthUser,
     ApiQuery(q): ApiQuery<TradeFilterQuery>,
+    ApiQuery(page): ApiQuery<TradePageQuery>,
 ) -> ApiResult<Json<TradeSearchPage>> {
     let ParsedFilter {
         mut search,
         sort_name,
         tz,
     } = parse_filter(&state, auth.id(), &q).await?;
-    let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
+    let limit = page.limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(ApiError::bad_request(format!(
             "limit must be 1 to {MAX_LIMIT}."
         )));
     }
-    search.after = blank(q.cursor.as_deref())
+    search.after = blank(page.cursor.as_deref())
         .map(|c| decode_cursor(c, sort_name, search.sort))
         .transpose()?;
     // One more than the page tells whether another page follows.

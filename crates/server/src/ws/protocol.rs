@@ -1,6 +1,8 @@
 //! The wire format of `/ws/dashboard/` (docs/websocket.md): each engine event as the JSON
 //! message the web app reads. What clients send is read by
-//! [`signaldesk_core::client_message`].
+//! [`signaldesk_core::client_message`]. Both are schemas of the OpenAPI document
+//! (`ServerMessage`, `ClientMessage`), so the web app types the feed from the same contract
+//! as the API.
 
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -15,13 +17,8 @@ use crate::api::alerts::AlertView;
 use crate::api::balance::BalanceView;
 use crate::api::logs::LogView;
 use crate::api::signals::SignalView;
+use crate::auth::handlers::UserView;
 use crate::wire::rfc3339;
-
-#[derive(Serialize)]
-pub struct UserView {
-    pub id: i64,
-    pub username: String,
-}
 
 /// An open position as the `orders` message lists it.
 #[derive(Serialize, ToSchema)]
@@ -94,8 +91,8 @@ pub struct BotStatusView<'a> {
     pub detail: &'a BotStatus,
 }
 
-/// A message to the client.
-#[derive(Serialize)]
+/// A message to the client, told apart by `type`.
+#[derive(Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage<'a> {
     Authenticated {
@@ -118,6 +115,7 @@ pub enum ServerMessage<'a> {
         data: LogView,
     },
     Statistics {
+        #[schema(value_type = LiveStatistics)]
         data: &'a LiveStatistics,
     },
     /// An alert raised, or cleared (`cleared_at` set, `active` false).
@@ -132,12 +130,7 @@ pub enum ServerMessage<'a> {
 
 impl<'a> ServerMessage<'a> {
     pub fn authenticated(user: &User) -> ServerMessage<'a> {
-        ServerMessage::Authenticated {
-            user: UserView {
-                id: user.id,
-                username: user.username.clone(),
-            },
-        }
+        ServerMessage::Authenticated { user: user.into() }
     }
 
     pub fn error(sentence: impl Into<String>) -> ServerMessage<'a> {

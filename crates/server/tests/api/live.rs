@@ -1,5 +1,8 @@
-//! A websocket client of `/ws/dashboard/` for the tests, on tokio-tungstenite.
+//! A websocket client of `/ws/dashboard/` for the tests, on tokio-tungstenite. Every message it
+//! receives must match the OpenAPI document's `ServerMessage`, the contract the web app is
+//! typed from, so each websocket test also proves the contract holds.
 
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
@@ -10,6 +13,33 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::helpers::TestApp;
+
+/// A validator for one schema of the OpenAPI document (`#/components/schemas/{name}`).
+pub fn contract_schema(name: &str) -> jsonschema::Validator {
+    let document = signaldesk_server::router::document();
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": format!("#/components/schemas/{name}"),
+        "components": document["components"],
+    });
+    jsonschema::validator_for(&schema).expect("the document's schemas compile")
+}
+
+static SERVER_MESSAGE: LazyLock<jsonschema::Validator> =
+    LazyLock::new(|| contract_schema("ServerMessage"));
+
+/// Fails the test when `message` is not a `ServerMessage` of the document.
+fn assert_in_contract(message: &Value) {
+    let errors: Vec<String> = SERVER_MESSAGE
+        .iter_errors(message)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "a frame outside the ServerMessage contract: {message}\n{}",
+        errors.join("\n")
+    );
+}
 
 pub struct LiveClient {
     pub socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
@@ -74,7 +104,9 @@ impl LiveClient {
                 .ok()?;
             match frame {
                 Some(Ok(Message::Text(text))) => {
-                    return Some(Frame::Json(serde_json::from_str(text.as_str()).unwrap()))
+                    let message = serde_json::from_str(text.as_str()).unwrap();
+                    assert_in_contract(&message);
+                    return Some(Frame::Json(message));
                 }
                 Some(Ok(Message::Close(frame))) => {
                     return Some(Frame::Closed(frame.map(|f| u16::from(f.code))))

@@ -582,3 +582,24 @@ async fn a_live_trade_has_a_chart_on_its_market_s_candles() {
         assert_json_error(res, StatusCode::CONFLICT).await;
     }
 }
+
+#[test]
+fn the_export_takes_the_filter_and_no_page() {
+    let document = signaldesk_server::router::document();
+    let names = |path: &str| -> Vec<String> {
+        document["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{path} has no parameters"))
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let export = names("/api/trades/export.csv");
+    let search = names("/api/trades/search/");
+    for page in ["cursor", "limit"] {
+        assert!(!export.iter().any(|p| p == page), "export takes {page}");
+        assert!(search.iter().any(|p| p == page), "search lacks {page}");
+    }
+    assert!(export.iter().all(|p| search.contains(p)));
+    assert_eq!(export.len() + 2, search.len());
+}

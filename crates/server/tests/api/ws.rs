@@ -551,3 +551,25 @@ async fn a_binary_frame_is_answered_with_an_error() {
     client.send(json!({"action": "ping"})).await;
     client.next_of_type("pong", 5 * SECOND).await;
 }
+
+#[test]
+fn the_contract_names_each_message_and_refuses_others() {
+    let server = crate::live::contract_schema("ServerMessage");
+    assert!(server.is_valid(&json!({"type": "pong"})));
+    assert!(server.is_valid(&json!({"type": "error", "error": "Invalid token"})));
+    assert!(server.is_valid(&json!({"type": "authenticated", "user": {"id": 1, "username": "a"}})));
+    // A type it does not name, a missing field, a field of the wrong kind.
+    assert!(!server.is_valid(&json!({"type": "launch"})));
+    assert!(!server.is_valid(&json!({"type": "error"})));
+    assert!(!server.is_valid(&json!({"type": "orders", "data": [{"symbol": 1}]})));
+    assert!(!server.is_valid(
+        &json!({"type": "new_log", "data": {"id": 1, "timestamp": "t",
+        "level": "debug", "message": "m"}})
+    ));
+
+    let client = crate::live::contract_schema("ClientMessage");
+    assert!(client.is_valid(&json!({"action": "authenticate", "token": "t"})));
+    assert!(client.is_valid(&json!({"action": "ping"})));
+    assert!(!client.is_valid(&json!({"action": "authenticate"})));
+    assert!(!client.is_valid(&json!({"action": "launch"})));
+}

@@ -3,6 +3,8 @@ import type {
   Alert,
   Balance,
   LiveBotStatus,
+  LiveClientMessage,
+  LiveServerMessage,
   LiveStatistics,
   LogEntry,
   Position,
@@ -15,7 +17,8 @@ import type {
  * The messages of the live feed, exactly as docs/websocket.md words them. Every frame the server
  * sends is checked against `serverMessageSchema`; one that is not JSON or does not match is
  * logged with console.warn and dropped (spec section 8: "Invalid live message: logged only,
- * nothing shown"). `satisfies` keeps each schema and its type in src/types/api.ts in step.
+ * nothing shown"). `satisfies` keeps each schema in step with the OpenAPI document's
+ * `ServerMessage` and its parts (src/types/api.ts): a message changed on the server fails tsc here.
  */
 
 const signalFields = {
@@ -143,18 +146,22 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('alert'), data: alertSchema }),
   z.object({ type: z.literal('pong') }),
   z.object({ type: z.literal('error'), error: z.string() }),
-])
+]) satisfies z.ZodType<LiveServerMessage>
 
 export type ServerMessage = z.infer<typeof serverMessageSchema>
+
+/** True when A and B name the same values: each is assignable to the other. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+/**
+ * The parser reads exactly the contract's messages: a field the server adds, drops or retypes
+ * fails tsc here (`satisfies` above alone would let the parser keep a field the server dropped).
+ */
+export const parserMatchesContract: Same<ServerMessage, LiveServerMessage> = true
 export type ServerMessageType = ServerMessage['type']
 export type SignalMessage = Extract<ServerMessage, { type: 'signal' }>
 
-/** What the client sends (docs/websocket.md, "Client actions"). */
-export type ClientMessage =
-  | { action: 'authenticate'; token: string }
-  | { action: 'get_signals' }
-  | { action: 'get_trades' }
-  | { action: 'ping' }
+/** What the client sends (docs/websocket.md, "Client actions"): the document's `ClientMessage`. */
+export type ClientMessage = LiveClientMessage
 
 /** The signal a `signal` message carries, without its `type`. */
 export function signalOf(message: SignalMessage): Signal {
