@@ -2,11 +2,11 @@ import { Fragment, useState } from 'react'
 import { ChartCandlestick } from 'lucide-react'
 import { ErrorState } from '@/components/query-state'
 import { StatTile } from '@/components/stat-tile'
+import { TradePrice, TradeSymbol } from '@/components/trade-cells'
 import { EquityCurveCard } from '@/components/stats/equity-curve'
 import { PnlHeatmapCard } from '@/components/stats/pnl-heatmap'
 import { StatsFigures } from '@/components/stats/stats-summary'
 import { TradeChartBody } from '@/components/trade-chart/trade-chart'
-import { VenueBadge } from '@/components/venue-badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
@@ -119,16 +119,15 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
                     <Fragment key={trade.id}>
                       <TableRow>
                         <TableCell>
-                          <span className="inline-flex flex-col items-start gap-1">
-                            {trade.symbol}
-                            {/* A space, so the row reads "BTCUSDT Paper" (not rendered between flex items). */}
-                            {trade.venue ? ' ' : null}
-                            <VenueBadge venue={trade.venue} />
-                          </span>
+                          <TradeSymbol symbol={trade.symbol} venue={trade.venue} />
                         </TableCell>
                         <TableCell>{trade.side}</TableCell>
-                        <TableCell className="tabular-nums">{trade.entry_price ?? '—'}</TableCell>
-                        <TableCell className="tabular-nums">{trade.exit_price ?? '—'}</TableCell>
+                        <TableCell className="tabular-nums">
+                          <TradePrice value={trade.entry_price} />
+                        </TableCell>
+                        <TableCell className="tabular-nums">
+                          <TradePrice value={trade.exit_price} />
+                        </TableCell>
                         <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
                           {trade.pnl.toFixed(2)}
                         </TableCell>

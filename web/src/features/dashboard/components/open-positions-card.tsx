@@ -11,6 +11,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog'
+import { TradeSymbol } from '@/components/trade-cells'
 import { VenueBadge } from '@/components/venue-badge'
 import { QueryState } from '@/components/query-state'
 import { Badge } from '@/components/ui/badge'
@@ -23,6 +24,7 @@ import { useLiveOrders } from '@/lib/live/live-cache'
 import { useLiveActions, useLiveStatus } from '@/lib/live/use-live'
 import { notify } from '@/lib/toast'
 import { cn } from '@/lib/utils'
+import { pnlClass } from '@/lib/pnl-class'
 import { venueLabel, venueStrings } from '@/lib/venue'
 import { formatDateTime } from '@/lib/user-time'
 import { useNow } from '@/lib/use-now'
@@ -222,12 +224,7 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                   return (
                     <TableRow key={trade.id}>
                       <TableCell className="font-medium">
-                        <span className="inline-flex flex-col items-start gap-1">
-                          {trade.symbol}
-                          {/* A space, so the row reads "BTCUSDT Paper" (not rendered between flex items). */}
-                          {trade.venue ? ' ' : null}
-                          <VenueBadge venue={trade.venue} />
-                        </span>
+                        <TradeSymbol symbol={trade.symbol} venue={trade.venue} />
                       </TableCell>
                       <TableCell>
                         {/* Under 640 px the leverage goes under the side: the key columns fit a phone. */}
@@ -244,8 +241,7 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                         data-column="pnl"
                         className={cn(
                           'text-right font-mono font-medium tabular-nums',
-                          unrealizedPnl !== null && unrealizedPnl > 0 && 'text-success',
-                          unrealizedPnl !== null && unrealizedPnl < 0 && 'text-destructive',
+                          pnlClass(unrealizedPnl),
                           unrealizedPnl === null && 'text-muted-foreground',
                         )}
                       >
@@ -275,11 +271,7 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                       </TableCell>
                       <TableCell
                         data-column="funding"
-                        className={cn(
-                          'text-right font-mono tabular-nums',
-                          trade.funding > 0 && 'text-success',
-                          trade.funding < 0 && 'text-destructive',
-                        )}
+                        className={cn('text-right font-mono tabular-nums', pnlClass(trade.funding))}
                       >
                         {fundingFormat.format(trade.funding)}
                       </TableCell>
