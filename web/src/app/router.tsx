@@ -25,9 +25,7 @@ const TradingSignalsPage = lazyPage(() =>
 const ApiKeysPage = lazyPage(() =>
   import('@/features/api-keys/components/api-keys-page').then((m) => m.ApiKeysPage),
 )
-const SettingsPage = lazyPage(() =>
-  import('@/features/settings/components/settings-page').then((m) => m.SettingsPage),
-)
+const SettingsPage = lazyPage(() => import('@/app/settings-route').then((m) => m.SettingsRoute))
 const LogsPage = lazyPage(() => import('@/features/logs/components/logs-page').then((m) => m.LogsPage))
 const LiveStatisticsPage = lazyPage(() =>
   import('@/features/live-statistics/components/live-statistics-page').then((m) => m.LiveStatisticsPage),

@@ -16,8 +16,11 @@ vi.mock('lightweight-charts', async (importOriginal) => ({
   ...(await import('@/testing/fake-lightweight-charts')),
 }))
 
+/** False in a test file run in the node environment (`// @vitest-environment node`): no DOM to prepare. */
+const hasDom = typeof window !== 'undefined'
+
 // jsdom has no matchMedia; report "no match" (mobile width, light system theme) unless a test stubs it.
-if (typeof window.matchMedia !== 'function') {
+if (hasDom && typeof window.matchMedia !== 'function') {
   const matchMedia = (query: string) =>
     ({
       matches: false,
@@ -50,6 +53,7 @@ beforeEach(() => {
   // The app opens its live connection on every protected page: never a real socket in a test.
   FakeWebSocket.reset()
   vi.stubGlobal('WebSocket', FakeWebSocket)
+  if (!hasDom) return
   localStorage.clear()
   for (const cookie of document.cookie.split(';')) {
     const name = cookie.split('=')[0]?.trim()

@@ -134,3 +134,37 @@ export type NotificationChannel = Schemas['ChannelView']
 export type NotificationChannelKind = 'telegram' | 'discord' | 'email' | 'webhook'
 export type NewNotificationChannel = Schemas['ChannelInput']
 export type ChannelTestResult = Schemas['TestResult']
+
+/*
+ * A trade's chart (GET /api/backtests/{id}/trades/{trade_id}/chart/ and the live trades' twin):
+ * the candles of the trade's symbol around it, with its entry, take profits and exit. Written by
+ * hand (TradeChartView with `kind` narrowed to the three the server sends).
+ */
+
+/** One candle; `time` is its opening, Unix milliseconds. */
+export type TradeChartCandle = {
+  time: number
+  open: number
+  high: number
+  low: number
+  close: number
+}
+
+export type TradeChartMarkerKind = 'entry' | 'take_profit' | 'exit'
+
+/** Where the trade did something: `time` in Unix milliseconds, at `price`. */
+export type TradeChartMarker = {
+  time: number
+  kind: TradeChartMarkerKind
+  price: number
+  /** E.g. "Entry 95000". */
+  label: string
+}
+
+/** The answer: candles oldest first; 404 when the run or the trade is not the user's. */
+export type TradeChart = {
+  symbol: string
+  interval_minutes: number
+  candles: TradeChartCandle[]
+  markers: TradeChartMarker[]
+}

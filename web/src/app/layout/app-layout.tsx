@@ -1,6 +1,6 @@
 import { Suspense, useState } from 'react'
 import { Outlet } from 'react-router'
-import { LoadingScreen } from '@/components/loading-screen'
+import { LoadingState } from '@/components/query-state'
 import { authStrings } from '@/features/auth/strings'
 import { LiveProvider } from '@/lib/live/live-provider'
 import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
@@ -51,7 +51,7 @@ export function AppLayout() {
           <AlertBanner />
           <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 md:px-8 md:py-8">
             {/* A page's code arrives on its first visit (router.tsx); the frame stays. */}
-            <Suspense fallback={<LoadingScreen label={authStrings.loading} className="min-h-40" />}>
+            <Suspense fallback={<LoadingState label={authStrings.loading} className="min-h-40 py-0" />}>
               <Outlet />
             </Suspense>
           </main>

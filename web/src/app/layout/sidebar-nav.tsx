@@ -95,46 +95,22 @@ export function SidebarNav({ collapsed = false, onNavigate }: SidebarNavProps) {
             <span className="font-medium text-sidebar-foreground">{session.user.username}</span>
           </p>
         ) : null}
-        <button
-          type="button"
-          onClick={cycleTheme}
-          aria-label={layoutStrings.toggleTheme}
-          title={`${layoutStrings.toggleTheme}: ${themeName}`}
-          className={cn(rowClass, collapsed && 'justify-center px-0')}
-        >
-          <ThemeIcon aria-hidden="true" className="size-[18px] shrink-0" />
-          {collapsed ? null : (
-            <>
-              <span className="truncate">{layoutStrings.toggleTheme}</span>
-              <span
-                aria-hidden="true"
-                className="ml-auto rounded border border-sidebar-border px-1.5 py-0.5 text-[10px] tracking-wide text-muted-foreground uppercase"
-              >
-                {themeName}
-              </span>
-            </>
-          )}
-        </button>
-        <button
-          type="button"
-          onClick={toggleLanguage}
-          aria-label={layoutStrings.toggleLanguage}
-          title={`${layoutStrings.toggleLanguage}: ${languageName}`}
-          className={cn(rowClass, collapsed && 'justify-center px-0')}
-        >
-          <Languages aria-hidden="true" className="size-[18px] shrink-0" />
-          {collapsed ? null : (
-            <>
-              <span className="truncate">{layoutStrings.toggleLanguage}</span>
-              <span
-                aria-hidden="true"
-                className="ml-auto rounded border border-sidebar-border px-1.5 py-0.5 text-[10px] tracking-wide text-muted-foreground uppercase"
-              >
-                {language}
-              </span>
-            </>
-          )}
-        </button>
+        <ToggleRow
+          icon={ThemeIcon}
+          label={layoutStrings.toggleTheme}
+          valueName={themeName}
+          chip={themeName}
+          collapsed={collapsed}
+          onToggle={cycleTheme}
+        />
+        <ToggleRow
+          icon={Languages}
+          label={layoutStrings.toggleLanguage}
+          valueName={languageName}
+          chip={language}
+          collapsed={collapsed}
+          onToggle={toggleLanguage}
+        />
         <button
           type="button"
           onClick={() => {
@@ -154,6 +130,43 @@ export function SidebarNav({ collapsed = false, onNavigate }: SidebarNavProps) {
         </button>
       </div>
     </div>
+  )
+}
+
+type ToggleRowProps = {
+  icon: LucideIcon
+  label: string
+  /** The current value in words, for the tooltip ("Toggle Theme: Dark"). */
+  valueName: string
+  /** The current value on the chip at the row's end (hidden from screen readers, like the icon). */
+  chip: string
+  collapsed: boolean
+  onToggle: () => void
+}
+
+/** A sidebar row that switches a preference (theme, language): icon, label and the value's chip. */
+function ToggleRow({ icon: Icon, label, valueName, chip, collapsed, onToggle }: ToggleRowProps) {
+  return (
+    <button
+      type="button"
+      onClick={onToggle}
+      aria-label={label}
+      title={`${label}: ${valueName}`}
+      className={cn(rowClass, collapsed && 'justify-center px-0')}
+    >
+      <Icon aria-hidden="true" className="size-[18px] shrink-0" />
+      {collapsed ? null : (
+        <>
+          <span className="truncate">{label}</span>
+          <span
+            aria-hidden="true"
+            className="ml-auto rounded border border-sidebar-border px-1.5 py-0.5 text-[10px] tracking-wide text-muted-foreground uppercase"
+          >
+            {chip}
+          </span>
+        </>
+      )}
+    </button>
   )
 }
 

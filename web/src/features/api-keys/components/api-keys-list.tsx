@@ -1,4 +1,4 @@
-import { CheckCircle2, KeyRound, PowerOff, RotateCw, Trash2 } from 'lucide-react'
+import { CheckCircle2, KeyRound, PowerOff, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import {
   AlertDialog,
@@ -9,7 +9,7 @@ import {
   AlertDialogFooter,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog'
-import { ErrorAlert } from '@/components/ui/alert'
+import { QueryState } from '@/components/query-state'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -103,126 +103,114 @@ export function ApiKeysList() {
         ) : null}
       </CardHeader>
       <CardContent>
-        {keys.isPending ? (
-          <div role="status" className="flex items-center justify-center gap-3 py-12 text-muted-foreground">
-            <Spinner className="text-primary" />
-            <span>{s.loading}</span>
-          </div>
-        ) : keys.isError ? (
-          <ErrorAlert>
-            <p className="font-medium">{s.loadFailed}</p>
-            <Button
-              variant="outline"
-              size="sm"
-              className="mt-3"
-              disabled={keys.isFetching}
-              onClick={() => void keys.refetch()}
-            >
-              <RotateCw aria-hidden="true" />
-              {s.retry}
-            </Button>
-          </ErrorAlert>
-        ) : keys.data.length === 0 ? (
-          <div className="flex flex-col items-center justify-center gap-3 rounded-lg border border-dashed py-12 text-center">
-            <span className="flex size-10 items-center justify-center rounded-full bg-muted text-muted-foreground">
-              <KeyRound aria-hidden="true" className="size-5" />
-            </span>
-            <p className="text-sm text-muted-foreground">{s.empty}</p>
-          </div>
-        ) : (
-          <ul className="space-y-3" aria-label={s.listTitle}>
-            {keys.data.map((key) => {
-              const removing = remove.isPending && remove.variables === key.id
-              const activating = activate.isPending && activate.variables === key.id
-              const deactivating = deactivate.isPending && deactivate.variables === key.id
-              const busy = removing || activating || deactivating
-              return (
-                <li
-                  key={key.id}
-                  data-active={key.is_active}
-                  className={cn(
-                    'flex flex-col gap-3 rounded-lg border p-4 transition-colors sm:flex-row sm:items-center sm:justify-between',
-                    key.is_active
-                      ? 'border-primary/50 bg-primary/[0.06] shadow-[inset_3px_0_0_var(--primary)]'
-                      : 'bg-background/40',
-                  )}
-                >
-                  <div className="flex min-w-0 items-start gap-3">
-                    <span
-                      className={cn(
-                        'mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-lg',
-                        key.is_active ? 'bg-primary/15 text-primary' : 'bg-muted text-muted-foreground',
-                      )}
-                    >
-                      <KeyRound aria-hidden="true" className="size-[18px]" />
-                    </span>
-                    <div className="min-w-0 space-y-1.5">
-                      <div className="flex flex-wrap items-center gap-2">
-                        <Badge variant={key.exchange === 'paper' ? 'secondary' : 'outline'}>
-                          {key.exchange === 'paper' ? s.paper : s.bybit}
-                        </Badge>
-                        {/* The spec's mode on every row; only a Bybit Real key trades real money. */}
-                        <Badge variant={key.exchange === 'bybit' && !key.is_demo ? 'destructive' : 'warning'}>
-                          {key.is_demo ? s.demo : s.real}
-                        </Badge>
-                        <Badge variant={key.is_active ? 'success' : 'outline'}>
-                          {key.is_active ? <CheckCircle2 aria-hidden="true" /> : null}
-                          {key.is_active ? s.active : s.inactive}
-                        </Badge>
-                      </div>
-                      <p className="truncate font-mono text-sm tracking-wider">{key.key}</p>
-                      <p className="text-xs text-muted-foreground">
-                        {s.added} {formatAdded(key.created_at)}
-                      </p>
-                      <KeyPermissions apiKey={key} formatDate={formatAdded} />
-                    </div>
-                  </div>
-                  <div className="flex shrink-0 gap-2 sm:justify-end">
-                    {key.is_active ? (
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        className="flex-1 sm:flex-none"
-                        disabled={busy}
-                        onClick={() => {
-                          onDeactivate(key)
-                        }}
-                      >
-                        {deactivating ? <Spinner className="size-3.5" /> : <PowerOff aria-hidden="true" />}
-                        {s.deactivate}
-                      </Button>
-                    ) : (
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        className="flex-1 sm:flex-none"
-                        disabled={busy}
-                        onClick={() => {
-                          onSetActive(key)
-                        }}
-                      >
-                        {activating ? <Spinner className="size-3.5" /> : <CheckCircle2 aria-hidden="true" />}
-                        {s.setActive}
-                      </Button>
+        <QueryState
+          query={keys}
+          strings={s}
+          isEmpty={(data) => data.length === 0}
+          emptyIcon={KeyRound}
+          showErrorMessage={false}
+        >
+          {(data) => (
+            <ul className="space-y-3" aria-label={s.listTitle}>
+              {data.map((key) => {
+                const removing = remove.isPending && remove.variables === key.id
+                const activating = activate.isPending && activate.variables === key.id
+                const deactivating = deactivate.isPending && deactivate.variables === key.id
+                const busy = removing || activating || deactivating
+                return (
+                  <li
+                    key={key.id}
+                    data-active={key.is_active}
+                    className={cn(
+                      'flex flex-col gap-3 rounded-lg border p-4 transition-colors sm:flex-row sm:items-center sm:justify-between',
+                      key.is_active
+                        ? 'border-primary/50 bg-primary/[0.06] shadow-[inset_3px_0_0_var(--primary)]'
+                        : 'bg-background/40',
                     )}
-                    <Button
-                      variant="outline"
-                      size="sm"
-                      className="flex-1 text-destructive hover:bg-destructive/10 hover:text-destructive sm:flex-none"
-                      disabled={busy}
-                      onClick={() => {
-                        setDeleting(key)
-                      }}
-                    >
-                      {removing ? <Spinner className="size-3.5" /> : <Trash2 aria-hidden="true" />}
-                      {s.delete}
-                    </Button>
-                  </div>
-                </li>
-              )
-            })}
-          </ul>
-        )}
+                  >
+                    <div className="flex min-w-0 items-start gap-3">
+                      <span
+                        className={cn(
+                          'mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-lg',
+                          key.is_active ? 'bg-primary/15 text-primary' : 'bg-muted text-muted-foreground',
+                        )}
+                      >
+                        <KeyRound aria-hidden="true" className="size-[18px]" />
+                      </span>
+                      <div className="min-w-0 space-y-1.5">
+                        <div className="flex flex-wrap items-center gap-2">
+                          <Badge variant={key.exchange === 'paper' ? 'secondary' : 'outline'}>
+                            {key.exchange === 'paper' ? s.paper : s.bybit}
+                          </Badge>
+                          {/* The spec's mode on every row; only a Bybit Real key trades real money. */}
+                          <Badge
+                            variant={key.exchange === 'bybit' && !key.is_demo ? 'destructive' : 'warning'}
+                          >
+                            {key.is_demo ? s.demo : s.real}
+                          </Badge>
+                          <Badge variant={key.is_active ? 'success' : 'outline'}>
+                            {key.is_active ? <CheckCircle2 aria-hidden="true" /> : null}
+                            {key.is_active ? s.active : s.inactive}
+                          </Badge>
+                        </div>
+                        <p className="truncate font-mono text-sm tracking-wider">{key.key}</p>
+                        <p className="text-xs text-muted-foreground">
+                          {s.added} {formatAdded(key.created_at)}
+                        </p>
+                        <KeyPermissions apiKey={key} formatDate={formatAdded} />
+                      </div>
+                    </div>
+                    <div className="flex shrink-0 gap-2 sm:justify-end">
+                      {key.is_active ? (
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          className="flex-1 sm:flex-none"
+                          disabled={busy}
+                          onClick={() => {
+                            onDeactivate(key)
+                          }}
+                        >
+                          {deactivating ? <Spinner className="size-3.5" /> : <PowerOff aria-hidden="true" />}
+                          {s.deactivate}
+                        </Button>
+                      ) : (
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          className="flex-1 sm:flex-none"
+                          disabled={busy}
+                          onClick={() => {
+                            onSetActive(key)
+                          }}
+                        >
+                          {activating ? (
+                            <Spinner className="size-3.5" />
+                          ) : (
+                            <CheckCircle2 aria-hidden="true" />
+                          )}
+                          {s.setActive}
+                        </Button>
+                      )}
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        className="flex-1 text-destructive hover:bg-destructive/10 hover:text-destructive sm:flex-none"
+                        disabled={busy}
+                        onClick={() => {
+                          setDeleting(key)
+                        }}
+                      >
+                        {removing ? <Spinner className="size-3.5" /> : <Trash2 aria-hidden="true" />}
+                        {s.delete}
+                      </Button>
+                    </div>
+                  </li>
+                )
+              })}
+            </ul>
+          )}
+        </QueryState>
       </CardContent>
       <AlertDialog
         open={deleting !== null}

@@ -1,13 +1,12 @@
 import { ChevronDown, ShieldCheck } from 'lucide-react'
 import { PageHeader } from '@/components/page-header'
+import { EmptyState, ErrorState, QueryState } from '@/components/query-state'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
-import { ErrorAlert } from '@/components/ui/alert'
 import { Spinner } from '@/components/ui/spinner'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { serverMessage } from '@/lib/api-client'
 import { browserTimeZone, formatDateTime } from '@/lib/user-time'
-import { QueryState } from '@/features/settings/components/settings-card'
 import { useBotSettings } from '@/features/settings/api/get-bot-settings'
 import { useAuditLog } from '@/features/audit-log/api/get-audit-log'
 import { describeDetail } from '@/features/audit-log/components/describe-detail'
@@ -57,14 +56,7 @@ type AuditRowsProps = { log: ReturnType<typeof useAuditLog>; pages: AuditPage[];
 function AuditRows({ log, pages, timeZone }: AuditRowsProps) {
   const entries = pages.flatMap((page) => page.entries)
   if (entries.length === 0) {
-    return (
-      <div className="flex flex-col items-center justify-center gap-3 rounded-lg border border-dashed py-16 text-center">
-        <span className="flex size-10 items-center justify-center rounded-full bg-muted text-muted-foreground">
-          <ShieldCheck aria-hidden="true" className="size-5" />
-        </span>
-        <p className="text-sm text-muted-foreground">{s.empty}</p>
-      </div>
-    )
+    return <EmptyState text={s.empty} icon={ShieldCheck} className="py-16" />
   }
   return (
     <div className="space-y-4">
@@ -85,10 +77,7 @@ function AuditRows({ log, pages, timeZone }: AuditRowsProps) {
         </TableBody>
       </Table>
       {log.isFetchNextPageError ? (
-        <ErrorAlert>
-          <p className="font-medium">{s.loadMoreFailed}</p>
-          <p className="mt-1 text-destructive/90">{serverMessage(log.error)}</p>
-        </ErrorAlert>
+        <ErrorState title={s.loadMoreFailed} message={serverMessage(log.error)} />
       ) : null}
       {log.hasNextPage ? (
         <div className="flex justify-center">
@@ -127,6 +116,7 @@ export function AuditLogPage() {
             <QueryState
               query={log}
               strings={{ loading: s.loading, loadFailed: s.loadFailed, retry: s.retry }}
+              layout="inline"
             >
               {(data) => <AuditRows log={log} pages={data.pages} timeZone={timeZone} />}
             </QueryState>

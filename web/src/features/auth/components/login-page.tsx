@@ -1,6 +1,6 @@
 import { Navigate, useNavigate } from 'react-router'
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
-import { LoadingScreen } from '@/components/loading-screen'
+import { LoadingState } from '@/components/query-state'
 import { useSession } from '@/features/auth/api/get-me'
 import { BrandMark } from '@/features/auth/components/brand-mark'
 import { LoginForm } from '@/features/auth/components/login-form'
@@ -11,7 +11,8 @@ export function LoginPage() {
   const session = useSession()
   const navigate = useNavigate()
 
-  if (session.status === 'loading') return <LoadingScreen label={authStrings.loading} />
+  if (session.status === 'loading')
+    return <LoadingState label={authStrings.loading} className="min-h-svh py-0" />
   if (session.status === 'authenticated') return <Navigate to="/dashboard" replace />
 
   return (

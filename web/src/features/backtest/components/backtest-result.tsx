@@ -1,14 +1,21 @@
 import { Fragment, useState } from 'react'
 import { ChartCandlestick } from 'lucide-react'
+import { ErrorState } from '@/components/query-state'
 import { StatTile } from '@/components/stat-tile'
-import { VenueBadge } from '@/components/venue-badge'
+import { TradePrice, TradeSymbol } from '@/components/trade-cells'
+import { EquityCurveCard } from '@/components/stats/equity-curve'
+import { PnlHeatmapCard } from '@/components/stats/pnl-heatmap'
+import { StatsFigures } from '@/components/stats/stats-summary'
+import { TradeChartBody } from '@/components/trade-chart/trade-chart'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { pnlClass } from '@/lib/pnl-class'
 import { formatZonedDateTime } from '@/lib/user-time'
+import type { Trade } from '@/types/api'
 import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { useBacktest, type BacktestResult } from '@/features/backtest/api/backtests'
+import { useTradeChart } from '@/features/backtest/api/trade-chart'
 import {
   isSweepResult,
   isWalkForwardResult,
@@ -21,17 +28,18 @@ import { ProgressBar } from '@/features/backtest/components/progress-bar'
 import { RanWith } from '@/features/backtest/components/ran-with'
 import { RunLabel } from '@/features/backtest/components/run-label'
 import { SweepResultView } from '@/features/backtest/components/sweep-result'
-import { TradeChartPanel } from '@/features/backtest/components/trade-chart'
 import { WalkForwardResultView } from '@/features/backtest/components/walk-forward-result'
 import { backtestStrings as s } from '@/features/backtest/strings'
-import { EquityCurveCard } from '@/features/period-statistics/components/equity-curve'
-import { PnlHeatmapCard } from '@/features/period-statistics/components/pnl-heatmap'
-import { StatsFigures } from '@/features/period-statistics/components/stats-summary'
 
 /** The trades listed under a result; the figures above count every trade. */
 const TRADES_LISTED = 100
 
 const TRADE_COLUMNS = 10
+
+/** A backtest trade's price chart (GET /api/backtests/{id}/trades/{trade_id}/chart/). */
+function TradeChartPanel({ runId, trade }: { runId: number; trade: Trade }) {
+  return <TradeChartBody chart={useTradeChart(runId, trade.id)} trade={trade} />
+}
 
 function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) {
   const runId = run.id
@@ -71,7 +79,7 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
         <StatTile label={s.openAtEnd} value={String(summary.open_at_end)} />
       </div>
       <StatsFigures data={summary.stats} />
-      <EquityCurveCard equity={summary.stats.equity} />
+      <EquityCurveCard equity={summary.stats.equity} timeZone={timeZone} />
       <PnlHeatmapCard cells={summary.stats.heatmap} />
       {noTrades ? (
         <NoTradesReason reason={noTrades} />
@@ -111,16 +119,15 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
                     <Fragment key={trade.id}>
                       <TableRow>
                         <TableCell>
-                          <span className="inline-flex flex-col items-start gap-1">
-                            {trade.symbol}
-                            {/* A space, so the row reads "BTCUSDT Paper" (not rendered between flex items). */}
-                            {trade.venue ? ' ' : null}
-                            <VenueBadge venue={trade.venue} />
-                          </span>
+                          <TradeSymbol symbol={trade.symbol} venue={trade.venue} />
                         </TableCell>
                         <TableCell>{trade.side}</TableCell>
-                        <TableCell className="tabular-nums">{trade.entry_price ?? '—'}</TableCell>
-                        <TableCell className="tabular-nums">{trade.exit_price ?? '—'}</TableCell>
+                        <TableCell className="tabular-nums">
+                          <TradePrice value={trade.entry_price} />
+                        </TableCell>
+                        <TableCell className="tabular-nums">
+                          <TradePrice value={trade.exit_price} />
+                        </TableCell>
                         <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
                           {trade.pnl.toFixed(2)}
                         </TableCell>
@@ -196,9 +203,7 @@ export function BacktestResultView({
       <h2 className="text-xl font-semibold">{title}</h2>
       {run.data ? <RunLabel id={id} label={run.data.label} /> : null}
       {run.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          {s.loadFailed}
-        </p>
+        <ErrorState title={s.loadFailed} />
       ) : !run.data ? null : run.data.status === 'running' ? (
         <ProgressBar value={run.data.progress} label={s.progressLabel(id)} />
       ) : run.data.status === 'failed' ? (

@@ -1,3 +1,4 @@
+import { EmptyState, ErrorState } from '@/components/query-state'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
@@ -42,11 +43,9 @@ export function RunsTable({ selected, onOpen, onCompare }: RunsTableProps) {
       </CardHeader>
       <CardContent className="overflow-x-auto">
         {runs.isError ? (
-          <p role="alert" className="text-sm text-destructive">
-            {s.loadFailed}
-          </p>
+          <ErrorState title={s.loadFailed} />
         ) : !runs.data || runs.data.length === 0 ? (
-          <p className="text-sm text-muted-foreground">{s.noRuns}</p>
+          <EmptyState text={s.noRuns} />
         ) : (
           <Table phoneCards aria-label={s.runs}>
             <TableHeader>

@@ -6,7 +6,7 @@ import { createQueryClient } from '@/lib/query-client'
 import { backtestRecord, storeSession, tradeRecord } from '@/testing/fixtures'
 import { fakeCharts } from '@/testing/fake-lightweight-charts'
 import { stubServer } from '@/testing/render-app'
-import type { TradeChart } from '@/features/backtest/api/trade-chart'
+import type { TradeChart } from '@/types/api'
 import { BacktestResultView } from '@/features/backtest/components/backtest-result'
 
 const T0 = 1767225600000

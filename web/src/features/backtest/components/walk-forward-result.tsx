@@ -1,3 +1,4 @@
+import { EquityCurveCard } from '@/components/stats/equity-curve'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { ErrorAlert } from '@/components/ui/alert'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
@@ -5,7 +6,7 @@ import { pnlClass } from '@/lib/pnl-class'
 import { backtestStrings as s } from '@/features/backtest/strings'
 import { overrideLabel } from '@/features/backtest/utils/overrides'
 import { chosenLabel, pnlWithDaily } from '@/features/backtest/utils/walk-forward'
-import { EquityCurveCard } from '@/features/period-statistics/components/equity-curve'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import type { WalkForwardResult, WalkWindow } from '@/types/api'
 
 function dates(from: string, to: string): string {
@@ -29,6 +30,7 @@ function Pnl({ figures }: { figures: WalkWindow['in_sample'] }) {
  */
 export function WalkForwardResultView({ result }: { result: WalkForwardResult }) {
   const walk = result.walk_forward
+  const timeZone = useUserTimeZone()
   const farBelow = walk.windows.flatMap((window, index) => (window.far_below ? [index + 1] : []))
   const trainTotal = walk.train_days * walk.windows.length
   const testTotal = walk.test_days * walk.windows.length
@@ -111,7 +113,7 @@ export function WalkForwardResultView({ result }: { result: WalkForwardResult })
           </div>
         </CardContent>
       </Card>
-      <EquityCurveCard equity={walk.equity} title={s.walkForwardEquity} />
+      <EquityCurveCard equity={walk.equity} timeZone={timeZone} title={s.walkForwardEquity} />
     </div>
   )
 }

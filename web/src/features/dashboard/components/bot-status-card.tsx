@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Label } from '@/components/ui/label'
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group'
+import { LoadingState } from '@/components/query-state'
 import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
 import { notify } from '@/lib/toast'
@@ -165,10 +166,7 @@ export function BotStatusCard() {
       </CardHeader>
       <CardContent className="space-y-5">
         {settings.isPending ? (
-          <div role="status" className="flex items-center justify-center gap-3 py-10 text-muted-foreground">
-            <Spinner className="text-primary" />
-            <span>{s.loading}</span>
-          </div>
+          <LoadingState label={s.loading} className="py-10" />
         ) : (
           <>
             <div className="grid grid-cols-1 gap-3 sm:grid-cols-2" aria-live="polite">

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
 import { PageHeader } from '@/components/page-header'
-import { ErrorAlert } from '@/components/ui/alert'
-import { Spinner } from '@/components/ui/spinner'
+import { ErrorState, LoadingState } from '@/components/query-state'
 import { useDashboard } from '@/features/dashboard/api/get-dashboard'
 import { BalanceCard } from '@/features/dashboard/components/balance-card'
 import { TWO_COLUMNS_QUERY, useMediaQuery } from '@/lib/use-media-query'
@@ -41,11 +40,9 @@ export function DashboardPage({ signals }: DashboardPageProps) {
       />
       {twoColumns ? null : <BotStatusCard />}
       {dashboard.isPending ? (
-        <div role="status" aria-label={dashboardStrings.loading} className="flex justify-center py-10">
-          <Spinner className="size-8 text-primary" />
-        </div>
+        <LoadingState label={dashboardStrings.loading} labelHidden className="py-10" />
       ) : dashboard.isError ? (
-        <ErrorAlert>{dashboardStrings.loadError(dashboard.error.message)}</ErrorAlert>
+        <ErrorState title={dashboardStrings.loadError(dashboard.error.message)} />
       ) : (
         <SummaryCards dashboard={dashboard.data} />
       )}

@@ -1,4 +1,4 @@
-import { BriefcaseBusiness, RotateCw, X } from 'lucide-react'
+import { BriefcaseBusiness, X } from 'lucide-react'
 import { liveNumberFormat } from '@/lib/format-money'
 import { useEffect, useId, type ReactNode } from 'react'
 import {
@@ -11,8 +11,9 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog'
+import { TradeSymbol } from '@/components/trade-cells'
 import { VenueBadge } from '@/components/venue-badge'
-import { ErrorAlert } from '@/components/ui/alert'
+import { QueryState } from '@/components/query-state'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -23,6 +24,7 @@ import { useLiveOrders } from '@/lib/live/live-cache'
 import { useLiveActions, useLiveStatus } from '@/lib/live/use-live'
 import { notify } from '@/lib/toast'
 import { cn } from '@/lib/utils'
+import { pnlClass } from '@/lib/pnl-class'
 import { venueLabel, venueStrings } from '@/lib/venue'
 import { formatDateTime } from '@/lib/user-time'
 import { useNow } from '@/lib/use-now'
@@ -167,175 +169,148 @@ export function OpenPositionsCard({ className }: { className?: string }) {
         ) : null}
       </CardHeader>
       <CardContent className="px-3 sm:px-6">
-        {trades.isPending ? (
-          <div role="status" className="flex items-center justify-center gap-3 py-10 text-muted-foreground">
-            <Spinner className="text-primary" />
-            <span>{s.loading}</span>
-          </div>
-        ) : trades.isError ? (
-          <ErrorAlert>
-            <p className="font-medium">{s.loadFailed}</p>
-            <p className="mt-1 text-destructive/90">{trades.error.message}</p>
-            <Button
-              variant="outline"
-              size="sm"
-              className="mt-3"
-              disabled={trades.isFetching}
-              onClick={() => void trades.refetch()}
-            >
-              <RotateCw aria-hidden="true" />
-              {s.retry}
-            </Button>
-          </ErrorAlert>
-        ) : rows.length === 0 ? (
-          <div className="flex flex-col items-center justify-center gap-3 rounded-lg border border-dashed py-10 text-center">
-            <span className="flex size-10 items-center justify-center rounded-full bg-muted text-muted-foreground">
-              <BriefcaseBusiness aria-hidden="true" className="size-5" />
-            </span>
-            <p className="text-sm text-muted-foreground">{s.empty}</p>
-          </div>
-        ) : (
-          <Table phoneCards aria-labelledby={`${id}-title`}>
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
-                <TableHead scope="col">{s.columns.symbol}</TableHead>
-                <TableHead scope="col">{s.columns.side}</TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.columns.pnl}
-                </TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.columns.size}
-                </TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.columns.entry}
-                </TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.columns.mark}
-                </TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.columns.stop}
-                </TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.columns.liquidation}
-                </TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.columns.takeProfit}
-                </TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.columns.margin}
-                </TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.columns.funding}
-                </TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.columns.openFor}
-                </TableHead>
-                <TableHead scope="col" className="sticky right-0 bg-card text-right">
-                  <span className="sr-only">{s.columns.actions}</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((row) => {
-                const { trade, markPrice, unrealizedPnl, stopLoss, pnlPct } = row
-                const closing = close.isPending && close.variables === trade.id
-                return (
-                  <TableRow key={trade.id}>
-                    <TableCell className="font-medium">
-                      <span className="inline-flex flex-col items-start gap-1">
-                        {trade.symbol}
-                        {/* A space, so the row reads "BTCUSDT Paper" (not rendered between flex items). */}
-                        {trade.venue ? ' ' : null}
-                        <VenueBadge venue={trade.venue} />
-                      </span>
-                    </TableCell>
-                    <TableCell>
-                      {/* Under 640 px the leverage goes under the side: the key columns fit a phone. */}
-                      <span className="inline-flex flex-col items-start gap-0.5 sm:flex-row sm:items-center sm:gap-2">
-                        <Badge variant={trade.side === 'long' ? 'success' : 'destructive'}>
-                          {s.sides[trade.side]}
-                        </Badge>
-                        <span className="text-xs text-muted-foreground tabular-nums">{trade.leverage}x</span>
-                      </span>
-                    </TableCell>
-                    <TableCell
-                      data-column="pnl"
-                      className={cn(
-                        'text-right font-mono font-medium tabular-nums',
-                        unrealizedPnl !== null && unrealizedPnl > 0 && 'text-success',
-                        unrealizedPnl !== null && unrealizedPnl < 0 && 'text-destructive',
-                        unrealizedPnl === null && 'text-muted-foreground',
-                      )}
-                    >
-                      {unrealizedPnl === null ? s.none : pnlFormat.format(unrealizedPnl)}
-                      {pnlPct === null ? null : (
-                        <span data-column="pnl-pct" className="block text-xs font-normal">
-                          {pctFormat.format(pnlPct)}%
+        <QueryState
+          query={trades}
+          strings={s}
+          isEmpty={() => rows.length === 0}
+          emptyIcon={BriefcaseBusiness}
+          className="py-10"
+        >
+          {() => (
+            <Table phoneCards aria-labelledby={`${id}-title`}>
+              <TableHeader>
+                <TableRow className="hover:bg-transparent">
+                  <TableHead scope="col">{s.columns.symbol}</TableHead>
+                  <TableHead scope="col">{s.columns.side}</TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.columns.pnl}
+                  </TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.columns.size}
+                  </TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.columns.entry}
+                  </TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.columns.mark}
+                  </TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.columns.stop}
+                  </TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.columns.liquidation}
+                  </TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.columns.takeProfit}
+                  </TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.columns.margin}
+                  </TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.columns.funding}
+                  </TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.columns.openFor}
+                  </TableHead>
+                  <TableHead scope="col" className="sticky right-0 bg-card text-right">
+                    <span className="sr-only">{s.columns.actions}</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {rows.map((row) => {
+                  const { trade, markPrice, unrealizedPnl, stopLoss, pnlPct } = row
+                  const closing = close.isPending && close.variables === trade.id
+                  return (
+                    <TableRow key={trade.id}>
+                      <TableCell className="font-medium">
+                        <TradeSymbol symbol={trade.symbol} venue={trade.venue} />
+                      </TableCell>
+                      <TableCell>
+                        {/* Under 640 px the leverage goes under the side: the key columns fit a phone. */}
+                        <span className="inline-flex flex-col items-start gap-0.5 sm:flex-row sm:items-center sm:gap-2">
+                          <Badge variant={trade.side === 'long' ? 'success' : 'destructive'}>
+                            {s.sides[trade.side]}
+                          </Badge>
+                          <span className="text-xs text-muted-foreground tabular-nums">
+                            {trade.leverage}x
+                          </span>
                         </span>
-                      )}
-                    </TableCell>
-                    <TableCell className="text-right font-mono tabular-nums">
-                      {quantityFormat.format(trade.open_quantity)}
-                    </TableCell>
-                    <TableCell className="text-right font-mono tabular-nums">
-                      {price(trade.entry_price)}
-                    </TableCell>
-                    <TableCell className="text-right font-mono tabular-nums">{price(markPrice)}</TableCell>
-                    <TableCell className="text-right font-mono tabular-nums">{price(stopLoss)}</TableCell>
-                    <TableCell data-column="liquidation" className="text-right font-mono tabular-nums">
-                      {price(row.liquidationPrice)}
-                    </TableCell>
-                    <TableCell data-column="take-profit" className="text-right font-mono tabular-nums">
-                      {price(row.takeProfit)}
-                    </TableCell>
-                    <TableCell data-column="margin" className="text-right font-mono tabular-nums">
-                      {moneyFormat.format(row.margin)}
-                    </TableCell>
-                    <TableCell
-                      data-column="funding"
-                      className={cn(
-                        'text-right font-mono tabular-nums',
-                        trade.funding > 0 && 'text-success',
-                        trade.funding < 0 && 'text-destructive',
-                      )}
-                    >
-                      {fundingFormat.format(trade.funding)}
-                    </TableCell>
-                    <TableCell
-                      data-column="open-for"
-                      className="text-right whitespace-nowrap tabular-nums"
-                      title={s.openedAt(formatDateTime(row.openedAt, timeZone), timeZone)}
-                    >
-                      {openFor(row.openedAt, now)}
-                    </TableCell>
-                    <TableCell className="sticky right-0 bg-card text-right">
-                      <ConfirmButton
-                        trigger={
-                          <Button
-                            variant="ghost"
-                            size="sm"
-                            disabled={busy}
-                            aria-label={s.closeLabel(trade.symbol)}
-                            className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                          >
-                            {closing ? <Spinner className="size-4" /> : null}
-                            {s.close}
-                          </Button>
-                        }
-                        title={s.closeTitle(trade.symbol)}
-                        description={s.closeDescription}
-                        confirm={s.closeConfirm}
-                        onConfirm={() => {
-                          onClose(row)
-                        }}
-                      />
-                    </TableCell>
-                  </TableRow>
-                )
-              })}
-            </TableBody>
-          </Table>
-        )}
+                      </TableCell>
+                      <TableCell
+                        data-column="pnl"
+                        className={cn(
+                          'text-right font-mono font-medium tabular-nums',
+                          pnlClass(unrealizedPnl),
+                          unrealizedPnl === null && 'text-muted-foreground',
+                        )}
+                      >
+                        {unrealizedPnl === null ? s.none : pnlFormat.format(unrealizedPnl)}
+                        {pnlPct === null ? null : (
+                          <span data-column="pnl-pct" className="block text-xs font-normal">
+                            {pctFormat.format(pnlPct)}%
+                          </span>
+                        )}
+                      </TableCell>
+                      <TableCell className="text-right font-mono tabular-nums">
+                        {quantityFormat.format(trade.open_quantity)}
+                      </TableCell>
+                      <TableCell className="text-right font-mono tabular-nums">
+                        {price(trade.entry_price)}
+                      </TableCell>
+                      <TableCell className="text-right font-mono tabular-nums">{price(markPrice)}</TableCell>
+                      <TableCell className="text-right font-mono tabular-nums">{price(stopLoss)}</TableCell>
+                      <TableCell data-column="liquidation" className="text-right font-mono tabular-nums">
+                        {price(row.liquidationPrice)}
+                      </TableCell>
+                      <TableCell data-column="take-profit" className="text-right font-mono tabular-nums">
+                        {price(row.takeProfit)}
+                      </TableCell>
+                      <TableCell data-column="margin" className="text-right font-mono tabular-nums">
+                        {moneyFormat.format(row.margin)}
+                      </TableCell>
+                      <TableCell
+                        data-column="funding"
+                        className={cn('text-right font-mono tabular-nums', pnlClass(trade.funding))}
+                      >
+                        {fundingFormat.format(trade.funding)}
+                      </TableCell>
+                      <TableCell
+                        data-column="open-for"
+                        className="text-right whitespace-nowrap tabular-nums"
+                        title={s.openedAt(formatDateTime(row.openedAt, timeZone), timeZone)}
+                      >
+                        {openFor(row.openedAt, now)}
+                      </TableCell>
+                      <TableCell className="sticky right-0 bg-card text-right">
+                        <ConfirmButton
+                          trigger={
+                            <Button
+                              variant="ghost"
+                              size="sm"
+                              disabled={busy}
+                              aria-label={s.closeLabel(trade.symbol)}
+                              className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                            >
+                              {closing ? <Spinner className="size-4" /> : null}
+                              {s.close}
+                            </Button>
+                          }
+                          title={s.closeTitle(trade.symbol)}
+                          description={s.closeDescription}
+                          confirm={s.closeConfirm}
+                          onConfirm={() => {
+                            onClose(row)
+                          }}
+                        />
+                      </TableCell>
+                    </TableRow>
+                  )
+                })}
+              </TableBody>
+            </Table>
+          )}
+        </QueryState>
       </CardContent>
     </Card>
   )

@@ -1,13 +1,13 @@
 import { useId, useState } from 'react'
 import { PageHeader } from '@/components/page-header'
-import { AccountBadge } from '@/features/period-statistics/components/account-badge'
+import { AccountBadge } from '@/components/account-badge'
+import { ErrorState, LoadingState } from '@/components/query-state'
 import { StatTile } from '@/components/stat-tile'
-import { ErrorAlert } from '@/components/ui/alert'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
-import { Spinner } from '@/components/ui/spinner'
 import { formatMoney } from '@/lib/format-money'
 import { pnlClass } from '@/lib/pnl-class'
+import { useBotStatus } from '@/features/dashboard/api/get-bot-status'
 import { useStatistics } from '@/features/live-statistics/api/get-statistics'
 import { LIVE_PERIODS, statisticsStrings as s, type LivePeriod } from '@/features/live-statistics/strings'
 
@@ -26,6 +26,7 @@ export function LiveStatisticsPage() {
   const [period, setPeriod] = useState<LivePeriod>('24h')
   const statistics = useStatistics(period)
   const stats = statistics.data
+  const venue = useBotStatus().data?.venue
 
   return (
     <div className="space-y-6">
@@ -33,7 +34,7 @@ export function LiveStatisticsPage() {
         title={s.title}
         actions={
           <div className="flex items-center gap-3">
-            <AccountBadge />
+            <AccountBadge venue={venue} />
             <Label htmlFor={`${id}-period`} className="text-muted-foreground">
               {s.periodLabel}
             </Label>
@@ -76,15 +77,9 @@ export function LiveStatisticsPage() {
           <StatTile label={s.maxDrawdown} value={`${stats.max_drawdown.toFixed(2)}%`} />
         </div>
       ) : statistics.isError ? (
-        <ErrorAlert>
-          <p className="font-medium">{s.loadFailed}</p>
-          <p className="mt-1 text-destructive/90">{statistics.error.message}</p>
-        </ErrorAlert>
+        <ErrorState title={s.loadFailed} message={statistics.error.message} />
       ) : (
-        <div role="status" className="flex items-center justify-center gap-3 py-16 text-muted-foreground">
-          <Spinner className="text-primary" />
-          <span>{s.loading}</span>
-        </div>
+        <LoadingState label={s.loading} className="py-16" />
       )}
     </div>
   )

@@ -1,7 +1,5 @@
-import { RotateCw, ScrollText } from 'lucide-react'
-import { ErrorAlert } from '@/components/ui/alert'
-import { Button } from '@/components/ui/button'
-import { Spinner } from '@/components/ui/spinner'
+import { ScrollText } from 'lucide-react'
+import { QueryState } from '@/components/query-state'
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { useWindowedRows } from '@/lib/use-windowed-rows'
 import { formatDateTime } from '@/lib/user-time'
@@ -16,48 +14,17 @@ const ROW_ESTIMATE_PX = 45
 
 /** The bot log of one level filter: Time, Level, Message, newest first. */
 export function LogsTable({ level, label }: { level: LogLevelFilter; label: string }) {
-  const logs = useLogs(level)
-
-  if (logs.isPending) {
-    return (
-      <div role="status" className="flex items-center justify-center gap-3 py-16 text-muted-foreground">
-        <Spinner className="text-primary" />
-        <span>{s.loading}</span>
-      </div>
-    )
-  }
-
-  if (logs.isError) {
-    return (
-      <ErrorAlert>
-        <p className="font-medium">{s.loadFailed}</p>
-        <p className="mt-1 text-destructive/90">{logs.error.message}</p>
-        <Button
-          variant="outline"
-          size="sm"
-          className="mt-3"
-          disabled={logs.isFetching}
-          onClick={() => void logs.refetch()}
-        >
-          <RotateCw aria-hidden="true" />
-          {s.retry}
-        </Button>
-      </ErrorAlert>
-    )
-  }
-
-  if (logs.data.length === 0) {
-    return (
-      <div className="flex flex-col items-center justify-center gap-3 rounded-lg border border-dashed py-16 text-center">
-        <span className="flex size-10 items-center justify-center rounded-full bg-muted text-muted-foreground">
-          <ScrollText aria-hidden="true" className="size-5" />
-        </span>
-        <p className="text-sm text-muted-foreground">{s.empty}</p>
-      </div>
-    )
-  }
-
-  return <LogRows entries={logs.data} label={label} />
+  return (
+    <QueryState
+      query={useLogs(level)}
+      strings={s}
+      isEmpty={(entries) => entries.length === 0}
+      emptyIcon={ScrollText}
+      className="py-16"
+    >
+      {(entries) => <LogRows entries={entries} label={label} />}
+    </QueryState>
+  )
 }
 
 /**

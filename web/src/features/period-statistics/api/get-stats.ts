@@ -19,9 +19,6 @@ export type StatsFilter = { period: StatsPeriod; dateFrom: string; dateTo: strin
 
 export type { EquitySample, HeatmapCell, HourRow, StatsResponse, WeekdayRow }
 
-/** What a weekday row and an hour row share. */
-export type StatsBucket = Omit<WeekdayRow, 'weekday'>
-
 /** The dates of Custom, only when it is chosen and both dates are set (spec section 7). */
 export function customDates({ period, dateFrom, dateTo }: StatsFilter) {
   return period === 'custom' && dateFrom && dateTo ? { date_from: dateFrom, date_to: dateTo } : {}

@@ -1,31 +1,29 @@
+import { QueryState } from '@/components/query-state'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { pnlClass } from '@/lib/pnl-class'
 import { formatZonedDateTime } from '@/lib/user-time'
+import type { Chain } from '@/types/api'
 import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { useMartingaleChains } from '@/features/period-statistics/api/get-martingale-chains'
 import type { StatsFilter } from '@/features/period-statistics/api/get-stats'
-import { EmptyState, ErrorState, LoadingState } from '@/features/period-statistics/components/query-state'
 import { statsStrings as s } from '@/features/period-statistics/strings'
-import { sortChains, tradePnl } from '@/features/period-statistics/utils/stats-format'
+import { sortChains, tradePnl } from '@/features/period-statistics/utils/chains-format'
 
 function ChainsBody({ filter }: { filter: StatsFilter }) {
+  return (
+    <QueryState
+      query={useMartingaleChains(filter)}
+      strings={{ loading: s.loading, loadFailed: s.chainsLoadFailed, retry: s.retry, empty: s.noChainData }}
+      isEmpty={(data) => data.chains.length === 0}
+    >
+      {(data) => <ChainRows chains={data.chains} />}
+    </QueryState>
+  )
+}
+
+function ChainRows({ chains }: { chains: Chain[] }) {
   const timeZone = useUserTimeZone()
-  const chains = useMartingaleChains(filter)
-
-  if (chains.isPending) return <LoadingState />
-  if (chains.isError) {
-    return (
-      <ErrorState
-        title={s.chainsLoadFailed}
-        message={chains.error.message}
-        busy={chains.isFetching}
-        onRetry={() => void chains.refetch()}
-      />
-    )
-  }
-  if (chains.data.chains.length === 0) return <EmptyState text={s.noChainData} />
-
   return (
     <Table phoneCards aria-label={s.chainsTitle}>
       <TableHeader>
@@ -38,7 +36,7 @@ function ChainsBody({ filter }: { filter: StatsFilter }) {
         </TableRow>
       </TableHeader>
       <TableBody>
-        {sortChains(chains.data.chains).map((chain) => (
+        {sortChains(chains).map((chain) => (
           <TableRow key={chain.chain_id}>
             <TableCell className="align-top tabular-nums">{chain.chain_id}</TableCell>
             <TableCell className="align-top">

@@ -1,17 +1,16 @@
 import { useId, useState } from 'react'
 import { Link } from 'react-router'
 import { PageHeader } from '@/components/page-header'
-import { AccountBadge } from '@/features/period-statistics/components/account-badge'
+import { AccountBadge } from '@/components/account-badge'
 import { Button } from '@/components/ui/button'
 import { backtestStrings } from '@/features/backtest/strings'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
+import { useBotStatus } from '@/features/dashboard/api/get-bot-status'
 import { STATS_PERIODS, type StatsFilter, type StatsPeriod } from '@/features/period-statistics/api/get-stats'
 import { ChainsTable } from '@/features/period-statistics/components/chains-table'
-import { EquityCurve } from '@/features/period-statistics/components/equity-curve'
-import { PnlHeatmap } from '@/features/period-statistics/components/pnl-heatmap'
-import { StatsSummary } from '@/features/period-statistics/components/stats-summary'
+import { EquityCurve, PnlHeatmap, StatsSummary } from '@/features/period-statistics/components/period-figures'
 import { statsStrings as s } from '@/features/period-statistics/strings'
 
 function isPeriod(value: string): value is StatsPeriod {
@@ -34,7 +33,7 @@ export function StatsPage() {
         title={s.title}
         actions={
           <div className="flex flex-wrap items-center gap-3">
-            <AccountBadge />
+            <AccountBadge venue={useBotStatus().data?.venue} />
             <Button asChild variant="outline" size="sm">
               <Link to="/backtest">{backtestStrings.openFromStats}</Link>
             </Button>

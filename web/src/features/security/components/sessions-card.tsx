@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
-import { QueryState } from '@/features/settings/components/settings-card'
+import { QueryState } from '@/components/query-state'
 import { notify } from '@/lib/toast'
 import { formatZonedDateTime } from '@/lib/user-time'
 import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
@@ -71,51 +71,54 @@ export function SessionsCard() {
       <CardContent>
         <QueryState
           query={sessions}
-          strings={{ loading: s.loading, loadFailed: s.loadFailed, retry: securityStrings.retry }}
+          strings={{
+            loading: s.loading,
+            loadFailed: s.loadFailed,
+            retry: securityStrings.retry,
+            empty: s.empty,
+          }}
+          isEmpty={(data) => data.length === 0}
+          layout="inline"
         >
-          {(data) =>
-            data.length === 0 ? (
-              <p className="text-sm text-muted-foreground">{s.empty}</p>
-            ) : (
-              <ul className="divide-y rounded-lg border" aria-label={s.title}>
-                {data.map((session) => (
-                  <li key={session.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center">
-                    <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
-                      {session.browser ? (
-                        <MonitorSmartphone aria-hidden="true" className="size-4" />
-                      ) : (
-                        <TerminalSquare aria-hidden="true" className="size-4" />
-                      )}
-                    </span>
-                    <div className="min-w-0 flex-1 space-y-0.5 text-sm">
-                      <p className="flex flex-wrap items-center gap-2 font-medium">
-                        <span className="truncate">{session.user_agent ?? s.unknownAgent}</span>
-                        {session.current ? <Badge>{s.current}</Badge> : null}
-                      </p>
-                      <p className="text-muted-foreground">
-                        {session.browser ? s.browser : s.token} · {session.address ?? s.unknownAddress} ·{' '}
-                        {s.created(formatZonedDateTime(session.created_at, timeZone))} ·{' '}
-                        {s.lastSeen(formatZonedDateTime(session.last_seen_at, timeZone))}
-                      </p>
-                    </div>
-                    {session.current ? null : (
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        disabled={revoke.isPending}
-                        onClick={() => {
-                          onRevoke(session)
-                        }}
-                        aria-label={`${s.revoke} ${session.user_agent ?? s.unknownAgent}`}
-                      >
-                        {s.revoke}
-                      </Button>
+          {(data) => (
+            <ul className="divide-y rounded-lg border" aria-label={s.title}>
+              {data.map((session) => (
+                <li key={session.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center">
+                  <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
+                    {session.browser ? (
+                      <MonitorSmartphone aria-hidden="true" className="size-4" />
+                    ) : (
+                      <TerminalSquare aria-hidden="true" className="size-4" />
                     )}
-                  </li>
-                ))}
-              </ul>
-            )
-          }
+                  </span>
+                  <div className="min-w-0 flex-1 space-y-0.5 text-sm">
+                    <p className="flex flex-wrap items-center gap-2 font-medium">
+                      <span className="truncate">{session.user_agent ?? s.unknownAgent}</span>
+                      {session.current ? <Badge>{s.current}</Badge> : null}
+                    </p>
+                    <p className="text-muted-foreground">
+                      {session.browser ? s.browser : s.token} · {session.address ?? s.unknownAddress} ·{' '}
+                      {s.created(formatZonedDateTime(session.created_at, timeZone))} ·{' '}
+                      {s.lastSeen(formatZonedDateTime(session.last_seen_at, timeZone))}
+                    </p>
+                  </div>
+                  {session.current ? null : (
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      disabled={revoke.isPending}
+                      onClick={() => {
+                        onRevoke(session)
+                      }}
+                      aria-label={`${s.revoke} ${session.user_agent ?? s.unknownAgent}`}
+                    >
+                      {s.revoke}
+                    </Button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
         </QueryState>
       </CardContent>
     </Card>

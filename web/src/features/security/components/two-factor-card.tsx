@@ -6,7 +6,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { ApiError, serverMessage } from '@/lib/api-client'
-import { QueryState } from '@/features/settings/components/settings-card'
+import { QueryState } from '@/components/query-state'
 import { notify } from '@/lib/toast'
 import { useDisableTwoFactor } from '@/features/security/api/disable-two-factor'
 import { useEnableTwoFactor } from '@/features/security/api/enable-two-factor'
@@ -56,6 +56,7 @@ export function TwoFactorCard() {
         <QueryState
           query={status}
           strings={{ loading: s.loading, loadFailed: s.loadFailed, retry: securityStrings.retry }}
+          layout="inline"
         >
           {(data) => (
             <>

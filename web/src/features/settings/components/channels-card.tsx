@@ -12,7 +12,8 @@ import { useDeleteNotificationChannel } from '@/features/settings/api/delete-not
 import { useNotificationChannels } from '@/features/settings/api/get-notification-channels'
 import { useTestNotificationChannel } from '@/features/settings/api/test-notification-channel'
 import { useUpdateNotificationChannel } from '@/features/settings/api/update-notification-channel'
-import { QueryState, SettingsCard } from '@/features/settings/components/settings-card'
+import { QueryState } from '@/components/query-state'
+import { SettingsCard } from '@/components/settings-card'
 import { settingsStrings } from '@/features/settings/strings'
 import { formatZonedDateTime } from '@/lib/user-time'
 import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
@@ -38,18 +39,14 @@ export function ChannelsCard() {
   return (
     <SettingsCard icon={BellRing} title={s.title} description={s.description}>
       <div className="min-w-0 space-y-3">
-        <QueryState query={channels} strings={s}>
-          {(list) =>
-            list.length === 0 ? (
-              <p className="text-sm text-muted-foreground">{s.empty}</p>
-            ) : (
-              <ul className="space-y-3">
-                {list.map((channel) => (
-                  <ChannelRow key={channel.id} channel={channel} />
-                ))}
-              </ul>
-            )
-          }
+        <QueryState query={channels} strings={s} isEmpty={(list) => list.length === 0} layout="inline">
+          {(list) => (
+            <ul className="space-y-3">
+              {list.map((channel) => (
+                <ChannelRow key={channel.id} channel={channel} />
+              ))}
+            </ul>
+          )}
         </QueryState>
         {madeSecret ? (
           <div className="rounded-md border border-amber-500/40 bg-amber-500/10 p-3 text-sm">

@@ -3,6 +3,7 @@ import { liveNumberFormat } from '@/lib/format-money'
 import { useId, useMemo, useState } from 'react'
 import { useWatch, type Control } from 'react-hook-form'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { LoadingState } from '@/components/query-state'
 import { Spinner } from '@/components/ui/spinner'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { ApiError } from '@/lib/api-client'
@@ -124,10 +125,7 @@ export function RiskPreviewCard({ control }: RiskPreviewCardProps) {
 
         {shown === undefined ? (
           loading ? (
-            <div role="status" className="flex items-center justify-center gap-3 py-8 text-muted-foreground">
-              <Spinner className="text-primary" />
-              <span>{s.loading}</span>
-            </div>
+            <LoadingState label={s.loading} className="py-8" />
           ) : null
         ) : (
           <div className={cn('space-y-4 transition-opacity', stale && 'opacity-60')}>

@@ -19,7 +19,8 @@ import { notify } from '@/lib/toast'
 import { useCreateWebhook } from '@/features/settings/api/create-webhook'
 import { useDeleteWebhook } from '@/features/settings/api/delete-webhook'
 import { useWebhookStatus } from '@/features/settings/api/get-webhook'
-import { QueryState, SettingsCard } from '@/features/settings/components/settings-card'
+import { QueryState } from '@/components/query-state'
+import { SettingsCard } from '@/components/settings-card'
 import { settingsStrings } from '@/features/settings/strings'
 import { formatZonedDateTime } from '@/lib/user-time'
 import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
@@ -68,7 +69,7 @@ export function WebhookCard() {
   return (
     <SettingsCard icon={Webhook} title={s.title} description={s.description}>
       <div className="min-w-0 space-y-4">
-        <QueryState query={status} strings={s}>
+        <QueryState query={status} strings={s} layout="inline">
           {(data) => (
             <>
               <div className="flex items-start gap-2 text-sm">

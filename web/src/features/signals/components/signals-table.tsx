@@ -1,10 +1,9 @@
-import { ArrowRight, RotateCw, Signal as SignalIcon } from 'lucide-react'
+import { ArrowRight, Signal as SignalIcon } from 'lucide-react'
 import { useId } from 'react'
 import { Link } from 'react-router'
-import { ErrorAlert } from '@/components/ui/alert'
+import { QueryState } from '@/components/query-state'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { Spinner } from '@/components/ui/spinner'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { SIGNALS_CAP } from '@/lib/live/constants'
 import { useSignals } from '@/features/signals/api/get-signals'
@@ -51,55 +50,36 @@ export function SignalsTable({ limit, viewAllHref }: SignalsTableProps) {
         ) : null}
       </CardHeader>
       <CardContent>
-        {signals.isPending ? (
-          <div role="status" className="flex items-center justify-center gap-3 py-10 text-muted-foreground">
-            <Spinner className="text-primary" />
-            <span>{s.loading}</span>
-          </div>
-        ) : signals.isError ? (
-          <ErrorAlert>
-            <p className="font-medium">{s.loadFailed}</p>
-            <p className="mt-1 text-destructive/90">{signals.error.message}</p>
-            <Button
-              variant="outline"
-              size="sm"
-              className="mt-3"
-              disabled={signals.isFetching}
-              onClick={() => void signals.refetch()}
-            >
-              <RotateCw aria-hidden="true" />
-              {s.retry}
-            </Button>
-          </ErrorAlert>
-        ) : rows.length === 0 ? (
-          <div className="flex flex-col items-center justify-center gap-3 rounded-lg border border-dashed py-10 text-center">
-            <span className="flex size-10 items-center justify-center rounded-full bg-muted text-muted-foreground">
-              <SignalIcon aria-hidden="true" className="size-5" />
-            </span>
-            <p className="text-sm text-muted-foreground">{s.empty}</p>
-          </div>
-        ) : (
-          <Table phoneCards aria-labelledby={`${id}-title`}>
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
-                <TableHead scope="col">{s.symbol}</TableHead>
-                <TableHead scope="col" className="text-right">
-                  {s.signal}
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((signal) => (
-                <TableRow key={signal.symbol}>
-                  <TableCell className="font-medium">{signal.symbol}</TableCell>
-                  <TableCell className="text-right">
-                    <SignalBadge value={signalValue(signal)} />
-                  </TableCell>
+        <QueryState
+          query={signals}
+          strings={s}
+          isEmpty={(data) => data.length === 0}
+          emptyIcon={SignalIcon}
+          className="py-10"
+        >
+          {() => (
+            <Table phoneCards aria-labelledby={`${id}-title`}>
+              <TableHeader>
+                <TableRow className="hover:bg-transparent">
+                  <TableHead scope="col">{s.symbol}</TableHead>
+                  <TableHead scope="col" className="text-right">
+                    {s.signal}
+                  </TableHead>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
+              </TableHeader>
+              <TableBody>
+                {rows.map((signal) => (
+                  <TableRow key={signal.symbol}>
+                    <TableCell className="font-medium">{signal.symbol}</TableCell>
+                    <TableCell className="text-right">
+                      <SignalBadge value={signalValue(signal)} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </QueryState>
       </CardContent>
     </Card>
   )

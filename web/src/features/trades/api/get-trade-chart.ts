@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { call, client } from '@/lib/api-client'
-import type { TradeChart } from '@/features/backtest/api/trade-chart'
+import type { TradeChart } from '@/types/api'
 
 /**
  * GET /api/trades/{id}/chart/: a live trade drawn like a backtest's, on its market's candles

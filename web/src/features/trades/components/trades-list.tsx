@@ -1,8 +1,9 @@
 import { Fragment, useState } from 'react'
 import { ChartCandlestick } from 'lucide-react'
+import { TradePrice } from '@/components/trade-cells'
 import { Button } from '@/components/ui/button'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
-import { TradeChartBody } from '@/features/backtest/components/trade-chart'
+import { TradeChartBody } from '@/components/trade-chart/trade-chart'
 import { useLiveTradeChart } from '@/features/trades/api/get-trade-chart'
 import { tradesStrings as s } from '@/features/trades/strings'
 import { formatInZone } from '@/features/trades/utils/trades-filter'
@@ -23,10 +24,6 @@ function LiveTradeChart({ trade, timeZone }: { trade: Trade; timeZone: string })
  */
 function pnlTone(pnl: number): string {
   return cn(pnlClass(pnl), pnl > 0 && 'text-emerald-700 dark:text-success')
-}
-
-function price(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : String(value)
 }
 
 function reason(trade: Trade): string {
@@ -129,8 +126,12 @@ export function TradesList({ trades, timeZone, desktop }: Props) {
               <TableCell className="whitespace-nowrap tabular-nums">
                 {formatInZone(t.closed_at, timeZone)}
               </TableCell>
-              <TableCell className="text-right tabular-nums">{price(t.entry_price)}</TableCell>
-              <TableCell className="text-right tabular-nums">{price(t.exit_price)}</TableCell>
+              <TableCell className="text-right tabular-nums">
+                <TradePrice value={t.entry_price} />
+              </TableCell>
+              <TableCell className="text-right tabular-nums">
+                <TradePrice value={t.exit_price} />
+              </TableCell>
               <TableCell className={cn('text-right font-medium tabular-nums', pnlTone(t.pnl))}>
                 {formatMoney(t.pnl)}
               </TableCell>

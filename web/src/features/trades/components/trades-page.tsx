@@ -1,10 +1,10 @@
 import { useState } from 'react'
 import { ChevronLeft, ChevronRight, Download } from 'lucide-react'
 import { PageHeader } from '@/components/page-header'
+import { EmptyState, ErrorState, LoadingState } from '@/components/query-state'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
 import { VenueBadge } from '@/components/venue-badge'
-import { EmptyState, ErrorState, LoadingState } from '@/features/period-statistics/components/query-state'
 import { exportUrl, useSearchTrades } from '@/features/trades/api/search-trades'
 import { TradesFilters } from '@/features/trades/components/trades-filters'
 import { TradesList } from '@/features/trades/components/trades-list'
@@ -84,12 +84,11 @@ export function TradesPage() {
           {search.isError ? (
             <ErrorState
               title={s.loadFailed}
-              message={serverMessage(search.error) ?? ''}
-              busy={search.isFetching}
-              onRetry={() => void search.refetch()}
+              message={serverMessage(search.error)}
+              retry={{ label: s.retry, busy: search.isFetching, onRetry: () => void search.refetch() }}
             />
           ) : !page ? (
-            <LoadingState />
+            <LoadingState label={s.loading} />
           ) : page.results.length === 0 ? (
             <EmptyState text={s.empty} />
           ) : (

@@ -1,5 +1,5 @@
-import type { HeatmapCell } from '@/features/period-statistics/api/get-stats'
-import { weekdayLabel } from '@/features/period-statistics/utils/stats-format'
+import type { HeatmapCell } from '@/types/api'
+import { weekdayLabel } from '@/components/stats/stats-format'
 
 export const HOURS_PER_DAY = 24
 

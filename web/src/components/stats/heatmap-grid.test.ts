@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  cellColor,
-  heatmapRows,
-  hourRows,
-  maxAbsPnl,
-  weekdayOfRow,
-} from '@/features/period-statistics/utils/heatmap-grid'
+import { cellColor, heatmapRows, hourRows, maxAbsPnl, weekdayOfRow } from '@/components/stats/heatmap-grid'
 
 const cell = (weekday: number, hour: number, pnl: number) => ({ weekday, hour, pnl, total: 1 })
 

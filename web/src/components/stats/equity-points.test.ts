@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { equitySeries } from '@/features/period-statistics/utils/equity-points'
+import { equitySeries } from '@/components/stats/equity-points'
 
 const seconds = (iso: string) => Date.parse(iso) / 1000
 

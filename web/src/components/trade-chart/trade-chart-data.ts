@@ -1,7 +1,9 @@
 import type { CandlestickData, SeriesMarker, UTCTimestamp } from 'lightweight-charts'
 import { toChartTime } from '@/lib/charts/chart-time'
-import type { TradeChartCandle, TradeChartMarker } from '@/features/backtest/api/trade-chart'
-import { backtestStrings as s } from '@/features/backtest/strings'
+import { liveSection } from '@/i18n/catalogue'
+import type { TradeChartCandle, TradeChartMarker } from '@/types/api'
+
+const s = liveSection('backtest')
 
 /**
  * The pure half of a backtest trade's price chart: the API's candles and markers (Unix

@@ -1,12 +1,12 @@
 import type { UTCTimestamp } from 'lightweight-charts'
 import { describe, expect, it } from 'vitest'
-import type { TradeChartMarker } from '@/features/backtest/api/trade-chart'
+import type { TradeChartMarker } from '@/types/api'
 import {
   candleSeries,
   snapToCandle,
   tradeMarkers,
   tradePriceLines,
-} from '@/features/backtest/utils/trade-chart-data'
+} from '@/components/trade-chart/trade-chart-data'
 
 const T0 = 1767225600000 // 2026-01-01T00:00:00Z
 const MIN5 = 5 * 60_000

@@ -1,20 +1,17 @@
 import { StatTile } from '@/components/stat-tile'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { pnlClass } from '@/lib/pnl-class'
-import {
-  useStats,
-  type StatsBucket,
-  type StatsFilter,
-  type StatsResponse,
-} from '@/features/period-statistics/api/get-stats'
-import { EmptyState, ErrorState, LoadingState } from '@/features/period-statistics/components/query-state'
-import { statsStrings as s } from '@/features/period-statistics/strings'
+import { liveSection } from '@/i18n/catalogue'
+import type { StatsResponse } from '@/types/api'
 import {
   bestAndWorst,
   hourLabel,
   percentOf,
   weekdayLabel,
-} from '@/features/period-statistics/utils/stats-format'
+  type StatsBucket,
+} from '@/components/stats/stats-format'
+
+const s = liveSection('periodStatistics')
 
 /** Spec section 9: 2 weekdays and 3 hours in the best and worst lists. */
 const WEEKDAYS_LISTED = 2
@@ -52,25 +49,6 @@ function BucketList({ title, rows }: { title: string; rows: ListRow[] }) {
       </CardContent>
     </Card>
   )
-}
-
-/** The tiles and the best/worst weekday and hour lists of one period. */
-export function StatsSummary({ filter }: { filter: StatsFilter }) {
-  const stats = useStats(filter)
-
-  if (stats.isPending) return <LoadingState />
-  if (stats.isError) {
-    return (
-      <ErrorState
-        title={s.loadFailed}
-        message={stats.error.message}
-        busy={stats.isFetching}
-        onRetry={() => void stats.refetch()}
-      />
-    )
-  }
-  if (stats.data.total_trades === 0) return <EmptyState text={s.noStatistics} />
-  return <StatsFigures data={stats.data} />
 }
 
 /** The tiles and the best/worst lists of a Stats answer (the /stats page, a backtest's result). */

@@ -1,6 +1,10 @@
-import type { Chain, ChainTrade } from '@/features/period-statistics/api/get-martingale-chains'
-import type { StatsBucket } from '@/features/period-statistics/api/get-stats'
-import { statsStrings } from '@/features/period-statistics/strings'
+import { liveSection } from '@/i18n/catalogue'
+import type { WeekdayRow } from '@/types/api'
+
+const statsStrings = liveSection('periodStatistics')
+
+/** What a weekday row and an hour row share. */
+export type StatsBucket = Omit<WeekdayRow, 'weekday'>
 
 /**
  * The Russian label of an API weekday (1 = Sunday ... 7 = Saturday): the weekday number shifted
@@ -35,24 +39,4 @@ export function bestAndWorst<T extends StatsBucket>(rows: readonly T[], count: n
 /** A share of `total` in percent, 1 decimal ("0.0" for an empty bucket). */
 export function percentOf(part: number, total: number): string {
   return (total > 0 ? (part / total) * 100 : 0).toFixed(1)
-}
-
-function firstCreated(chain: Chain): number {
-  const times = chain.trades
-    .map((trade) => new Date(trade.created_at).getTime())
-    .filter((t) => !Number.isNaN(t))
-  return times.length > 0 ? Math.min(...times) : Number.POSITIVE_INFINITY
-}
-
-/** Chains sorted by their first trade's creation time, ascending (chains without trades last). */
-export function sortChains(chains: readonly Chain[]): Chain[] {
-  return [...chains].sort((a, b) => {
-    const [x, y] = [firstCreated(a), firstCreated(b)]
-    return x === y ? 0 : x < y ? -1 : 1
-  })
-}
-
-/** A chain trade's pnl with 4 decimals, "-" when null. */
-export function tradePnl(trade: ChainTrade): string {
-  return trade.pnl === null ? '-' : trade.pnl.toFixed(4)
 }

@@ -1,7 +1,7 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { cn } from '@/lib/utils'
-import { useStats, type HeatmapCell, type StatsFilter } from '@/features/period-statistics/api/get-stats'
-import { statsStrings as s } from '@/features/period-statistics/strings'
+import { liveSection } from '@/i18n/catalogue'
+import type { HeatmapCell } from '@/types/api'
 import {
   cellColor,
   heatmapRows,
@@ -9,9 +9,11 @@ import {
   HOURS_PER_DAY,
   maxAbsPnl,
   type HeatmapRow,
-} from '@/features/period-statistics/utils/heatmap-grid'
+} from '@/components/stats/heatmap-grid'
 import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
-import { hourLabel } from '@/features/period-statistics/utils/stats-format'
+import { hourLabel } from '@/components/stats/stats-format'
+
+const s = liveSection('periodStatistics')
 
 const HOURS = Array.from({ length: HOURS_PER_DAY }, (_, hour) => hour)
 
@@ -19,17 +21,9 @@ const HOURS = Array.from({ length: HOURS_PER_DAY }, (_, hour) => hour)
  * Not in the spec: the period's pnl by weekday (rows Monday..Sunday, the spec's Russian labels)
  * and hour (columns 0..23) in the user's time zone, from `heatmap` in GET /api/stats/. Green for
  * profit, red for loss, stronger with the amount; cells without trades are neutral. Each cell's
- * title gives its pnl and trade count. Nothing while the period loads, fails or has no trades.
- * Under 768 px the grid turns on its side (rows 0..23, columns Monday..Sunday), so all 24 hours
- * fit a phone's width.
+ * title gives its pnl and trade count. Under 768 px the grid turns on its side (rows 0..23,
+ * columns Monday..Sunday), so all 24 hours fit a phone's width. Used by /stats and a backtest's result.
  */
-export function PnlHeatmap({ filter }: { filter: StatsFilter }) {
-  const stats = useStats(filter)
-  if (!stats.data || stats.data.total_trades === 0) return null
-  return <PnlHeatmapCard cells={stats.data.heatmap} />
-}
-
-/** The weekday x hour heatmap card of `cells` (GET /api/stats/, a backtest's result). */
 export function PnlHeatmapCard({ cells }: { cells: HeatmapCell[] }) {
   const maxAbs = maxAbsPnl(cells)
   const desktop = useMediaQuery(DESKTOP_QUERY)

@@ -5,15 +5,17 @@ import type { ChartPalette } from '@/lib/charts/chart-colors'
 import { useChart, type ChartBuilder } from '@/lib/charts/use-chart'
 import { serverMessage } from '@/lib/api-client'
 import { browserTimeZone, formatZonedDateTime } from '@/lib/user-time'
-import type { Trade } from '@/types/api'
-import { useTradeChart, type TradeChart } from '@/features/backtest/api/trade-chart'
-import { backtestStrings as s } from '@/features/backtest/strings'
+import { QueryState } from '@/components/query-state'
+import { liveSection } from '@/i18n/catalogue'
+import type { Trade, TradeChart } from '@/types/api'
 import {
   candleSeries,
   tradeMarkers,
   tradePriceLines,
   type PriceLineKind,
-} from '@/features/backtest/utils/trade-chart-data'
+} from '@/components/trade-chart/trade-chart-data'
+
+const s = liveSection('backtest')
 
 function candleColors(palette: ChartPalette) {
   return {
@@ -96,19 +98,17 @@ function TradeCandles({ data, trade }: { data: TradeChart; trade: Trade }) {
   )
 }
 
-/**
- * A backtest trade's price chart (GET /api/backtests/{id}/trades/{trade_id}/chart/): the symbol's
- * candles around the trade, with markers at the entry, each take profit and the exit, and lines
- * at those prices and the stop; the markers are listed under it as text too.
- */
-export function TradeChartPanel({ runId, trade }: { runId: number; trade: Trade }) {
-  return <TradeChartBody chart={useTradeChart(runId, trade.id)} trade={trade} />
+/** "Failed to load the chart", with the server's sentence after a colon when it gave one. */
+function failedText(error: unknown): string {
+  const message = serverMessage(error)
+  return message ? `${s.chartFailed}: ${message}` : s.chartFailed
 }
 
 /**
- * A trade's chart from a query of its chart (a backtest's, or a live trade's on the Trades page):
- * its loading, failed and empty states, the candles, and the markers as text in `timeZone` (the
- * browser's when not given).
+ * A trade's price chart from a query of its chart (a backtest's, or a live trade's on the Trades
+ * page): its loading, failed and empty states, the symbol's candles around the trade with markers
+ * at the entry, each take profit and the exit and lines at those prices and the stop, and the
+ * markers listed as text in `timeZone` (the browser's when not given).
  */
 export function TradeChartBody({
   chart,
@@ -121,35 +121,34 @@ export function TradeChartBody({
 }) {
   return (
     <div role="region" aria-label={s.chartRegion(trade.id)} className="min-w-0 space-y-2">
-      {chart.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          {s.chartFailed}
-          {serverMessage(chart.error) ? `: ${serverMessage(chart.error) ?? ''}` : null}
-        </p>
-      ) : !chart.data ? (
-        <p className="text-sm text-muted-foreground">{s.chartLoading}</p>
-      ) : chart.data.candles.length === 0 ? (
-        <p className="text-sm text-muted-foreground">{s.chartEmpty}</p>
-      ) : (
-        <>
-          <TradeCandles data={chart.data} trade={trade} />
-          <ul
-            aria-label={s.chartMarkers}
-            className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground"
-          >
-            {chart.data.markers
-              .filter((marker) => Number.isFinite(marker.time))
-              .map((marker, index) => (
-                <li key={`${marker.kind}-${String(index)}`} className="tabular-nums">
-                  <span className="text-foreground">{marker.label}</span>{' '}
-                  <time dateTime={new Date(marker.time).toISOString()}>
-                    {formatZonedDateTime(marker.time, timeZone ?? browserTimeZone())}
-                  </time>
-                </li>
-              ))}
-          </ul>
-        </>
-      )}
+      <QueryState
+        query={chart}
+        strings={{ loading: s.chartLoading, loadFailed: failedText(chart.error), empty: s.chartEmpty }}
+        isEmpty={(data) => data.candles.length === 0}
+        showErrorMessage={false}
+        layout="inline"
+      >
+        {(data) => (
+          <>
+            <TradeCandles data={data} trade={trade} />
+            <ul
+              aria-label={s.chartMarkers}
+              className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground"
+            >
+              {data.markers
+                .filter((marker) => Number.isFinite(marker.time))
+                .map((marker, index) => (
+                  <li key={`${marker.kind}-${String(index)}`} className="tabular-nums">
+                    <span className="text-foreground">{marker.label}</span>{' '}
+                    <time dateTime={new Date(marker.time).toISOString()}>
+                      {formatZonedDateTime(marker.time, timeZone ?? browserTimeZone())}
+                    </time>
+                  </li>
+                ))}
+            </ul>
+          </>
+        )}
+      </QueryState>
     </div>
   )
 }

@@ -1,5 +1,5 @@
 import type { UTCTimestamp } from 'lightweight-charts'
-import type { EquitySample } from '@/features/period-statistics/api/get-stats'
+import type { EquitySample } from '@/types/api'
 import { toChartTime } from '@/lib/charts/chart-time'
 
 /** A point of the equity curve as lightweight-charts takes it: UTC seconds and the cumulative pnl. */

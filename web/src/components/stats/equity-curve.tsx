@@ -3,12 +3,13 @@ import { BaselineSeries, LineStyle } from 'lightweight-charts'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { pnlClass } from '@/lib/pnl-class'
 import { formatZonedDateTime } from '@/lib/user-time'
-import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import { useChart, type ChartBuilder } from '@/lib/charts/use-chart'
 import { withAlpha, type ChartPalette } from '@/lib/charts/chart-colors'
-import { useStats, type EquitySample, type StatsFilter } from '@/features/period-statistics/api/get-stats'
-import { statsStrings as s } from '@/features/period-statistics/strings'
-import { equitySeries, type EquityPoint } from '@/features/period-statistics/utils/equity-points'
+import { liveSection } from '@/i18n/catalogue'
+import type { EquitySample } from '@/types/api'
+import { equitySeries, type EquityPoint } from '@/components/stats/equity-points'
+
+const s = liveSection('periodStatistics')
 
 /** Green above zero, red below, zero as the dashed base line. */
 function curveColors(palette: ChartPalette) {
@@ -62,29 +63,19 @@ function EquityChart({ points, label }: { points: EquityPoint[]; label: string }
 }
 
 /**
- * Not in the spec: the equity curve of the period, the cumulative pnl of `equity` in
- * GET /api/stats/ from zero, with its last value (2 decimals, green or red) and the first and last
- * times. Nothing while the period loads, fails or has no trades (the tiles show those states).
- */
-export function EquityCurve({ filter }: { filter: StatsFilter }) {
-  const stats = useStats(filter)
-  if (!stats.data || stats.data.total_trades === 0) return null
-  return <EquityCurveCard equity={stats.data.equity} />
-}
-
-/**
  * The equity curve card of `equity` (GET /api/stats/, a backtest's result, a walk-forward's
  * out-of-sample pnl), under `title` (the /stats page's by default), drawn with
- * lightweight-charts (times in the browser's zone); nothing when empty.
+ * lightweight-charts, its first and last times in `timeZone`; nothing when empty.
  */
 export function EquityCurveCard({
   equity,
+  timeZone,
   title = s.equityCurve,
 }: {
   equity: EquitySample[]
+  timeZone: string
   title?: string
 }) {
-  const timeZone = useUserTimeZone()
   const points = useMemo(() => equitySeries(equity), [equity])
   // points[0] is the zero a second before the first sample; the times shown are the samples'.
   const first = points[1]
