@@ -89,15 +89,15 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
             <Table phoneCards aria-label={s.trades}>
               <TableHeader>
                 <TableRow>
-                  <TableHead>Symbol</TableHead>
-                  <TableHead>Side</TableHead>
-                  <TableHead>Entry</TableHead>
-                  <TableHead>Exit</TableHead>
-                  <TableHead>PnL</TableHead>
+                  <TableHead>{s.tradeColumns.symbol}</TableHead>
+                  <TableHead>{s.tradeColumns.side}</TableHead>
+                  <TableHead>{s.tradeColumns.entry}</TableHead>
+                  <TableHead>{s.tradeColumns.exit}</TableHead>
+                  <TableHead>{s.tradeColumns.pnl}</TableHead>
                   <TableHead>{s.fees}</TableHead>
                   <TableHead>{s.funding}</TableHead>
-                  <TableHead>Reason</TableHead>
-                  <TableHead>Closed</TableHead>
+                  <TableHead>{s.tradeColumns.reason}</TableHead>
+                  <TableHead>{s.tradeColumns.closed}</TableHead>
                   <TableHead>
                     <span className="sr-only">{s.chart}</span>
                   </TableHead>

@@ -255,7 +255,9 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                         <Badge variant={trade.side === 'long' ? 'success' : 'destructive'}>
                           {s.sides[trade.side]}
                         </Badge>
-                        <span className="text-xs text-muted-foreground tabular-nums">{trade.leverage}x</span>
+                        <span className="text-xs text-muted-foreground tabular-nums">
+                          {s.leverage(String(trade.leverage))}
+                        </span>
                       </span>
                     </TableCell>
                     <TableCell
