@@ -27,6 +27,7 @@ import { backtestStrings as s } from '@/features/backtest/strings'
 import { EquityCurveCard } from '@/features/period-statistics/components/equity-curve'
 import { PnlHeatmapCard } from '@/features/period-statistics/components/pnl-heatmap'
 import { StatsFigures } from '@/features/period-statistics/components/stats-summary'
+import { formatNumber, formatPercent, formatPrice } from '@/lib/format-number'
 
 /** The trades listed under a result; the figures above count every trade. */
 const TRADES_LISTED = 100
@@ -56,16 +57,16 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
         wallet={summary.starting_balance}
       />
       <div className="grid grid-cols-2 gap-4 md:grid-cols-4">
-        <StatTile label={s.maxDrawdown} value={`${summary.max_drawdown_pct.toFixed(2)}%`} />
+        <StatTile label={s.maxDrawdown} value={formatPercent(summary.max_drawdown_pct, 2)} />
         <StatTile
           label={s.finalBalance}
-          value={summary.final_balance.toFixed(2)}
+          value={formatNumber(summary.final_balance, 2)}
           valueClassName={pnlClass(summary.final_balance - summary.starting_balance)}
         />
-        <StatTile label={s.fees} value={summary.fees.toFixed(2)} />
+        <StatTile label={s.fees} value={formatNumber(summary.fees, 2)} />
         <StatTile
           label={s.funding}
-          value={summary.funding.toFixed(2)}
+          value={formatNumber(summary.funding, 2)}
           valueClassName={pnlClass(summary.funding)}
         />
         <StatTile label={s.openAtEnd} value={String(summary.open_at_end)} />
@@ -119,17 +120,21 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
                           </span>
                         </TableCell>
                         <TableCell>{trade.side}</TableCell>
-                        <TableCell className="tabular-nums">{trade.entry_price ?? '—'}</TableCell>
-                        <TableCell className="tabular-nums">{trade.exit_price ?? '—'}</TableCell>
-                        <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
-                          {trade.pnl.toFixed(2)}
+                        <TableCell className="tabular-nums">
+                          {trade.entry_price === null ? '—' : formatPrice(trade.entry_price)}
                         </TableCell>
-                        <TableCell className="tabular-nums">{trade.fees.toFixed(4)}</TableCell>
+                        <TableCell className="tabular-nums">
+                          {trade.exit_price === null ? '—' : formatPrice(trade.exit_price)}
+                        </TableCell>
+                        <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
+                          {formatNumber(trade.pnl, 2)}
+                        </TableCell>
+                        <TableCell className="tabular-nums">{formatNumber(trade.fees, 4)}</TableCell>
                         <TableCell
                           data-column="funding"
                           className={`tabular-nums ${pnlClass(trade.funding)}`}
                         >
-                          {trade.funding.toFixed(4)}
+                          {formatNumber(trade.funding, 4)}
                         </TableCell>
                         <TableCell>{trade.close_reason ?? trade.status}</TableCell>
                         <TableCell className="whitespace-nowrap tabular-nums">

@@ -1,5 +1,5 @@
 import { BriefcaseBusiness, RotateCw, X } from 'lucide-react'
-import { liveNumberFormat } from '@/lib/format-money'
+import { liveNumberFormat } from '@/lib/format-number'
 import { useEffect, useId, type ReactNode } from 'react'
 import {
   AlertDialog,

@@ -8,6 +8,7 @@ import type { StatsFilter } from '@/features/period-statistics/api/get-stats'
 import { EmptyState, ErrorState, LoadingState } from '@/features/period-statistics/components/query-state'
 import { statsStrings as s } from '@/features/period-statistics/strings'
 import { sortChains, tradePnl } from '@/features/period-statistics/utils/stats-format'
+import { formatNumber } from '@/lib/format-number'
 
 function ChainsBody({ filter }: { filter: StatsFilter }) {
   const timeZone = useUserTimeZone()
@@ -45,7 +46,7 @@ function ChainsBody({ filter }: { filter: StatsFilter }) {
               {chain.status === 'OPEN' ? s.chainOpen : s.chainClosed}
             </TableCell>
             <TableCell className="align-top tabular-nums">{chain.trades_count}</TableCell>
-            <TableCell className="align-top tabular-nums">{chain.total_pnl.toFixed(4)}</TableCell>
+            <TableCell className="align-top tabular-nums">{formatNumber(chain.total_pnl, 4)}</TableCell>
             <TableCell className="align-top">
               <ul className="space-y-1 text-xs tabular-nums">
                 {chain.trades.map((trade) => (

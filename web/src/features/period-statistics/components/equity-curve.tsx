@@ -9,6 +9,7 @@ import { withAlpha, type ChartPalette } from '@/lib/charts/chart-colors'
 import { useStats, type EquitySample, type StatsFilter } from '@/features/period-statistics/api/get-stats'
 import { statsStrings as s } from '@/features/period-statistics/strings'
 import { equitySeries, type EquityPoint } from '@/features/period-statistics/utils/equity-points'
+import { formatNumber } from '@/lib/format-number'
 
 /** Green above zero, red below, zero as the dashed base line. */
 function curveColors(palette: ChartPalette) {
@@ -97,7 +98,7 @@ export function EquityCurveCard({
         <CardTitle>{title}</CardTitle>
         <span className={pnlClass(last.value)} data-testid="equity-last">
           <span className="sr-only">{s.equityLast} </span>
-          <span className="text-lg font-semibold tabular-nums">{last.value.toFixed(2)}</span>
+          <span className="text-lg font-semibold tabular-nums">{formatNumber(last.value, 2)}</span>
         </span>
       </CardHeader>
       <CardContent className="space-y-2">

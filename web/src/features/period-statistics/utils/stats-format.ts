@@ -1,6 +1,7 @@
 import type { Chain, ChainTrade } from '@/features/period-statistics/api/get-martingale-chains'
 import type { StatsBucket } from '@/features/period-statistics/api/get-stats'
 import { statsStrings } from '@/features/period-statistics/strings'
+import { formatNumber } from '@/lib/format-number'
 
 /**
  * The Russian label of an API weekday (1 = Sunday ... 7 = Saturday): the weekday number shifted
@@ -34,7 +35,7 @@ export function bestAndWorst<T extends StatsBucket>(rows: readonly T[], count: n
 
 /** A share of `total` in percent, 1 decimal ("0.0" for an empty bucket). */
 export function percentOf(part: number, total: number): string {
-  return (total > 0 ? (part / total) * 100 : 0).toFixed(1)
+  return formatNumber(total > 0 ? (part / total) * 100 : 0, 1)
 }
 
 function firstCreated(chain: Chain): number {
@@ -54,5 +55,5 @@ export function sortChains(chains: readonly Chain[]): Chain[] {
 
 /** A chain trade's pnl with 4 decimals, "-" when null. */
 export function tradePnl(trade: ChainTrade): string {
-  return trade.pnl === null ? '-' : trade.pnl.toFixed(4)
+  return trade.pnl === null ? '-' : formatNumber(trade.pnl, 4)
 }
