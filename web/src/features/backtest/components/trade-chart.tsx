@@ -8,6 +8,7 @@ import { browserTimeZone, formatZonedDateTime } from '@/lib/user-time'
 import type { Trade } from '@/types/api'
 import { useTradeChart, type TradeChart } from '@/features/backtest/api/trade-chart'
 import { backtestStrings as s } from '@/features/backtest/strings'
+import { useUserTimeZone } from '@/features/settings/api/use-user-time-zone'
 import {
   candleSeries,
   tradeMarkers,
@@ -48,7 +49,7 @@ function lineColor(kind: PriceLineKind, palette: ChartPalette, pnl: number): str
 }
 
 /** The candles with the trade's markers and price lines, drawn by lightweight-charts. */
-function TradeCandles({ data, trade }: { data: TradeChart; trade: Trade }) {
+function TradeCandles({ data, trade, timeZone }: { data: TradeChart; trade: Trade; timeZone: string }) {
   const candles = useMemo(() => candleSeries(data.candles), [data.candles])
   const lines = useMemo(() => tradePriceLines(data.markers, trade.stop_loss), [data.markers, trade.stop_loss])
 
@@ -81,7 +82,7 @@ function TradeCandles({ data, trade }: { data: TradeChart; trade: Trade }) {
     },
     [candles, lines, data.markers, trade.side, trade.pnl],
   )
-  const ref = useChart(build)
+  const ref = useChart(build, timeZone)
 
   return (
     // A figure, not an img: the chart holds lightweight-charts' attribution link, and an img's
@@ -102,7 +103,7 @@ function TradeCandles({ data, trade }: { data: TradeChart; trade: Trade }) {
  * at those prices and the stop; the markers are listed under it as text too.
  */
 export function TradeChartPanel({ runId, trade }: { runId: number; trade: Trade }) {
-  return <TradeChartBody chart={useTradeChart(runId, trade.id)} trade={trade} />
+  return <TradeChartBody chart={useTradeChart(runId, trade.id)} trade={trade} timeZone={useUserTimeZone()} />
 }
 
 /**
@@ -132,7 +133,7 @@ export function TradeChartBody({
         <p className="text-sm text-muted-foreground">{s.chartEmpty}</p>
       ) : (
         <>
-          <TradeCandles data={chart.data} trade={trade} />
+          <TradeCandles data={chart.data} trade={trade} timeZone={timeZone ?? browserTimeZone()} />
           <ul
             aria-label={s.chartMarkers}
             className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground"

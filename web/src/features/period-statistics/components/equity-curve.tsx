@@ -25,7 +25,15 @@ function curveColors(palette: ChartPalette) {
 }
 
 /** The cumulative pnl as a lightweight-charts baseline series around zero. */
-function EquityChart({ points, label }: { points: EquityPoint[]; label: string }) {
+function EquityChart({
+  points,
+  label,
+  timeZone,
+}: {
+  points: EquityPoint[]
+  label: string
+  timeZone: string
+}) {
   const build = useCallback<ChartBuilder>(
     (chart, palette) => {
       const series = chart.addSeries(BaselineSeries, {
@@ -50,7 +58,7 @@ function EquityChart({ points, label }: { points: EquityPoint[]; label: string }
     },
     [points],
   )
-  const ref = useChart(build)
+  const ref = useChart(build, timeZone)
   return (
     <div
       ref={ref}
@@ -76,7 +84,7 @@ export function EquityCurve({ filter }: { filter: StatsFilter }) {
 /**
  * The equity curve card of `equity` (GET /api/stats/, a backtest's result, a walk-forward's
  * out-of-sample pnl), under `title` (the /stats page's by default), drawn with
- * lightweight-charts (times in the browser's zone); nothing when empty.
+ * lightweight-charts (times in the user's settings zone); nothing when empty.
  */
 export function EquityCurveCard({
   equity,
@@ -102,7 +110,7 @@ export function EquityCurveCard({
         </span>
       </CardHeader>
       <CardContent className="space-y-2">
-        <EquityChart points={points} label={s.equityCurveImage(points.length - 1)} />
+        <EquityChart points={points} label={s.equityCurveImage(points.length - 1)} timeZone={timeZone} />
         <div className="flex justify-between text-xs text-muted-foreground tabular-nums">
           <time dateTime={new Date(first.time * 1000).toISOString()}>
             {formatZonedDateTime(first.time * 1000, timeZone)}
