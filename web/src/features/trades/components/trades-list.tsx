@@ -7,6 +7,7 @@ import { useLiveTradeChart } from '@/features/trades/api/get-trade-chart'
 import { tradesStrings as s } from '@/features/trades/strings'
 import { formatInZone } from '@/features/trades/utils/trades-filter'
 import { formatMoney } from '@/lib/format-money'
+import { formatPrice } from '@/lib/format-number'
 import { pnlClass } from '@/lib/pnl-class'
 import { cn } from '@/lib/utils'
 import type { Trade } from '@/types/api'
@@ -26,7 +27,7 @@ function pnlTone(pnl: number): string {
 }
 
 function price(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : String(value)
+  return value === null || value === undefined ? '—' : formatPrice(value)
 }
 
 function reason(trade: Trade): string {
