@@ -906,6 +906,7 @@ export const en = {
       reason: 'Reason',
       closed: 'Closed',
     },
+    tradeSides: { long: 'Long', short: 'Short' },
     loadFailed: 'Failed to load backtests',
     runFailed: 'The backtest failed',
     progressLabel: (id: number) => `Progress of backtest #${String(id)}`,

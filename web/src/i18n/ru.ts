@@ -804,6 +804,7 @@ export const ru: Catalogue = {
       reason: 'Причина',
       closed: 'Закрыта',
     },
+    tradeSides: { long: 'Лонг', short: 'Шорт' },
     loadFailed: 'Не удалось загрузить бэктесты',
     runFailed: 'Бэктест завершился ошибкой',
     progressLabel: (id: number) => `Прогресс бэктеста №${String(id)}`,

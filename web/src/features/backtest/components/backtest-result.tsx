@@ -119,7 +119,7 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
                             <VenueBadge venue={trade.venue} />
                           </span>
                         </TableCell>
-                        <TableCell>{trade.side}</TableCell>
+                        <TableCell>{s.tradeSides[trade.side]}</TableCell>
                         <TableCell className="tabular-nums">
                           {trade.entry_price === null ? '—' : formatPrice(trade.entry_price)}
                         </TableCell>

@@ -30,6 +30,11 @@ function price(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : formatPrice(value)
 }
 
+/** The API's status ("CLOSED") as the catalogue's key ("closed"). */
+function statusKey(status: Trade['status']) {
+  return status.toLowerCase() as Lowercase<Trade['status']>
+}
+
 function reason(trade: Trade): string {
   return trade.close_reason ? (s.closeReasons[trade.close_reason] ?? trade.close_reason) : '—'
 }
@@ -123,7 +128,7 @@ export function TradesList({ trades, timeZone, desktop }: Props) {
               <TableCell className="tabular-nums">{t.id}</TableCell>
               <TableCell className="font-medium">{t.symbol}</TableCell>
               <TableCell>{s.sides[t.side]}</TableCell>
-              <TableCell>{t.status}</TableCell>
+              <TableCell>{s.statuses[statusKey(t.status)]}</TableCell>
               <TableCell className="whitespace-nowrap tabular-nums">
                 {formatInZone(t.opened_at ?? t.created_at, timeZone)}
               </TableCell>
