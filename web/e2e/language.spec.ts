@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 import { setLanguage } from './language'
+import type { History } from './seeded-history'
 
 // Issue 33, point 7: the RU / EN switch beside Toggle Theme; every page in Russian.
 const PAGES = [
@@ -22,6 +23,37 @@ const PAGES = [
 ]
 
 const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true })
+
+/** One closed trade that earned 10,000 USDT an hour ago: a figure with a thousands group and decimals. */
+function bigWinHistory(now = Date.now()): History {
+  const iso = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString()
+  return {
+    chains: [],
+    trades: [
+      {
+        symbol: 'BTCUSDT',
+        side: 'long',
+        status: 'CLOSED',
+        leverage: 10,
+        margin: '5000',
+        qty: '1',
+        entry_price: '50000',
+        exit_price: '60000',
+        pnl: '10000',
+        fees: '0',
+        opened_at: iso(120),
+        closed_at: iso(60),
+        chain: null,
+        chain_step: null,
+      },
+    ],
+    balance_snapshots: [],
+  }
+}
+
+/** `value` with 2 decimals as Intl writes it in ru-RU (its group separator is a no-break space). */
+const russianAmount = (value: number) =>
+  new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)
 
 test.describe('language', () => {
   test('switches to Russian in the sidebar at 1440 px, keeps it over a reload, and back', async ({
@@ -85,6 +117,48 @@ test.describe('language', () => {
     await page.getByRole('button', { name: 'Открыть меню' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Сменить язык' }).click()
     await expect(h1(page, 'Audit log')).toBeVisible()
+  })
+
+  test('a table in Russian: Russian column headers and numbers written the Russian way', async ({
+    page,
+    login,
+    account,
+    server,
+  }) => {
+    await server.importHistory(account.username, bigWinHistory())
+    await setLanguage(page, 'ru')
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await login(page, account)
+    await page
+      .getByRole('navigation', { name: 'Другие страницы' })
+      .getByRole('link', { name: 'Сделки' })
+      .click()
+    await expect(h1(page, 'Сделки')).toBeVisible()
+
+    const table = page.getByRole('table', { name: 'Сделки' })
+    for (const header of [
+      'Символ',
+      'Сторона',
+      'Статус',
+      'Открыта (Europe/Moscow)',
+      'Вход',
+      'Выход',
+      'PnL (USDT)',
+    ]) {
+      await expect(table.getByRole('columnheader', { name: header, exact: true })).toBeVisible()
+    }
+    const row = table.getByRole('row').nth(1)
+    await expect(row).toContainText('Лонг')
+    await expect(row).toContainText(`${russianAmount(10000)} USDT`)
+    expect(russianAmount(10000)).toBe('10\u00a0000,00')
+    await expect(row).toContainText(russianAmount(50000))
+
+    // The same page in English keeps the spec's format.
+    await page.getByRole('button', { name: 'Сменить язык' }).click()
+    await expect(h1(page, 'Trades')).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Trades' }).getByRole('row').nth(1)).toContainText(
+      '10,000.00 USDT',
+    )
   })
 
   test('setLanguage runs a page in Russian from its first load', async ({ page, login, account }) => {

@@ -1,4 +1,5 @@
 import { VenueBadge } from '@/components/venue-badge'
+import { formatPrice } from '@/lib/format-number'
 import type { Venue } from '@/types/api'
 
 /*
@@ -17,7 +18,7 @@ export function TradeSymbol({ symbol, venue }: { symbol: string; venue: Venue | 
   )
 }
 
-/** A price as the server sent it, "—" when there is none (not entered or not closed yet). */
+/** A price in the language's digits, "—" when there is none (not entered or not closed yet). */
 export function TradePrice({ value }: { value: number | null | undefined }) {
-  return <>{value ?? '—'}</>
+  return <>{value === null || value === undefined ? '—' : formatPrice(value)}</>
 }

@@ -195,6 +195,7 @@ export const en = {
       },
       openedAt: (time: string, zone: string) => `Opened ${time} (${zone})`,
       sides: { long: 'Long', short: 'Short' },
+      leverage: (value: string) => `${value}x`,
       /** Shown for a mark price or PnL the live feed has not sent yet, and a missing stop. */
       none: '—',
       close: 'Close',
@@ -864,6 +865,7 @@ export const en = {
     dateTo: 'To',
     symbols: 'Symbols',
     symbolsHint: 'Comma-separated; empty for every symbol.',
+    symbolsPlaceholder: 'BTCUSDT, ETHUSDT',
     source: 'Signals',
     sources: { ratings: 'Technical ratings', alerts: 'My TradingView alerts' },
     stopLoss: 'Stop loss %',
@@ -895,6 +897,16 @@ export const en = {
     trades: 'Trades',
     tradesShown: (shown: number, total: number) =>
       shown === total ? `${String(total)} trades` : `the last ${String(shown)} of ${String(total)} trades`,
+    tradeColumns: {
+      symbol: 'Symbol',
+      side: 'Side',
+      entry: 'Entry',
+      exit: 'Exit',
+      pnl: 'PnL',
+      reason: 'Reason',
+      closed: 'Closed',
+    },
+    tradeSides: { long: 'Long', short: 'Short' },
     loadFailed: 'Failed to load backtests',
     runFailed: 'The backtest failed',
     progressLabel: (id: number) => `Progress of backtest #${String(id)}`,
@@ -1074,5 +1086,10 @@ export const en = {
     paper: 'Paper',
     bybitDemo: 'Bybit Demo',
     bybitReal: 'Bybit Real',
+  },
+  /** The API client's own failures, shown when the server gives no message (src/lib/api-client.ts). */
+  api: {
+    requestFailed: (status: string) => `Request failed with status ${status}`,
+    networkError: 'Network error: the server could not be reached',
   },
 } as const

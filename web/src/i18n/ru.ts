@@ -154,6 +154,7 @@ export const ru: Catalogue = {
       },
       openedAt: (time: string, zone: string) => `Открыта ${time} (${zone})`,
       sides: { long: 'Лонг', short: 'Шорт' },
+      leverage: (value: string) => `${value}x`,
       none: '—',
       close: 'Закрыть',
       closeLabel: (symbol: string) => `Закрыть ${symbol}`,
@@ -765,6 +766,7 @@ export const ru: Catalogue = {
     dateTo: 'По',
     symbols: 'Символы',
     symbolsHint: 'Через запятую; пусто — все символы.',
+    symbolsPlaceholder: 'BTCUSDT, ETHUSDT',
     source: 'Сигналы',
     sources: { ratings: 'Технические рейтинги', alerts: 'Мои оповещения TradingView' },
     stopLoss: 'Стоп-лосс, %',
@@ -793,6 +795,16 @@ export const ru: Catalogue = {
     trades: 'Сделки',
     tradesShown: (shown: number, total: number) =>
       shown === total ? `Сделок: ${String(total)}` : `последние ${String(shown)} из ${String(total)} сделок`,
+    tradeColumns: {
+      symbol: 'Символ',
+      side: 'Сторона',
+      entry: 'Вход',
+      exit: 'Выход',
+      pnl: 'PnL',
+      reason: 'Причина',
+      closed: 'Закрыта',
+    },
+    tradeSides: { long: 'Лонг', short: 'Шорт' },
     loadFailed: 'Не удалось загрузить бэктесты',
     runFailed: 'Бэктест завершился ошибкой',
     progressLabel: (id: number) => `Прогресс бэктеста №${String(id)}`,
@@ -965,5 +977,10 @@ export const ru: Catalogue = {
     paper: 'Бумажный счёт',
     bybitDemo: 'Bybit Демо',
     bybitReal: 'Bybit Реальный',
+  },
+
+  api: {
+    requestFailed: (status: string) => `Запрос не выполнен, статус ${status}`,
+    networkError: 'Ошибка сети: сервер недоступен',
   },
 }

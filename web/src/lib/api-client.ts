@@ -1,4 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch'
+import { liveSection } from '@/i18n/catalogue'
 import { clearSession, getToken } from '@/lib/session'
 import { setStoreDegraded } from '@/lib/store-health'
 import type { ErrorBody } from '@/types/api'
@@ -83,8 +84,11 @@ export function readCookie(name: string): string | null {
   return null
 }
 
+/** The client's own failure texts, in the current language. */
+const apiStrings = liveSection('api')
+
 function errorFrom(status: number, statusText: string, body: unknown): ApiError {
-  let message = `Request failed with status ${status}${statusText ? ` ${statusText}` : ''}`
+  let message = apiStrings.requestFailed(statusText ? `${status} ${statusText}` : String(status))
   let fields: Record<string, string[]> | undefined
   if (body && typeof body === 'object') {
     const { error, fields: f } = body as ErrorBody
@@ -148,7 +152,7 @@ export async function call<A extends Answer>(
     answer = await request
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause
-    throw new ApiError(0, 'Network error: the server could not be reached')
+    throw new ApiError(0, apiStrings.networkError)
   }
   const { response } = answer
   if (response.ok) return answer.data as NonNullable<A['data']>

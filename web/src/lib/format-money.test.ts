@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { applyLanguage } from '@/i18n/language'
-import { formatMoney, liveNumberFormat } from '@/lib/format-money'
+import { formatMoney } from '@/lib/format-money'
 
 afterEach(() => {
   applyLanguage('en')
@@ -20,14 +20,5 @@ describe('formatMoney', () => {
     applyLanguage('ru')
     expect(formatMoney(10000).replace(/\s/g, ' ')).toBe('10 000,00 USDT')
     expect(formatMoney(-3.5)).toBe('-3,50 USDT')
-  })
-})
-
-describe('liveNumberFormat', () => {
-  it('follows the language switched after it was made', () => {
-    const format = liveNumberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 })
-    expect(format.format(1234.5)).toBe('1,234.50')
-    applyLanguage('ru')
-    expect(format.format(1234.5).replace(/\s/g, ' ')).toBe('1 234,50')
   })
 })

@@ -8,6 +8,7 @@ import { withAlpha, type ChartPalette } from '@/lib/charts/chart-colors'
 import { liveSection } from '@/i18n/catalogue'
 import type { EquitySample } from '@/types/api'
 import { equitySeries, type EquityPoint } from '@/components/stats/equity-points'
+import { formatNumber } from '@/lib/format-number'
 
 const s = liveSection('periodStatistics')
 
@@ -25,7 +26,15 @@ function curveColors(palette: ChartPalette) {
 }
 
 /** The cumulative pnl as a lightweight-charts baseline series around zero. */
-function EquityChart({ points, label }: { points: EquityPoint[]; label: string }) {
+function EquityChart({
+  points,
+  label,
+  timeZone,
+}: {
+  points: EquityPoint[]
+  label: string
+  timeZone: string
+}) {
   const build = useCallback<ChartBuilder>(
     (chart, palette) => {
       const series = chart.addSeries(BaselineSeries, {
@@ -50,7 +59,7 @@ function EquityChart({ points, label }: { points: EquityPoint[]; label: string }
     },
     [points],
   )
-  const ref = useChart(build)
+  const ref = useChart(build, timeZone)
   return (
     <div
       ref={ref}
@@ -88,11 +97,11 @@ export function EquityCurveCard({
         <CardTitle>{title}</CardTitle>
         <span className={pnlClass(last.value)} data-testid="equity-last">
           <span className="sr-only">{s.equityLast} </span>
-          <span className="text-lg font-semibold tabular-nums">{last.value.toFixed(2)}</span>
+          <span className="text-lg font-semibold tabular-nums">{formatNumber(last.value, 2)}</span>
         </span>
       </CardHeader>
       <CardContent className="space-y-2">
-        <EquityChart points={points} label={s.equityCurveImage(points.length - 1)} />
+        <EquityChart points={points} label={s.equityCurveImage(points.length - 1)} timeZone={timeZone} />
         <div className="flex justify-between text-xs text-muted-foreground tabular-nums">
           <time dateTime={new Date(first.time * 1000).toISOString()}>
             {formatZonedDateTime(first.time * 1000, timeZone)}

@@ -12,6 +12,7 @@ import {
 } from '@/components/stats/heatmap-grid'
 import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
 import { hourLabel } from '@/components/stats/stats-format'
+import { formatNumber } from '@/lib/format-number'
 
 const s = liveSection('periodStatistics')
 
@@ -57,7 +58,7 @@ function GridCell({
   maxAbs: number
 }) {
   const title = cell
-    ? s.heatmapCell(weekday, hourLabel(hour), cell.pnl.toFixed(2), cell.total)
+    ? s.heatmapCell(weekday, hourLabel(hour), formatNumber(cell.pnl, 2), cell.total)
     : s.heatmapEmptyCell(weekday, hourLabel(hour))
   return (
     <td title={title} aria-label={title} className={cn('h-6 min-w-5 rounded-sm', cellColor(cell, maxAbs))} />

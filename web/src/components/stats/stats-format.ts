@@ -1,5 +1,6 @@
 import { liveSection } from '@/i18n/catalogue'
 import type { WeekdayRow } from '@/types/api'
+import { formatNumber } from '@/lib/format-number'
 
 const statsStrings = liveSection('periodStatistics')
 
@@ -38,5 +39,5 @@ export function bestAndWorst<T extends StatsBucket>(rows: readonly T[], count: n
 
 /** A share of `total` in percent, 1 decimal ("0.0" for an empty bucket). */
 export function percentOf(part: number, total: number): string {
-  return (total > 0 ? (part / total) * 100 : 0).toFixed(1)
+  return formatNumber(total > 0 ? (part / total) * 100 : 0, 1)
 }

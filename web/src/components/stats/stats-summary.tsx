@@ -10,6 +10,7 @@ import {
   weekdayLabel,
   type StatsBucket,
 } from '@/components/stats/stats-format'
+import { formatNumber, formatPercent } from '@/lib/format-number'
 
 const s = liveSection('periodStatistics')
 
@@ -34,7 +35,7 @@ function BucketList({ title, rows }: { title: string; rows: ListRow[] }) {
               <li key={row.label} className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
                 <span className="font-medium">{row.label}</span>
                 <span className="flex gap-3 tabular-nums">
-                  <span className={pnlClass(row.pnl)}>{row.pnl.toFixed(2)}</span>
+                  <span className={pnlClass(row.pnl)}>{formatNumber(row.pnl, 2)}</span>
                   <span className="text-muted-foreground">
                     {percentOf(row.success, row.total)}% {s.success}
                   </span>
@@ -68,15 +69,15 @@ export function StatsFigures({ data }: { data: StatsResponse }) {
         <StatTile label={s.totalTrades} value={String(data.total_trades)} />
         <StatTile label={s.winningTrades} value={String(data.win_trades)} />
         <StatTile label={s.losingTrades} value={String(data.lose_trades)} />
-        <StatTile label={s.winRate} value={`${data.win_rate.toFixed(1)}%`} />
+        <StatTile label={s.winRate} value={formatPercent(data.win_rate, 1)} />
         <StatTile
           label={s.totalPnl}
-          value={data.total_pnl.toFixed(2)}
+          value={formatNumber(data.total_pnl, 2)}
           valueClassName={pnlClass(data.total_pnl)}
         />
         <StatTile
           label={s.averagePnl}
-          value={data.avg_pnl.toFixed(2)}
+          value={formatNumber(data.avg_pnl, 2)}
           valueClassName={pnlClass(data.avg_pnl)}
         />
       </div>

@@ -50,7 +50,7 @@ function lineColor(kind: PriceLineKind, palette: ChartPalette, pnl: number): str
 }
 
 /** The candles with the trade's markers and price lines, drawn by lightweight-charts. */
-function TradeCandles({ data, trade }: { data: TradeChart; trade: Trade }) {
+function TradeCandles({ data, trade, timeZone }: { data: TradeChart; trade: Trade; timeZone: string }) {
   const candles = useMemo(() => candleSeries(data.candles), [data.candles])
   const lines = useMemo(() => tradePriceLines(data.markers, trade.stop_loss), [data.markers, trade.stop_loss])
 
@@ -83,7 +83,7 @@ function TradeCandles({ data, trade }: { data: TradeChart; trade: Trade }) {
     },
     [candles, lines, data.markers, trade.side, trade.pnl],
   )
-  const ref = useChart(build)
+  const ref = useChart(build, timeZone)
 
   return (
     // A figure, not an img: the chart holds lightweight-charts' attribution link, and an img's
@@ -130,7 +130,7 @@ export function TradeChartBody({
       >
         {(data) => (
           <>
-            <TradeCandles data={data} trade={trade} />
+            <TradeCandles data={data} trade={trade} timeZone={timeZone ?? browserTimeZone()} />
             <ul
               aria-label={s.chartMarkers}
               className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground"

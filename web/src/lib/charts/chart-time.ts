@@ -2,8 +2,8 @@ import { TickMarkType, type Time, type UTCTimestamp } from 'lightweight-charts'
 
 /**
  * Time on the charts. lightweight-charts takes UTC seconds and, left alone, labels its axis in
- * UTC; the app shows times in the browser's locale and zone, so the axis and the crosshair label
- * are formatted here with Intl in that zone.
+ * UTC and English; the app shows times in the user's settings zone and the language's locale, 24 h
+ * (src/lib/user-time.ts), so the axis and the crosshair label are formatted here with Intl.
  */
 
 /** Epoch milliseconds -> the whole UTC seconds lightweight-charts takes. */
@@ -26,15 +26,25 @@ const TICK_FORMAT: Record<TickMarkType, Intl.DateTimeFormatOptions> = {
   [TickMarkType.TimeWithSeconds]: { hour: '2-digit', minute: '2-digit', second: '2-digit' },
 }
 
-/**
- * The time axis' label of a tick mark, in the browser's zone (or `timeZone`): the year, the month,
- * the day, or the time of day, as lightweight-charts asks.
- */
-export function tickMarkLabel(time: Time, type: TickMarkType, locale?: string, timeZone?: string): string {
-  return toDate(time).toLocaleString(locale, { ...TICK_FORMAT[type], timeZone })
+/** `options` in `locale` and `timeZone`, 24 h; an unknown zone falls back to the browser's rather than throwing. */
+function format(time: Time, options: Intl.DateTimeFormatOptions, locale: string, timeZone: string): string {
+  const date = toDate(time)
+  try {
+    return date.toLocaleString(locale, { ...options, hourCycle: 'h23', timeZone })
+  } catch {
+    return date.toLocaleString(locale, { ...options, hourCycle: 'h23' })
+  }
 }
 
-/** The crosshair's time label: the date and time in the browser's locale and zone (or `timeZone`). */
-export function crosshairTimeLabel(time: Time, locale?: string, timeZone?: string): string {
-  return toDate(time).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone })
+/**
+ * The time axis' label of a tick mark in `locale` and `timeZone`: the year, the month, the day, or
+ * the time of day, as lightweight-charts asks.
+ */
+export function tickMarkLabel(time: Time, type: TickMarkType, locale: string, timeZone: string): string {
+  return format(time, TICK_FORMAT[type], locale, timeZone)
+}
+
+/** The crosshair's time label: the date and time in `locale` and `timeZone`. */
+export function crosshairTimeLabel(time: Time, locale: string, timeZone: string): string {
+  return format(time, { dateStyle: 'medium', timeStyle: 'short' }, locale, timeZone)
 }

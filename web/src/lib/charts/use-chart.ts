@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { createChart, type IChartApi } from 'lightweight-charts'
 import { readChartPalette, samePalette, type ChartPalette } from '@/lib/charts/chart-colors'
 import { baseChartOptions, themeOptions } from '@/lib/charts/chart-options'
+import { currentLocale } from '@/i18n/language'
 
 /**
  * Draws the chart's series (given the palette in force) and answers how to recolour them when
@@ -27,9 +28,11 @@ export function useChartPalette(): ChartPalette {
 
 /**
  * A lightweight-charts chart in the returned ref's element: created when it mounts (and again when
- * `build` changes), resized with the element, recoloured with the theme, removed on unmount.
+ * `build` or `timeZone` changes), its times in `timeZone` (the user's settings zone) and the
+ * language's locale (the app is drawn again when the language changes), resized with the element,
+ * recoloured with the theme, removed on unmount.
  */
-export function useChart(build: ChartBuilder) {
+export function useChart(build: ChartBuilder, timeZone: string) {
   const ref = useRef<HTMLDivElement>(null)
   const restyle = useRef<((palette: ChartPalette) => void) | null>(null)
   const palette = useChartPalette()
@@ -38,7 +41,7 @@ export function useChart(build: ChartBuilder) {
     const element = ref.current
     if (!element) return
     const current = readChartPalette()
-    const chart = createChart(element, baseChartOptions(current))
+    const chart = createChart(element, baseChartOptions(current, { locale: currentLocale(), timeZone }))
     const restyleSeries = build(chart, current)
     restyle.current = (next) => {
       chart.applyOptions(themeOptions(next))
@@ -48,7 +51,7 @@ export function useChart(build: ChartBuilder) {
       restyle.current = null
       chart.remove()
     }
-  }, [build])
+  }, [build, timeZone])
 
   useEffect(() => {
     restyle.current?.(palette)

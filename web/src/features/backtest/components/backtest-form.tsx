@@ -132,7 +132,7 @@ export function BacktestForm({ onStarted }: { onStarted: (run: BacktestRun) => v
             <Label htmlFor={`${id}-symbols`}>{s.symbols}</Label>
             <Input
               id={`${id}-symbols`}
-              placeholder="BTCUSDT, ETHUSDT"
+              placeholder={s.symbolsPlaceholder}
               value={symbols}
               onChange={(event) => {
                 setSymbols(event.target.value)

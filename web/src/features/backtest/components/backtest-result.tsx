@@ -30,6 +30,7 @@ import { RunLabel } from '@/features/backtest/components/run-label'
 import { SweepResultView } from '@/features/backtest/components/sweep-result'
 import { WalkForwardResultView } from '@/features/backtest/components/walk-forward-result'
 import { backtestStrings as s } from '@/features/backtest/strings'
+import { formatNumber, formatPercent } from '@/lib/format-number'
 
 /** The trades listed under a result; the figures above count every trade. */
 const TRADES_LISTED = 100
@@ -64,16 +65,16 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
         wallet={summary.starting_balance}
       />
       <div className="grid grid-cols-2 gap-4 md:grid-cols-4">
-        <StatTile label={s.maxDrawdown} value={`${summary.max_drawdown_pct.toFixed(2)}%`} />
+        <StatTile label={s.maxDrawdown} value={formatPercent(summary.max_drawdown_pct, 2)} />
         <StatTile
           label={s.finalBalance}
-          value={summary.final_balance.toFixed(2)}
+          value={formatNumber(summary.final_balance, 2)}
           valueClassName={pnlClass(summary.final_balance - summary.starting_balance)}
         />
-        <StatTile label={s.fees} value={summary.fees.toFixed(2)} />
+        <StatTile label={s.fees} value={formatNumber(summary.fees, 2)} />
         <StatTile
           label={s.funding}
-          value={summary.funding.toFixed(2)}
+          value={formatNumber(summary.funding, 2)}
           valueClassName={pnlClass(summary.funding)}
         />
         <StatTile label={s.openAtEnd} value={String(summary.open_at_end)} />
@@ -97,15 +98,15 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
             <Table phoneCards aria-label={s.trades}>
               <TableHeader>
                 <TableRow>
-                  <TableHead>Symbol</TableHead>
-                  <TableHead>Side</TableHead>
-                  <TableHead>Entry</TableHead>
-                  <TableHead>Exit</TableHead>
-                  <TableHead>PnL</TableHead>
+                  <TableHead>{s.tradeColumns.symbol}</TableHead>
+                  <TableHead>{s.tradeColumns.side}</TableHead>
+                  <TableHead>{s.tradeColumns.entry}</TableHead>
+                  <TableHead>{s.tradeColumns.exit}</TableHead>
+                  <TableHead>{s.tradeColumns.pnl}</TableHead>
                   <TableHead>{s.fees}</TableHead>
                   <TableHead>{s.funding}</TableHead>
-                  <TableHead>Reason</TableHead>
-                  <TableHead>Closed</TableHead>
+                  <TableHead>{s.tradeColumns.reason}</TableHead>
+                  <TableHead>{s.tradeColumns.closed}</TableHead>
                   <TableHead>
                     <span className="sr-only">{s.chart}</span>
                   </TableHead>
@@ -121,7 +122,7 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
                         <TableCell>
                           <TradeSymbol symbol={trade.symbol} venue={trade.venue} />
                         </TableCell>
-                        <TableCell>{trade.side}</TableCell>
+                        <TableCell>{s.tradeSides[trade.side]}</TableCell>
                         <TableCell className="tabular-nums">
                           <TradePrice value={trade.entry_price} />
                         </TableCell>
@@ -129,14 +130,14 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
                           <TradePrice value={trade.exit_price} />
                         </TableCell>
                         <TableCell className={`tabular-nums ${pnlClass(trade.pnl)}`}>
-                          {trade.pnl.toFixed(2)}
+                          {formatNumber(trade.pnl, 2)}
                         </TableCell>
-                        <TableCell className="tabular-nums">{trade.fees.toFixed(4)}</TableCell>
+                        <TableCell className="tabular-nums">{formatNumber(trade.fees, 4)}</TableCell>
                         <TableCell
                           data-column="funding"
                           className={`tabular-nums ${pnlClass(trade.funding)}`}
                         >
-                          {trade.funding.toFixed(4)}
+                          {formatNumber(trade.funding, 4)}
                         </TableCell>
                         <TableCell>{trade.close_reason ?? trade.status}</TableCell>
                         <TableCell className="whitespace-nowrap tabular-nums">

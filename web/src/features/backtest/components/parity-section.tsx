@@ -6,6 +6,7 @@ import { Label } from '@/components/ui/label'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { ApiError } from '@/lib/api-client'
 import { pnlClass } from '@/lib/pnl-class'
+import { liveNumberFormat } from '@/lib/format-number'
 import { cn } from '@/lib/utils'
 import {
   useParity,
@@ -31,8 +32,14 @@ function formatTime(ms: number | null | undefined): string {
   return new Date(ms).toISOString().replace('T', ' ').replace('Z', '')
 }
 
+/**
+ * The exact figures the two sides booked, to 12 significant digits (float noise cut), ungrouped as
+ * the exchange writes them, with the language's decimal mark.
+ */
+const exactFormat = liveNumberFormat({ maximumSignificantDigits: 12, useGrouping: false })
+
 function formatNumber(value: number | null | undefined): string {
-  return value == null ? '–' : String(Number(value.toPrecision(12)))
+  return value == null ? '–' : exactFormat.format(value)
 }
 
 function signed(value: number | null | undefined, unit = ''): string {
@@ -42,14 +49,15 @@ function signed(value: number | null | undefined, unit = ''): string {
 }
 
 type Field = {
-  label: string
+  /** The field's name in `parityFields`, read while rendering so that it follows the language. */
+  name: keyof typeof s.parityFields
   live: (side: ParitySide) => string
   diff: (row: ParityRow) => { text: string; zero: boolean }
 }
 
 const FIELDS: Field[] = [
   {
-    label: s.parityFields.entryTime,
+    name: 'entryTime',
     live: (side) => formatTime(side.entry_at),
     diff: (row) => ({
       text: signed(row.difference?.entry_at_ms, ' ms'),
@@ -57,12 +65,12 @@ const FIELDS: Field[] = [
     }),
   },
   {
-    label: s.parityFields.entryPrice,
+    name: 'entryPrice',
     live: (side) => formatNumber(side.entry_price),
     diff: (row) => ({ text: signed(row.difference?.entry_price), zero: !row.difference?.entry_price }),
   },
   {
-    label: s.parityFields.exitTime,
+    name: 'exitTime',
     live: (side) => formatTime(side.exit_at),
     diff: (row) => ({
       text: signed(row.difference?.exit_at_ms, ' ms'),
@@ -70,22 +78,22 @@ const FIELDS: Field[] = [
     }),
   },
   {
-    label: s.parityFields.exitPrice,
+    name: 'exitPrice',
     live: (side) => formatNumber(side.exit_price),
     diff: (row) => ({ text: signed(row.difference?.exit_price), zero: !row.difference?.exit_price }),
   },
   {
-    label: s.parityFields.fees,
+    name: 'fees',
     live: (side) => formatNumber(side.fees),
     diff: (row) => ({ text: signed(row.difference?.fees), zero: !row.difference?.fees }),
   },
   {
-    label: s.parityFields.funding,
+    name: 'funding',
     live: (side) => formatNumber(side.funding),
     diff: (row) => ({ text: signed(row.difference?.funding), zero: !row.difference?.funding }),
   },
   {
-    label: s.parityFields.pnl,
+    name: 'pnl',
     live: (side) => formatNumber(side.pnl),
     diff: (row) => ({ text: signed(row.difference?.pnl), zero: !row.difference?.pnl }),
   },
@@ -108,8 +116,8 @@ function Trade({ row }: { row: ParityRow }) {
       {FIELDS.map((field) => {
         const diff = field.diff(row)
         return (
-          <TableRow key={field.label}>
-            <TableCell className="pl-6 text-muted-foreground">{field.label}</TableCell>
+          <TableRow key={field.name}>
+            <TableCell className="pl-6 text-muted-foreground">{s.parityFields[field.name]}</TableCell>
             <TableCell className="font-mono text-xs">{row.live ? field.live(row.live) : '–'}</TableCell>
             <TableCell className="font-mono text-xs">
               {row.backtest ? field.live(row.backtest) : '–'}

@@ -3,6 +3,7 @@ import type { BacktestResult } from '@/features/backtest/api/backtests'
 import type { BacktestRequest } from '@/features/backtest/api/sweep'
 import { backtestStrings as s } from '@/features/backtest/strings'
 import { overrideLabel } from '@/features/backtest/utils/overrides'
+import { formatNumber } from '@/lib/format-number'
 
 type RanWithProps = {
   request: BacktestRequest
@@ -36,10 +37,14 @@ export function RanWith({ request, settings, history, wallet }: RanWithProps) {
     { term: s.ranWithSignals, value: s.sources[request.source === 'alerts' ? 'alerts' : 'ratings'] },
     { term: s.ranWithMode, value: s.modes[settings.bot_mode] ?? settings.bot_mode },
     { term: s.ranWithLeverage, value: `${String(settings.leverage)}x`, fields: ['leverage'] },
-    { term: s.ranWithOrder, value: s.usdt(settings.max_trade_usdt.toFixed(2)), fields: ['max_trade_usdt'] },
+    {
+      term: s.ranWithOrder,
+      value: s.usdt(formatNumber(settings.max_trade_usdt, 2)),
+      fields: ['max_trade_usdt'],
+    },
     {
       term: s.ranWithMaxTotal,
-      value: s.usdt(settings.max_total_usdt.toFixed(2)),
+      value: s.usdt(formatNumber(settings.max_total_usdt, 2)),
       fields: ['max_total_usdt'],
     },
     { term: s.ranWithStop, value: s.pct(settings.initial_stop_loss_pct), fields: ['initial_stop_loss_pct'] },
@@ -62,12 +67,12 @@ export function RanWith({ request, settings, history, wallet }: RanWithProps) {
       value: s.martingaleOf(
         settings.martingale_max_depth,
         settings.martingale_step,
-        settings.martingale_initial_margin.toFixed(2),
+        formatNumber(settings.martingale_initial_margin, 2),
       ),
       fields: ['martingale_max_depth', 'martingale_step', 'martingale_initial_margin'],
     })
   }
-  if (wallet !== undefined) rows.push({ term: s.ranWithWallet, value: s.usdt(wallet.toFixed(2)) })
+  if (wallet !== undefined) rows.push({ term: s.ranWithWallet, value: s.usdt(formatNumber(wallet, 2)) })
   if (swept.length > 0) {
     rows.push({ term: s.ranWithSwept, value: swept.map(overrideLabel).join(' × ') })
   }

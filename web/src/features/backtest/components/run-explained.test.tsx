@@ -86,7 +86,7 @@ describe('a backtest result that explains itself', () => {
       'Stop loss': '5%',
       'Take profits': 'first 10%, then every 10%',
       'Trailing stop': 'from +1%, step 0.5%',
-      Wallet: '1000.00 USDT',
+      Wallet: '1,000.00 USDT',
     })
   })
 

@@ -14,6 +14,7 @@ import {
   type GridCell,
   type SweepGrid,
 } from '@/features/backtest/utils/sweep-grid'
+import { formatNumber, formatPercent } from '@/lib/format-number'
 
 type OpenCell = (cell: GridCell) => void
 
@@ -128,10 +129,10 @@ function SweepTable({ grid, onOpen, disabled }: { grid: SweepGrid; onOpen: OpenC
                 <>
                   <span className={cn('font-medium', pnlClass(cell.pnl))}>
                     <span className="text-xs font-normal text-muted-foreground">{s.pnlShort} </span>
-                    {cell.pnl === null ? '—' : cell.pnl.toFixed(2)}
+                    {cell.pnl === null ? '—' : formatNumber(cell.pnl, 2)}
                   </span>
                   <span className="text-xs text-muted-foreground">
-                    {s.drawdownShort} {cell.drawdown === null ? '—' : `${cell.drawdown.toFixed(2)}%`}
+                    {s.drawdownShort} {cell.drawdown === null ? '—' : formatPercent(cell.drawdown, 2)}
                   </span>
                 </>
               )}
@@ -236,7 +237,7 @@ export function SweepResultView({
               grid={grid}
               title={s.sweepPnlHeatmap}
               color={(cell) => pnlHeat(cell.pnl, maxAbsPnl)}
-              text={(cell) => (cell.pnl === null ? '—' : cell.pnl.toFixed(2))}
+              text={(cell) => (cell.pnl === null ? '—' : formatNumber(cell.pnl, 2))}
               onOpen={open}
               disabled={busy}
             />
@@ -244,7 +245,7 @@ export function SweepResultView({
               grid={grid}
               title={s.sweepDrawdownHeatmap}
               color={(cell) => drawdownHeat(cell.drawdown, maxDrawdown)}
-              text={(cell) => (cell.drawdown === null ? '—' : `${cell.drawdown.toFixed(2)}%`)}
+              text={(cell) => (cell.drawdown === null ? '—' : formatPercent(cell.drawdown, 2))}
               onOpen={open}
               disabled={busy}
             />

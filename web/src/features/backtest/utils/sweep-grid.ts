@@ -1,6 +1,7 @@
 import type { BacktestRequest, SweepAxis, SweepCell, SweepResult } from '@/features/backtest/api/sweep'
 import { backtestStrings as s } from '@/features/backtest/strings'
 import { overrideLabel } from '@/features/backtest/utils/overrides'
+import { formatNumber } from '@/lib/format-number'
 
 /** One cell of the grid: its values (one per axis), name, outcome and accessible label. */
 export type GridCell = {
@@ -33,7 +34,7 @@ function gridCell(axes: readonly SweepAxis[], values: number[], cell: SweepCell 
     error !== null
       ? s.sweepCellFailed(name, error)
       : pnl !== null && drawdown !== null
-        ? s.sweepCellLabel(name, pnl.toFixed(2), drawdown.toFixed(2))
+        ? s.sweepCellLabel(name, formatNumber(pnl, 2), formatNumber(drawdown, 2))
         : s.sweepCellEmpty(name)
   return { values, name, pnl, drawdown, error, label }
 }

@@ -1,5 +1,6 @@
 import { backtestStrings as s } from '@/features/backtest/strings'
 import { overrideLabel } from '@/features/backtest/utils/overrides'
+import { formatNumber } from '@/lib/format-number'
 
 /*
  * Walk-forward (issue 32, docs/backtesting.md "Walk-forward"): with a sweep, the best cell of each
@@ -76,5 +77,5 @@ export function chosenLabel(axes: readonly { field: string }[], values: readonly
 
 /** "1,234.50 (123.45/day)": a window's pnl and its pnl a day. */
 export function pnlWithDaily(total: number, perDay: number): string {
-  return `${total.toFixed(2)} (${s.perDay(perDay.toFixed(2))})`
+  return `${formatNumber(total, 2)} (${s.perDay(formatNumber(perDay, 2))})`
 }

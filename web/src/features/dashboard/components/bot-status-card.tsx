@@ -26,11 +26,18 @@ import { isRealConfirmed, rememberRealConfirmed } from '@/features/dashboard/uti
 
 const s = dashboardStrings.botStatus
 
-const successToasts: Record<BotControlAction, { title: string; description: string }> = {
-  start_trading_worker: { title: s.botStarted, description: s.botToastText },
-  stop_bot: { title: s.botStopped, description: s.botToastText },
-  start_signals: { title: s.signalsStarted, description: s.signalsToastText },
-  stop_signals: { title: s.signalsStopped, description: s.signalsToastText },
+/** The toast of a control that worked, read when it is shown so that it is in the current language. */
+function successToast(action: BotControlAction): { title: string; description: string } {
+  switch (action) {
+    case 'start_trading_worker':
+      return { title: s.botStarted, description: s.botToastText }
+    case 'stop_bot':
+      return { title: s.botStopped, description: s.botToastText }
+    case 'start_signals':
+      return { title: s.signalsStarted, description: s.signalsToastText }
+    case 'stop_signals':
+      return { title: s.signalsStopped, description: s.signalsToastText }
+  }
 }
 
 function StatusTile({ on, label }: { on: boolean; label: string }) {
@@ -99,8 +106,10 @@ export function BotStatusCard() {
     control.mutate(
       { id: record.id, action },
       {
-        onSuccess: () =>
-          notify.success(successToasts[action].title, { description: successToasts[action].description }),
+        onSuccess: () => {
+          const toast = successToast(action)
+          notify.success(toast.title, { description: toast.description })
+        },
         onError: (error) => notify.error(serverMessage(error) ?? s.controlFailed),
       },
     )

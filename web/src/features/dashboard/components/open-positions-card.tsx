@@ -1,5 +1,5 @@
 import { BriefcaseBusiness, X } from 'lucide-react'
-import { liveNumberFormat } from '@/lib/format-money'
+import { liveNumberFormat } from '@/lib/format-number'
 import { useEffect, useId, type ReactNode } from 'react'
 import {
   AlertDialog,
@@ -233,7 +233,7 @@ export function OpenPositionsCard({ className }: { className?: string }) {
                             {s.sides[trade.side]}
                           </Badge>
                           <span className="text-xs text-muted-foreground tabular-nums">
-                            {trade.leverage}x
+                            {s.leverage(String(trade.leverage))}
                           </span>
                         </span>
                       </TableCell>

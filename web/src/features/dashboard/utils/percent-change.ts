@@ -1,4 +1,4 @@
-import { liveNumberFormat } from '@/lib/format-money'
+import { liveNumberFormat } from '@/lib/format-number'
 /** Up or down against 24 hours ago; zero counts as up (nothing fell). */
 export type Trend = 'up' | 'down'
 

@@ -9,6 +9,7 @@ import { useMartingaleChains } from '@/features/period-statistics/api/get-martin
 import type { StatsFilter } from '@/features/period-statistics/api/get-stats'
 import { statsStrings as s } from '@/features/period-statistics/strings'
 import { sortChains, tradePnl } from '@/features/period-statistics/utils/chains-format'
+import { formatNumber } from '@/lib/format-number'
 
 function ChainsBody({ filter }: { filter: StatsFilter }) {
   return (
@@ -43,7 +44,7 @@ function ChainRows({ chains }: { chains: Chain[] }) {
               {chain.status === 'OPEN' ? s.chainOpen : s.chainClosed}
             </TableCell>
             <TableCell className="align-top tabular-nums">{chain.trades_count}</TableCell>
-            <TableCell className="align-top tabular-nums">{chain.total_pnl.toFixed(4)}</TableCell>
+            <TableCell className="align-top tabular-nums">{formatNumber(chain.total_pnl, 4)}</TableCell>
             <TableCell className="align-top">
               <ul className="space-y-1 text-xs tabular-nums">
                 {chain.trades.map((trade) => (

@@ -1,4 +1,5 @@
 import type { Chain, ChainTrade } from '@/features/period-statistics/api/get-martingale-chains'
+import { formatNumber } from '@/lib/format-number'
 
 function firstCreated(chain: Chain): number {
   const times = chain.trades
@@ -17,5 +18,5 @@ export function sortChains(chains: readonly Chain[]): Chain[] {
 
 /** A chain trade's pnl with 4 decimals, "-" when null. */
 export function tradePnl(trade: ChainTrade): string {
-  return trade.pnl === null ? '-' : trade.pnl.toFixed(4)
+  return trade.pnl === null ? '-' : formatNumber(trade.pnl, 4)
 }

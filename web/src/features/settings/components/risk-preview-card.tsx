@@ -1,5 +1,5 @@
 import { Calculator, TriangleAlert } from 'lucide-react'
-import { liveNumberFormat } from '@/lib/format-money'
+import { liveNumberFormat } from '@/lib/format-number'
 import { useId, useMemo, useState } from 'react'
 import { useWatch, type Control } from 'react-hook-form'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'

@@ -26,6 +26,11 @@ function pnlTone(pnl: number): string {
   return cn(pnlClass(pnl), pnl > 0 && 'text-emerald-700 dark:text-success')
 }
 
+/** The API's status ("CLOSED") as the catalogue's key ("closed"). */
+function statusKey(status: Trade['status']) {
+  return status.toLowerCase() as Lowercase<Trade['status']>
+}
+
 function reason(trade: Trade): string {
   return trade.close_reason ? (s.closeReasons[trade.close_reason] ?? trade.close_reason) : '—'
 }
@@ -71,7 +76,7 @@ export function TradesList({ trades, timeZone, desktop }: Props) {
               <dt className="text-muted-foreground">{s.side}</dt>
               <dd>{s.sides[t.side]}</dd>
               <dt className="text-muted-foreground">{s.status}</dt>
-              <dd>{t.status}</dd>
+              <dd>{s.statuses[statusKey(t.status)]}</dd>
               <dt className="text-muted-foreground">{s.openedShort}</dt>
               <dd className="tabular-nums">{formatInZone(t.opened_at ?? t.created_at, timeZone)}</dd>
               <dt className="text-muted-foreground">{s.closedShort}</dt>
@@ -119,7 +124,7 @@ export function TradesList({ trades, timeZone, desktop }: Props) {
               <TableCell className="tabular-nums">{t.id}</TableCell>
               <TableCell className="font-medium">{t.symbol}</TableCell>
               <TableCell>{s.sides[t.side]}</TableCell>
-              <TableCell>{t.status}</TableCell>
+              <TableCell>{s.statuses[statusKey(t.status)]}</TableCell>
               <TableCell className="whitespace-nowrap tabular-nums">
                 {formatInZone(t.opened_at ?? t.created_at, timeZone)}
               </TableCell>
