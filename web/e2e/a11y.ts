@@ -49,6 +49,13 @@ export async function fitsWidth(page: Page, part: Locator, name: string) {
         const style = getComputedStyle(el)
         // Text cut with an ellipsis on purpose, and scroll areas, are not overflow.
         if (style.textOverflow === 'ellipsis' || ['auto', 'scroll'].includes(style.overflowX)) return false
+        // Nor is what is clipped on purpose: screen-reader-only text (a 1 px absolute box, clipped)
+        // and decorative animations hidden from assistive technology (the live dot's ping).
+        const clipped = style.getPropertyValue('clip') !== 'auto' || style.clipPath !== 'none'
+        if (style.position === 'absolute' && clipped) return false
+        const animated = (node: Element) => getComputedStyle(node).animationName !== 'none'
+        if (el.closest('[aria-hidden="true"]') && [el, ...el.querySelectorAll('*')].some(animated))
+          return false
         return el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0
       })
       .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`),
