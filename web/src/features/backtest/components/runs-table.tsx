@@ -55,7 +55,9 @@ export function RunsTable({ selected, onOpen, onCompare }: RunsTableProps) {
                 <TableHead>{s.period}</TableHead>
                 <TableHead>{s.status}</TableHead>
                 <TableHead>{s.progress}</TableHead>
-                <TableHead />
+                <TableHead>
+                  <span className="sr-only">{s.actions}</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>

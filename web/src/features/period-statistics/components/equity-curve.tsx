@@ -51,9 +51,10 @@ function EquityChart({ points, label }: { points: EquityPoint[]; label: string }
   )
   const ref = useChart(build)
   return (
+    // A figure, not an img, as the trade chart: it holds lightweight-charts' attribution link.
     <div
       ref={ref}
-      role="img"
+      role="figure"
       aria-label={label}
       data-testid="equity-chart"
       className="h-48 w-full overflow-hidden rounded-md border bg-muted/30"

@@ -134,7 +134,8 @@ export function WebhookCard() {
       <div className="min-w-0 space-y-2 text-sm text-muted-foreground">
         <h3 className="font-medium text-foreground">{s.helpTitle}</h3>
         <p>{s.help}</p>
-        <pre className="overflow-x-auto rounded-md border bg-muted/50 px-3 py-2 font-mono text-xs text-foreground">
+        {/* Wrapped, not scrolled: a scroll area would have to be focusable (axe scrollable-region-focusable). */}
+        <pre className="rounded-md border bg-muted/50 px-3 py-2 font-mono text-xs break-words whitespace-pre-wrap text-foreground">
           <code>{s.messageExample}</code>
         </pre>
         <p>{s.helpSignals}</p>
