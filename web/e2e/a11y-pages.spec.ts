@@ -48,7 +48,7 @@ const PAGES: { path: string; ready?: (page: Page) => Promise<void> }[] = [
   },
   { path: '/trading-signals', ready: (page) => firstRow(page, 'BTCUSDT') },
   { path: '/statistics' },
-  { path: '/trades', ready: (page) => firstRow(page, 'ETHUSDT') },
+  { path: '/trades', ready: (page) => expect(main(page).getByText('ETHUSDT').first()).toBeVisible() },
   { path: '/logs', ready: (page) => firstRow(page) },
   {
     path: '/backtest',
@@ -132,7 +132,6 @@ async function seed(page: Page, account: Account, serverUrl: string) {
 }
 
 test.describe('every page passes axe-core and fits the width', () => {
-  test.describe.configure({ mode: 'serial' })
   const account: Account = {
     username: `a11y-pages-${randomBytes(4).toString('hex')}`,
     password: `pw-${randomBytes(9).toString('hex')}`,
@@ -161,15 +160,12 @@ test.describe('every page passes axe-core and fits the width', () => {
       else await expect(page.locator('html')).not.toHaveClass(/\bdark\b/)
       for (const { path, ready } of PAGES) {
         await test.step(path, async () => {
-          const t0 = Date.now()
           await follow(page, path, variant.language)
           await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
           await ready?.(page)
           await loaded(page)
           const name = `${path} (${variantName(variant)})`
-          const t1 = Date.now()
           await axePage(page, name)
-          console.log('TIMING', name, t1 - t0, Date.now() - t1)
           if (variant.width === 360) {
             await fitsWidth(page, main(page), `${name} main`).catch((error: unknown) => {
               // Reported without ending the walk, so one run names every page that fails.

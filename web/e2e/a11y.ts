@@ -55,12 +55,24 @@ export async function fitsWidth(page: Page, part: Locator, name: string) {
         if (style.textOverflow === 'ellipsis' || ['auto', 'scroll'].includes(style.overflowX)) return false
         // Nor is what is clipped on purpose: screen-reader-only text (a 1 px absolute box, clipped)
         // and decorative animations hidden from assistive technology (the live dot's ping).
-        const clipped = style.getPropertyValue('clip') !== 'auto' || style.clipPath !== 'none'
-        if (style.position === 'absolute' && clipped) return false
+        const clippedBox = (node: Element) => {
+          const own = getComputedStyle(node)
+          return (
+            own.position === 'absolute' &&
+            (own.getPropertyValue('clip') !== 'auto' || own.clipPath !== 'none')
+          )
+        }
+        for (let node: Element | null = el; node && node !== root.parentElement; node = node.parentElement) {
+          if (clippedBox(node)) return false
+        }
         const animated = (node: Element) => getComputedStyle(node).animationName !== 'none'
         if (el.closest('[aria-hidden="true"]') && [el, ...el.querySelectorAll('*')].some(animated))
           return false
-        return el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0
+        if (el.scrollWidth <= el.clientWidth + 1 || el.clientWidth === 0) return false
+        // Content let out of its box (overflow visible) on purpose, as a full-bleed bar, is
+        // shown whole while it stays on the screen.
+        const shownWhole = el.getBoundingClientRect().left + el.scrollWidth <= window.innerWidth + 1
+        return !(style.overflowX === 'visible' && shownWhole)
       })
       .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`),
   )

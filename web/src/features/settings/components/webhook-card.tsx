@@ -184,7 +184,7 @@ function ShownUrl({ url }: { url: string }) {
           {s.copy}
         </Button>
       </div>
-      <p id={`${id}-once`} className="flex items-start gap-2 text-xs text-amber-600 dark:text-amber-400">
+      <p id={`${id}-once`} className="flex items-start gap-2 text-xs text-amber-800 dark:text-amber-400">
         <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
         {s.shownOnce}
       </p>
