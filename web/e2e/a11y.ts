@@ -13,7 +13,11 @@ export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'
 type Violation = { rule: string; impact: string | null | undefined; nodes: string[] }
 
 async function violations(builder: AxeBuilder): Promise<Violation[]> {
-  const results = await builder.withTags(WCAG).analyze()
+  // Only violations are read: axe then details one node of the passes and incomplete (much faster).
+  const results = await builder
+    .withTags(WCAG)
+    .options({ resultTypes: ['violations'] })
+    .analyze()
   return results.violations.map((v) => ({
     rule: v.id,
     impact: v.impact,
@@ -49,7 +53,26 @@ export async function fitsWidth(page: Page, part: Locator, name: string) {
         const style = getComputedStyle(el)
         // Text cut with an ellipsis on purpose, and scroll areas, are not overflow.
         if (style.textOverflow === 'ellipsis' || ['auto', 'scroll'].includes(style.overflowX)) return false
-        return el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0
+        // Nor is what is clipped on purpose: screen-reader-only text (a 1 px absolute box, clipped)
+        // and decorative animations hidden from assistive technology (the live dot's ping).
+        const clippedBox = (node: Element) => {
+          const own = getComputedStyle(node)
+          return (
+            own.position === 'absolute' &&
+            (own.getPropertyValue('clip') !== 'auto' || own.clipPath !== 'none')
+          )
+        }
+        for (let node: Element | null = el; node && node !== root.parentElement; node = node.parentElement) {
+          if (clippedBox(node)) return false
+        }
+        const animated = (node: Element) => getComputedStyle(node).animationName !== 'none'
+        if (el.closest('[aria-hidden="true"]') && [el, ...el.querySelectorAll('*')].some(animated))
+          return false
+        if (el.scrollWidth <= el.clientWidth + 1 || el.clientWidth === 0) return false
+        // Content let out of its box (overflow visible) on purpose, as a full-bleed bar, is
+        // shown whole while it stays on the screen.
+        const shownWhole = el.getBoundingClientRect().left + el.scrollWidth <= window.innerWidth + 1
+        return !(style.overflowX === 'visible' && shownWhole)
       })
       .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`),
   )

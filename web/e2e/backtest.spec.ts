@@ -76,7 +76,7 @@ test('a backtest from the page: progress, then the result; two runs compared', a
   // The curve is drawn by lightweight-charts: canvases inside the labelled container.
   const curveChart = firstResult
     .getByRole('region', { name: 'Equity curve' })
-    .getByRole('img', { name: /^Cumulative PnL of the period over \d+ points?$/ })
+    .getByRole('figure', { name: /^Cumulative PnL of the period over \d+ points?$/ })
   await expect(curveChart).toBeVisible()
   await expect(curveChart.locator('canvas').first()).toBeVisible()
 

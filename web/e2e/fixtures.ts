@@ -96,6 +96,15 @@ async function stop(child: ChildProcess) {
   clearTimeout(timer)
 }
 
+/** Logs `account` in through the login form (for pages the `login` fixture does not reach, as in beforeAll). */
+export async function logIn(page: Page, account: Account) {
+  await page.goto('/login')
+  await page.getByLabel('Имя пользователя').fill(account.username)
+  await page.getByLabel('Пароль').fill(account.password)
+  await page.getByRole('button', { name: 'Войти' }).click()
+  await expect(page).toHaveURL(/\/dashboard$/)
+}
+
 type WorkerFixtures = { server: SignalDeskServer }
 type TestFixtures = {
   /** Logs in through the form (as the worker's user unless another account is given). */
@@ -222,13 +231,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(account)
   },
   login: async ({ page, server }, use) => {
-    await use(async (target = page, account: Account = server) => {
-      await target.goto('/login')
-      await target.getByLabel('Имя пользователя').fill(account.username)
-      await target.getByLabel('Пароль').fill(account.password)
-      await target.getByRole('button', { name: 'Войти' }).click()
-      await expect(target).toHaveURL(/\/dashboard$/)
-    })
+    await use((target = page, account: Account = server) => logIn(target, account))
   },
 })
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
-import { alertBody } from './alert-body'
 import { expect, test } from './fixtures'
+import { openLastingPosition } from './open-position'
 import { pageApi } from './page-api'
 import { statsHistory } from './seeded-history'
 
@@ -109,60 +109,7 @@ test.describe('phone and tablet widths', () => {
     await server.importHistory(account.username, statsHistory())
     await login(page, account)
 
-    // An open BTCUSDT position through a webhook alert (as e2e/positions.spec.ts does).
-    const records = await pageApi<{ id: number }[]>(page, 'GET', '/api/bot-settings/')
-    const settingsPath = `/api/bot-settings/${String(records.at(0)?.id)}/`
-    // The position must outlive the walk through every page at three widths (minutes of simulated
-    // market): no trailing stop, and a stop and take profit the simulated prices do not reach;
-    // at leverage 1, 200 USDT is above the smallest BTCUSDT order.
-    await pageApi(page, 'PUT', settingsPath, {
-      max_trades: 100,
-      max_total_usdt: 100_000,
-      max_trade_usdt: 200,
-      leverage: 1,
-      use_trailing_stop: false,
-      initial_stop_loss_pct: 50,
-      take_profit_first_pct: 50,
-      take_profit_next_pct: 50,
-    })
-    const key = await pageApi<{ id: number }>(page, 'POST', '/api/api-keys/', {
-      key: 'paper-key',
-      secret: 'paper-secret',
-      is_demo: true,
-      exchange: 'paper',
-    })
-    await pageApi(page, 'POST', `/api/api-keys/${String(key.id)}/set_active/`)
-    await pageApi(page, 'POST', '/api/command/bot/start/')
-    const { path } = await pageApi<{ path: string }>(page, 'POST', '/api/webhook/')
-    const btcSignal = async () => {
-      const signals = await pageApi<{ symbol: string; recommendation: string }[]>(
-        page,
-        'GET',
-        '/api/signals/',
-      )
-      return signals.find((signal) => signal.symbol === 'BTCUSDT')?.recommendation
-    }
-    await expect.poll(btcSignal, { timeout: 30_000 }).toBeTruthy()
-    const openBtc = async () => {
-      const open = await pageApi<{ results: { symbol: string }[] }>(
-        page,
-        'GET',
-        '/api/trades/?status=open&page_size=100',
-      )
-      return open.results.some((trade) => trade.symbol === 'BTCUSDT')
-    }
-    await expect(async () => {
-      const current = await btcSignal()
-      const signal = current?.toUpperCase() === 'STRONG_BUY' ? 'STRONG_SELL' : 'STRONG_BUY'
-      const answer = await request.post(`${server.url}${path}`, { data: alertBody('BTCUSDT', signal) })
-      expect(answer.status()).toBe(202)
-      await expect.poll(openBtc, { timeout: 15_000 }).toBe(true)
-    }).toPass({ timeout: 60_000 })
-    // No new entries from here on: the position stays while the pages are checked.
-    await pageApi(page, 'PUT', settingsPath, {
-      forbidden_days_enabled: true,
-      forbidden_days: [0, 1, 2, 3, 4, 5, 6],
-    })
+    await openLastingPosition(page, request, server.url)
 
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 })

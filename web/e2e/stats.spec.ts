@@ -179,7 +179,7 @@ test.describe('statistics with period filter', () => {
     await openStats(page, 'All')
 
     const curve = page.getByRole('region', { name: 'Equity curve' })
-    const chart = curve.getByRole('img', { name: 'Cumulative PnL of the period over 6 points' })
+    const chart = curve.getByRole('figure', { name: 'Cumulative PnL of the period over 6 points' })
     await expect(chart).toBeVisible()
     await expect(curve.getByTestId('equity-last')).toHaveText('Cumulative PnL 10.25')
     await expect(curve.getByTestId('equity-last')).toHaveClass(/text-success/)

@@ -879,6 +879,7 @@ export const en = {
     period: 'Period',
     status: 'Status',
     progress: 'Progress',
+    actions: 'Actions',
     statuses: { running: 'Running', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' } as Record<
       string,
       string

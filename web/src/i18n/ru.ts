@@ -780,6 +780,7 @@ export const ru: Catalogue = {
     period: 'Период',
     status: 'Статус',
     progress: 'Прогресс',
+    actions: 'Действия',
     statuses: { running: 'Выполняется', done: 'Готов', failed: 'Ошибка', cancelled: 'Отменён' },
     open: 'Открыть',
     compare: 'Сравнить',

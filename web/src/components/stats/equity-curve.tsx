@@ -61,9 +61,10 @@ function EquityChart({
   )
   const ref = useChart(build, timeZone)
   return (
+    // A figure, not an img, as the trade chart: it holds lightweight-charts' attribution link.
     <div
       ref={ref}
-      role="img"
+      role="figure"
       aria-label={label}
       data-testid="equity-chart"
       className="h-48 w-full overflow-hidden rounded-md border bg-muted/30"

@@ -11,7 +11,8 @@ const badgeVariants = cva(
         default: 'border-transparent bg-primary/10 text-primary',
         success: 'border-success/30 bg-success/10 text-success',
         destructive: 'border-destructive/30 bg-destructive/10 text-destructive',
-        warning: 'border-amber-500/30 bg-amber-500/10 text-amber-600 dark:text-amber-400',
+        // amber-800 in the light theme: amber-600 has under 3:1 on white.
+        warning: 'border-amber-500/30 bg-amber-500/10 text-amber-800 dark:text-amber-400',
         secondary: 'border-transparent bg-secondary text-secondary-foreground',
         outline: 'text-muted-foreground',
       },

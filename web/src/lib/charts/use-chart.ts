@@ -42,6 +42,8 @@ export function useChart(build: ChartBuilder, timeZone: string) {
     if (!element) return
     const current = readChartPalette()
     const chart = createChart(element, baseChartOptions(current, { locale: currentLocale(), timeZone }))
+    // lightweight-charts lays its canvases out in a table: a layout table, not data.
+    element.querySelector('table')?.setAttribute('role', 'presentation')
     const restyleSeries = build(chart, current)
     restyle.current = (next) => {
       chart.applyOptions(themeOptions(next))

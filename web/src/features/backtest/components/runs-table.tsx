@@ -54,7 +54,9 @@ export function RunsTable({ selected, onOpen, onCompare }: RunsTableProps) {
                 <TableHead>{s.period}</TableHead>
                 <TableHead>{s.status}</TableHead>
                 <TableHead>{s.progress}</TableHead>
-                <TableHead />
+                <TableHead>
+                  <span className="sr-only">{s.actions}</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -72,7 +74,7 @@ export function RunsTable({ selected, onOpen, onCompare }: RunsTableProps) {
                       </Badge>
                     ) : null}
                   </TableCell>
-                  <TableCell className="min-w-48 whitespace-normal">
+                  <TableCell className="whitespace-normal md:min-w-48">
                     <span className="block whitespace-nowrap tabular-nums">{period(run)}</span>
                     {run.label ? (
                       <span className="block font-medium break-words" data-testid="run-name">

@@ -162,7 +162,7 @@ function SweepHeatmap({
 }) {
   return (
     <div className="min-w-0 space-y-2">
-      <h4 className="text-sm font-medium">{title}</h4>
+      <h3 className="text-sm font-medium">{title}</h3>
       <div className="overflow-x-auto">
         <table aria-label={title} className="border-separate border-spacing-0.5 text-xs">
           <GridHeader grid={grid} />

@@ -59,58 +59,57 @@ export function WalkForwardResultView({ result }: { result: WalkForwardResult })
               {s.walkForwardUnused(walk.unused_from, walk.unused_to)}
             </p>
           ) : null}
-          <div className="overflow-x-auto">
-            <Table phoneCards aria-label={s.walkForwardTable}>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>{s.walkForwardWindow}</TableHead>
-                  <TableHead>{s.walkForwardTraining}</TableHead>
-                  <TableHead>{s.walkForwardTest}</TableHead>
-                  <TableHead>{s.walkForwardChosen}</TableHead>
-                  <TableHead className="text-right">{s.walkForwardInSample}</TableHead>
-                  <TableHead className="text-right">{s.walkForwardOutOfSample}</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {walk.windows.map((window, index) => (
-                  <TableRow key={window.test_from} data-far-below={window.far_below || undefined}>
-                    <TableCell className="tabular-nums">{index + 1}</TableCell>
-                    <TableCell className="whitespace-nowrap tabular-nums">
-                      {dates(window.train_from, window.train_to)}
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap tabular-nums">
-                      {dates(window.test_from, window.test_to)}
-                    </TableCell>
-                    <TableCell>{window.error ?? chosenLabel(walk.axes, window.chosen)}</TableCell>
-                    <TableCell className="text-right whitespace-nowrap tabular-nums">
-                      <Pnl figures={window.in_sample} />
-                    </TableCell>
-                    <TableCell className="text-right whitespace-nowrap tabular-nums">
-                      <Pnl figures={window.out_of_sample} />
-                      {window.far_below ? (
-                        <span className="block text-xs text-destructive">{s.walkForwardFarBelow}</span>
-                      ) : null}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-              <tfoot className="border-t font-medium">
-                <TableRow>
-                  <TableCell colSpan={4}>{s.walkForwardTotal}</TableCell>
-                  <TableCell
-                    className={`text-right whitespace-nowrap tabular-nums ${pnlClass(walk.in_sample_pnl)}`}
-                  >
-                    {pnlWithDaily(walk.in_sample_pnl, walk.in_sample_pnl / Math.max(trainTotal, 1))}
+          {/* Wider than a side-by-side column: the table's own scroll area, named and focusable. */}
+          <Table phoneCards aria-label={s.walkForwardTable} scrollLabel={s.walkForwardTable}>
+            <TableHeader>
+              <TableRow>
+                <TableHead>{s.walkForwardWindow}</TableHead>
+                <TableHead>{s.walkForwardTraining}</TableHead>
+                <TableHead>{s.walkForwardTest}</TableHead>
+                <TableHead>{s.walkForwardChosen}</TableHead>
+                <TableHead className="text-right">{s.walkForwardInSample}</TableHead>
+                <TableHead className="text-right">{s.walkForwardOutOfSample}</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {walk.windows.map((window, index) => (
+                <TableRow key={window.test_from} data-far-below={window.far_below || undefined}>
+                  <TableCell className="tabular-nums">{index + 1}</TableCell>
+                  <TableCell className="whitespace-nowrap tabular-nums">
+                    {dates(window.train_from, window.train_to)}
                   </TableCell>
-                  <TableCell
-                    className={`text-right whitespace-nowrap tabular-nums ${pnlClass(walk.out_of_sample_pnl)}`}
-                  >
-                    {pnlWithDaily(walk.out_of_sample_pnl, walk.out_of_sample_pnl / Math.max(testTotal, 1))}
+                  <TableCell className="whitespace-nowrap tabular-nums">
+                    {dates(window.test_from, window.test_to)}
+                  </TableCell>
+                  <TableCell>{window.error ?? chosenLabel(walk.axes, window.chosen)}</TableCell>
+                  <TableCell className="text-right whitespace-nowrap tabular-nums">
+                    <Pnl figures={window.in_sample} />
+                  </TableCell>
+                  <TableCell className="text-right whitespace-nowrap tabular-nums">
+                    <Pnl figures={window.out_of_sample} />
+                    {window.far_below ? (
+                      <span className="block text-xs text-destructive">{s.walkForwardFarBelow}</span>
+                    ) : null}
                   </TableCell>
                 </TableRow>
-              </tfoot>
-            </Table>
-          </div>
+              ))}
+            </TableBody>
+            <tfoot className="border-t font-medium">
+              <TableRow>
+                <TableCell colSpan={4}>{s.walkForwardTotal}</TableCell>
+                <TableCell
+                  className={`text-right whitespace-nowrap tabular-nums ${pnlClass(walk.in_sample_pnl)}`}
+                >
+                  {pnlWithDaily(walk.in_sample_pnl, walk.in_sample_pnl / Math.max(trainTotal, 1))}
+                </TableCell>
+                <TableCell
+                  className={`text-right whitespace-nowrap tabular-nums ${pnlClass(walk.out_of_sample_pnl)}`}
+                >
+                  {pnlWithDaily(walk.out_of_sample_pnl, walk.out_of_sample_pnl / Math.max(testTotal, 1))}
+                </TableCell>
+              </TableRow>
+            </tfoot>
+          </Table>
         </CardContent>
       </Card>
       <EquityCurveCard equity={walk.equity} timeZone={timeZone} title={s.walkForwardEquity} />

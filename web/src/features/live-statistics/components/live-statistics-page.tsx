@@ -34,7 +34,7 @@ export function LiveStatisticsPage() {
       <PageHeader
         title={s.title}
         actions={
-          <div className="flex items-center gap-3">
+          <div className="flex flex-wrap items-center gap-3">
             <AccountBadge venue={venue} />
             <Label htmlFor={`${id}-period`} className="text-muted-foreground">
               {s.periodLabel}

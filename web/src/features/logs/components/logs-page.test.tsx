@@ -83,7 +83,7 @@ describe('logs page', () => {
     await openLogs()
     const table = within(await screen.findByRole('table', { name: 'Trading Logs' }))
     expect(table.getByText('error')).toHaveClass('text-destructive')
-    expect(table.getByText('warning')).toHaveClass('text-amber-600')
+    expect(table.getByText('warning')).toHaveClass('text-amber-800')
     const info = table.getByText('info')
     expect(info).toHaveClass('text-success')
     expect(info).not.toHaveClass('text-destructive')

@@ -281,7 +281,7 @@ describe('stats page', () => {
     statsServer()
     const view = await openStats()
     const curve = await screen.findByRole('region', { name: 'Equity curve' })
-    const image = within(curve).getByRole('img', { name: 'Cumulative PnL of the period over 3 points' })
+    const image = within(curve).getByRole('figure', { name: 'Cumulative PnL of the period over 3 points' })
     // The (fake) chart mounts its canvas in the container and gets the series in UTC seconds.
     expect(image.querySelector('canvas')).toBeInTheDocument()
     const chart = fakeCharts.find((made) => made.container === image)
@@ -317,7 +317,7 @@ describe('stats page', () => {
     expect(within(curve).getByTestId('equity-last')).toHaveTextContent('-7.50')
     expect(within(curve).getByTestId('equity-last')).toHaveClass('text-destructive')
     expect(
-      within(curve).getByRole('img', { name: 'Cumulative PnL of the period over 1 point' }),
+      within(curve).getByRole('figure', { name: 'Cumulative PnL of the period over 1 point' }),
     ).toBeInTheDocument()
   })
 

@@ -303,7 +303,7 @@ export function SettingsForm({ record }: SettingsFormProps) {
                     <span
                       className={cn(
                         'font-medium',
-                        hoursPreview.length ? 'text-foreground' : 'text-amber-600 dark:text-amber-400',
+                        hoursPreview.length ? 'text-foreground' : 'text-amber-800 dark:text-amber-400',
                       )}
                     >
                       {hoursPreview.length

@@ -135,7 +135,8 @@ export function WebhookCard() {
       <div className="min-w-0 space-y-2 text-sm text-muted-foreground">
         <h3 className="font-medium text-foreground">{s.helpTitle}</h3>
         <p>{s.help}</p>
-        <pre className="overflow-x-auto rounded-md border bg-muted/50 px-3 py-2 font-mono text-xs text-foreground">
+        {/* Wrapped, not scrolled: a scroll area would have to be focusable (axe scrollable-region-focusable). */}
+        <pre className="rounded-md border bg-muted/50 px-3 py-2 font-mono text-xs break-words whitespace-pre-wrap text-foreground">
           <code>{s.messageExample}</code>
         </pre>
         <p>{s.helpSignals}</p>
@@ -184,7 +185,7 @@ function ShownUrl({ url }: { url: string }) {
           {s.copy}
         </Button>
       </div>
-      <p id={`${id}-once`} className="flex items-start gap-2 text-xs text-amber-600 dark:text-amber-400">
+      <p id={`${id}-once`} className="flex items-start gap-2 text-xs text-amber-800 dark:text-amber-400">
         <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
         {s.shownOnce}
       </p>

@@ -98,7 +98,7 @@ export function TradesPage() {
                 <p className="text-sm text-muted-foreground tabular-nums" aria-live="polite">
                   {s.range(first, first + page.results.length - 1, page.count)}
                 </p>
-                <div className="flex gap-2">
+                <div className="flex flex-wrap gap-2">
                   <Button
                     variant="outline"
                     size="sm"
