@@ -7,18 +7,30 @@ type SettingsCardProps = {
   title: string
   description: string
   children: ReactNode
+  /** A `group` inside a form (the settings form's sections); a page `region` by default. */
+  role?: 'region' | 'group'
+  testId?: string
+  /** The content's layout: two columns from `lg` by default. */
+  contentClassName?: string
 }
 
 /**
- * A card of the settings page below the form (the channels, the TradingView webhook, the security
- * cards): a region
- * named by its heading, the icon, title and description, and its content in two columns from
- * the `lg` breakpoint.
+ * A card of the settings page: the form's sections (as groups) and the cards below the form
+ * (the channels, the TradingView webhook, the security cards; as regions), named by its heading,
+ * with the icon, title and description, and its content.
  */
-export function SettingsCard({ icon: Icon, title, description, children }: SettingsCardProps) {
+export function SettingsCard({
+  icon: Icon,
+  title,
+  description,
+  children,
+  role = 'region',
+  testId,
+  contentClassName = 'grid grid-cols-1 gap-6 lg:grid-cols-2',
+}: SettingsCardProps) {
   const headingId = useId()
   return (
-    <Card role="region" aria-labelledby={headingId}>
+    <Card role={role} aria-labelledby={headingId} data-testid={testId}>
       <CardHeader className="flex-row items-start gap-3 space-y-0 pb-5">
         <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
           <Icon aria-hidden="true" className="size-[18px]" />
@@ -32,7 +44,7 @@ export function SettingsCard({ icon: Icon, title, description, children }: Setti
           <CardDescription>{description}</CardDescription>
         </div>
       </CardHeader>
-      <CardContent className="grid grid-cols-1 gap-6 lg:grid-cols-2">{children}</CardContent>
+      <CardContent className={contentClassName}>{children}</CardContent>
     </Card>
   )
 }

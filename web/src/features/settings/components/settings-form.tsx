@@ -3,8 +3,8 @@ import { CalendarClock, Gauge, Layers, Save, Send, ShieldAlert, ShieldCheck, Tar
 import { useId, useMemo, type ReactNode } from 'react'
 import { Controller, useForm, useWatch, type Control, type FieldPath } from 'react-hook-form'
 import { FormField } from '@/components/form-field'
+import { SettingsCard } from '@/components/settings-card'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Checkbox } from '@/components/ui/checkbox'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
@@ -415,34 +415,11 @@ export function SettingsForm({ record }: SettingsFormProps) {
   )
 }
 
-type SectionProps = {
-  icon: typeof Gauge
-  title: string
-  description: string
-  testId?: string
-  children: ReactNode
-}
+type SectionProps = Omit<Parameters<typeof SettingsCard>[0], 'role' | 'contentClassName'>
 
-function Section({ icon: Icon, title, description, testId, children }: SectionProps) {
-  const headingId = useId()
-  return (
-    <Card role="group" aria-labelledby={headingId} data-testid={testId}>
-      <CardHeader className="flex-row items-start gap-3 space-y-0 pb-5">
-        <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
-          <Icon aria-hidden="true" className="size-[18px]" />
-        </span>
-        <div className="space-y-1">
-          <CardTitle>
-            <h2 id={headingId} className="text-base">
-              {title}
-            </h2>
-          </CardTitle>
-          <CardDescription>{description}</CardDescription>
-        </div>
-      </CardHeader>
-      <CardContent className="space-y-5">{children}</CardContent>
-    </Card>
-  )
+/** One section of the form: a settings card grouping its fields. */
+function Section(props: SectionProps) {
+  return <SettingsCard {...props} role="group" contentClassName="space-y-5" />
 }
 
 type CheckboxFieldProps = {
