@@ -31,6 +31,7 @@ import { SweepResultView } from '@/features/backtest/components/sweep-result'
 import { WalkForwardResultView } from '@/features/backtest/components/walk-forward-result'
 import { backtestStrings as s } from '@/features/backtest/strings'
 import { formatNumber, formatPercent } from '@/lib/format-number'
+import { closeReasonLabel, tradeStatusLabel } from '@/lib/trade-labels'
 
 /** The trades listed under a result; the figures above count every trade. */
 const TRADES_LISTED = 100
@@ -139,7 +140,11 @@ function Figures({ run, result }: { run: BacktestRun; result: BacktestResult }) 
                         >
                           {formatNumber(trade.funding, 4)}
                         </TableCell>
-                        <TableCell>{trade.close_reason ?? trade.status}</TableCell>
+                        <TableCell>
+                          {trade.close_reason
+                            ? closeReasonLabel(trade.close_reason)
+                            : tradeStatusLabel(trade.status)}
+                        </TableCell>
                         <TableCell className="whitespace-nowrap tabular-nums">
                           {trade.closed_at ? formatZonedDateTime(trade.closed_at, timeZone) : '—'}
                         </TableCell>

@@ -10,6 +10,7 @@ import { formatInZone } from '@/features/trades/utils/trades-filter'
 import { formatMoney } from '@/lib/format-money'
 import { pnlClass } from '@/lib/pnl-class'
 import { cn } from '@/lib/utils'
+import { closeReasonLabel, tradeStatusLabel } from '@/lib/trade-labels'
 import type { Trade } from '@/types/api'
 
 type Props = { trades: Trade[]; timeZone: string; desktop: boolean }
@@ -26,13 +27,8 @@ function pnlTone(pnl: number): string {
   return cn(pnlClass(pnl), pnl > 0 && 'text-emerald-700 dark:text-success')
 }
 
-/** The API's status ("CLOSED") as the catalogue's key ("closed"). */
-function statusKey(status: Trade['status']) {
-  return status.toLowerCase() as Lowercase<Trade['status']>
-}
-
 function reason(trade: Trade): string {
-  return trade.close_reason ? (s.closeReasons[trade.close_reason] ?? trade.close_reason) : '—'
+  return trade.close_reason ? closeReasonLabel(trade.close_reason) : '—'
 }
 
 function ChartToggle({ trade, open, onToggle }: { trade: Trade; open: boolean; onToggle: () => void }) {
@@ -76,7 +72,7 @@ export function TradesList({ trades, timeZone, desktop }: Props) {
               <dt className="text-muted-foreground">{s.side}</dt>
               <dd>{s.sides[t.side]}</dd>
               <dt className="text-muted-foreground">{s.status}</dt>
-              <dd>{s.statuses[statusKey(t.status)]}</dd>
+              <dd>{tradeStatusLabel(t.status)}</dd>
               <dt className="text-muted-foreground">{s.openedShort}</dt>
               <dd className="tabular-nums">{formatInZone(t.opened_at ?? t.created_at, timeZone)}</dd>
               <dt className="text-muted-foreground">{s.closedShort}</dt>
@@ -124,7 +120,7 @@ export function TradesList({ trades, timeZone, desktop }: Props) {
               <TableCell className="tabular-nums">{t.id}</TableCell>
               <TableCell className="font-medium">{t.symbol}</TableCell>
               <TableCell>{s.sides[t.side]}</TableCell>
-              <TableCell>{s.statuses[statusKey(t.status)]}</TableCell>
+              <TableCell>{tradeStatusLabel(t.status)}</TableCell>
               <TableCell className="whitespace-nowrap tabular-nums">
                 {formatInZone(t.opened_at ?? t.created_at, timeZone)}
               </TableCell>
