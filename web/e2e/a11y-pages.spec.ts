@@ -28,14 +28,18 @@ const variantName = (v: Variant) => `${String(v.width)} px, ${v.theme}, ${v.lang
 const backtestIds: number[] = []
 
 /** Each page by its sidebar link's href (the same in both languages), and what shows it has loaded. */
-const PAGES: { path: string; ready?: (page: Page) => Promise<void> }[] = [
+const PAGES: { path: string; ready?: (page: Page, language: Variant['language']) => Promise<void> }[] = [
   { path: '/dashboard', ready: (page) => firstRow(page, 'BTCUSDT') },
   {
     path: '/stats',
-    ready: async (page) => {
+    ready: async (page, language) => {
       await main(page).locator('select').first().selectOption('all')
-      // The martingale chains table: the first chain's total.
-      await firstRow(page, '40.0000')
+      // The martingale chains table: the first chain's total, in the language's digits.
+      const total = new Intl.NumberFormat(language === 'ru' ? 'ru-RU' : 'en-US', {
+        minimumFractionDigits: 4,
+        maximumFractionDigits: 4,
+      }).format(40)
+      await firstRow(page, total)
     },
   },
   {
@@ -162,7 +166,7 @@ test.describe('every page passes axe-core and fits the width', () => {
         await test.step(path, async () => {
           await follow(page, path, variant.language)
           await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-          await ready?.(page)
+          await ready?.(page, variant.language)
           await loaded(page)
           const name = `${path} (${variantName(variant)})`
           await axePage(page, name)
