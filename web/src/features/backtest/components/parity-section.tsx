@@ -100,7 +100,8 @@ const FIELDS: Field[] = [
 ]
 
 function Trade({ row }: { row: ParityRow }) {
-  const side = (row.live ?? row.backtest)?.side ?? ''
+  const traded = (row.live ?? row.backtest)?.side
+  const side = traded === 'long' || traded === 'short' ? s.tradeSides[traded] : (traded ?? '')
   const title = `${row.symbol} ${side} (${s.paritySignal(row.signal_id, row.step)})`
   return (
     <Fragment>
