@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
-import { pageApi } from './page-api'
+import { activatePaperKey, pageApi } from './page-api'
 import { dashboardHistory } from './seeded-history'
 
 /** One of the four cards (role "group" named by its title). */
@@ -75,13 +75,7 @@ test.describe('dashboard', () => {
 
     // The running bot opens positions on the sped-up market; each fill sends a balance message
     // whose available balance no longer holds the positions' margin.
-    const key = await pageApi<{ id: number }>(page, 'POST', '/api/api-keys/', {
-      key: 'paper-key',
-      secret: 'paper-secret',
-      is_demo: true,
-      exchange: 'paper',
-    })
-    await pageApi(page, 'POST', `/api/api-keys/${String(key.id)}/set_active/`)
+    await activatePaperKey(page)
     let navigations = 0
     page.on('framenavigated', () => {
       navigations += 1

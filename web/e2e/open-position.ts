@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { alertBody } from './alert-body'
 import { expect } from './fixtures'
-import { pageApi } from './page-api'
+import { activatePaperKey, pageApi } from './page-api'
 
 /**
  * Gives the logged-in `page`'s user an open BTCUSDT position on the paper exchange through a
@@ -23,13 +23,7 @@ export async function openLastingPosition(page: Page, request: APIRequestContext
     take_profit_first_pct: 50,
     take_profit_next_pct: 50,
   })
-  const key = await pageApi<{ id: number }>(page, 'POST', '/api/api-keys/', {
-    key: 'paper-key',
-    secret: 'paper-secret',
-    is_demo: true,
-    exchange: 'paper',
-  })
-  await pageApi(page, 'POST', `/api/api-keys/${String(key.id)}/set_active/`)
+  await activatePaperKey(page)
   await pageApi(page, 'POST', '/api/command/bot/start/')
   const { path } = await pageApi<{ path: string }>(page, 'POST', '/api/webhook/')
   const btcSignal = async () => {

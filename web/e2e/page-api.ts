@@ -23,3 +23,14 @@ export async function pageApi<T>(page: Page, method: string, path: string, body?
   expect(status, `${method} ${path}`).toBeLessThan(300)
   return json as T
 }
+
+/** Adds a paper-exchange key for the logged-in page's user and makes it the active one. */
+export async function activatePaperKey(page: Page) {
+  const key = await pageApi<{ id: number }>(page, 'POST', '/api/api-keys/', {
+    key: 'paper-key',
+    secret: 'paper-secret',
+    is_demo: true,
+    exchange: 'paper',
+  })
+  await pageApi(page, 'POST', `/api/api-keys/${String(key.id)}/set_active/`)
+}

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { alertBody } from './alert-body'
+import { activatePaperKey } from './page-api'
 import { expect, test } from './fixtures'
 
 /** Calls the API as the logged-in page does (its stored token; no cookie or CSRF needed). */
@@ -66,13 +67,7 @@ test.describe('open positions', () => {
     await api(page, 'PUT', settingsPath, { max_trades: 100, max_total_usdt: 100_000, max_trade_usdt: 20 })
 
     // An active paper key (the paper exchange), then the bot (it starts the signals first).
-    const key = await api<{ id: number }>(page, 'POST', '/api/api-keys/', {
-      key: 'paper-key',
-      secret: 'paper-secret',
-      is_demo: true,
-      exchange: 'paper',
-    })
-    await api(page, 'POST', `/api/api-keys/${key.id}/set_active/`)
+    await activatePaperKey(page)
     await api(page, 'POST', '/api/command/bot/start/')
     const { path } = await api<{ path: string }>(page, 'POST', '/api/webhook/')
     const webhookUrl = `${server.url}${path}`

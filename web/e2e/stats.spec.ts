@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
-import { pageApi } from './page-api'
+import { activatePaperKey, pageApi } from './page-api'
 import { statsHistory } from './seeded-history'
 
 /**
@@ -234,13 +234,7 @@ test.describe('statistics with period filter', () => {
     await login(page, account)
     const [record] = await pageApi<{ id: number }[]>(page, 'GET', '/api/bot-settings/')
     await pageApi(page, 'PUT', `/api/bot-settings/${String(record.id)}/`, { bot_mode: 'martingale' })
-    const key = await pageApi<{ id: number }>(page, 'POST', '/api/api-keys/', {
-      key: 'paper-key',
-      secret: 'paper-secret',
-      is_demo: true,
-      exchange: 'paper',
-    })
-    await pageApi(page, 'POST', `/api/api-keys/${String(key.id)}/set_active/`)
+    await activatePaperKey(page)
     await pageApi(page, 'POST', '/api/command/bot/start/')
     try {
       type Chains = { chains: { trades: { pnl: number | null }[] }[] }
