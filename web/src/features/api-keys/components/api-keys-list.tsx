@@ -1,5 +1,5 @@
-import { CheckCircle2, KeyRound, PowerOff, Trash2 } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { CheckCircle2, KeyRound, PowerOff, Trash2, type LucideIcon } from 'lucide-react'
+import { useEffect, useState, type ReactNode } from 'react'
 import {
   AlertDialog,
   AlertDialogAction,
@@ -37,6 +37,36 @@ function keyLabel(key: ApiKey): string {
  * permissions and IP restriction as the exchange reported them;
  * Set Active, Deactivate (the active key: back to the paper account) and Delete, which asks first.
  */
+/** One of a key's buttons: its icon, or a spinner while its request runs. */
+function KeyAction({
+  icon: Icon,
+  pending,
+  disabled,
+  className,
+  onClick,
+  children,
+}: {
+  icon: LucideIcon
+  pending: boolean
+  disabled: boolean
+  className?: string
+  onClick: () => void
+  children: ReactNode
+}) {
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      className={cn('flex-1 sm:flex-none', className)}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {pending ? <Spinner className="size-3.5" /> : <Icon aria-hidden="true" />}
+      {children}
+    </Button>
+  )
+}
+
 export function ApiKeysList() {
   const timeZone = useUserTimeZone()
   const formatAdded = (at: string) => formatZonedDateTime(at, timeZone)
@@ -162,48 +192,39 @@ export function ApiKeysList() {
                     </div>
                     <div className="flex shrink-0 gap-2 sm:justify-end">
                       {key.is_active ? (
-                        <Button
-                          variant="outline"
-                          size="sm"
-                          className="flex-1 sm:flex-none"
+                        <KeyAction
+                          icon={PowerOff}
+                          pending={deactivating}
                           disabled={busy}
                           onClick={() => {
                             onDeactivate(key)
                           }}
                         >
-                          {deactivating ? <Spinner className="size-3.5" /> : <PowerOff aria-hidden="true" />}
                           {s.deactivate}
-                        </Button>
+                        </KeyAction>
                       ) : (
-                        <Button
-                          variant="outline"
-                          size="sm"
-                          className="flex-1 sm:flex-none"
+                        <KeyAction
+                          icon={CheckCircle2}
+                          pending={activating}
                           disabled={busy}
                           onClick={() => {
                             onSetActive(key)
                           }}
                         >
-                          {activating ? (
-                            <Spinner className="size-3.5" />
-                          ) : (
-                            <CheckCircle2 aria-hidden="true" />
-                          )}
                           {s.setActive}
-                        </Button>
+                        </KeyAction>
                       )}
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        className="flex-1 text-destructive hover:bg-destructive/10 hover:text-destructive sm:flex-none"
+                      <KeyAction
+                        icon={Trash2}
+                        pending={removing}
                         disabled={busy}
+                        className="text-destructive hover:bg-destructive/10 hover:text-destructive"
                         onClick={() => {
                           setDeleting(key)
                         }}
                       >
-                        {removing ? <Spinner className="size-3.5" /> : <Trash2 aria-hidden="true" />}
                         {s.delete}
-                      </Button>
+                      </KeyAction>
                     </div>
                   </li>
                 )
