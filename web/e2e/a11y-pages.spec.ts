@@ -5,6 +5,7 @@ import { expect, logIn, test, type Account } from './fixtures'
 import { openLastingPosition } from './open-position'
 import { pageApi } from './page-api'
 import { statsHistory } from './seeded-history'
+import { expectVariant, follow, useVariant, variantName, VARIANTS, type Variant } from './variants'
 
 /**
  * Issue 33 point 6 and its Must show: every page, reached from the sidebar (at 360 px through the
@@ -14,15 +15,6 @@ import { statsHistory } from './seeded-history'
  * once: closed trades and chains, an open position (with its signals and log lines), a key, two
  * alert channels and, on /backtest, a walk-forward of a sweep beside a sweep.
  */
-
-const VARIANTS = [1440, 360].flatMap((width) =>
-  (['dark', 'light'] as const).flatMap((theme) =>
-    (['en', 'ru'] as const).map((language) => ({ width, theme, language })),
-  ),
-)
-type Variant = (typeof VARIANTS)[number]
-
-const variantName = (v: Variant) => `${String(v.width)} px, ${v.theme}, ${v.language}`
 
 /** The seeded backtest runs opened on /backtest: a walk-forward of a sweep, and a sweep. */
 const backtestIds: number[] = []
@@ -90,22 +82,6 @@ async function loaded(page: Page) {
   await expect(main(page).locator('[aria-busy="true"]')).toHaveCount(0)
 }
 
-const OPEN_MENU = { en: 'Open menu', ru: 'Открыть меню' } as const
-
-/** Follows the page's sidebar link, on a phone in the drawer the menu button opens. */
-async function follow(page: Page, path: string, language: Variant['language']) {
-  const menu = page.getByRole('button', { name: OPEN_MENU[language], exact: true })
-  if (await menu.isVisible()) {
-    await menu.click()
-    const drawer = page.getByRole('dialog')
-    await drawer.locator(`nav a[href="${path}"]`).click()
-    await expect(drawer).toBeHidden()
-  } else {
-    await page.locator(`aside nav a[href="${path}"]`).first().click()
-  }
-  await expect(page).toHaveURL(new RegExp(`${path}$`))
-}
-
 async function seed(page: Page, account: Account, serverUrl: string) {
   await logIn(page, account)
   await openLastingPosition(page, page.request, serverUrl)
@@ -153,15 +129,9 @@ test.describe('every page passes axe-core and fits the width', () => {
   for (const variant of VARIANTS) {
     test(`logged in, ${variantName(variant)}`, async ({ page, login }) => {
       test.setTimeout(90_000)
-      await page.setViewportSize({ width: variant.width, height: 900 })
-      await page.addInitScript((stored) => {
-        localStorage.setItem('theme', stored.theme)
-        localStorage.setItem('language', stored.language)
-      }, variant)
+      await useVariant(page, variant)
       await login(page, account)
-      await expect(page.locator('html')).toHaveAttribute('lang', variant.language)
-      if (variant.theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/)
-      else await expect(page.locator('html')).not.toHaveClass(/\bdark\b/)
+      await expectVariant(page, variant)
       for (const { path, ready } of PAGES) {
         await test.step(path, async () => {
           await follow(page, path, variant.language)

@@ -105,7 +105,15 @@ export async function logIn(page: Page, account: Account) {
   await expect(page).toHaveURL(/\/dashboard$/)
 }
 
-type WorkerFixtures = { server: SignalDeskServer }
+type WorkerFixtures = {
+  server: SignalDeskServer
+  /**
+   * Simulated seconds per real second of the worker's market (default {@link MARKET_SPEED}). A
+   * file that needs fills stamped on the wall clock (the dashboard's counts read "now" from it)
+   * runs its own server at '1' with `test.use({ marketSpeed: '1' })`.
+   */
+  marketSpeed: string
+}
 type TestFixtures = {
   /** Logs in through the form (as the worker's user unless another account is given). */
   login: (page?: Page, account?: Account) => Promise<void>
@@ -127,9 +135,9 @@ export const CANDLE_EVERY_MS = (15 * 60 * 1000) / Number(MARKET_SPEED)
  * stopped by its pid when the worker ends and the folder removed.
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  marketSpeed: [MARKET_SPEED, { scope: 'worker', option: true }],
   server: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring.
-    async ({}, use) => {
+    async ({ marketSpeed }, use) => {
       const dir = mkdtempSync(join(tmpdir(), 'signaldesk-e2e-'))
       const logPath = join(dir, 'server.log')
       const database = `sqlite://${join(dir, 'e2e.db')}`
@@ -192,8 +200,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           ],
           {
             stdio: ['ignore', 'pipe', 'pipe'],
-            // The simulated market at 180x: a 15-minute candle closes every 5 seconds.
-            env: { ...process.env, SIGNALDESK_MARKET__SPEED: MARKET_SPEED },
+            // At 180x (the default) a 15-minute candle closes every 5 seconds.
+            env: { ...process.env, SIGNALDESK_MARKET__SPEED: marketSpeed },
           },
         )
         started.stdout.pipe(log, { end: false })

@@ -1,11 +1,8 @@
 import { expect, type Page } from '@playwright/test'
 
-/**
- * Calls the API as the logged-in page does (its stored token; no cookie or CSRF needed) and
- * answers the JSON body; fails the test on a status of 300 or more.
- */
-export async function pageApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const [status, json] = await page.evaluate(
+/** The status and JSON body of an API call made as the logged-in page (its stored token). */
+export async function pageApiCall(page: Page, method: string, path: string, body?: unknown) {
+  return page.evaluate(
     async ([verb, target, payload]) => {
       const answer = await fetch(target, {
         method: verb,
@@ -20,7 +17,15 @@ export async function pageApi<T>(page: Page, method: string, path: string, body?
     },
     [method, path, body] as const,
   )
-  expect(status, `${method} ${path}`).toBeLessThan(300)
+}
+
+/**
+ * Calls the API as the logged-in page does (its stored token; no cookie or CSRF needed) and
+ * answers the JSON body; fails the test, with the body, on a status of 300 or more.
+ */
+export async function pageApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const [status, json] = await pageApiCall(page, method, path, body)
+  expect(status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300)
   return json as T
 }
 

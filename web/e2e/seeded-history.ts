@@ -239,3 +239,33 @@ export function dashboardHistory(now = Date.now()): History {
     ],
   }
 }
+
+/** Four closed trades; the newest a few minutes old, so its chart lies on the live market. */
+export function tradesHistory(now = Date.now()): History {
+  const trade = (symbol: string, side: 'long' | 'short', pnl: string, minutesAgo: number) => ({
+    symbol,
+    side,
+    status: 'CLOSED' as const,
+    leverage: 10,
+    margin: '50',
+    qty: '0.01',
+    entry_price: symbol === 'BTCUSDT' ? '50000' : '2000',
+    exit_price: symbol === 'BTCUSDT' ? '50100' : '1990',
+    pnl,
+    fees: '0',
+    opened_at: iso(now - minutesAgo * MINUTE),
+    closed_at: iso(now - (minutesAgo - 10) * MINUTE),
+    chain: null,
+    chain_step: null,
+  })
+  return {
+    chains: [],
+    trades: [
+      trade('BTCUSDT', 'long', '12.5', 30),
+      trade('ETHUSDT', 'short', '-7.25', 600),
+      trade('BTCUSDT', 'short', '-0.5', 1200),
+      trade('ETHUSDT', 'long', '3.125', 2000),
+    ],
+    balance_snapshots: [],
+  }
+}
