@@ -317,8 +317,7 @@ export const en = {
     chart: 'Chart',
     showChart: (id: number) => `Show the chart of trade #${String(id)}`,
     hideChart: (id: number) => `Hide the chart of trade #${String(id)}`,
-    range: (first: number, last: number, count: number) =>
-      `${String(first)}–${String(last)} of ${String(count)}`,
+    range: (first: string, last: string, count: string) => `${first}–${last} of ${count}`,
     previous: 'Previous page',
     next: 'Next page',
     pagination: 'Pages',

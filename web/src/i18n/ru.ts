@@ -267,8 +267,7 @@ export const ru: Catalogue = {
     chart: 'График',
     showChart: (id: number) => `Показать график сделки №${String(id)}`,
     hideChart: (id: number) => `Скрыть график сделки №${String(id)}`,
-    range: (first: number, last: number, count: number) =>
-      `${String(first)}–${String(last)} из ${String(count)}`,
+    range: (first: string, last: string, count: string) => `${first}–${last} из ${count}`,
     previous: 'Предыдущая страница',
     next: 'Следующая страница',
     pagination: 'Страницы',

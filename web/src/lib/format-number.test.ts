@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { applyLanguage } from '@/i18n/language'
-import { formatNumber, formatPercent, liveNumberFormat } from '@/lib/format-number'
+import { formatCount, formatNumber, formatPercent, liveNumberFormat } from '@/lib/format-number'
 
 afterEach(() => {
   applyLanguage('en')
@@ -28,6 +28,16 @@ describe('formatNumber', () => {
     expect(formatNumber(10000, 2)).toBe('10\u00a0000,00')
     expect(formatNumber(-3.5, 2)).toBe('-3,50')
     expect(formatNumber(0.12345, 4)).toBe('0,1235')
+  })
+})
+
+describe('formatCount', () => {
+  it("groups a whole count the language's way, with no decimals", () => {
+    expect(formatCount(0)).toBe('0')
+    expect(formatCount(123456)).toBe('123,456')
+    applyLanguage('ru')
+    expect(formatCount(123456)).toBe('123\u00a0456')
+    expect(formatCount(123456)).toBe(russian(123456, { maximumFractionDigits: 0 }))
   })
 })
 

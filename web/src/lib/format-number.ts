@@ -25,6 +25,11 @@ export function formatNumber(value: number, decimals: number, maxDecimals = deci
   return numberFormat({ minimumFractionDigits: decimals, maximumFractionDigits: maxDecimals }).format(value)
 }
 
+/** A whole count, grouped the language's way ("12,345" in English, "12 345" in Russian). */
+export function formatCount(value: number): string {
+  return formatNumber(value, 0)
+}
+
 /**
  * A figure that is already in percent (12.5 for 12.5 %) with `decimals` places, written the
  * language's way: "12.50%" in English, "12,50 %" in Russian.

@@ -10,7 +10,7 @@ import {
   weekdayLabel,
   type StatsBucket,
 } from '@/components/stats/stats-format'
-import { formatNumber, formatPercent } from '@/lib/format-number'
+import { formatCount, formatNumber, formatPercent } from '@/lib/format-number'
 
 const s = liveSection('periodStatistics')
 
@@ -66,9 +66,9 @@ export function StatsFigures({ data }: { data: StatsResponse }) {
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-2 gap-4 md:grid-cols-3 xl:grid-cols-6">
-        <StatTile label={s.totalTrades} value={String(data.total_trades)} />
-        <StatTile label={s.winningTrades} value={String(data.win_trades)} />
-        <StatTile label={s.losingTrades} value={String(data.lose_trades)} />
+        <StatTile label={s.totalTrades} value={formatCount(data.total_trades)} />
+        <StatTile label={s.winningTrades} value={formatCount(data.win_trades)} />
+        <StatTile label={s.losingTrades} value={formatCount(data.lose_trades)} />
         <StatTile label={s.winRate} value={formatPercent(data.win_rate, 1)} />
         <StatTile
           label={s.totalPnl}

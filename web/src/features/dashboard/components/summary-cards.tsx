@@ -5,6 +5,7 @@ import { cn } from '@/lib/utils'
 import type { DashboardResponse } from '@/features/dashboard/api/get-dashboard'
 import { dashboardStrings as s } from '@/features/dashboard/strings'
 import { formatChange, percentChange } from '@/features/dashboard/utils/percent-change'
+import { formatCount } from '@/lib/format-number'
 
 /**
  * The change against 24 hours ago: "+25.0%" with an up trend (green) or "-12.5%" with a down trend
@@ -45,10 +46,10 @@ export function SummaryCards({ dashboard }: { dashboard: DashboardResponse }) {
       <StatTile label={s.volume24h} value={formatMoney(dashboard.volume24h)}>
         <ChangeLine now={dashboard.volume24h} before={dashboard.volume24h_ago} />
       </StatTile>
-      <StatTile label={s.openTrades} value={String(summary.open_trades)}>
+      <StatTile label={s.openTrades} value={formatCount(summary.open_trades)}>
         <ChangeLine now={summary.open_trades} before={summary.open_trades_24h_ago} />
       </StatTile>
-      <StatTile label={s.totalTrades} value={String(summary.total_trades)}>
+      <StatTile label={s.totalTrades} value={formatCount(summary.total_trades)}>
         <ChangeLine now={summary.total_trades} before={summary.total_trades_24h_ago} />
       </StatTile>
     </div>

@@ -10,7 +10,7 @@ import { pnlClass } from '@/lib/pnl-class'
 import { useBotStatus } from '@/features/dashboard/api/get-bot-status'
 import { useStatistics } from '@/features/live-statistics/api/get-statistics'
 import { LIVE_PERIODS, statisticsStrings as s, type LivePeriod } from '@/features/live-statistics/strings'
-import { formatPercent } from '@/lib/format-number'
+import { formatCount, formatPercent } from '@/lib/format-number'
 
 function isPeriod(value: string): value is LivePeriod {
   return (LIVE_PERIODS as readonly string[]).includes(value)
@@ -61,7 +61,7 @@ export function LiveStatisticsPage() {
           aria-busy={statistics.isFetching}
           className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4"
         >
-          <StatTile label={s.totalTrades} value={String(stats.total_trades)} />
+          <StatTile label={s.totalTrades} value={formatCount(stats.total_trades)} />
           <StatTile label={s.winRate} value={formatPercent(stats.win_rate, 1)} />
           <StatTile
             label={s.totalProfit}
@@ -73,8 +73,8 @@ export function LiveStatisticsPage() {
             value={formatMoney(stats.average_profit)}
             valueClassName={pnlClass(stats.average_profit)}
           />
-          <StatTile label={s.winningTrades} value={String(stats.winning_trades)} />
-          <StatTile label={s.losingTrades} value={String(stats.losing_trades)} />
+          <StatTile label={s.winningTrades} value={formatCount(stats.winning_trades)} />
+          <StatTile label={s.losingTrades} value={formatCount(stats.losing_trades)} />
           <StatTile label={s.maxDrawdown} value={formatPercent(stats.max_drawdown, 2)} />
         </div>
       ) : statistics.isError ? (

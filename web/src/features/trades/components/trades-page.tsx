@@ -13,6 +13,7 @@ import { DEFAULT_FILTER, type TradesFilter } from '@/features/trades/utils/trade
 import { serverMessage } from '@/lib/api-client'
 import { useDebouncedValue } from '@/lib/use-debounced-value'
 import { DESKTOP_QUERY, useMediaQuery } from '@/lib/use-media-query'
+import { formatCount } from '@/lib/format-number'
 
 type PageRef = { cursor: string | null; before: number }
 const FIRST_PAGE: PageRef = { cursor: null, before: 0 }
@@ -96,7 +97,11 @@ export function TradesPage() {
               <TradesList trades={page.results} timeZone={page.time_zone} desktop={desktop} />
               <nav aria-label={s.pagination} className="flex flex-wrap items-center justify-between gap-3">
                 <p className="text-sm text-muted-foreground tabular-nums" aria-live="polite">
-                  {s.range(first, first + page.results.length - 1, page.count)}
+                  {s.range(
+                    formatCount(first),
+                    formatCount(first + page.results.length - 1),
+                    formatCount(page.count),
+                  )}
                 </p>
                 <div className="flex flex-wrap gap-2">
                   <Button
