@@ -6,6 +6,7 @@ import { HomeRedirect, RequireAuth } from '@/features/auth/components/route-guar
 import { SignalsTable } from '@/features/signals/components/signals-table'
 import { AppLayout } from '@/app/layout/app-layout'
 import { RootLayout } from '@/app/root-layout'
+import { RouteError } from '@/app/route-error'
 
 /**
  * A page loaded on its first visit (the frame shows "Загрузка..." meanwhile), so the first
@@ -47,6 +48,7 @@ const BacktestPage = lazyPage(() =>
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
+    errorElement: <RouteError landmark />,
     children: [
       { path: '/login', element: <LoginPage /> },
       {
@@ -57,22 +59,28 @@ export const routes: RouteObject[] = [
         ),
         children: [
           {
-            path: '/dashboard',
-            element: (
-              <DashboardPage
-                signals={<SignalsTable limit={DASHBOARD_SIGNALS_LIMIT} viewAllHref="/trading-signals" />}
-              />
-            ),
+            // A page that fails shows RouteError inside the frame: the sidebar stays.
+            errorElement: <RouteError />,
+            children: [
+              {
+                path: '/dashboard',
+                element: (
+                  <DashboardPage
+                    signals={<SignalsTable limit={DASHBOARD_SIGNALS_LIMIT} viewAllHref="/trading-signals" />}
+                  />
+                ),
+              },
+              { path: '/trading-signals', element: <TradingSignalsPage /> },
+              { path: '/api-keys', element: <ApiKeysPage /> },
+              { path: '/settings', element: <SettingsPage /> },
+              { path: '/logs', element: <LogsPage /> },
+              { path: '/statistics', element: <LiveStatisticsPage /> },
+              { path: '/stats', element: <StatsPage /> },
+              { path: '/trades', element: <TradesPage /> },
+              { path: '/backtest', element: <BacktestPage /> },
+              { path: '/audit-log', element: <AuditLogPage /> },
+            ],
           },
-          { path: '/trading-signals', element: <TradingSignalsPage /> },
-          { path: '/api-keys', element: <ApiKeysPage /> },
-          { path: '/settings', element: <SettingsPage /> },
-          { path: '/logs', element: <LogsPage /> },
-          { path: '/statistics', element: <LiveStatisticsPage /> },
-          { path: '/stats', element: <StatsPage /> },
-          { path: '/trades', element: <TradesPage /> },
-          { path: '/backtest', element: <BacktestPage /> },
-          { path: '/audit-log', element: <AuditLogPage /> },
         ],
       },
       { path: '/', element: <HomeRedirect /> },

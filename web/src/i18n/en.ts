@@ -48,6 +48,14 @@ export const en = {
       detail: 'What this page shows may be stale until it is back; the app tries again every 30 s.',
       retry: 'Retry now',
     },
+    // Not worded by the spec: a page that failed to render, or whose code failed to load.
+    routeError: {
+      title: 'Something went wrong',
+      detail:
+        'This page stopped on an error; the bot on the server is not affected. Reload the page, or go back to the dashboard.',
+      reload: 'Reload the page',
+      dashboard: 'Go to the dashboard',
+    },
     // Degraded mode (docs/reliability.md).
     degraded: {
       title: 'Database unreachable',
