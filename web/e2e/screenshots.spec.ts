@@ -102,6 +102,8 @@ test.describe('screenshots', () => {
       await page.getByLabel('API Key', { exact: true }).fill(`key-${label}`)
       await page.getByLabel('API Secret').fill(`secret-${label}`)
       await page.getByLabel('Mode').selectOption(mode)
+      // Paper keys: Set Active checks a Bybit key with Bybit, which this spec has no fake of.
+      await page.getByLabel('Exchange').selectOption('Paper')
       await page.getByRole('button', { name: 'Add API Key' }).click()
       await expect(page.getByText('API key added successfully').first()).toBeVisible()
     }
