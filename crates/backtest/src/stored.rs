@@ -9,7 +9,7 @@ use signaldesk_core::market::Candle;
 use signaldesk_store::Store;
 use tokio::runtime::{Handle, RuntimeFlavor};
 
-use crate::threads::yield_to_the_live_bots;
+use crate::threads::{keep_off_the_callers_core, yield_to_the_live_bots};
 use crate::BacktestError;
 
 /// One stretch of every symbol's stored candles (in the order asked), oldest first.
@@ -87,6 +87,9 @@ impl StoredCandles {
             .name("backtest-read".into())
             .spawn(move || {
                 yield_to_the_live_bots();
+                // Started from the trading thread, it would take turns with the trading on
+                // its core: the reading is as heavy as the trading or the rating.
+                keep_off_the_callers_core();
                 let mut start = from_ms;
                 while start < to_ms {
                     let end = to_ms.min(start + stretch_ms);

@@ -32,6 +32,20 @@ pub fn keep_to_one_core() {
     core_affinity::set_for_current(core);
 }
 
+/// Keeps the calling thread, started from a thread kept to one core, to the next core of the
+/// process's instead of the one it inherited (the core after it, so threads started from
+/// different cores spread). A thread not kept to one core stays as it is.
+pub fn keep_off_the_callers_core() {
+    let cores = process_cores();
+    let mine = core_affinity::get_core_ids().unwrap_or_default();
+    let [inherited] = mine.as_slice() else {
+        return;
+    };
+    if let Some(at) = cores.iter().position(|c| c.id == inherited.id) {
+        core_affinity::set_for_current(cores[(at + 1) % cores.len()]);
+    }
+}
+
 /// The cores the process may use, read once (a thread kept to one core would see only it).
 fn process_cores() -> &'static [CoreId] {
     static CORES: OnceLock<Vec<CoreId>> = OnceLock::new();
@@ -86,6 +100,44 @@ mod tests {
             before,
             "the caller's own cores are unchanged"
         );
+    }
+
+    #[test]
+    fn a_thread_kept_off_its_callers_core_runs_on_the_next_one() {
+        let cores = super::process_cores();
+        let (callers, its_child) = std::thread::spawn(|| {
+            super::keep_to_one_core();
+            let child = std::thread::spawn(|| {
+                super::keep_off_the_callers_core();
+                status("Cpus_allowed_list:")
+            });
+            (status("Cpus_allowed_list:"), child.join().unwrap())
+        })
+        .join()
+        .unwrap();
+        let at = |list: &str| {
+            let id: usize = list.parse().expect("a single core's number");
+            cores
+                .iter()
+                .position(|c| c.id == id)
+                .expect("one of the process's cores")
+        };
+        assert_eq!(at(&its_child), (at(&callers) + 1) % cores.len());
+        if cores.len() > 1 {
+            assert_ne!(its_child, callers, "off the caller's core");
+        }
+    }
+
+    #[test]
+    fn a_thread_on_every_core_stays_there_when_kept_off_its_callers_core() {
+        let before = status("Cpus_allowed_list:");
+        let after = std::thread::spawn(|| {
+            super::keep_off_the_callers_core();
+            status("Cpus_allowed_list:")
+        })
+        .join()
+        .unwrap();
+        assert_eq!(after, before);
     }
 }
 
