@@ -19,7 +19,7 @@ mod notify;
 mod reconcile;
 mod watch;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -97,12 +97,12 @@ pub struct TradingWorker {
     deps: TradingDeps,
     settings: BotSettings,
     /// The latest trading signal per symbol, to see transitions.
-    signals: HashMap<String, TradeSignal>,
+    signals: FxHashMap<String, TradeSignal>,
     /// The last price seen per symbol.
-    prices: HashMap<String, Decimal>,
-    instruments: HashMap<String, Instrument>,
+    prices: FxHashMap<String, Decimal>,
+    instruments: FxHashMap<String, Instrument>,
     /// Open trades by symbol (one position per symbol).
-    open: HashMap<String, Trade>,
+    open: FxHashMap<String, Trade>,
     /// Set while a write to the store failed and the books wait for a reconciliation.
     out_of_sync: books::OutOfSync,
     /// Known that no open martingale chain waits for its next step: set when a look at the
@@ -138,9 +138,9 @@ impl TradingWorker {
             deps,
             settings,
             signals: known_signals.into_iter().collect(),
-            prices: HashMap::new(),
-            instruments: HashMap::new(),
-            open: HashMap::new(),
+            prices: FxHashMap::default(),
+            instruments: FxHashMap::default(),
+            open: FxHashMap::default(),
             out_of_sync: books::OutOfSync::default(),
             no_waiting_chains: false,
             last_skip: None,

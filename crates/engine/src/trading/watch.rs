@@ -4,7 +4,7 @@
 //! Both raise once and clear when it is over; the [`Alerts`](crate::Alerts) handle makes
 //! repeated calls free.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
 
 use super::TradingWorker;
@@ -21,7 +21,7 @@ const VENUE_PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug)]
 pub(super) struct Watch {
     started: Instant,
-    last_tick: HashMap<String, Instant>,
+    last_tick: FxHashMap<String, Instant>,
     venue_failing_since: Option<(Instant, chrono::DateTime<chrono::Utc>)>,
 }
 
@@ -29,7 +29,7 @@ impl Default for Watch {
     fn default() -> Self {
         Watch {
             started: Instant::now(),
-            last_tick: HashMap::new(),
+            last_tick: FxHashMap::default(),
             venue_failing_since: None,
         }
     }

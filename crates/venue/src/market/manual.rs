@@ -1,7 +1,7 @@
 //! A market moved by hand: every price and candle is set by the caller. For tests of the
 //! paper exchange and of the workers built on [`MarketData`], where each step must be exact.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::{Mutex, MutexGuard};
 
 use async_trait::async_trait;
@@ -24,8 +24,8 @@ pub struct ManualMarket {
 #[derive(Default)]
 struct ManualState {
     now_ms: i64,
-    prices: HashMap<String, Decimal>,
-    history: HashMap<(String, u32), Vec<Candle>>,
+    prices: FxHashMap<String, Decimal>,
+    history: FxHashMap<(String, u32), Vec<Candle>>,
 }
 
 impl ManualMarket {

@@ -1,6 +1,7 @@
 //! [`PaperExchange`]: every user's paper account behind one lock, fed by a market; and
 //! [`PaperAccount`]: one user's [`Venue`] on it.
 
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -33,7 +34,7 @@ pub struct PaperExchange {
 struct Shared {
     config: PaperConfig,
     market: Arc<dyn MarketData>,
-    instruments: HashMap<String, Instrument>,
+    instruments: FxHashMap<String, Instrument>,
     journal: Arc<dyn PaperJournal>,
     state: Mutex<State>,
     /// The market subscription until [`PaperExchange::spawn`] takes it.
@@ -44,9 +45,9 @@ struct Shared {
 struct State {
     accounts: HashMap<UserId, AccountSnapshot>,
     senders: HashMap<UserId, broadcast::Sender<VenueEvent>>,
-    prices: HashMap<String, Decimal>,
+    prices: FxHashMap<String, Decimal>,
     /// The market time of the price in `prices`: an older tick arriving late is ignored.
-    price_times: HashMap<String, i64>,
+    price_times: FxHashMap<String, i64>,
 }
 
 impl State {
@@ -615,7 +616,7 @@ impl Venue for PaperAccount {
 
 /// Sets `symbol`'s entry, allocating its key only the first time (ticks come by the million
 /// in a backtest).
-fn set_for<V>(map: &mut HashMap<String, V>, symbol: &str, value: V) {
+fn set_for<V>(map: &mut FxHashMap<String, V>, symbol: &str, value: V) {
     match map.get_mut(symbol) {
         Some(slot) => *slot = value,
         None => {

@@ -2,7 +2,8 @@
 //! loses nothing: balances, positions, stops, trailing progress, processed client order ids,
 //! recent closes and funding settlements.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -72,7 +73,7 @@ pub(crate) struct OrderIndex {
     forgotten: u64,
     /// Each id's order, counted from the first order the index saw (the oldest kept one
     /// when the same id is remembered twice, as a scan from the front found).
-    at: HashMap<String, u64>,
+    at: FxHashMap<String, u64>,
 }
 
 impl PartialEq for OrderIndex {
@@ -86,7 +87,7 @@ impl Eq for OrderIndex {}
 impl AccountSnapshot {
     fn order_index(&mut self) -> &mut OrderIndex {
         if !self.order_index.built {
-            let mut at = HashMap::with_capacity(self.orders.len());
+            let mut at = FxHashMap::with_capacity_and_hasher(self.orders.len(), Default::default());
             for (n, fill) in self.orders.iter().enumerate() {
                 at.entry(fill.client_order_id.clone()).or_insert(n as u64);
             }
