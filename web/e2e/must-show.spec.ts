@@ -35,8 +35,12 @@ async function closeAllAndStop(page: Page, variant: Variant) {
   const t = CATALOGUES[variant.language]
   const board = t.dashboard
   const positions = page.getByRole('region', { name: board.openPositions.title })
-  const symbols = await pageApi<{ results: unknown[] }>(page, 'GET', '/api/trades/?status=open&page_size=100')
-  const open = symbols.results.length
+  const openTrades = await pageApi<{ results: unknown[] }>(
+    page,
+    'GET',
+    '/api/trades/?status=open&page_size=100',
+  )
+  const open = openTrades.results.length
   expect(open, 'positions open before Close all').toBeGreaterThan(0)
   await expect(cardValue(page, board.openTrades)).toHaveText(String(open))
 

@@ -16,6 +16,7 @@ vi.mock('@/features/audit-log/components/audit-log-page', () => ({
 afterEach(() => {
   applyLanguage('en')
   vi.restoreAllMocks()
+  vi.unstubAllGlobals()
 })
 
 describe('RouteError', () => {
@@ -55,7 +56,6 @@ describe('RouteError', () => {
     expect(screen.getByText('chunk missing')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Перезагрузить страницу' }))
     expect(reload).toHaveBeenCalledOnce()
-    vi.unstubAllGlobals()
   })
 })
 
