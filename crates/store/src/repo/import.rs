@@ -14,10 +14,10 @@ use crate::repo::dashboard::BalanceSnapshot;
 use crate::repo::trades::{side_str, Chain, Trade};
 use crate::{Store, StoreError};
 
-/// Rows per INSERT: 500 trades (14,500 values) stays under both databases' limits on values
-/// per statement; fewer statements also mean fewer versions of the user's `trade_running`
-/// row on PostgreSQL (one per statement).
-const TRADES_PER_INSERT: usize = 500;
+/// Rows per INSERT: 1,000 trades (29,000 values) stays under both databases' limits on values
+/// per statement (SQLite 32,766, PostgreSQL 65,535); fewer statements also mean fewer
+/// versions of the user's `trade_running` row on PostgreSQL (one per statement).
+const TRADES_PER_INSERT: usize = 1_000;
 const ROWS_PER_INSERT: usize = 2_000;
 
 /// How values are written in a statement. sqlx's SQLite driver looks every named value
@@ -121,29 +121,83 @@ impl Store {
         snapshots: &[BalanceSnapshot],
     ) -> Result<(), StoreError> {
         let marks = Marks::of(self);
-        let mut tx = self.pool.begin().await?;
-        let mut chain_ids = Vec::with_capacity(chains.len());
-        for c in chains {
-            let row = sqlx::query(
-                "INSERT INTO martingale_chains (user_id, symbol, status, step, side, result,
-                     created_at, closed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-            )
-            .bind(user_id)
-            .bind(&c.symbol)
-            .bind(match c.status {
-                crate::ChainStatus::Open => "OPEN",
-                crate::ChainStatus::Closed => "CLOSED",
-            })
-            .bind(i64::from(c.step))
-            .bind(side_str(c.side))
-            .bind(c.won.map(|w| if w { "won" } else { "lost" }))
-            .bind(c.created_at)
-            .bind(c.closed_at)
-            .fetch_one(&mut *tx)
-            .await?;
-            chain_ids.push(row.try_get::<i64, _>("id")?);
+        let sqlite = self.backend() == crate::Backend::Sqlite;
+        let mut conn = self.pool.acquire().await?;
+        // SQLite's page cache (2 MB by default) cannot hold the pages a large transaction
+        // dirties: it spills them to the WAL and reads them back, over a million small writes
+        // and reads for 100,000 trades, most of the import's time (system time). The import's
+        // connection gets room for them while it writes; the cache is filled only as needed.
+        let default_cache: Option<i64> = if sqlite {
+            let row = sqlx::query("PRAGMA cache_size")
+                .fetch_one(&mut *conn)
+                .await?;
+            sqlx::query("PRAGMA cache_size = -262144")
+                .execute(&mut *conn)
+                .await?;
+            Some(row.try_get(0)?)
+        } else {
+            None
+        };
+        let written = self
+            .write_history(&mut conn, marks, user_id, venue, chains, trades, snapshots)
+            .await;
+        if let Some(pages) = default_cache {
+            sqlx::query(&format!("PRAGMA cache_size = {pages}"))
+                .execute(&mut *conn)
+                .await?;
+        }
+        written
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn write_history(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        marks: Marks,
+        user_id: i64,
+        venue: AccountVenue,
+        chains: &[Chain],
+        trades: &[(Trade, Option<usize>)],
+        snapshots: &[BalanceSnapshot],
+    ) -> Result<(), StoreError> {
+        use sqlx::Connection;
+        // SQLite: the write lock from the start, so the chain ids reserved below stay free.
+        let mut tx = match self.backend() {
+            crate::Backend::Sqlite => conn.begin_with("BEGIN IMMEDIATE").await?,
+            crate::Backend::Postgres => conn.begin().await?,
+        };
+        let chain_ids = reserve_chain_ids(&mut tx, self.backend(), chains.len()).await?;
+        let chain_rows: Vec<(&Chain, i64)> = chains.iter().zip(chain_ids.iter().copied()).collect();
+        for chunk in chain_rows.chunks(ROWS_PER_INSERT) {
+            let sql = multi_row_insert(
+                marks,
+                "INSERT INTO martingale_chains (id, user_id, symbol, status, step, side, result,
+                     created_at, closed_at)",
+                9,
+                chunk.len(),
+            );
+            let mut q = sqlx::query(&sql);
+            for (c, id) in chunk {
+                q = q
+                    .bind(*id)
+                    .bind(user_id)
+                    .bind(&c.symbol)
+                    .bind(match c.status {
+                        crate::ChainStatus::Open => "OPEN",
+                        crate::ChainStatus::Closed => "CLOSED",
+                    })
+                    .bind(i64::from(c.step))
+                    .bind(side_str(c.side))
+                    .bind(c.won.map(|w| if w { "won" } else { "lost" }))
+                    .bind(c.created_at)
+                    .bind(c.closed_at);
+            }
+            q.execute(&mut *tx).await?;
         }
 
+        // Oldest first, so each index grows at its end as the live trades make it grow.
+        let mut trades: Vec<&(Trade, Option<usize>)> = trades.iter().collect();
+        trades.sort_by_key(|(t, _)| (t.opened_at, t.created_at));
         const TRADE_HEAD: &str = "INSERT INTO trades (user_id, symbol, side, status,
             client_order_id, leverage, margin, qty, open_qty, entry_price, exit_price,
             closed_qty, exit_value, pnl, fees, volume, stop_loss, tp_step, close_reason,
@@ -193,7 +247,7 @@ impl Store {
 
         // Two fills per trade: the opening one and the closing one.
         let mut fills = Vec::with_capacity(trades.len() * 2);
-        for (t, _) in trades {
+        for (t, _) in &trades {
             let id = ids
                 .get(&t.client_order_id)
                 .copied()
@@ -248,6 +302,47 @@ impl Store {
         crate::repo::running::rebuild(&mut tx, user_id, venue).await?;
         tx.commit().await?;
         Ok(())
+    }
+}
+
+/// `count` ids for new martingale chains, free for this transaction to insert: PostgreSQL
+/// draws them from the table's sequence; SQLite, whose write lock the transaction holds,
+/// takes the ones after both the largest id and the AUTOINCREMENT counter (so an id of a
+/// deleted chain is never given again).
+async fn reserve_chain_ids(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    backend: crate::Backend,
+    count: usize,
+) -> Result<Vec<i64>, StoreError> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let count = i64::try_from(count)
+        .map_err(|_| StoreError::Invalid("too many chains in one import".into()))?;
+    match backend {
+        crate::Backend::Postgres => {
+            let rows = sqlx::query(
+                "SELECT nextval(pg_get_serial_sequence('martingale_chains', 'id')) AS id
+                 FROM generate_series(1, $1)",
+            )
+            .bind(count)
+            .fetch_all(&mut **tx)
+            .await?;
+            rows.iter()
+                .map(|r| r.try_get::<i64, _>("id").map_err(StoreError::from))
+                .collect()
+        }
+        crate::Backend::Sqlite => {
+            let row = sqlx::query(
+                "SELECT MAX(IFNULL((SELECT MAX(id) FROM martingale_chains), 0),
+                            IFNULL((SELECT seq FROM sqlite_sequence
+                                    WHERE name = 'martingale_chains'), 0)) AS last",
+            )
+            .fetch_one(&mut **tx)
+            .await?;
+            let last: i64 = row.try_get("last")?;
+            Ok((last + 1..=last + count).collect())
+        }
     }
 }
 

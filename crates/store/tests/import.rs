@@ -1,0 +1,172 @@
+//! A history import (`Store::import_history`) on SQLite always and PostgreSQL when
+//! `TEST_DATABASE_URL` is set: its chains take ids after every id given before (a deleted
+//! chain's included), its trades name the chains of the file whatever their order in it, and
+//! the bot's next chain gets an id of its own.
+
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use signaldesk_core::account::AccountVenue;
+use signaldesk_core::market::PositionSide;
+use signaldesk_store::repo::dashboard::BalanceSnapshot;
+use signaldesk_store::test_support::TestDatabase;
+use signaldesk_store::{Chain, ChainStatus, Trade, TradeStatus};
+
+const HOUR: i64 = 3_600_000;
+
+fn chain(user_id: i64, symbol: &str, created_at: i64) -> Chain {
+    Chain {
+        id: 0,
+        user_id,
+        symbol: symbol.into(),
+        status: ChainStatus::Closed,
+        step: 1,
+        side: PositionSide::Long,
+        won: Some(true),
+        created_at,
+        closed_at: Some(created_at + HOUR),
+    }
+}
+
+fn closed_trade(user_id: i64, symbol: &str, order_id: &str, opened_at: i64, pnl: Decimal) -> Trade {
+    Trade {
+        id: 0,
+        user_id,
+        symbol: symbol.into(),
+        side: PositionSide::Long,
+        status: TradeStatus::Closed,
+        client_order_id: order_id.into(),
+        leverage: 10,
+        margin: dec!(20),
+        qty: dec!(0.1),
+        open_qty: dec!(0),
+        entry_price: Some(dec!(2000)),
+        exit_price: Some(dec!(2010)),
+        closed_qty: dec!(0.1),
+        exit_value: dec!(201),
+        pnl,
+        fees: dec!(0),
+        funding: dec!(0),
+        volume: dec!(401),
+        stop_loss: None,
+        tp_step: 0,
+        close_reason: Some("imported".into()),
+        chain_id: None,
+        chain_step: Some(1),
+        signal_id: None,
+        signal_at: None,
+        signal_price: None,
+        created_at: opened_at,
+        opened_at: Some(opened_at),
+        closed_at: Some(opened_at + HOUR / 2),
+        venue: None,
+    }
+}
+
+#[tokio::test]
+async fn imported_chains_take_fresh_ids_and_keep_their_trades() {
+    for (db, store) in TestDatabase::all_connected().await {
+        let user = store.create_user("trader", "h", 0).await.unwrap().id;
+        // Two chains the bot made, the second deleted: its id is never given again.
+        let kept = store
+            .insert_chain(&chain(user, "XRPUSDT", HOUR))
+            .await
+            .unwrap();
+        let deleted = store
+            .insert_chain(&chain(user, "XRPUSDT", 2 * HOUR))
+            .await
+            .unwrap();
+        store.delete_chain(user, deleted.id).await.unwrap();
+
+        let chains = [
+            chain(user, "BTCUSDT", 10 * HOUR),
+            chain(user, "ETHUSDT", 20 * HOUR),
+            chain(user, "SOLUSDT", 30 * HOUR),
+        ];
+        // Newest first in the file, and a trade with no chain between them.
+        let trades = [
+            (
+                closed_trade(user, "SOLUSDT", "imp-sol", 30 * HOUR, dec!(3)),
+                Some(2),
+            ),
+            (
+                closed_trade(user, "ADAUSDT", "imp-ada", 25 * HOUR, dec!(-1)),
+                None,
+            ),
+            (
+                closed_trade(user, "ETHUSDT", "imp-eth", 20 * HOUR, dec!(2)),
+                Some(1),
+            ),
+            (
+                closed_trade(user, "BTCUSDT", "imp-btc", 10 * HOUR, dec!(1)),
+                Some(0),
+            ),
+        ];
+        let snapshot = BalanceSnapshot {
+            taken_at: 40 * HOUR,
+            equity: dec!(10005),
+            available_balance: dec!(10005),
+            margin_balance: dec!(10005),
+        };
+        store
+            .import_history(user, AccountVenue::Paper, &chains, &trades, &[snapshot])
+            .await
+            .unwrap();
+
+        let imported = store
+            .chains_with_trades(user, AccountVenue::Paper, 10 * HOUR, i64::MAX)
+            .await
+            .unwrap();
+        assert_eq!(imported.len(), 3, "{}", db.label);
+        for c in &imported {
+            assert!(
+                c.id > deleted.id,
+                "{}: chain {} after {}",
+                db.label,
+                c.id,
+                deleted.id
+            );
+            assert_eq!(
+                c.trades.len(),
+                1,
+                "{}: one trade in chain {}",
+                db.label,
+                c.id
+            );
+        }
+        let all = store.all_trades(user).await.unwrap();
+        assert_eq!(all.len(), 4, "{}", db.label);
+        for t in &all {
+            let named = imported.iter().find(|c| Some(c.id) == t.chain_id);
+            match t.symbol.as_str() {
+                "ADAUSDT" => assert_eq!(t.chain_id, None, "{}", db.label),
+                symbol => {
+                    let c = named.unwrap_or_else(|| panic!("{}: {symbol} has its chain", db.label));
+                    let created = chains
+                        .iter()
+                        .find(|c| c.symbol == symbol)
+                        .unwrap()
+                        .created_at;
+                    assert_eq!(c.created_at, created, "{}: {symbol}'s chain", db.label);
+                }
+            }
+        }
+        // Trades are written oldest first: ids follow the opening times.
+        let opened: Vec<Option<i64>> = all.iter().map(|t| t.opened_at).collect();
+        let mut sorted = opened.clone();
+        sorted.sort();
+        assert_eq!(opened, sorted, "{}", db.label);
+
+        // The bot's next chain: a fresh id after the imported ones.
+        let next = store
+            .insert_chain(&chain(user, "XRPUSDT", 50 * HOUR))
+            .await
+            .unwrap();
+        assert!(
+            imported.iter().all(|c| c.id < next.id) && kept.id < next.id,
+            "{}: next chain {}",
+            db.label,
+            next.id
+        );
+        store.close().await;
+    }
+}
