@@ -91,19 +91,20 @@ impl<T: Lane> Rsi<T> {
     }
 }
 
-impl Rsi {
+impl<T: Lane> Rsi<T> {
     #[inline]
-    pub(crate) fn value(&self) -> Option<f64> {
+    pub(crate) fn value(&self) -> Option<T> {
         if self.taken <= self.period {
             return None;
         }
         let (gain, loss) = self.valued;
         let total = gain + loss;
-        Some(if total != 0.0 {
-            100.0 * (gain / total)
-        } else {
-            0.0
-        })
+        let zero = T::splat(0.0);
+        Some(T::select(
+            total.ne(zero),
+            T::splat(100.0) * (gain / total),
+            zero,
+        ))
     }
 }
 
@@ -499,10 +500,10 @@ pub(crate) struct Dmi<T = f64> {
 
 /// One bar of [`Dmi`] output.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct DmiValue {
-    pub(crate) plus_di: Option<f64>,
-    pub(crate) minus_di: Option<f64>,
-    pub(crate) adx: Option<f64>,
+pub(crate) struct DmiValue<T = f64> {
+    pub(crate) plus_di: Option<T>,
+    pub(crate) minus_di: Option<T>,
+    pub(crate) adx: Option<T>,
 }
 
 impl<T: Lane> Dmi<T> {
@@ -589,9 +590,9 @@ impl<T: Lane> Dmi<T> {
     }
 }
 
-impl Dmi {
+impl<T: Lane> Dmi<T> {
     #[inline]
-    pub(crate) fn value(&self) -> DmiValue {
+    pub(crate) fn value(&self) -> DmiValue<T> {
         let moves = self.moves();
         let lines = moves >= self.period;
         DmiValue {
@@ -630,18 +631,19 @@ impl Dmi<Pair> {
 /// and the fast EMA is seeded at that same index with the simple average of
 /// the last `fast` closes; the signal EMA is seeded with the average of the
 /// first `signal` MACD values. Both lines are reported from index
-/// `slow + signal - 2` (33 for 12/26/9), as TA-Lib does.
+/// `slow + signal - 2` (33 for 12/26/9), as TA-Lib does. On one symbol or
+/// two in lockstep, as [`Dmi`].
 #[derive(Clone, Debug)]
-pub(crate) struct Macd {
-    fast_seed: Sma,
-    fast: Ema,
-    slow: Ema,
-    signal: Ema,
+pub(crate) struct Macd<T = f64> {
+    fast_seed: Sma<T>,
+    fast: Ema<T>,
+    slow: Ema<T>,
+    signal: Ema<T>,
     /// The latest MACD value (the signal's latest input).
-    macd: f64,
+    macd: T,
 }
 
-impl Macd {
+impl<T: Lane> Macd<T> {
     pub(crate) fn reset(&mut self) {
         let Macd {
             fast_seed,
@@ -654,7 +656,7 @@ impl Macd {
         fast.reset();
         slow.reset();
         signal.reset();
-        *macd = 0.0;
+        *macd = T::splat(0.0);
     }
 
     pub(crate) fn new(fast: usize, slow: usize, signal: usize) -> Self {
@@ -663,12 +665,12 @@ impl Macd {
             fast: Ema::new(fast),
             slow: Ema::new(slow),
             signal: Ema::new(signal),
-            macd: 0.0,
+            macd: T::splat(0.0),
         }
     }
 
     #[inline(always)]
-    pub(crate) fn push(&mut self, close: f64) {
+    pub(crate) fn push(&mut self, close: T) {
         let slow = self.slow.push(close);
         let fast = if self.fast.value().is_some() {
             self.fast.step(close)
@@ -688,7 +690,7 @@ impl Macd {
 
     /// (MACD, signal).
     #[inline]
-    pub(crate) fn value(&self) -> Option<(f64, f64)> {
+    pub(crate) fn value(&self) -> Option<(T, T)> {
         self.signal.value().map(|signal| (self.macd, signal))
     }
 }
