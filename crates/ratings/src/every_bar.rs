@@ -119,12 +119,6 @@ impl<'a> Out<'a> {
         }
     }
 
-    /// How many bars the columns hold.
-    #[inline(always)]
-    pub(crate) fn bars(&self) -> usize {
-        self.n
-    }
-
     /// `line` has the value `v` on bar `i`.
     #[inline(always)]
     pub(crate) fn set(&mut self, line: usize, i: usize, v: f64) {
@@ -227,7 +221,7 @@ impl EveryBar {
             ..
         } = &mut *work;
         let n = candles.len();
-        recursions.every_bar(&[series], &mut [Out::new(&mut self.lines, n, first, gaps)]);
+        recursions.every_bar(series, &mut Out::new(&mut self.lines, n, first, gaps));
         self.finish::<AVX2>(candles, work);
         Ok(())
     }
@@ -296,6 +290,7 @@ impl EveryBar {
         let (
             Work {
                 pair,
+                recursions,
                 series: xa,
                 first: fa,
                 gaps: ga,
@@ -309,11 +304,12 @@ impl EveryBar {
             },
         ) = (&mut *wa, &mut *wb);
         pair.every_bar(
-            &[xa, xb],
+            [xa, xb],
             &mut [
                 Out::new(&mut a.lines, ca.len(), fa, ga),
                 Out::new(&mut b.lines, cb.len(), fb, gb),
             ],
+            recursions,
         );
         a.finish::<AVX2>(ca, wa);
         b.finish::<AVX2>(cb, wb);

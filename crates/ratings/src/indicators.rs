@@ -6,7 +6,7 @@
 //! state, so reading it on some bars only (a cold batch reads the last few)
 //! gives the same numbers as reading it on every bar.
 
-use crate::lane::{lanes, Lane, Pair};
+use crate::lane::{Lane, Pair};
 use crate::window::{
     exact_sum, ring_sums, rings, Ema, Ring, RollingRange, RollingSum, Sma, Window, Wma,
 };
@@ -108,25 +108,24 @@ impl<T: Lane> Rsi<T> {
     }
 }
 
+impl<T: Lane> Rsi<T> {
+    /// Lane `k` as a one-symbol state.
+    pub(crate) fn lane(&self, k: usize) -> Rsi {
+        Rsi {
+            period: self.period,
+            taken: self.taken,
+            prev_close: self.prev_close.lane(k),
+            gain: self.gain.lane(k),
+            loss: self.loss.lane(k),
+            valued: (self.valued.0.lane(k), self.valued.1.lane(k)),
+        }
+    }
+}
+
 impl Rsi<Pair> {
     /// Each lane as a one-symbol state.
     pub(crate) fn lanes(&self) -> [Rsi; 2] {
-        let [prev_close, gain, loss, valued_gain, valued_loss] = [
-            self.prev_close,
-            self.gain,
-            self.loss,
-            self.valued.0,
-            self.valued.1,
-        ]
-        .map(lanes);
-        [0, 1].map(|k| Rsi {
-            period: self.period,
-            taken: self.taken,
-            prev_close: prev_close[k],
-            gain: gain[k],
-            loss: loss[k],
-            valued: (valued_gain[k], valued_loss[k]),
-        })
+        [0, 1].map(|k| self.lane(k))
     }
 }
 
@@ -603,27 +602,27 @@ impl<T: Lane> Dmi<T> {
     }
 }
 
+impl<T: Lane> Dmi<T> {
+    /// Lane `k` as a one-symbol state.
+    pub(crate) fn lane(&self, k: usize) -> Dmi {
+        let (high, low, close) = self.prev;
+        Dmi {
+            period: self.period,
+            taken: self.taken,
+            prev: (high.lane(k), low.lane(k), close.lane(k)),
+            plus_dm: self.plus_dm.lane(k),
+            minus_dm: self.minus_dm.lane(k),
+            tr: self.tr.lane(k),
+            adx: self.adx.lane(k),
+            di: (self.di.0.lane(k), self.di.1.lane(k)),
+        }
+    }
+}
+
 impl Dmi<Pair> {
     /// Each lane as a one-symbol state.
     pub(crate) fn lanes(&self) -> [Dmi; 2] {
-        let (high, low, close) = (lanes(self.prev.0), lanes(self.prev.1), lanes(self.prev.2));
-        let (plus_dm, minus_dm, tr, adx) = (
-            lanes(self.plus_dm),
-            lanes(self.minus_dm),
-            lanes(self.tr),
-            lanes(self.adx),
-        );
-        let (plus_di, minus_di) = (lanes(self.di.0), lanes(self.di.1));
-        [0, 1].map(|k| Dmi {
-            period: self.period,
-            taken: self.taken,
-            prev: (high[k], low[k], close[k]),
-            plus_dm: plus_dm[k],
-            minus_dm: minus_dm[k],
-            tr: tr[k],
-            adx: adx[k],
-            di: (plus_di[k], minus_di[k]),
-        })
+        [0, 1].map(|k| self.lane(k))
     }
 }
 
@@ -692,6 +691,16 @@ impl<T: Lane> Macd<T> {
     #[inline]
     pub(crate) fn value(&self) -> Option<(T, T)> {
         self.signal.value().map(|signal| (self.macd, signal))
+    }
+
+    /// Lane `k` into the one-symbol state `into` (same periods), reusing
+    /// its buffer.
+    pub(crate) fn lane_into(&self, k: usize, into: &mut Macd) {
+        self.fast_seed.lane_into(k, &mut into.fast_seed);
+        into.fast = self.fast.lane(k);
+        into.slow = self.slow.lane(k);
+        into.signal = self.signal.lane(k);
+        into.macd = self.macd.lane(k);
     }
 }
 

@@ -125,9 +125,3 @@ impl Lane for Pair {
 pub(crate) fn pair(a: f64, b: f64) -> Pair {
     f64x2::new([a, b])
 }
-
-/// A pair's two lanes.
-#[inline(always)]
-pub(crate) fn lanes(p: Pair) -> [f64; 2] {
-    p.to_array()
-}

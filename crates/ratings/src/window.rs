@@ -75,6 +75,14 @@ impl<T: Lane> Window<T> {
     pub(crate) fn ring(&self) -> Ring<'_, T> {
         [self.values(), &[]]
     }
+
+    /// Lane `k` into the one-symbol window `into` of the same capacity.
+    fn lane_into(&self, k: usize, into: &mut Window) {
+        for (to, from) in into.buf.iter_mut().zip(&self.buf) {
+            *to = from.lane(k);
+        }
+        (into.head, into.len) = (self.head, self.len);
+    }
 }
 
 impl Window {
@@ -229,6 +237,12 @@ impl<T: Lane> RollingSum<T> {
         self.sum = exact_sum(self.window.ring());
     }
 
+    /// Lane `k` into the one-symbol sum `into` of the same period.
+    fn lane_into(&self, k: usize, into: &mut RollingSum) {
+        self.window.lane_into(k, &mut into.window);
+        into.sum = self.sum.lane(k);
+    }
+
     /// The sum once `period` values have been seen.
     #[inline]
     pub(crate) fn value(&self) -> Option<T> {
@@ -333,6 +347,11 @@ impl<T: Lane> Sma<T> {
     pub(crate) fn mean(sum: T, period: f64) -> T {
         sum / T::splat(period)
     }
+
+    /// Lane `k` into the one-symbol average `into` of the same period.
+    pub(crate) fn lane_into(&self, k: usize, into: &mut Sma) {
+        self.sum.lane_into(k, &mut into.sum);
+    }
 }
 
 impl Sma {
@@ -383,6 +402,16 @@ impl<T: Lane> Ema<T> {
             k: T::splat(2.0 / (period as f64 + 1.0)),
             seen: 0,
             value: T::splat(0.0),
+        }
+    }
+
+    /// Lane `k` as a one-symbol average.
+    pub(crate) fn lane(&self, k: usize) -> Ema {
+        Ema {
+            period: self.period,
+            k: self.k.lane(k),
+            seen: self.seen,
+            value: self.value.lane(k),
         }
     }
 
