@@ -7,30 +7,30 @@ use crate::indicators::{
     williams_r, williams_r_in, Ao, Cci, Channel, Dmi, Hma, Ichimoku, Macd, Momentum, Rsi, Stoch,
     StochRsi, Uo, Vwma,
 };
-use crate::lane::{pair, Pair};
+use crate::lane::{pair, Lane, Pair};
 use crate::rating::{
     Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, Recommendation, COUNT,
 };
 use crate::votes;
 use crate::window::{Ema, RollingRange, Sma};
 
-const MA_PERIODS: [usize; 6] = [10, 20, 30, 50, 100, 200];
+pub(crate) const MA_PERIODS: [usize; 6] = [10, 20, 30, 50, 100, 200];
 const VWMA: usize = 20;
 const HMA: usize = 9;
 /// Conversion, base, span B, displacement.
 const ICHIMOKU: (usize, usize, usize, usize) = (9, 26, 52, 26);
-const RSI: usize = 14;
+pub(crate) const RSI: usize = 14;
 /// Channel, %K smoothing, %D smoothing.
 const STOCH: (usize, usize, usize) = (14, 3, 3);
 const STOCH_SMOOTHING: (usize, usize) = (STOCH.1, STOCH.2);
 const CCI: usize = 20;
-const DMI: usize = 14;
+pub(crate) const DMI: usize = 14;
 const AO: (usize, usize) = (5, 34);
 const MOMENTUM: usize = 10;
-const MACD: (usize, usize, usize) = (12, 26, 9);
+pub(crate) const MACD: (usize, usize, usize) = (12, 26, 9);
 /// Stochastic length, %K smoothing, %D smoothing (on RSI 14).
 const STOCH_RSI: (usize, usize, usize) = (14, 3, 3);
-const BULL_BEAR_EMA: usize = 13;
+pub(crate) const BULL_BEAR_EMA: usize = 13;
 const UO: (usize, usize, usize) = (7, 14, 28);
 const SMA_KEYS: [Indicator; 6] = [
     Indicator::Sma10,
@@ -40,7 +40,7 @@ const SMA_KEYS: [Indicator; 6] = [
     Indicator::Sma100,
     Indicator::Sma200,
 ];
-const EMA_KEYS: [Indicator; 6] = [
+pub(crate) const EMA_KEYS: [Indicator; 6] = [
     Indicator::Ema10,
     Indicator::Ema20,
     Indicator::Ema30,
@@ -489,7 +489,7 @@ impl RatingEngine {
     #[inline(always)]
     fn step(&mut self, c: &Candle, i: usize, from: &Starts) {
         step_directional(&mut self.dmi, c);
-        step_exponential(&mut self.ema, &mut self.ema13, &mut self.macd, c);
+        step_exponential(&mut self.ema, &mut self.ema13, &mut self.macd, c.close);
         step_rsi(&mut self.rsi, &mut self.stoch_rsi, c, i, from);
         self.step_windows(c, i, from);
     }
@@ -563,7 +563,7 @@ impl RatingEngine {
         self.dmi = dmi;
         let (mut ema, mut ema13) = (self.ema, self.ema13);
         for c in silent {
-            step_exponential(&mut ema, &mut ema13, &mut self.macd, c);
+            step_exponential(&mut ema, &mut ema13, &mut self.macd, c.close);
         }
         (self.ema, self.ema13) = (ema, ema13);
         if from.fresh {
@@ -646,8 +646,10 @@ impl RatingEngine {
         put(BEAR_POWER, powers.map(|p| p.1));
     }
 
-    /// Every line of every bar of `candles` (checked, fed to a fresh engine)
-    /// into `columns`: what [`read_lines`](Self::read_lines) gives after
+    /// Every line of every bar of `candles` (checked, fed to a fresh engine,
+    /// and in `x`) into `out` but for the recursions' (see
+    /// [`Recursions::every_bar`](crate::recursions::Recursions::every_bar),
+    /// which runs first): what [`read_lines`](Self::read_lines) gives after
     /// each candle. Each indicator runs over the whole series in a pass of
     /// its own, so that its values are written column by column and its
     /// chains of dependent operations overlap across bars; the windowed ones
@@ -663,32 +665,16 @@ impl RatingEngine {
     ) {
         use Indicator as I;
         let n = candles.len();
-        x.fill(candles);
         let [a, b, c, ..] = &mut x.scratch.columns;
 
-        // The recursions, each on its own state over the whole series (their
-        // chains overlap within the loop).
-        let mut ema13_from = n;
-        for (i, c) in candles.iter().enumerate() {
-            step_exponential(&mut self.ema, &mut self.ema13, &mut self.macd, c);
-            self.rsi.push(c.close);
-            for (ema, key) in self.ema.iter().zip(EMA_KEYS) {
-                out.put(key as usize, i, ema.value());
-            }
-            let macd = self.macd.value();
-            out.put(I::Macd as usize, i, macd.map(|m| m.0));
-            out.put(I::MacdSignal as usize, i, macd.map(|m| m.1));
-            out.put(I::Rsi14 as usize, i, self.rsi.value());
-            if let Some(e) = self.ema13.value() {
-                a[i] = e;
-                ema13_from = ema13_from.min(i);
-            }
-        }
+        // The powers, on the EMA 13 the recursions left in the Bull Power's
+        // column.
+        let ema13_from = out.first[BULL_POWER];
         let [bull, bear, bbp] = out.columns([BULL_POWER, BEAR_POWER, I::Bbp as usize]);
         for i in ema13_from..n {
-            (bull[i], bear[i], bbp[i]) = powers(&candles[i], a[i]);
+            (bull[i], bear[i], bbp[i]) = powers(&candles[i], bull[i]);
         }
-        for line in [BULL_POWER, BEAR_POWER, I::Bbp as usize] {
+        for line in [BEAR_POWER, I::Bbp as usize] {
             out.mark(line, ema13_from);
         }
         // The RSI has a value on every bar from its first on.
@@ -702,13 +688,6 @@ impl RatingEngine {
         let (k_from, d_from) = self.stoch_rsi.series(rsi, rsi_from, suffix, a, k, d);
         out.mark(I::StochRsiK as usize, k_from);
         out.mark(I::StochRsiD as usize, d_from);
-        for (i, c) in candles.iter().enumerate() {
-            step_directional(&mut self.dmi, c);
-            let dmi = self.dmi.value();
-            out.put(I::Adx14 as usize, i, dmi.adx);
-            out.put(I::PlusDi as usize, i, dmi.plus_di);
-            out.put(I::MinusDi as usize, i, dmi.minus_di);
-        }
 
         // The windows.
         for (&period, key) in MA_PERIODS.iter().zip(SMA_KEYS) {
@@ -823,14 +802,20 @@ fn step_directional(dmi: &mut Dmi, c: &Candle) {
     dmi.push(c.high, c.low, c.close);
 }
 
-/// The exponential averages' part of [`RatingEngine::step`].
+/// The exponential averages' part of [`RatingEngine::step`], on one
+/// symbol's close or several side by side.
 #[inline(always)]
-fn step_exponential(ema: &mut [Ema; 6], ema13: &mut Ema, macd: &mut Macd, c: &Candle) {
+pub(crate) fn step_exponential<T: Lane>(
+    ema: &mut [Ema<T>; 6],
+    ema13: &mut Ema<T>,
+    macd: &mut Macd<T>,
+    close: T,
+) {
     for ema in ema {
-        ema.push(c.close);
+        ema.push(close);
     }
-    ema13.push(c.close);
-    macd.push(c.close);
+    ema13.push(close);
+    macd.push(close);
 }
 
 /// The RSI's part of [`RatingEngine::step`], with the Stochastic RSI on it.

@@ -4,13 +4,17 @@
 //! out by column (one array per indicator over the bars) rather than one
 //! [`RatingReport`] per bar. The indicators move as in the incremental
 //! engine and the votes and ratings come from the same rules, run over the
-//! columns.
+//! columns. A batch fills two series side by side
+//! ([`EveryBar::fill_pair`]): their recursions run in lockstep, one
+//! instruction for both symbols ([`crate::recursions`]).
 
 use crate::candle::Candle;
 use crate::engine::{check_candles, rating_of, vote_of, Lines, LINES};
 use crate::indicators::Scratch;
 use crate::kernel::{Isa, Kernel};
+use crate::lane::Pair;
 use crate::rating::{Group, Indicator, IndicatorReading, Indicators, Rating, RatingReport, COUNT};
+use crate::recursions::Recursions;
 use crate::{RatingEngine, ReportError};
 
 /// Every bar's rating, indicator values and votes for one series: what
@@ -42,6 +46,10 @@ pub struct EveryBar {
 #[derive(Clone, Debug, Default)]
 struct Work {
     engine: RatingEngine,
+    /// The recursions on this series alone, and on it and a second one
+    /// side by side ([`EveryBar::fill_pair`]).
+    recursions: Recursions,
+    pair: Recursions<Pair>,
     series: Series,
     first: Vec<usize>,
     gaps: Vec<(usize, usize)>,
@@ -94,7 +102,23 @@ pub(crate) struct Out<'a> {
     gaps: &'a mut Vec<(usize, usize)>,
 }
 
-impl Out<'_> {
+impl<'a> Out<'a> {
+    /// The columns of `n` bars in `values`, with each line's first bar
+    /// (`n` while none) and the gaps.
+    fn new(
+        values: &'a mut [f64],
+        n: usize,
+        first: &'a mut [usize],
+        gaps: &'a mut Vec<(usize, usize)>,
+    ) -> Self {
+        Out {
+            values,
+            n,
+            first,
+            gaps,
+        }
+    }
+
     /// `line` has the value `v` on bar `i`.
     #[inline(always)]
     pub(crate) fn set(&mut self, line: usize, i: usize, v: f64) {
@@ -188,30 +212,143 @@ impl EveryBar {
     fn fill_in<const AVX2: bool>(&mut self, candles: &[Candle]) -> Result<(), ReportError> {
         self.len = 0;
         check_candles(candles, None)?;
+        let mut work = self.begin(candles);
+        let Work {
+            recursions,
+            series,
+            first,
+            gaps,
+            ..
+        } = &mut *work;
+        let n = candles.len();
+        recursions.every_bar(series, &mut Out::new(&mut self.lines, n, first, gaps));
+        self.finish::<AVX2>(candles, work);
+        Ok(())
+    }
+
+    /// Rates every bar of two series, each into its own `EveryBar`, bit
+    /// for bit what [`fill`](Self::fill) gives each, for less work: their
+    /// recursions (the EMAs, MACD, RSI, directional movement) run side by
+    /// side, each operation serving both symbols ([`crate::recursions`]);
+    /// the series may differ in length. A refused candle (or an empty
+    /// series) in either: each is filled alone, and the one refused holds
+    /// nothing and says why.
+    pub fn fill_pair(
+        bars: [&mut EveryBar; 2],
+        candles: [&[Candle]; 2],
+    ) -> [Result<(), ReportError>; 2] {
+        Self::fill_pair_on(bars, candles, Kernel::best())
+    }
+
+    /// [`fill_pair`](Self::fill_pair) on the given copy of the passes (see
+    /// [`fill_on`](Self::fill_on)).
+    pub fn fill_pair_on(
+        bars: [&mut EveryBar; 2],
+        candles: [&[Candle]; 2],
+        kernel: Kernel,
+    ) -> [Result<(), ReportError>; 2] {
+        match kernel.isa() {
+            Isa::Baseline => Self::fill_pair_baseline(bars, candles),
+            // SAFETY: as in `fill_on`.
+            #[cfg(target_arch = "x86_64")]
+            #[allow(unsafe_code)]
+            Isa::Avx2 => unsafe { Self::fill_pair_avx2(bars, candles) },
+        }
+    }
+
+    #[inline(never)]
+    fn fill_pair_baseline(
+        bars: [&mut EveryBar; 2],
+        candles: [&[Candle]; 2],
+    ) -> [Result<(), ReportError>; 2] {
+        Self::fill_pair_in::<false>(bars, candles)
+    }
+
+    /// [`fill_pair_baseline`](Self::fill_pair_baseline) compiled for AVX2,
+    /// as [`fill_avx2`](Self::fill_avx2).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn fill_pair_avx2(
+        bars: [&mut EveryBar; 2],
+        candles: [&[Candle]; 2],
+    ) -> [Result<(), ReportError>; 2] {
+        Self::fill_pair_in::<true>(bars, candles)
+    }
+
+    /// The body of both copies of [`fill_pair`](Self::fill_pair).
+    #[inline(always)]
+    fn fill_pair_in<const AVX2: bool>(
+        [a, b]: [&mut EveryBar; 2],
+        [ca, cb]: [&[Candle]; 2],
+    ) -> [Result<(), ReportError>; 2] {
+        let paired =
+            |candles: &[Candle]| !candles.is_empty() && check_candles(candles, None).is_ok();
+        if !paired(ca) || !paired(cb) {
+            return [a.fill_in::<AVX2>(ca), b.fill_in::<AVX2>(cb)];
+        }
+        let (mut wa, mut wb) = (a.begin(ca), b.begin(cb));
+        let (
+            Work {
+                pair,
+                recursions,
+                series: xa,
+                first: fa,
+                gaps: ga,
+                ..
+            },
+            Work {
+                series: xb,
+                first: fb,
+                gaps: gb,
+                ..
+            },
+        ) = (&mut *wa, &mut *wb);
+        pair.every_bar(
+            [xa, xb],
+            &mut [
+                Out::new(&mut a.lines, ca.len(), fa, ga),
+                Out::new(&mut b.lines, cb.len(), fb, gb),
+            ],
+            recursions,
+        );
+        a.finish::<AVX2>(ca, wa);
+        b.finish::<AVX2>(cb, wb);
+        [Ok(()), Ok(())]
+    }
+
+    /// Readies the buffers for the checked `candles`, and takes the work.
+    #[inline(always)]
+    fn begin(&mut self, candles: &[Candle]) -> Box<Work> {
+        self.len = 0;
         let n = candles.len();
         let mut work = self.work.take().unwrap_or_default();
+        work.engine.reset();
+        work.first.clear();
+        work.first.resize(LINES, n);
+        work.gaps.clear();
+        work.series.fill(candles);
+        // Stale values may stay where a line has none: they are never read.
+        self.lines.resize(LINES * n, 0.0);
+        work
+    }
+
+    /// After the recursions: every other line, the votes and the ratings
+    /// of the `candles` [`begin`](Self::begin) took; puts the work back.
+    #[inline(always)]
+    fn finish<const AVX2: bool>(&mut self, candles: &[Candle], mut work: Box<Work>) {
+        let n = candles.len();
         let Work {
             engine,
             series,
             first,
             gaps,
             tally,
+            ..
         } = &mut *work;
-        engine.reset();
-        first.clear();
-        first.resize(LINES, n);
-        gaps.clear();
-        // Stale values may stay where a line has none: they are never read.
-        self.lines.resize(LINES * n, 0.0);
         engine.lines_every_bar(
             candles,
             series,
-            &mut Out {
-                values: &mut self.lines,
-                n,
-                first,
-                gaps,
-            },
+            &mut Out::new(&mut self.lines, n, first, gaps),
         );
         // Each line has a value from its first bar on, but on its gaps.
         self.present.clear();
@@ -232,7 +369,6 @@ impl EveryBar {
         self.vote::<AVX2>(&series.close, first, gaps, tally);
         self.work = Some(work);
         self.len = n;
-        Ok(())
     }
 
     /// Votes and rates every bar from the columns, one indicator at a time:
@@ -582,21 +718,16 @@ pub fn every_bar_batch<S>(series: &[S], threads: usize) -> Vec<Result<EveryBar, 
 where
     S: AsRef<[Candle]> + Sync,
 {
-    // One engine and scratch per thread, handed from each series' bars to
-    // the next's.
+    // Two engines and scratches per thread, handed from each series' bars
+    // to the next's.
     let run = |_: usize, part: &[S]| -> Vec<_> {
-        let mut work = None;
-        part.iter()
-            .map(|candles| {
-                let mut bars = EveryBar {
-                    work: work.take(),
-                    ..EveryBar::default()
-                };
-                let filled = bars.fill(candles.as_ref());
-                work = bars.work.take();
-                filled.map(|()| bars)
-            })
-            .collect()
+        let mut kept = Vec::with_capacity(part.len());
+        fill_each(part, &mut Default::default(), |_, bars, filled| {
+            let work = bars.work.take();
+            kept.push(filled.map(|()| std::mem::take(bars)));
+            bars.work = work;
+        });
+        kept
     };
     split(series, threads, run).into_iter().flatten().collect()
 }
@@ -606,22 +737,43 @@ where
 /// refused the series), on up to `threads` threads (0 or 1: the calling
 /// thread, in order). The bars are reused for the thread's next series, so
 /// their memory stays in the cache and nothing is allocated per series:
-/// `visit` reads (or copies) what it needs.
+/// `visit` reads (or copies) what it needs. Each thread fills its series
+/// two at a time ([`EveryBar::fill_pair`]).
 pub fn every_bar_batch_with<S, F>(series: &[S], threads: usize, visit: F)
 where
     S: AsRef<[Candle]> + Sync,
     F: Fn(usize, Result<&EveryBar, ReportError>) + Sync,
 {
     let run = |offset: usize, part: &[S]| {
-        let mut bars = EveryBar::new();
-        for (k, candles) in part.iter().enumerate() {
-            match bars.fill(candles.as_ref()) {
-                Ok(()) => visit(offset + k, Ok(&bars)),
-                Err(e) => visit(offset + k, Err(e)),
-            }
-        }
+        fill_each(part, &mut Default::default(), |k, bars, filled| {
+            visit(offset + k, filled.map(|()| &*bars));
+        });
     };
     split(series, threads, run);
+}
+
+/// Fills `bars` with the series of `series`, two at a time
+/// ([`EveryBar::fill_pair`]; an odd last one alone), and hands each, in
+/// order, with its index and result to `done`.
+fn fill_each<S: AsRef<[Candle]>>(
+    series: &[S],
+    [a, b]: &mut [EveryBar; 2],
+    mut done: impl FnMut(usize, &mut EveryBar, Result<(), ReportError>),
+) {
+    for (k, two) in (0..).step_by(2).zip(series.chunks(2)) {
+        match two {
+            [ca, cb] => {
+                let [ra, rb] = EveryBar::fill_pair([a, b], [ca.as_ref(), cb.as_ref()]);
+                done(k, a, ra);
+                done(k + 1, b, rb);
+            }
+            [c] => {
+                let filled = a.fill(c.as_ref());
+                done(k, a, filled);
+            }
+            _ => unreachable!("chunks of one or two"),
+        }
+    }
 }
 
 /// `run(offset, part)` on `threads` contiguous parts of `series` (at most

@@ -6,7 +6,7 @@
 //! state, so reading it on some bars only (a cold batch reads the last few)
 //! gives the same numbers as reading it on every bar.
 
-use crate::lane::{lanes, Lane, Pair};
+use crate::lane::{Lane, Pair};
 use crate::window::{
     exact_sum, ring_sums, rings, Ema, Ring, RollingRange, RollingSum, Sma, Window, Wma,
 };
@@ -91,41 +91,41 @@ impl<T: Lane> Rsi<T> {
     }
 }
 
-impl Rsi {
+impl<T: Lane> Rsi<T> {
     #[inline]
-    pub(crate) fn value(&self) -> Option<f64> {
+    pub(crate) fn value(&self) -> Option<T> {
         if self.taken <= self.period {
             return None;
         }
         let (gain, loss) = self.valued;
         let total = gain + loss;
-        Some(if total != 0.0 {
-            100.0 * (gain / total)
-        } else {
-            0.0
-        })
+        let zero = T::splat(0.0);
+        Some(T::select(
+            total.ne(zero),
+            T::splat(100.0) * (gain / total),
+            zero,
+        ))
+    }
+}
+
+impl<T: Lane> Rsi<T> {
+    /// Lane `k` as a one-symbol state.
+    pub(crate) fn lane(&self, k: usize) -> Rsi {
+        Rsi {
+            period: self.period,
+            taken: self.taken,
+            prev_close: self.prev_close.lane(k),
+            gain: self.gain.lane(k),
+            loss: self.loss.lane(k),
+            valued: (self.valued.0.lane(k), self.valued.1.lane(k)),
+        }
     }
 }
 
 impl Rsi<Pair> {
     /// Each lane as a one-symbol state.
     pub(crate) fn lanes(&self) -> [Rsi; 2] {
-        let [prev_close, gain, loss, valued_gain, valued_loss] = [
-            self.prev_close,
-            self.gain,
-            self.loss,
-            self.valued.0,
-            self.valued.1,
-        ]
-        .map(lanes);
-        [0, 1].map(|k| Rsi {
-            period: self.period,
-            taken: self.taken,
-            prev_close: prev_close[k],
-            gain: gain[k],
-            loss: loss[k],
-            valued: (valued_gain[k], valued_loss[k]),
-        })
+        [0, 1].map(|k| self.lane(k))
     }
 }
 
@@ -499,10 +499,10 @@ pub(crate) struct Dmi<T = f64> {
 
 /// One bar of [`Dmi`] output.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct DmiValue {
-    pub(crate) plus_di: Option<f64>,
-    pub(crate) minus_di: Option<f64>,
-    pub(crate) adx: Option<f64>,
+pub(crate) struct DmiValue<T = f64> {
+    pub(crate) plus_di: Option<T>,
+    pub(crate) minus_di: Option<T>,
+    pub(crate) adx: Option<T>,
 }
 
 impl<T: Lane> Dmi<T> {
@@ -589,9 +589,9 @@ impl<T: Lane> Dmi<T> {
     }
 }
 
-impl Dmi {
+impl<T: Lane> Dmi<T> {
     #[inline]
-    pub(crate) fn value(&self) -> DmiValue {
+    pub(crate) fn value(&self) -> DmiValue<T> {
         let moves = self.moves();
         let lines = moves >= self.period;
         DmiValue {
@@ -602,27 +602,27 @@ impl Dmi {
     }
 }
 
+impl<T: Lane> Dmi<T> {
+    /// Lane `k` as a one-symbol state.
+    pub(crate) fn lane(&self, k: usize) -> Dmi {
+        let (high, low, close) = self.prev;
+        Dmi {
+            period: self.period,
+            taken: self.taken,
+            prev: (high.lane(k), low.lane(k), close.lane(k)),
+            plus_dm: self.plus_dm.lane(k),
+            minus_dm: self.minus_dm.lane(k),
+            tr: self.tr.lane(k),
+            adx: self.adx.lane(k),
+            di: (self.di.0.lane(k), self.di.1.lane(k)),
+        }
+    }
+}
+
 impl Dmi<Pair> {
     /// Each lane as a one-symbol state.
     pub(crate) fn lanes(&self) -> [Dmi; 2] {
-        let (high, low, close) = (lanes(self.prev.0), lanes(self.prev.1), lanes(self.prev.2));
-        let (plus_dm, minus_dm, tr, adx) = (
-            lanes(self.plus_dm),
-            lanes(self.minus_dm),
-            lanes(self.tr),
-            lanes(self.adx),
-        );
-        let (plus_di, minus_di) = (lanes(self.di.0), lanes(self.di.1));
-        [0, 1].map(|k| Dmi {
-            period: self.period,
-            taken: self.taken,
-            prev: (high[k], low[k], close[k]),
-            plus_dm: plus_dm[k],
-            minus_dm: minus_dm[k],
-            tr: tr[k],
-            adx: adx[k],
-            di: (plus_di[k], minus_di[k]),
-        })
+        [0, 1].map(|k| self.lane(k))
     }
 }
 
@@ -630,18 +630,19 @@ impl Dmi<Pair> {
 /// and the fast EMA is seeded at that same index with the simple average of
 /// the last `fast` closes; the signal EMA is seeded with the average of the
 /// first `signal` MACD values. Both lines are reported from index
-/// `slow + signal - 2` (33 for 12/26/9), as TA-Lib does.
+/// `slow + signal - 2` (33 for 12/26/9), as TA-Lib does. On one symbol or
+/// two in lockstep, as [`Dmi`].
 #[derive(Clone, Debug)]
-pub(crate) struct Macd {
-    fast_seed: Sma,
-    fast: Ema,
-    slow: Ema,
-    signal: Ema,
+pub(crate) struct Macd<T = f64> {
+    fast_seed: Sma<T>,
+    fast: Ema<T>,
+    slow: Ema<T>,
+    signal: Ema<T>,
     /// The latest MACD value (the signal's latest input).
-    macd: f64,
+    macd: T,
 }
 
-impl Macd {
+impl<T: Lane> Macd<T> {
     pub(crate) fn reset(&mut self) {
         let Macd {
             fast_seed,
@@ -654,7 +655,7 @@ impl Macd {
         fast.reset();
         slow.reset();
         signal.reset();
-        *macd = 0.0;
+        *macd = T::splat(0.0);
     }
 
     pub(crate) fn new(fast: usize, slow: usize, signal: usize) -> Self {
@@ -663,12 +664,12 @@ impl Macd {
             fast: Ema::new(fast),
             slow: Ema::new(slow),
             signal: Ema::new(signal),
-            macd: 0.0,
+            macd: T::splat(0.0),
         }
     }
 
     #[inline(always)]
-    pub(crate) fn push(&mut self, close: f64) {
+    pub(crate) fn push(&mut self, close: T) {
         let slow = self.slow.push(close);
         let fast = if self.fast.value().is_some() {
             self.fast.step(close)
@@ -688,8 +689,18 @@ impl Macd {
 
     /// (MACD, signal).
     #[inline]
-    pub(crate) fn value(&self) -> Option<(f64, f64)> {
+    pub(crate) fn value(&self) -> Option<(T, T)> {
         self.signal.value().map(|signal| (self.macd, signal))
+    }
+
+    /// Lane `k` into the one-symbol state `into` (same periods), reusing
+    /// its buffer.
+    pub(crate) fn lane_into(&self, k: usize, into: &mut Macd) {
+        self.fast_seed.lane_into(k, &mut into.fast_seed);
+        into.fast = self.fast.lane(k);
+        into.slow = self.slow.lane(k);
+        into.signal = self.signal.lane(k);
+        into.macd = self.macd.lane(k);
     }
 }
 

@@ -4,7 +4,8 @@
 //! exactly the IEEE operations the single value takes (no fused
 //! multiply-add), so a pair's lanes are bit for bit what two single runs
 //! give; what a pair saves is the divider's time, which a chain of
-//! divisions such as the directional movement's is bound by.
+//! divisions such as the directional movement's is bound by, and the
+//! latency of the recursions' dependent chains, which two symbols share.
 
 use std::ops::{Add, BitAnd, Div, Mul, Sub};
 
@@ -17,6 +18,13 @@ pub(crate) trait Lane:
     /// The outcome of a comparison, per lane.
     type Mask: Copy + BitAnd<Output = Self::Mask>;
 
+    /// How many symbols side by side.
+    const LANES: usize;
+
+    /// The value with `f(k)` in lane `k`.
+    fn from_fn(f: impl FnMut(usize) -> f64) -> Self;
+    /// Lane `k`'s value (`k < LANES`).
+    fn lane(self, k: usize) -> f64;
     fn splat(x: f64) -> Self;
     fn gt(self, other: Self) -> Self::Mask;
     fn lt(self, other: Self) -> Self::Mask;
@@ -28,6 +36,16 @@ pub(crate) trait Lane:
 
 impl Lane for f64 {
     type Mask = bool;
+    const LANES: usize = 1;
+
+    #[inline(always)]
+    fn from_fn(mut f: impl FnMut(usize) -> f64) -> Self {
+        f(0)
+    }
+    #[inline(always)]
+    fn lane(self, _: usize) -> f64 {
+        self
+    }
 
     #[inline(always)]
     fn splat(x: f64) -> Self {
@@ -65,6 +83,16 @@ pub(crate) type Pair = f64x2;
 impl Lane for Pair {
     /// All ones in a lane where the comparison holds.
     type Mask = f64x2;
+    const LANES: usize = 2;
+
+    #[inline(always)]
+    fn from_fn(mut f: impl FnMut(usize) -> f64) -> Self {
+        pair(f(0), f(1))
+    }
+    #[inline(always)]
+    fn lane(self, k: usize) -> f64 {
+        self.as_array()[k]
+    }
 
     #[inline(always)]
     fn splat(x: f64) -> Self {
@@ -96,10 +124,4 @@ impl Lane for Pair {
 #[inline(always)]
 pub(crate) fn pair(a: f64, b: f64) -> Pair {
     f64x2::new([a, b])
-}
-
-/// A pair's two lanes.
-#[inline(always)]
-pub(crate) fn lanes(p: Pair) -> [f64; 2] {
-    p.to_array()
 }

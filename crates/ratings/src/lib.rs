@@ -51,6 +51,7 @@ mod indicators;
 mod kernel;
 mod lane;
 mod rating;
+mod recursions;
 mod votes;
 mod window;
 

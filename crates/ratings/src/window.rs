@@ -4,17 +4,22 @@
 //! except the periodic exact re-summation of a rolling sum and the closing
 //! of a block of extremes (O(period) once every `period` pushes); `value`
 //! reads it (O(period) for the weighted average and the short exact sums).
+//! What the recursions need (the window, rolling sum and simple average that
+//! seed the MACD's fast line, and the exponential average) also runs on two
+//! symbols in lockstep (`T = Pair`, see [`crate::lane`]).
+
+use crate::lane::Lane;
 
 /// The latest `capacity` values of a series.
 #[derive(Clone, Debug)]
-pub(crate) struct Window {
-    buf: Box<[f64]>,
+pub(crate) struct Window<T = f64> {
+    buf: Box<[T]>,
     /// Where the next value goes.
     head: usize,
     len: usize,
 }
 
-impl Window {
+impl<T: Lane> Window<T> {
     /// Empties the window (keeping its buffer).
     pub(crate) fn reset(&mut self) {
         let Window { buf: _, head, len } = self;
@@ -24,7 +29,7 @@ impl Window {
     pub(crate) fn new(capacity: usize) -> Self {
         assert!(capacity > 0, "a window holds at least one value");
         Self {
-            buf: vec![0.0; capacity].into_boxed_slice(),
+            buf: vec![T::splat(0.0); capacity].into_boxed_slice(),
             head: 0,
             len: 0,
         }
@@ -32,7 +37,7 @@ impl Window {
 
     /// Adds `x`; returns the value that fell out when the window was full.
     #[inline(always)]
-    pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
+    pub(crate) fn push(&mut self, x: T) -> Option<T> {
         let evicted = if self.len == self.buf.len() {
             Some(self.buf[self.head])
         } else {
@@ -47,6 +52,40 @@ impl Window {
         evicted
     }
 
+    pub(crate) fn is_full(&self) -> bool {
+        self.len == self.buf.len()
+    }
+
+    pub(crate) fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// True right after a push that filled the last slot of the buffer.
+    fn wrapped(&self) -> bool {
+        self.head == 0
+    }
+
+    /// The held values, in storage order (not time order).
+    pub(crate) fn values(&self) -> &[T] {
+        &self.buf[..self.len]
+    }
+
+    /// The held values in storage order, as [`rings`] gives a full
+    /// window's over a series.
+    pub(crate) fn ring(&self) -> Ring<'_, T> {
+        [self.values(), &[]]
+    }
+
+    /// Lane `k` into the one-symbol window `into` of the same capacity.
+    fn lane_into(&self, k: usize, into: &mut Window) {
+        for (to, from) in into.buf.iter_mut().zip(&self.buf) {
+            *to = from.lane(k);
+        }
+        (into.head, into.len) = (self.head, self.len);
+    }
+}
+
+impl Window {
     /// The value `lag` pushes ago (0 = the latest), if the window still holds it.
     pub(crate) fn get(&self, lag: usize) -> Option<f64> {
         if lag >= self.len {
@@ -58,14 +97,6 @@ impl Window {
             i -= cap;
         }
         Some(self.buf[i])
-    }
-
-    pub(crate) fn is_full(&self) -> bool {
-        self.len == self.buf.len()
-    }
-
-    pub(crate) fn capacity(&self) -> usize {
-        self.buf.len()
     }
 
     /// `x(0), .., x(n - 1)` pushed into this empty window at once: the
@@ -86,22 +117,6 @@ impl Window {
         (self.head, self.len) = (n % cap, kept);
     }
 
-    /// True right after a push that filled the last slot of the buffer.
-    fn wrapped(&self) -> bool {
-        self.head == 0
-    }
-
-    /// The held values, in storage order (not time order).
-    pub(crate) fn values(&self) -> &[f64] {
-        &self.buf[..self.len]
-    }
-
-    /// The held values in storage order, as [`rings`] gives a full
-    /// window's over a series.
-    pub(crate) fn ring(&self) -> Ring<'_> {
-        [self.values(), &[]]
-    }
-
     /// The held values from the latest back (lag 0, 1, 2, ...).
     pub(crate) fn newest_first(&self) -> impl Iterator<Item = f64> + '_ {
         // The newest values sit just below `head`, the oldest from `head` on
@@ -112,7 +127,7 @@ impl Window {
 }
 
 /// A full window's values in a [`Window`]'s storage order, in two runs.
-pub(crate) type Ring<'a> = [&'a [f64]; 2];
+pub(crate) type Ring<'a, T = f64> = [&'a [T]; 2];
 
 /// The storage order of the window of `period` values ending at `xs[end]`,
 /// had `xs` been pushed into a [`Window`] from `xs[0]` on: the ring puts
@@ -162,10 +177,14 @@ pub(crate) fn ring_sums(xs: &[f64], period: usize, out: &mut [f64]) -> usize {
     (period - 1).min(xs.len())
 }
 
-/// The values of a ring summed in its order.
+/// The values of a ring summed in its order (from [`empty_sum`], as
+/// `Iterator::sum` adds them).
 #[inline(always)]
-pub(crate) fn exact_sum(ring: Ring<'_>) -> f64 {
-    ring[0].iter().chain(ring[1]).sum()
+pub(crate) fn exact_sum<T: Lane>(ring: Ring<'_, T>) -> T {
+    ring[0]
+        .iter()
+        .chain(ring[1])
+        .fold(T::splat(empty_sum()), |sum, &x| sum + x)
 }
 
 /// Sum of the last `period` values. It is updated by adding the new value and
@@ -175,44 +194,70 @@ pub(crate) fn exact_sum(ring: Ring<'_>) -> f64 {
 /// equal inputs then give exactly equal sums (a stochastic stuck at 0 or 100
 /// has %K exactly equal to %D, not 1e-13 apart).
 #[derive(Clone, Debug)]
-pub(crate) struct RollingSum {
-    window: Window,
-    sum: f64,
+pub(crate) struct RollingSum<T = f64> {
+    window: Window<T>,
+    sum: T,
 }
 
 /// Windows up to this length are summed exactly on every read.
 pub(crate) const EXACT_SUM_PERIOD: usize = 8;
 
-impl RollingSum {
+impl<T: Lane> RollingSum<T> {
     pub(crate) fn reset(&mut self) {
         let RollingSum { window, sum } = self;
         window.reset();
-        *sum = 0.0;
+        *sum = T::splat(0.0);
     }
 
     pub(crate) fn new(period: usize) -> Self {
         Self {
             window: Window::new(period),
-            sum: 0.0,
+            sum: T::splat(0.0),
         }
     }
 
     /// Adds `x`.
     #[inline(always)]
-    pub(crate) fn push(&mut self, x: f64) {
+    pub(crate) fn push(&mut self, x: T) {
         if self.window.capacity() <= EXACT_SUM_PERIOD {
             self.window.push(x);
             return;
         }
-        match self.window.push(x) {
-            Some(old) => self.sum += x - old,
-            None => self.sum += x,
-        }
+        self.sum = match self.window.push(x) {
+            Some(old) => self.sum + (x - old),
+            None => self.sum + x,
+        };
         if self.window.wrapped() {
             self.resum();
         }
     }
 
+    #[cold]
+    fn resum(&mut self) {
+        self.sum = exact_sum(self.window.ring());
+    }
+
+    /// Lane `k` into the one-symbol sum `into` of the same period.
+    fn lane_into(&self, k: usize, into: &mut RollingSum) {
+        self.window.lane_into(k, &mut into.window);
+        into.sum = self.sum.lane(k);
+    }
+
+    /// The sum once `period` values have been seen.
+    #[inline]
+    pub(crate) fn value(&self) -> Option<T> {
+        if !self.window.is_full() {
+            return None;
+        }
+        Some(if self.window.capacity() <= EXACT_SUM_PERIOD {
+            exact_sum(self.window.ring())
+        } else {
+            self.sum
+        })
+    }
+}
+
+impl RollingSum {
     /// `x(0), .., x(n - 1)` pushed into this fresh sum at once, bit for bit
     /// the state [`push`](Self::push) leaves: the ring re-summed exactly at
     /// its last wrap, then moved by each value in and out since. A cold
@@ -231,24 +276,6 @@ impl RollingSum {
             let at_wrap: f64 = (last_wrap - period..last_wrap).map(&x).sum();
             (last_wrap..n).fold(at_wrap, |sum, i| sum + (x(i) - x(i - period)))
         };
-    }
-
-    #[cold]
-    fn resum(&mut self) {
-        self.sum = exact_sum(self.window.ring());
-    }
-
-    /// The sum once `period` values have been seen.
-    #[inline]
-    pub(crate) fn value(&self) -> Option<f64> {
-        if !self.window.is_full() {
-            return None;
-        }
-        Some(if self.window.capacity() <= EXACT_SUM_PERIOD {
-            exact_sum(self.window.ring())
-        } else {
-            self.sum
-        })
     }
 
     /// [`value`](Self::value) after each push of `xs` into a fresh
@@ -283,12 +310,12 @@ impl RollingSum {
 
 /// Simple moving average.
 #[derive(Clone, Debug)]
-pub(crate) struct Sma {
-    sum: RollingSum,
+pub(crate) struct Sma<T = f64> {
+    sum: RollingSum<T>,
     period: f64,
 }
 
-impl Sma {
+impl<T: Lane> Sma<T> {
     pub(crate) fn reset(&mut self) {
         let Sma { sum, period: _ } = self;
         sum.reset();
@@ -302,17 +329,12 @@ impl Sma {
     }
 
     #[inline]
-    pub(crate) fn push(&mut self, x: f64) {
+    pub(crate) fn push(&mut self, x: T) {
         self.sum.push(x);
     }
 
-    /// See [`RollingSum::extend_fresh`].
-    pub(crate) fn extend_fresh(&mut self, n: usize, x: impl Fn(usize) -> f64) {
-        self.sum.extend_fresh(n, x);
-    }
-
     #[inline]
-    pub(crate) fn value(&self) -> Option<f64> {
+    pub(crate) fn value(&self) -> Option<T> {
         self.sum.value().map(|s| Sma::mean(s, self.period))
     }
 
@@ -322,8 +344,20 @@ impl Sma {
 
     /// The average of a window of `period` values summing to `sum`.
     #[inline(always)]
-    pub(crate) fn mean(sum: f64, period: f64) -> f64 {
-        sum / period
+    pub(crate) fn mean(sum: T, period: f64) -> T {
+        sum / T::splat(period)
+    }
+
+    /// Lane `k` into the one-symbol average `into` of the same period.
+    pub(crate) fn lane_into(&self, k: usize, into: &mut Sma) {
+        self.sum.lane_into(k, &mut into.sum);
+    }
+}
+
+impl Sma {
+    /// See [`RollingSum::extend_fresh`].
+    pub(crate) fn extend_fresh(&mut self, n: usize, x: impl Fn(usize) -> f64) {
+        self.sum.extend_fresh(n, x);
     }
 
     /// [`value`](Self::value) after each push of `xs` into a fresh `Sma`
@@ -348,16 +382,16 @@ impl Sma {
 /// The state is plain numbers (no `Option` stored and reloaded each bar, on
 /// the chain of the recursion): what exists follows from `seen`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Ema {
+pub(crate) struct Ema<T = f64> {
     period: usize,
-    k: f64,
+    k: T,
     /// Values taken while seeding; `period` from the seed on.
     seen: usize,
     /// The sum of the values so far while seeding, then the average.
-    value: f64,
+    value: T,
 }
 
-impl Ema {
+impl<T: Lane> Ema<T> {
     pub(crate) fn reset(&mut self) {
         *self = Ema::new(self.period);
     }
@@ -365,14 +399,24 @@ impl Ema {
     pub(crate) fn new(period: usize) -> Self {
         Self {
             period,
-            k: 2.0 / (period as f64 + 1.0),
+            k: T::splat(2.0 / (period as f64 + 1.0)),
             seen: 0,
-            value: 0.0,
+            value: T::splat(0.0),
+        }
+    }
+
+    /// Lane `k` as a one-symbol average.
+    pub(crate) fn lane(&self, k: usize) -> Ema {
+        Ema {
+            period: self.period,
+            k: self.k.lane(k),
+            seen: self.seen,
+            value: self.value.lane(k),
         }
     }
 
     /// An EMA whose seed is given from outside (see the MACD's fast line).
-    pub(crate) fn seed(&mut self, value: f64) {
+    pub(crate) fn seed(&mut self, value: T) {
         (self.value, self.seen) = (value, self.period);
     }
 
@@ -382,13 +426,13 @@ impl Ema {
     }
 
     #[inline(always)]
-    pub(crate) fn value(&self) -> Option<f64> {
+    pub(crate) fn value(&self) -> Option<T> {
         self.seeded().then_some(self.value)
     }
 
     /// One step of the recursion on an already seeded average.
     #[inline(always)]
-    pub(crate) fn step(&mut self, x: f64) -> Option<f64> {
+    pub(crate) fn step(&mut self, x: T) -> Option<T> {
         if self.seeded() {
             let v = self.value;
             self.value = (x - v) * self.k + v;
@@ -397,14 +441,14 @@ impl Ema {
     }
 
     #[inline(always)]
-    pub(crate) fn push(&mut self, x: f64) -> Option<f64> {
+    pub(crate) fn push(&mut self, x: T) -> Option<T> {
         if self.seeded() {
             return self.step(x);
         }
-        self.value += x;
+        self.value = self.value + x;
         self.seen += 1;
         if self.seeded() {
-            self.value /= self.period as f64;
+            self.value = self.value / T::splat(self.period as f64);
         }
         self.value()
     }

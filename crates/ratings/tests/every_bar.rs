@@ -9,8 +9,8 @@ use common::{
     assert_same, batch_series, candles_of, random_walk, reference_candles, uniforms, wild,
 };
 use signaldesk_ratings::{
-    every_bar_batch, every_bar_for, Candle, CandleError, EveryBar, Indicator, Kernel, RatingEngine,
-    ReportError,
+    every_bar_batch, every_bar_batch_with, every_bar_for, Candle, CandleError, EveryBar, Indicator,
+    Kernel, RatingEngine, ReportError,
 };
 
 /// A random walk with awkward stretches: a flat run (empty channels, zero
@@ -237,4 +237,110 @@ fn a_refused_candle_fails_the_series() {
         })
     ));
     assert!(every_bar_for(&[]).expect("no candles, no bars").is_empty());
+}
+
+/// The series of [`series`] and, among them, a refused one of each kind and
+/// an empty one: what a batch may hand to [`EveryBar::fill_pair`].
+fn series_and_refused() -> Vec<Vec<Candle>> {
+    let mut all = series();
+    let mut low_above_high = random_walk(300, 7, 10.0);
+    low_above_high[120].low = low_above_high[120].high + 1.0;
+    let mut replayed = awkward(250, 8, 3.0);
+    replayed[200].time = replayed[199].time;
+    all.insert(3, low_above_high);
+    all.insert(9, replayed);
+    all.insert(12, Vec::new());
+    all
+}
+
+/// What filling `bars` with `candles` alone gave: its bits, or the error.
+fn filled_alone(
+    bars: &mut EveryBar,
+    candles: &[Candle],
+    kernel: Kernel,
+) -> Result<Bits, ReportError> {
+    bars.fill_on(candles, kernel).map(|()| bits_of(bars))
+}
+
+/// Two series filled side by side give each what it gives alone, bit for
+/// bit, on each kernel: every ordered pair of series of different lengths
+/// (1 to 700 candles), a refused or empty one with any other, the same
+/// series twice, and `EveryBar`s refilled from one pair to the next.
+#[test]
+fn paired_fills_equal_single_fills() {
+    let all = series_and_refused();
+    let mut kernels = vec![Kernel::BASELINE];
+    kernels.extend(Kernel::avx2());
+    let mut alone = EveryBar::new();
+    let mut pair = [EveryBar::new(), EveryBar::new()];
+    for kernel in kernels {
+        let single: Vec<_> = all
+            .iter()
+            .map(|candles| filled_alone(&mut alone, candles, kernel))
+            .collect();
+        assert_eq!(single.iter().filter(|s| s.is_err()).count(), 2);
+        for (i, ci) in all.iter().enumerate() {
+            for (j, cj) in all.iter().enumerate() {
+                let [a, b] = &mut pair;
+                let results = EveryBar::fill_pair_on([a, b], [ci, cj], kernel);
+                for ((bars, result), (s, candles)) in
+                    pair.iter().zip(results).zip([(i, ci), (j, cj)])
+                {
+                    let what = format!("{kernel:?}, series {s} in pair ({i}, {j})");
+                    match (&single[s], result) {
+                        (Ok(bits), Ok(())) => {
+                            assert_eq!(bars.len(), candles.len(), "{what}");
+                            assert!(bits_of(bars) == *bits, "{what}: differs from alone");
+                        }
+                        (Err(alone), Err(paired)) => {
+                            assert_eq!(*alone, paired, "{what}");
+                            assert!(bars.is_empty(), "{what}");
+                        }
+                        (alone, paired) => panic!("{what}: {paired:?}, alone {:?}", alone.is_ok()),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `every_bar_batch_with` on one thread (pairs, an odd last series alone)
+/// and on several visits each series once, by index, with what a single
+/// fill gives: odd and even counts, refused and empty series among them.
+#[test]
+fn batches_with_pairs_equal_single_fills() {
+    let all = series_and_refused();
+    let mut alone = EveryBar::new();
+    let single: Vec<_> = all
+        .iter()
+        .map(|candles| filled_alone(&mut alone, candles, Kernel::best()))
+        .collect();
+    for count in [1, 2, 3, 7, all.len() - 1, all.len()] {
+        assert!(count <= all.len());
+        for threads in [1, 2, 3] {
+            let seen = std::sync::Mutex::new(vec![None; count]);
+            every_bar_batch_with(&all[..count], threads, |s, bars| {
+                let mut seen = seen.lock().expect("not poisoned");
+                assert!(seen[s].is_none(), "series {s} visited twice");
+                seen[s] = Some(bars.map(bits_of));
+            });
+            for (s, got) in seen
+                .into_inner()
+                .expect("not poisoned")
+                .into_iter()
+                .enumerate()
+            {
+                let what = format!("{count} series, {threads} threads, series {s}");
+                assert!(
+                    got.as_ref() == Some(&single[s]),
+                    "{what}: differs from alone"
+                );
+            }
+        }
+        let kept = every_bar_batch(&all[..count], 1);
+        for (s, bars) in kept.iter().enumerate() {
+            let got = bars.as_ref().map(bits_of).map_err(Clone::clone);
+            assert!(got == single[s], "kept, {count} series, series {s}");
+        }
+    }
 }
