@@ -11,7 +11,9 @@ use signaldesk_core::account::AccountVenue;
 use sqlx::Row;
 
 use crate::repo::dashboard::BalanceSnapshot;
-use crate::repo::trades::{side_str, Chain, Trade};
+use crate::repo::trades::{
+    bind_trade, side_str, Chain, Trade, INSERTED_COLUMNS, INSERTED_COLUMN_COUNT,
+};
 use crate::{Store, StoreError};
 
 /// Rows per INSERT: 1,000 trades (29,000 values) stays under both databases' limits on values
@@ -138,170 +140,132 @@ impl Store {
         } else {
             None
         };
-        let written = self
-            .write_history(&mut conn, marks, user_id, venue, chains, trades, snapshots)
-            .await;
+        let written: Result<(), StoreError> = async {
+            use sqlx::Connection;
+            // SQLite: the write lock from the start, so the chain ids reserved below stay free.
+            let mut tx = match self.backend() {
+                crate::Backend::Sqlite => conn.begin_with("BEGIN IMMEDIATE").await?,
+                crate::Backend::Postgres => conn.begin().await?,
+            };
+            let chain_ids = reserve_chain_ids(&mut tx, self.backend(), chains.len()).await?;
+            let chain_rows: Vec<(&Chain, i64)> =
+                chains.iter().zip(chain_ids.iter().copied()).collect();
+            for chunk in chain_rows.chunks(ROWS_PER_INSERT) {
+                let sql = multi_row_insert(
+                    marks,
+                    "INSERT INTO martingale_chains (id, user_id, symbol, status, step, side, result,
+                         created_at, closed_at)",
+                    9,
+                    chunk.len(),
+                );
+                let mut q = sqlx::query(&sql);
+                for (c, id) in chunk {
+                    q = q
+                        .bind(*id)
+                        .bind(user_id)
+                        .bind(&c.symbol)
+                        .bind(match c.status {
+                            crate::ChainStatus::Open => "OPEN",
+                            crate::ChainStatus::Closed => "CLOSED",
+                        })
+                        .bind(i64::from(c.step))
+                        .bind(side_str(c.side))
+                        .bind(c.won.map(|w| if w { "won" } else { "lost" }))
+                        .bind(c.created_at)
+                        .bind(c.closed_at);
+                }
+                q.execute(&mut *tx).await?;
+            }
+
+            // Oldest first, so each index grows at its end as the live trades make it grow.
+            let mut trades: Vec<&(Trade, Option<usize>)> = trades.iter().collect();
+            trades.sort_by_key(|(t, _)| (t.opened_at, t.created_at));
+            let mut ids: HashMap<String, i64> = HashMap::with_capacity(trades.len());
+            for chunk in trades.chunks(TRADES_PER_INSERT) {
+                let head = format!("INSERT INTO trades ({INSERTED_COLUMNS})");
+                let sql = multi_row_insert(marks, &head, INSERTED_COLUMN_COUNT, chunk.len())
+                    + " RETURNING id, client_order_id";
+                let mut q = sqlx::query(&sql);
+                for (t, chain) in chunk {
+                    let chain_id = chain.and_then(|i| chain_ids.get(i).copied());
+                    q = bind_trade(q, t, chain_id, Some(venue));
+                }
+                for row in q.fetch_all(&mut *tx).await? {
+                    ids.insert(row.try_get("client_order_id")?, row.try_get("id")?);
+                }
+            }
+
+            // Two fills per trade: the opening one and the closing one.
+            let mut fills = Vec::with_capacity(trades.len() * 2);
+            for (t, _) in &trades {
+                let id = ids
+                    .get(&t.client_order_id)
+                    .copied()
+                    .ok_or(StoreError::NotFound)?;
+                if let (Some(opened), Some(price)) = (t.opened_at, t.entry_price) {
+                    fills.push((id, (t.qty * price).to_string(), opened));
+                }
+                if let Some(closed) = t.closed_at {
+                    fills.push((id, t.exit_value.to_string(), closed));
+                }
+            }
+            for chunk in fills.chunks(ROWS_PER_INSERT) {
+                let sql = multi_row_insert(
+                    marks,
+                    "INSERT INTO fills (user_id, trade_id, notional, filled_at)",
+                    4,
+                    chunk.len(),
+                );
+                let mut q = sqlx::query(&sql);
+                for (id, notional, at) in chunk {
+                    q = q.bind(user_id).bind(*id).bind(notional).bind(*at);
+                }
+                q.execute(&mut *tx).await?;
+            }
+
+            let snapshots: BTreeMap<i64, &BalanceSnapshot> =
+                snapshots.iter().map(|s| (s.taken_at, s)).collect();
+            let snapshots: Vec<_> = snapshots.into_values().collect();
+            for chunk in snapshots.chunks(ROWS_PER_INSERT) {
+                let sql = multi_row_insert(
+                    marks,
+                    "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
+                         margin_balance, venue)",
+                    6,
+                    chunk.len(),
+                )
+                    + " ON CONFLICT (user_id, taken_at) DO UPDATE SET equity = excluded.equity,
+                         available_balance = excluded.available_balance,
+                         margin_balance = excluded.margin_balance, venue = excluded.venue";
+                let mut q = sqlx::query(&sql);
+                for s in chunk {
+                    q = q
+                        .bind(user_id)
+                        .bind(s.taken_at)
+                        .bind(s.equity.to_string())
+                        .bind(s.available_balance.to_string())
+                        .bind(s.margin_balance.to_string())
+                        .bind(venue.as_str());
+                }
+                q.execute(&mut *tx).await?;
+            }
+
+            crate::repo::running::rebuild(&mut tx, user_id, venue).await?;
+            tx.commit().await?;
+            Ok(())
+        }
+        .await;
+        // The cache's own size back (the connection returns to the pool), the import's
+        // failure first if both failed.
         if let Some(pages) = default_cache {
-            sqlx::query(&format!("PRAGMA cache_size = {pages}"))
+            let restored = sqlx::query(&format!("PRAGMA cache_size = {pages}"))
                 .execute(&mut *conn)
-                .await?;
+                .await;
+            written?;
+            restored?;
+            return Ok(());
         }
         written
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    async fn write_history(
-        &self,
-        conn: &mut sqlx::AnyConnection,
-        marks: Marks,
-        user_id: i64,
-        venue: AccountVenue,
-        chains: &[Chain],
-        trades: &[(Trade, Option<usize>)],
-        snapshots: &[BalanceSnapshot],
-    ) -> Result<(), StoreError> {
-        use sqlx::Connection;
-        // SQLite: the write lock from the start, so the chain ids reserved below stay free.
-        let mut tx = match self.backend() {
-            crate::Backend::Sqlite => conn.begin_with("BEGIN IMMEDIATE").await?,
-            crate::Backend::Postgres => conn.begin().await?,
-        };
-        let chain_ids = reserve_chain_ids(&mut tx, self.backend(), chains.len()).await?;
-        let chain_rows: Vec<(&Chain, i64)> = chains.iter().zip(chain_ids.iter().copied()).collect();
-        for chunk in chain_rows.chunks(ROWS_PER_INSERT) {
-            let sql = multi_row_insert(
-                marks,
-                "INSERT INTO martingale_chains (id, user_id, symbol, status, step, side, result,
-                     created_at, closed_at)",
-                9,
-                chunk.len(),
-            );
-            let mut q = sqlx::query(&sql);
-            for (c, id) in chunk {
-                q = q
-                    .bind(*id)
-                    .bind(user_id)
-                    .bind(&c.symbol)
-                    .bind(match c.status {
-                        crate::ChainStatus::Open => "OPEN",
-                        crate::ChainStatus::Closed => "CLOSED",
-                    })
-                    .bind(i64::from(c.step))
-                    .bind(side_str(c.side))
-                    .bind(c.won.map(|w| if w { "won" } else { "lost" }))
-                    .bind(c.created_at)
-                    .bind(c.closed_at);
-            }
-            q.execute(&mut *tx).await?;
-        }
-
-        // Oldest first, so each index grows at its end as the live trades make it grow.
-        let mut trades: Vec<&(Trade, Option<usize>)> = trades.iter().collect();
-        trades.sort_by_key(|(t, _)| (t.opened_at, t.created_at));
-        const TRADE_HEAD: &str = "INSERT INTO trades (user_id, symbol, side, status,
-            client_order_id, leverage, margin, qty, open_qty, entry_price, exit_price,
-            closed_qty, exit_value, pnl, fees, volume, stop_loss, tp_step, close_reason,
-            chain_id, chain_step, signal_id, signal_at, signal_price, created_at, opened_at,
-            closed_at, funding, venue)";
-        let mut ids: HashMap<String, i64> = HashMap::with_capacity(trades.len());
-        for chunk in trades.chunks(TRADES_PER_INSERT) {
-            let sql = multi_row_insert(marks, TRADE_HEAD, 29, chunk.len())
-                + " RETURNING id, client_order_id";
-            let mut q = sqlx::query(&sql);
-            for (t, chain) in chunk {
-                q = q
-                    .bind(user_id)
-                    .bind(&t.symbol)
-                    .bind(side_str(t.side))
-                    .bind(t.status.as_str())
-                    .bind(&t.client_order_id)
-                    .bind(i64::from(t.leverage))
-                    .bind(t.margin.to_string())
-                    .bind(t.qty.to_string())
-                    .bind(t.open_qty.to_string())
-                    .bind(t.entry_price.map(|d| d.to_string()))
-                    .bind(t.exit_price.map(|d| d.to_string()))
-                    .bind(t.closed_qty.to_string())
-                    .bind(t.exit_value.to_string())
-                    .bind(t.pnl.to_string())
-                    .bind(t.fees.to_string())
-                    .bind(t.volume.to_string())
-                    .bind(t.stop_loss.map(|d| d.to_string()))
-                    .bind(i64::from(t.tp_step))
-                    .bind(t.close_reason.clone())
-                    .bind(chain.and_then(|i| chain_ids.get(i).copied()))
-                    .bind(t.chain_step.map(i64::from))
-                    .bind(t.signal_id)
-                    .bind(t.signal_at)
-                    .bind(t.signal_price.map(|d| d.to_string()))
-                    .bind(t.created_at)
-                    .bind(t.opened_at)
-                    .bind(t.closed_at)
-                    .bind(t.funding.to_string())
-                    .bind(venue.as_str());
-            }
-            for row in q.fetch_all(&mut *tx).await? {
-                ids.insert(row.try_get("client_order_id")?, row.try_get("id")?);
-            }
-        }
-
-        // Two fills per trade: the opening one and the closing one.
-        let mut fills = Vec::with_capacity(trades.len() * 2);
-        for (t, _) in &trades {
-            let id = ids
-                .get(&t.client_order_id)
-                .copied()
-                .ok_or(StoreError::NotFound)?;
-            if let (Some(opened), Some(price)) = (t.opened_at, t.entry_price) {
-                fills.push((id, (t.qty * price).to_string(), opened));
-            }
-            if let Some(closed) = t.closed_at {
-                fills.push((id, t.exit_value.to_string(), closed));
-            }
-        }
-        for chunk in fills.chunks(ROWS_PER_INSERT) {
-            let sql = multi_row_insert(
-                marks,
-                "INSERT INTO fills (user_id, trade_id, notional, filled_at)",
-                4,
-                chunk.len(),
-            );
-            let mut q = sqlx::query(&sql);
-            for (id, notional, at) in chunk {
-                q = q.bind(user_id).bind(*id).bind(notional).bind(*at);
-            }
-            q.execute(&mut *tx).await?;
-        }
-
-        let snapshots: BTreeMap<i64, &BalanceSnapshot> =
-            snapshots.iter().map(|s| (s.taken_at, s)).collect();
-        let snapshots: Vec<_> = snapshots.into_values().collect();
-        for chunk in snapshots.chunks(ROWS_PER_INSERT) {
-            let sql = multi_row_insert(
-                marks,
-                "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
-                     margin_balance, venue)",
-                6,
-                chunk.len(),
-            ) + " ON CONFLICT (user_id, taken_at) DO UPDATE SET equity = excluded.equity,
-                     available_balance = excluded.available_balance,
-                     margin_balance = excluded.margin_balance, venue = excluded.venue";
-            let mut q = sqlx::query(&sql);
-            for s in chunk {
-                q = q
-                    .bind(user_id)
-                    .bind(s.taken_at)
-                    .bind(s.equity.to_string())
-                    .bind(s.available_balance.to_string())
-                    .bind(s.margin_balance.to_string())
-                    .bind(venue.as_str());
-            }
-            q.execute(&mut *tx).await?;
-        }
-
-        crate::repo::running::rebuild(&mut tx, user_id, venue).await?;
-        tx.commit().await?;
-        Ok(())
     }
 }
 

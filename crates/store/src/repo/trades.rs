@@ -5,7 +5,9 @@ use std::str::FromStr;
 use rust_decimal::Decimal;
 use signaldesk_core::account::AccountVenue;
 use signaldesk_core::market::PositionSide;
-use sqlx::any::AnyRow;
+use sqlx::any::{AnyArguments, AnyRow};
+use sqlx::query::Query;
+use sqlx::Any;
 use sqlx::Row;
 
 use crate::{Store, StoreError};
@@ -243,48 +245,62 @@ fn chain_status_str(status: ChainStatus) -> &'static str {
     }
 }
 
+/// The columns a new trade is written with, in [`bind_trade`]'s order.
+pub(crate) const INSERTED_COLUMNS: &str = "user_id, symbol, side, status, client_order_id,
+    leverage, margin, qty, open_qty, entry_price, exit_price, closed_qty, exit_value, pnl, fees,
+    volume, stop_loss, tp_step, close_reason, chain_id, chain_step, signal_id, signal_at,
+    signal_price, created_at, opened_at, closed_at, venue, funding";
+/// How many values [`bind_trade`] binds.
+pub(crate) const INSERTED_COLUMN_COUNT: usize = 29;
+
+/// Binds a new trade's values in [`INSERTED_COLUMNS`]' order (its chain and account given).
+pub(crate) fn bind_trade<'q>(
+    q: Query<'q, Any, AnyArguments<'q>>,
+    t: &'q Trade,
+    chain_id: Option<i64>,
+    venue: Option<AccountVenue>,
+) -> Query<'q, Any, AnyArguments<'q>> {
+    q.bind(t.user_id)
+        .bind(&t.symbol)
+        .bind(side_str(t.side))
+        .bind(t.status.as_str())
+        .bind(&t.client_order_id)
+        .bind(i64::from(t.leverage))
+        .bind(t.margin.to_string())
+        .bind(t.qty.to_string())
+        .bind(t.open_qty.to_string())
+        .bind(t.entry_price.map(|d| d.to_string()))
+        .bind(t.exit_price.map(|d| d.to_string()))
+        .bind(t.closed_qty.to_string())
+        .bind(t.exit_value.to_string())
+        .bind(t.pnl.to_string())
+        .bind(t.fees.to_string())
+        .bind(t.volume.to_string())
+        .bind(t.stop_loss.map(|d| d.to_string()))
+        .bind(i64::from(t.tp_step))
+        .bind(t.close_reason.clone())
+        .bind(chain_id)
+        .bind(t.chain_step.map(i64::from))
+        .bind(t.signal_id)
+        .bind(t.signal_at)
+        .bind(t.signal_price.map(|d| d.to_string()))
+        .bind(t.created_at)
+        .bind(t.opened_at)
+        .bind(t.closed_at)
+        .bind(venue.map(AccountVenue::as_str))
+        .bind(t.funding.to_string())
+}
+
 impl Store {
     /// Stores a new trade (its `id` is ignored) and returns it with its id.
     pub async fn insert_trade(&self, t: &Trade) -> Result<Trade, StoreError> {
         let sql = format!(
-            "INSERT INTO trades (user_id, symbol, side, status, client_order_id, leverage, margin,
-                 qty, open_qty, entry_price, exit_price, closed_qty, exit_value, pnl, fees, volume,
-                 stop_loss, tp_step, close_reason, chain_id, chain_step, signal_id, signal_at,
-                 signal_price, created_at, opened_at, closed_at, venue, funding)
+            "INSERT INTO trades ({INSERTED_COLUMNS})
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
                  $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)
              RETURNING {COLUMNS}"
         );
-        let row = sqlx::query(&sql)
-            .bind(t.user_id)
-            .bind(&t.symbol)
-            .bind(side_str(t.side))
-            .bind(t.status.as_str())
-            .bind(&t.client_order_id)
-            .bind(i64::from(t.leverage))
-            .bind(t.margin.to_string())
-            .bind(t.qty.to_string())
-            .bind(t.open_qty.to_string())
-            .bind(t.entry_price.map(|d| d.to_string()))
-            .bind(t.exit_price.map(|d| d.to_string()))
-            .bind(t.closed_qty.to_string())
-            .bind(t.exit_value.to_string())
-            .bind(t.pnl.to_string())
-            .bind(t.fees.to_string())
-            .bind(t.volume.to_string())
-            .bind(t.stop_loss.map(|d| d.to_string()))
-            .bind(i64::from(t.tp_step))
-            .bind(t.close_reason.clone())
-            .bind(t.chain_id)
-            .bind(t.chain_step.map(i64::from))
-            .bind(t.signal_id)
-            .bind(t.signal_at)
-            .bind(t.signal_price.map(|d| d.to_string()))
-            .bind(t.created_at)
-            .bind(t.opened_at)
-            .bind(t.closed_at)
-            .bind(t.venue.map(AccountVenue::as_str))
-            .bind(t.funding.to_string())
+        let row = bind_trade(sqlx::query(&sql), t, t.chain_id, t.venue)
             .fetch_one(&self.pool)
             .await?;
         trade_from_row(&row)
