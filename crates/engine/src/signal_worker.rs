@@ -89,6 +89,13 @@ impl SignalWorker {
                 Some(alert) = alerts.recv() => self.store_alert(alert, &mut latest).await,
             }
         }
+        // Every alert already queued was answered 202 and its body claimed, so a resend would
+        // be taken for a duplicate: each is acted on before the worker ends (a stop, or a
+        // graceful shutdown, which waits for this).
+        alerts.close();
+        while let Some(alert) = alerts.recv().await {
+            self.store_alert(alert, &mut latest).await;
+        }
     }
 
     async fn store_ratings(

@@ -248,3 +248,40 @@ fn a_warm_up_rates_the_history_exactly_as_candle_by_candle() {
         }
     }
 }
+
+/// Alerts accepted (queued for the worker) just before the signals stop are still acted on:
+/// each was answered 202 and its body claimed, so its resend would be a duplicate.
+#[tokio::test]
+async fn alerts_queued_when_the_signals_stop_are_stored() {
+    let db = TestDatabase::sqlite();
+    let store = Store::connect(&db.url).await.unwrap();
+    let user = store.create_user("u", "h", 0).await.unwrap().id;
+    let market = Arc::new(ManualMarket::new(vec![instrument("AAAUSDT")], 0));
+    for i in 0..250 {
+        market.push_candle("AAAUSDT", 1, candle(i, Decimal::from(500)));
+    }
+    let (hub, _task) = RatingHub::start(market.clone(), vec!["AAAUSDT".into()], 1)
+        .await
+        .unwrap();
+    let sup = common::engine(&store, market.clone(), hub).await;
+    sup.supervisor().start_signals(user).await.unwrap();
+    let ratings = ["STRONG_BUY", "BUY", "SELL", "STRONG_SELL", "NEUTRAL", "BUY"];
+    for (i, rating) in ratings.into_iter().enumerate() {
+        let alert = Alert {
+            symbol: "AAAUSDT".into(),
+            rating,
+            received_at: i64::try_from(i).unwrap(),
+        };
+        sup.supervisor().submit_alert(user, alert).await.unwrap();
+    }
+    sup.supervisor().stop_signals(user).await.unwrap();
+    let stored: Vec<String> = store
+        .recent_signals(user, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|s| s.source == "webhook")
+        .map(|s| s.rating)
+        .collect();
+    assert_eq!(stored.len(), ratings.len(), "{stored:?}");
+}
