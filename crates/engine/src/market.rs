@@ -278,7 +278,7 @@ fn resume_simulated(config: SimConfig, anchor_path: &Path) -> Result<SimulatedMa
     Ok(market)
 }
 
-fn wall_clock_ms() -> i64 {
+pub(crate) fn wall_clock_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)

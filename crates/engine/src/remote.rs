@@ -29,6 +29,7 @@ impl Remote {
                     "symbol": alert.symbol,
                     "rating": alert.rating,
                     "received_at": alert.received_at,
+                    "body_hash": alert.body_hash,
                 })
                 .to_string(),
             ),
@@ -50,6 +51,7 @@ impl Remote {
                     .into_iter()
                     .find(|level| Some(*level) == body["rating"].as_str())?,
                 received_at: body["received_at"].as_i64()?,
+                body_hash: body["body_hash"].as_str()?.to_string(),
             }),
             "settings" => Remote::SettingsChanged,
             _ => return None,
@@ -92,6 +94,7 @@ mod tests {
                 symbol: "BTCUSDT".into(),
                 rating: "STRONG_SELL",
                 received_at: 1_700_000_000_000,
+                body_hash: "ab".repeat(32),
             }),
             Remote::SettingsChanged,
         ] {

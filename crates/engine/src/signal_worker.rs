@@ -2,12 +2,18 @@
 //! publishes after a closed candle and every webhook alert the user's secret URL receives,
 //! logs each change of a symbol's signal, and publishes `signal` (per change) and
 //! `signals_update` (the whole list, once per candle) on the event bus.
+//!
+//! Webhook alerts are kept in the store from the moment they are accepted until acted on
+//! (docs/alerts.md): the worker acts on those kept when it starts (a process killed with
+//! alerts queued), tries again every `ALERT_RETRY` while a write has failed, and looks for
+//! any it was not handed every `ALERT_SWEEP`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
-use signaldesk_core::signal::{display_order, TradeSignal};
-use signaldesk_store::{Store, StoredSignal};
+use signaldesk_core::signal::{display_order, TradeSignal, RATING_LEVELS};
+use signaldesk_store::{AlertTaken, PendingWebhookAlert, Store, StoredSignal};
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
@@ -18,14 +24,25 @@ use crate::signals::{RatingHub, SymbolRating};
 /// Alerts waiting for the worker before the webhook answers "busy".
 pub const ALERT_QUEUE: usize = 64;
 
-/// A TradingView alert received on the user's webhook URL, already validated.
+/// How soon the worker tries again to act on kept alerts after a failed write.
+pub const ALERT_RETRY: Duration = Duration::from_secs(2);
+
+/// How often the worker looks for kept alerts it was not handed: one accepted on another
+/// instance whose hand-over failed, or whose claim could not be given back.
+pub const ALERT_SWEEP: Duration = Duration::from_secs(10);
+
+/// A TradingView alert received on the user's webhook URL, already validated and kept with
+/// its claim (`Store::claim_webhook_delivery`): the queue only brings it sooner than the
+/// store would.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Alert {
     pub symbol: String,
     /// One of the five rating levels (`signaldesk_core::signal::RATING_LEVELS`).
     pub rating: &'static str,
-    /// Unix ms of its arrival.
+    /// Unix ms of its arrival: its claim's time.
     pub received_at: i64,
+    /// Its claim's key (the SHA-256 of the body, hex).
+    pub body_hash: String,
 }
 
 /// Sorts signals for display: by the spec's weight, then by symbol.
@@ -68,9 +85,23 @@ impl SignalWorker {
             };
         let first = self.hub.latest();
         self.store_ratings(&first, &mut latest, false).await;
+        // Alerts accepted but not acted on: before a crash, or on another instance.
+        let mut kept_waiting = !self.act_on_kept_alerts(&mut latest).await;
+        let mut retry =
+            tokio::time::interval_at(tokio::time::Instant::now() + ALERT_RETRY, ALERT_RETRY);
+        retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut sweep =
+            tokio::time::interval_at(tokio::time::Instant::now() + ALERT_SWEEP, ALERT_SWEEP);
+        sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
                 _ = stop.cancelled() => break,
+                _ = retry.tick(), if kept_waiting => {
+                    kept_waiting = !self.act_on_kept_alerts(&mut latest).await;
+                }
+                _ = sweep.tick() => {
+                    kept_waiting = !self.act_on_kept_alerts(&mut latest).await;
+                }
                 received = feed.recv() => match received {
                     Ok(rating) => {
                         // Every symbol's candle closes at once: take what has arrived with it
@@ -86,15 +117,99 @@ impl SignalWorker {
                     }
                     Err(broadcast::error::RecvError::Closed) => break,
                 },
-                Some(alert) = alerts.recv() => self.store_alert(alert, &mut latest).await,
+                Some(alert) = alerts.recv() => {
+                    if !self.store_alert(alert, &mut latest).await && !kept_waiting {
+                        kept_waiting = true;
+                        retry.reset();
+                    }
+                }
             }
         }
         // Every alert already queued was answered 202 and its body claimed, so a resend would
         // be taken for a duplicate: each is acted on before the worker ends (a stop, or a
         // graceful shutdown, which waits for this).
+        // Those not acted on (a failed write) stay kept for the next start.
         alerts.close();
         while let Some(alert) = alerts.recv().await {
             self.store_alert(alert, &mut latest).await;
+        }
+    }
+
+    /// Acts on every alert kept for the user and not yet acted on, oldest first; those past
+    /// their expiry are only logged. False when the store failed (they stay kept).
+    async fn act_on_kept_alerts(&self, latest: &mut HashMap<String, StoredSignal>) -> bool {
+        let kept = match self.store.pending_webhook_alerts(self.user_id).await {
+            Ok(kept) => kept,
+            Err(e) => {
+                self.journal
+                    .error(
+                        self.user_id,
+                        &format!("Could not read the webhook alerts waiting: {e}"),
+                    )
+                    .await;
+                return false;
+            }
+        };
+        let mut all_done = true;
+        for PendingWebhookAlert {
+            body_hash,
+            at,
+            alert,
+        } in kept
+        {
+            let Some(rating) = RATING_LEVELS.into_iter().find(|l| *l == alert.rating) else {
+                continue;
+            };
+            let alert_in = Alert {
+                symbol: alert.symbol,
+                rating,
+                received_at: at,
+                body_hash,
+            };
+            let done = if crate::market::wall_clock_ms() > alert.expires_at {
+                self.expire_alert(alert_in).await
+            } else {
+                self.store_alert(alert_in, latest).await
+            };
+            all_done &= done;
+        }
+        all_done
+    }
+
+    /// Marks a kept alert too old to act on, and says so in the bot log. False when the
+    /// store failed.
+    async fn expire_alert(&self, alert: Alert) -> bool {
+        let now = crate::market::wall_clock_ms();
+        match self
+            .store
+            .take_webhook_alert(self.user_id, &alert.body_hash, alert.received_at, now, None)
+            .await
+        {
+            Ok(AlertTaken::Expired) => {
+                self.journal
+                    .warning(
+                        self.user_id,
+                        &format!(
+                            "{}: webhook alert {} not acted on: it arrived {} s ago, too old \
+                             to trade on (webhook_max_lag_secs)",
+                            alert.symbol,
+                            alert.rating,
+                            (now - alert.received_at) / 1000
+                        ),
+                    )
+                    .await;
+                true
+            }
+            Ok(_) => true,
+            Err(e) => {
+                self.journal
+                    .error(
+                        self.user_id,
+                        &format!("Could not mark the {} webhook alert: {e}", alert.symbol),
+                    )
+                    .await;
+                false
+            }
         }
     }
 
@@ -134,14 +249,16 @@ impl SignalWorker {
         self.publish_list(latest);
     }
 
-    async fn store_alert(&self, alert: Alert, latest: &mut HashMap<String, StoredSignal>) {
+    /// Stores the alert's signal and marks it acted on, in one write. False when the store
+    /// failed: the alert stays kept, to be tried again.
+    async fn store_alert(&self, alert: Alert, latest: &mut HashMap<String, StoredSignal>) -> bool {
         // Known to the bot now, on its market's clock (the arrival on the wall clock may be
         // another clock: a simulated market's).
         let now = self.hub.now_ms();
         let signal = StoredSignal {
             id: 0,
             user_id: self.user_id,
-            symbol: alert.symbol,
+            symbol: alert.symbol.clone(),
             rating: alert.rating.to_string(),
             total: None,
             ma: None,
@@ -150,9 +267,36 @@ impl SignalWorker {
             source: "webhook".into(),
             created_at: now,
         };
-        let Some(stored) = self.insert(signal).await else {
-            return;
+        let taken = self
+            .store
+            .take_webhook_alert(
+                self.user_id,
+                &alert.body_hash,
+                alert.received_at,
+                crate::market::wall_clock_ms(),
+                Some(&signal),
+            )
+            .await;
+        let stored = match taken {
+            Ok(AlertTaken::Stored(stored)) => stored,
+            Ok(_) => return true,
+            Err(e) => {
+                self.journal
+                    .error(
+                        self.user_id,
+                        &format!(
+                            "Could not store the {} webhook alert {} (tried again in {} s): {e}",
+                            alert.symbol,
+                            alert.rating,
+                            ALERT_RETRY.as_secs()
+                        ),
+                    )
+                    .await;
+                return false;
+            }
         };
+        // No trading worker listening is fine: the bot may be stopped.
+        let _ = self.feed.send(stored.clone());
         self.journal
             .info(
                 self.user_id,
@@ -162,6 +306,7 @@ impl SignalWorker {
         latest.insert(stored.symbol.clone(), stored.clone());
         self.bus.publish(self.user_id, UserEvent::Signal(stored));
         self.publish_list(latest);
+        true
     }
 
     async fn insert(&self, signal: StoredSignal) -> Option<StoredSignal> {

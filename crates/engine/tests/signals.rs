@@ -10,10 +10,10 @@ use signaldesk_engine::signals::RatingHub;
 mod common;
 
 use signaldesk_core::signal::TradeSignal;
-use signaldesk_engine::signal_worker::Alert;
+use signaldesk_engine::signal_worker::{Alert, ALERT_SWEEP};
 use signaldesk_engine::{EngineError, UserEvent};
 use signaldesk_store::test_support::TestDatabase;
-use signaldesk_store::Store;
+use signaldesk_store::{Store, WebhookAlert};
 use signaldesk_venue::market::manual::ManualMarket;
 
 const MINUTE: i64 = 60_000;
@@ -38,6 +38,48 @@ fn candle(i: i64, close: Decimal) -> Candle {
         close,
         volume: dec!(100),
     }
+}
+
+/// An alert as the webhook accepts it: kept with its claim (expiring `ttl_ms` after `at`),
+/// then handed to the worker.
+async fn accepted(store: &Store, user: i64, symbol: &str, rating: &'static str, at: i64) -> Alert {
+    kept(store, user, symbol, rating, at, 300_000).await
+}
+
+async fn kept(
+    store: &Store,
+    user: i64,
+    symbol: &str,
+    rating: &'static str,
+    at: i64,
+    ttl_ms: i64,
+) -> Alert {
+    let body_hash = format!("{symbol}-{rating}-{at}");
+    let alert = WebhookAlert {
+        symbol: symbol.into(),
+        rating: rating.into(),
+        expires_at: at + ttl_ms,
+    };
+    assert!(store
+        .claim_webhook_delivery(user, &body_hash, at, 10_000, &alert)
+        .await
+        .unwrap());
+    Alert {
+        symbol: symbol.into(),
+        rating,
+        received_at: at,
+        body_hash,
+    }
+}
+
+fn wall_ms() -> i64 {
+    i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
 }
 
 /// Polls the store until `check` holds (the worker runs on its own task).
@@ -138,15 +180,16 @@ async fn the_worker_publishes_the_list_per_candle_changes_as_signals_and_webhook
     let mut events = sup.bus().subscribe(user);
     let mut others = sup.bus().subscribe(other);
 
-    let alert = || Alert {
-        symbol: "BBBUSDT".into(),
-        rating: "STRONG_BUY",
-        received_at: 42,
-    };
+    let alert = accepted(&store, user, "BBBUSDT", "STRONG_BUY", wall_ms()).await;
     assert!(matches!(
-        sup.supervisor().submit_alert(user, alert()).await,
+        sup.supervisor().submit_alert(user, alert.clone()).await,
         Err(EngineError::SignalsInactive)
     ));
+    // Refused: the webhook gives its claim back (and answers 409).
+    store
+        .release_webhook_delivery(user, &alert.body_hash, alert.received_at)
+        .await
+        .unwrap();
 
     sup.supervisor().start_signals(user).await.unwrap();
     let first = next_matching(&mut events, |e| match e {
@@ -168,7 +211,8 @@ async fn the_worker_publishes_the_list_per_candle_changes_as_signals_and_webhook
     assert_eq!(changed.symbol, "AAAUSDT");
     assert_eq!(changed.source, "ratings");
 
-    sup.supervisor().submit_alert(user, alert()).await.unwrap();
+    let alert = accepted(&store, user, "BBBUSDT", "STRONG_BUY", wall_ms()).await;
+    sup.supervisor().submit_alert(user, alert).await.unwrap();
     let from_alert = next_matching(&mut events, |e| match e {
         UserEvent::Signal(s) if s.source == "webhook" => Some(s.clone()),
         _ => None,
@@ -256,22 +300,19 @@ async fn alerts_queued_when_the_signals_stop_are_stored() {
     let db = TestDatabase::sqlite();
     let store = Store::connect(&db.url).await.unwrap();
     let user = store.create_user("u", "h", 0).await.unwrap().id;
-    let market = Arc::new(ManualMarket::new(vec![instrument("AAAUSDT")], 0));
-    for i in 0..250 {
-        market.push_candle("AAAUSDT", 1, candle(i, Decimal::from(500)));
-    }
-    let (hub, _task) = RatingHub::start(market.clone(), vec!["AAAUSDT".into()], 1)
-        .await
-        .unwrap();
-    let sup = common::engine(&store, market.clone(), hub).await;
+    let (sup, _hub) = one_symbol_engine(&store).await;
     sup.supervisor().start_signals(user).await.unwrap();
     let ratings = ["STRONG_BUY", "BUY", "SELL", "STRONG_SELL", "NEUTRAL", "BUY"];
+    let now = wall_ms();
     for (i, rating) in ratings.into_iter().enumerate() {
-        let alert = Alert {
-            symbol: "AAAUSDT".into(),
+        let alert = accepted(
+            &store,
+            user,
+            "AAAUSDT",
             rating,
-            received_at: i64::try_from(i).unwrap(),
-        };
+            now + i64::try_from(i).unwrap(),
+        )
+        .await;
         sup.supervisor().submit_alert(user, alert).await.unwrap();
     }
     sup.supervisor().stop_signals(user).await.unwrap();
@@ -284,4 +325,150 @@ async fn alerts_queued_when_the_signals_stop_are_stored() {
         .map(|s| s.rating)
         .collect();
     assert_eq!(stored.len(), ratings.len(), "{stored:?}");
+}
+
+/// A hub over one flat market, and an engine on it, for the kept-alert tests.
+async fn one_symbol_engine(
+    store: &Store,
+) -> (Arc<signaldesk_engine::Engine>, tokio::task::JoinHandle<()>) {
+    let market = Arc::new(ManualMarket::new(vec![instrument("AAAUSDT")], 0));
+    for i in 0..250 {
+        market.push_candle("AAAUSDT", 1, candle(i, Decimal::from(500)));
+    }
+    let (hub, task) = RatingHub::start(market.clone(), vec!["AAAUSDT".into()], 1)
+        .await
+        .unwrap();
+    (common::engine(store, market, hub).await, task)
+}
+
+/// Alerts accepted (answered 202) but never acted on, as when the process is killed with
+/// them queued, are acted on when the signal worker next starts: the fresh one is stored,
+/// the one older than the alerts accepted at all is not, and the bot log says so.
+#[tokio::test]
+async fn alerts_kept_from_before_a_crash_are_acted_on_at_the_next_start_unless_too_old() {
+    let db = TestDatabase::sqlite();
+    let store = Store::connect(&db.url).await.unwrap();
+    let user = store.create_user("u", "h", 0).await.unwrap().id;
+    let now = wall_ms();
+    kept(
+        &store,
+        user,
+        "AAAUSDT",
+        "STRONG_SELL",
+        now - 400_000,
+        300_000,
+    )
+    .await;
+    kept(&store, user, "AAAUSDT", "BUY", now - 1_000, 300_000).await;
+    assert_eq!(store.pending_webhook_alerts(user).await.unwrap().len(), 2);
+
+    let (sup, _hub) = one_symbol_engine(&store).await;
+    sup.supervisor().start_signals(user).await.unwrap();
+    let stored = eventually(&store, user, |s| s.iter().any(|s| s.source == "webhook")).await;
+    let from_alerts: Vec<&str> = stored
+        .iter()
+        .filter(|s| s.source == "webhook")
+        .map(|s| s.rating.as_str())
+        .collect();
+    assert_eq!(from_alerts, ["BUY"]);
+    assert!(store.pending_webhook_alerts(user).await.unwrap().is_empty());
+    sup.supervisor().stop_signals(user).await.unwrap();
+    let logged = store.recent_logs(user, None, 50).await.unwrap();
+    assert!(
+        logged.iter().any(|e| e
+            .message
+            .starts_with("AAAUSDT: webhook alert STRONG_SELL not acted on: it arrived 400 s ago")),
+        "{logged:#?}"
+    );
+
+    // Acted on once: a second start finds nothing kept.
+    sup.supervisor().start_signals(user).await.unwrap();
+    sup.supervisor().stop_signals(user).await.unwrap();
+    let webhook = store
+        .recent_signals(user, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|s| s.source == "webhook")
+        .count();
+    assert_eq!(webhook, 1);
+}
+
+/// An alert whose write fails (the database takes no writes) is not lost: it stays kept and
+/// is stored once the database takes writes again, exactly once.
+#[tokio::test]
+async fn an_alert_whose_write_failed_is_stored_when_the_store_takes_writes_again() {
+    let db = TestDatabase::sqlite();
+    let store = Store::connect(&db.url).await.unwrap();
+    let user = store.create_user("u", "h", 0).await.unwrap().id;
+    let (sup, _hub) = one_symbol_engine(&store).await;
+    sup.supervisor().start_signals(user).await.unwrap();
+    let alert = accepted(&store, user, "AAAUSDT", "STRONG_BUY", wall_ms()).await;
+    store
+        .on_every_connection("PRAGMA query_only = 1")
+        .await
+        .unwrap();
+    sup.supervisor().submit_alert(user, alert).await.unwrap();
+    // The worker takes it at once; its write fails (proved by the log line below).
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    store
+        .on_every_connection("PRAGMA query_only = 0")
+        .await
+        .unwrap();
+    // The retry comes within ALERT_RETRY (2 s).
+    let stored = match tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let s = store.recent_signals(user, 100).await.unwrap();
+            if s.iter().any(|s| s.source == "webhook") {
+                return s;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    {
+        Ok(stored) => stored,
+        Err(_) => panic!("the kept alert was never stored"),
+    };
+    sup.supervisor().stop_signals(user).await.unwrap();
+    assert_eq!(stored.iter().filter(|s| s.source == "webhook").count(), 1);
+    assert!(store.pending_webhook_alerts(user).await.unwrap().is_empty());
+    // The failed write is in the bot log (written once the database takes writes).
+    let failed = "Could not store the AAAUSDT webhook alert STRONG_BUY (tried again in 2 s)";
+    for _ in 0..100 {
+        let logged = store.recent_logs(user, None, 50).await.unwrap();
+        if logged.iter().any(|e| e.message.starts_with(failed)) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no failed write was logged: the test did not test a failure");
+}
+
+/// An alert kept but never handed to the worker (accepted on another instance whose
+/// hand-over failed) is found by the worker's sweep and acted on while it runs.
+#[tokio::test]
+async fn a_kept_alert_never_handed_over_is_found_by_the_sweep() {
+    let db = TestDatabase::sqlite();
+    let store = Store::connect(&db.url).await.unwrap();
+    let user = store.create_user("u", "h", 0).await.unwrap().id;
+    let (sup, _hub) = one_symbol_engine(&store).await;
+    sup.supervisor().start_signals(user).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    kept(&store, user, "AAAUSDT", "SELL", wall_ms(), 300_000).await;
+    let deadline = tokio::time::Instant::now() + ALERT_SWEEP * 2;
+    loop {
+        let recent = store.recent_signals(user, 100).await.unwrap();
+        if let Some(s) = recent.iter().find(|s| s.source == "webhook") {
+            assert_eq!(s.rating, "SELL");
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the sweep never acted on the kept alert"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    sup.supervisor().stop_signals(user).await.unwrap();
+    assert!(store.pending_webhook_alerts(user).await.unwrap().is_empty());
 }

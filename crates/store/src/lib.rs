@@ -36,3 +36,4 @@ pub use repo::trade_search::{TradeCursor, TradeSearch, TradeSortKey};
 pub use repo::trades::{Chain, ChainStatus, Trade, TradeQuery, TradeStatus, IMPORTED_ORDER_PREFIX};
 pub use repo::two_factor::TotpRecord;
 pub use repo::users::User;
+pub use repo::webhooks::{AlertTaken, PendingWebhookAlert, WebhookAlert};

@@ -18,7 +18,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use signaldesk_core::alert::{parse_alert, AlertBody, AlertError, ParsedAlert};
 use signaldesk_engine::signal_worker::Alert;
-use signaldesk_store::AuditAction;
+use signaldesk_store::{AuditAction, WebhookAlert};
 use utoipa::ToSchema;
 
 use crate::app::{now_ms, AppState};
@@ -162,9 +162,16 @@ pub async fn receive(
         };
         Ok((status, Json(accepted)))
     };
+    // Kept with the claim until the signal worker acts on it; acted on only while it is no
+    // older than an alert accepted at all, so one kept through a restart is never traded stale.
+    let kept = WebhookAlert {
+        symbol: symbol.clone(),
+        rating: rating.to_string(),
+        expires_at: now.saturating_add(millis(state.config.webhook_max_lag_secs)),
+    };
     if !state
         .store
-        .claim_webhook_delivery(user_id, &body_hash, now, window_ms)
+        .claim_webhook_delivery(user_id, &body_hash, now, window_ms, &kept)
         .await?
     {
         let line = format!(
@@ -179,6 +186,7 @@ pub async fn receive(
         symbol: symbol.clone(),
         rating,
         received_at: now,
+        body_hash: body_hash.clone(),
     };
     if let Err(e) = state.engine.supervisor().submit_alert(user_id, alert).await {
         // Not acted on: a retry of the same body must not be taken for a duplicate.

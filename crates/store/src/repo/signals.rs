@@ -1,4 +1,5 @@
 use sqlx::any::AnyRow;
+use sqlx::AnyConnection;
 use sqlx::Row;
 
 use crate::{Store, StoreError};
@@ -46,33 +47,9 @@ fn from_row(row: &AnyRow) -> Result<StoredSignal, StoreError> {
 impl Store {
     /// Stores a signal (its `id` is ignored) and returns it with its id.
     pub async fn insert_signal(&self, s: &StoredSignal) -> Result<StoredSignal, StoreError> {
-        let sql = format!(
-            "INSERT INTO signals (user_id, symbol, rating, total, ma, osc, candle_time, source, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
-        );
-        let row = sqlx::query(&sql)
-            .bind(s.user_id)
-            .bind(&s.symbol)
-            .bind(&s.rating)
-            .bind(s.total)
-            .bind(s.ma)
-            .bind(s.osc)
-            .bind(s.candle_time)
-            .bind(&s.source)
-            .bind(s.created_at)
-            .fetch_one(&self.pool)
-            .await?;
-        let stored = from_row(&row)?;
-        if stored.id % PRUNE_EVERY == 0 {
-            sqlx::query(
-                "DELETE FROM signals WHERE user_id = $1 AND id <= (
-                     SELECT id FROM signals WHERE user_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
-            )
-            .bind(s.user_id)
-            .bind(SIGNALS_KEPT_PER_USER)
-            .execute(&self.pool)
-            .await?;
-        }
+        let mut tx = self.pool.begin().await?;
+        let stored = insert_signal_on(&mut tx, s).await?;
+        tx.commit().await?;
         Ok(stored)
     }
 
@@ -173,4 +150,39 @@ impl Store {
             .await?;
         rows.iter().map(from_row).collect()
     }
+}
+
+/// Stores a signal on `conn` (its `id` is ignored), pruning the user's oldest now and then.
+pub(crate) async fn insert_signal_on(
+    conn: &mut AnyConnection,
+    s: &StoredSignal,
+) -> Result<StoredSignal, StoreError> {
+    let sql = format!(
+        "INSERT INTO signals (user_id, symbol, rating, total, ma, osc, candle_time, source, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
+    );
+    let row = sqlx::query(&sql)
+        .bind(s.user_id)
+        .bind(&s.symbol)
+        .bind(&s.rating)
+        .bind(s.total)
+        .bind(s.ma)
+        .bind(s.osc)
+        .bind(s.candle_time)
+        .bind(&s.source)
+        .bind(s.created_at)
+        .fetch_one(&mut *conn)
+        .await?;
+    let stored = from_row(&row)?;
+    if stored.id % PRUNE_EVERY == 0 {
+        sqlx::query(
+            "DELETE FROM signals WHERE user_id = $1 AND id <= (
+                 SELECT id FROM signals WHERE user_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
+        )
+        .bind(s.user_id)
+        .bind(SIGNALS_KEPT_PER_USER)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(stored)
 }
