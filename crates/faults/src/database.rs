@@ -91,12 +91,38 @@ impl Database {
     /// The executions booked for `user_id` (`fills` rows carrying the venue's id: each
     /// opening fill and each close, every one an order on the venue).
     pub async fn booked_executions(&self, user_id: i64) -> anyhow::Result<usize> {
-        const SQL: &str =
-            "SELECT COUNT(*) AS n FROM fills WHERE user_id = $1 AND venue_id IS NOT NULL";
+        self.count(
+            "SELECT COUNT(*) AS n FROM fills WHERE user_id = $1 AND venue_id IS NOT NULL",
+            user_id,
+        )
+        .await
+    }
+
+    /// The webhook alerts of `user_id` stored as signals, and those kept and not yet acted
+    /// on (docs/alerts.md: every accepted alert is kept until acted on).
+    pub async fn webhook_alerts(&self, user_id: i64) -> anyhow::Result<(usize, usize)> {
+        let stored = self
+            .count(
+                "SELECT COUNT(*) AS n FROM signals WHERE user_id = $1 AND source = 'webhook'",
+                user_id,
+            )
+            .await?;
+        let waiting = self
+            .count(
+                "SELECT COUNT(*) AS n FROM webhook_deliveries
+                 WHERE user_id = $1 AND acted_at IS NULL",
+                user_id,
+            )
+            .await?;
+        Ok((stored, waiting))
+    }
+
+    /// `sql`'s `n` for `user_id`, on a connection of its own.
+    async fn count(&self, sql: &str, user_id: i64) -> anyhow::Result<usize> {
         let n: i64 = match self {
             Database::Sqlite { .. } => {
                 let mut conn = SqliteConnection::connect(&self.url()).await?;
-                let n = sqlx::query(SQL)
+                let n = sqlx::query(sql)
                     .bind(user_id)
                     .fetch_one(&mut conn)
                     .await?
@@ -106,7 +132,7 @@ impl Database {
             }
             Database::Postgres { url, .. } => {
                 let mut conn = PgConnection::connect(url).await?;
-                let n = sqlx::query(SQL)
+                let n = sqlx::query(sql)
                     .bind(user_id)
                     .fetch_one(&mut conn)
                     .await?

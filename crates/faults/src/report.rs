@@ -38,6 +38,8 @@ pub struct TraderReport {
     pub fake_orders: usize,
     /// Executions (opening fills and closes) in this user's books at the last audit.
     pub booked_executions: usize,
+    /// Their webhook alerts stored as signals at the last audit (at least those accepted).
+    pub alerts_stored: usize,
     /// Differences found for this user over every audit.
     pub audit_differences: usize,
 }
@@ -100,18 +102,19 @@ pub fn print_summary(reports: &[Report]) {
         );
     }
     println!();
-    println!("| database | user | account | alerts accepted / not accepted | trades open / closed (pending, cancelled) | orders that reached the fake Bybit | executions in the books | audit differences |");
+    println!("| database | user | account | alerts accepted / not accepted / stored | trades open / closed (pending, cancelled) | orders that reached the fake Bybit | executions in the books | audit differences |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for r in reports {
         for u in &r.traders {
             let t = &u.trades;
             println!(
-                "| {} | {} | {} | {} / {} | {} / {} ({}, {}) | {} | {} | {} |",
+                "| {} | {} | {} | {} / {} / {} | {} / {} ({}, {}) | {} | {} | {} |",
                 r.backend,
                 u.username,
                 u.account,
                 u.alerts.accepted,
                 u.alerts.refused,
+                u.alerts_stored,
                 t.open,
                 t.closed,
                 t.pending,

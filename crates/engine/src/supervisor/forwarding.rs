@@ -100,7 +100,13 @@ impl Supervisor {
                 }
                 Some(Remote::Alert(alert)) => {
                     if let Err(e) = self.submit_alert_here(user_id, alert).await {
-                        tracing::warn!(user_id, "an alert from another instance was dropped: {e}");
+                        // Kept in the store: the signal worker's sweep, or its next start,
+                        // acts on it.
+                        tracing::warn!(
+                            user_id,
+                            "an alert from another instance was not queued ({e}); it stays kept \
+                             for the signal worker"
+                        );
                     }
                     None
                 }

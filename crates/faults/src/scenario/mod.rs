@@ -326,6 +326,19 @@ impl<'a> Run<'a> {
                     trader.account.fake_key()
                 );
             }
+            // Every alert answered 202 is acted on, whatever was killed or away meanwhile.
+            let (stored, waiting) = self.database.webhook_alerts(trader.user_id).await?;
+            report.alerts_stored = stored;
+            let accepted = usize::try_from(report.alerts.accepted)?;
+            if stored < accepted || waiting > 0 {
+                found += 1;
+                differences += 1;
+                println!(
+                    "[{}] ALERTS: {accepted} alerts accepted for {}, {stored} stored as \
+                     signals, {waiting} still waiting",
+                    self.name, trader.username
+                );
+            }
             report.audit_differences += found;
             per_user.push(format!("{} {found}", trader.username));
         }
