@@ -85,22 +85,26 @@ impl SignalWorker {
             };
         let first = self.hub.latest();
         self.store_ratings(&first, &mut latest, false).await;
-        // Alerts accepted but not acted on: before a crash, or on another instance.
-        let mut kept_waiting = !self.act_on_kept_alerts(&mut latest).await;
         let mut retry =
             tokio::time::interval_at(tokio::time::Instant::now() + ALERT_RETRY, ALERT_RETRY);
         retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut sweep =
             tokio::time::interval_at(tokio::time::Instant::now() + ALERT_SWEEP, ALERT_SWEEP);
         sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // Alerts accepted but not acted on: before a crash, or on another instance.
+        let mut failing = false;
+        let acted = self.act_on_kept_alerts(&mut latest).await;
+        self.note_failure(acted, &mut failing, &mut retry).await;
         loop {
             tokio::select! {
                 _ = stop.cancelled() => break,
-                _ = retry.tick(), if kept_waiting => {
-                    kept_waiting = !self.act_on_kept_alerts(&mut latest).await;
+                _ = retry.tick(), if failing => {
+                    let acted = self.act_on_kept_alerts(&mut latest).await;
+                    self.note_failure(acted, &mut failing, &mut retry).await;
                 }
                 _ = sweep.tick() => {
-                    kept_waiting = !self.act_on_kept_alerts(&mut latest).await;
+                    let acted = self.act_on_kept_alerts(&mut latest).await;
+                    self.note_failure(acted, &mut failing, &mut retry).await;
                 }
                 received = feed.recv() => match received {
                     Ok(rating) => {
@@ -118,10 +122,8 @@ impl SignalWorker {
                     Err(broadcast::error::RecvError::Closed) => break,
                 },
                 Some(alert) = alerts.recv() => {
-                    if !self.store_alert(alert, &mut latest).await && !kept_waiting {
-                        kept_waiting = true;
-                        retry.reset();
-                    }
+                    let acted = self.store_alert(alert, &mut latest).await;
+                    self.note_failure(acted, &mut failing, &mut retry).await;
                 }
             }
         }
@@ -131,86 +133,98 @@ impl SignalWorker {
         // Those not acted on (a failed write) stay kept for the next start.
         alerts.close();
         while let Some(alert) = alerts.recv().await {
-            self.store_alert(alert, &mut latest).await;
+            let acted = self.store_alert(alert, &mut latest).await;
+            self.note_failure(acted, &mut failing, &mut retry).await;
+        }
+    }
+
+    /// Follows the writes of kept alerts: the first of a run of failures goes to the bot log
+    /// (not one line per retry through an outage) and starts the retries; a success ends them.
+    async fn note_failure(
+        &self,
+        acted: Result<(), String>,
+        failing: &mut bool,
+        retry: &mut tokio::time::Interval,
+    ) {
+        let Err(why) = acted else {
+            *failing = false;
+            return;
+        };
+        if !*failing {
+            self.journal.error(self.user_id, &why).await;
+            *failing = true;
+            retry.reset();
         }
     }
 
     /// Acts on every alert kept for the user and not yet acted on, oldest first; those past
-    /// their expiry are only logged. False when the store failed (they stay kept).
-    async fn act_on_kept_alerts(&self, latest: &mut HashMap<String, StoredSignal>) -> bool {
-        let kept = match self.store.pending_webhook_alerts(self.user_id).await {
-            Ok(kept) => kept,
-            Err(e) => {
-                self.journal
-                    .error(
-                        self.user_id,
-                        &format!("Could not read the webhook alerts waiting: {e}"),
-                    )
-                    .await;
-                return false;
+    /// their expiry are only logged. On a failed write, what failed (they stay kept).
+    async fn act_on_kept_alerts(
+        &self,
+        latest: &mut HashMap<String, StoredSignal>,
+    ) -> Result<(), String> {
+        let kept = self
+            .store
+            .pending_webhook_alerts(self.user_id)
+            .await
+            .map_err(|e| format!("Could not read the webhook alerts waiting: {e}"))?;
+        for kept in kept {
+            let age_s = (crate::market::wall_clock_ms() - kept.at) / 1000;
+            match RATING_LEVELS.into_iter().find(|l| *l == kept.alert.rating) {
+                _ if crate::market::wall_clock_ms() > kept.alert.expires_at => {
+                    let why = format!(
+                        "it arrived {age_s} s ago, too old to trade on (webhook_max_lag_secs)"
+                    );
+                    self.set_aside(&kept, &why).await?;
+                }
+                Some(rating) => {
+                    let alert = Alert {
+                        symbol: kept.alert.symbol,
+                        rating,
+                        received_at: kept.at,
+                        body_hash: kept.body_hash,
+                    };
+                    self.store_alert(alert, latest).await?;
+                }
+                None => {
+                    self.set_aside(&kept, "its signal is not a rating level")
+                        .await?
+                }
             }
-        };
-        let mut all_done = true;
-        for PendingWebhookAlert {
-            body_hash,
-            at,
-            alert,
-        } in kept
-        {
-            let Some(rating) = RATING_LEVELS.into_iter().find(|l| *l == alert.rating) else {
-                continue;
-            };
-            let alert_in = Alert {
-                symbol: alert.symbol,
-                rating,
-                received_at: at,
-                body_hash,
-            };
-            let done = if crate::market::wall_clock_ms() > alert.expires_at {
-                self.expire_alert(alert_in).await
-            } else {
-                self.store_alert(alert_in, latest).await
-            };
-            all_done &= done;
         }
-        all_done
+        Ok(())
     }
 
-    /// Marks a kept alert too old to act on, and says so in the bot log. False when the
-    /// store failed.
-    async fn expire_alert(&self, alert: Alert) -> bool {
-        let now = crate::market::wall_clock_ms();
-        match self
+    /// Marks a kept alert acted on without trading it, and says why in the bot log.
+    async fn set_aside(&self, kept: &PendingWebhookAlert, why: &str) -> Result<(), String> {
+        let taken = self
             .store
-            .take_webhook_alert(self.user_id, &alert.body_hash, alert.received_at, now, None)
+            .take_webhook_alert(
+                self.user_id,
+                &kept.body_hash,
+                kept.at,
+                crate::market::wall_clock_ms(),
+                None,
+            )
             .await
-        {
-            Ok(AlertTaken::Expired) => {
-                self.journal
-                    .warning(
-                        self.user_id,
-                        &format!(
-                            "{}: webhook alert {} not acted on: it arrived {} s ago, too old \
-                             to trade on (webhook_max_lag_secs)",
-                            alert.symbol,
-                            alert.rating,
-                            (now - alert.received_at) / 1000
-                        ),
-                    )
-                    .await;
-                true
-            }
-            Ok(_) => true,
-            Err(e) => {
-                self.journal
-                    .error(
-                        self.user_id,
-                        &format!("Could not mark the {} webhook alert: {e}", alert.symbol),
-                    )
-                    .await;
-                false
-            }
+            .map_err(|e| {
+                format!(
+                    "Could not mark the {} webhook alert: {e}",
+                    kept.alert.symbol
+                )
+            })?;
+        if taken == AlertTaken::Expired {
+            self.journal
+                .warning(
+                    self.user_id,
+                    &format!(
+                        "{}: webhook alert {} not acted on: {why}",
+                        kept.alert.symbol, kept.alert.rating
+                    ),
+                )
+                .await;
         }
+        Ok(())
     }
 
     async fn store_ratings(
@@ -249,9 +263,13 @@ impl SignalWorker {
         self.publish_list(latest);
     }
 
-    /// Stores the alert's signal and marks it acted on, in one write. False when the store
+    /// Stores the alert's signal and marks it acted on, in one write. On a failed write, what
     /// failed: the alert stays kept, to be tried again.
-    async fn store_alert(&self, alert: Alert, latest: &mut HashMap<String, StoredSignal>) -> bool {
+    async fn store_alert(
+        &self,
+        alert: Alert,
+        latest: &mut HashMap<String, StoredSignal>,
+    ) -> Result<(), String> {
         // Known to the bot now, on its market's clock (the arrival on the wall clock may be
         // another clock: a simulated market's).
         let now = self.hub.now_ms();
@@ -279,20 +297,14 @@ impl SignalWorker {
             .await;
         let stored = match taken {
             Ok(AlertTaken::Stored(stored)) => stored,
-            Ok(_) => return true,
+            Ok(_) => return Ok(()),
             Err(e) => {
-                self.journal
-                    .error(
-                        self.user_id,
-                        &format!(
-                            "Could not store the {} webhook alert {} (tried again in {} s): {e}",
-                            alert.symbol,
-                            alert.rating,
-                            ALERT_RETRY.as_secs()
-                        ),
-                    )
-                    .await;
-                return false;
+                return Err(format!(
+                    "Could not store the {} webhook alert {} (tried again every {} s): {e}",
+                    alert.symbol,
+                    alert.rating,
+                    ALERT_RETRY.as_secs()
+                ))
             }
         };
         // No trading worker listening is fine: the bot may be stopped.
@@ -306,7 +318,7 @@ impl SignalWorker {
         latest.insert(stored.symbol.clone(), stored.clone());
         self.bus.publish(self.user_id, UserEvent::Signal(stored));
         self.publish_list(latest);
-        true
+        Ok(())
     }
 
     async fn insert(&self, signal: StoredSignal) -> Option<StoredSignal> {
