@@ -200,21 +200,20 @@ impl Store {
         user_id: i64,
         id: i64,
     ) -> Result<ApiKeyRecord, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let exists = sqlx::query("SELECT id FROM api_keys WHERE id = $1 AND user_id = $2")
-            .bind(id)
-            .bind(user_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if exists.is_none() {
+        // One statement: a transaction that read and then wrote could be refused outright by
+        // SQLite (SQLITE_BUSY_SNAPSHOT, a 500) when another connection wrote in between.
+        let done = sqlx::query(
+            "UPDATE api_keys SET is_active = CASE WHEN id = $1 THEN 1 ELSE 0 END
+             WHERE user_id = $2
+                 AND EXISTS (SELECT 1 FROM api_keys WHERE id = $1 AND user_id = $2)",
+        )
+        .bind(id)
+        .bind(user_id)
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 0 {
             return Err(StoreError::NotFound);
         }
-        sqlx::query("UPDATE api_keys SET is_active = CASE WHEN id = $1 THEN 1 ELSE 0 END WHERE user_id = $2")
-            .bind(id)
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
         self.api_key(user_id, id).await?.ok_or(StoreError::NotFound)
     }
 

@@ -1,5 +1,7 @@
 use sqlx::any::AnyRow;
 use sqlx::AnyConnection;
+
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
 use sqlx::Row;
 
 use crate::{Store, StoreError};
@@ -47,9 +49,13 @@ fn from_row(row: &AnyRow) -> Result<StoredSignal, StoreError> {
 impl Store {
     /// Stores a signal (its `id` is ignored) and returns it with its id.
     pub async fn insert_signal(&self, s: &StoredSignal) -> Result<StoredSignal, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let stored = insert_signal_on(&mut tx, s).await?;
-        tx.commit().await?;
+        let row = bind_signal(sqlx::query(&insert_sql()), s)
+            .fetch_one(&self.pool)
+            .await?;
+        let stored = from_row(&row)?;
+        if stored.id % PRUNE_EVERY == 0 {
+            prune_query(s.user_id).execute(&self.pool).await?;
+        }
         Ok(stored)
     }
 
@@ -157,11 +163,25 @@ pub(crate) async fn insert_signal_on(
     conn: &mut AnyConnection,
     s: &StoredSignal,
 ) -> Result<StoredSignal, StoreError> {
-    let sql = format!(
+    let row = bind_signal(sqlx::query(&insert_sql()), s)
+        .fetch_one(&mut *conn)
+        .await?;
+    let stored = from_row(&row)?;
+    if stored.id % PRUNE_EVERY == 0 {
+        prune_query(s.user_id).execute(&mut *conn).await?;
+    }
+    Ok(stored)
+}
+
+fn insert_sql() -> String {
+    format!(
         "INSERT INTO signals (user_id, symbol, rating, total, ma, osc, candle_time, source, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
-    );
-    let row = sqlx::query(&sql)
+    )
+}
+
+fn bind_signal<'q>(query: AnyQuery<'q>, s: &'q StoredSignal) -> AnyQuery<'q> {
+    query
         .bind(s.user_id)
         .bind(&s.symbol)
         .bind(&s.rating)
@@ -171,18 +191,14 @@ pub(crate) async fn insert_signal_on(
         .bind(s.candle_time)
         .bind(&s.source)
         .bind(s.created_at)
-        .fetch_one(&mut *conn)
-        .await?;
-    let stored = from_row(&row)?;
-    if stored.id % PRUNE_EVERY == 0 {
-        sqlx::query(
-            "DELETE FROM signals WHERE user_id = $1 AND id <= (
-                 SELECT id FROM signals WHERE user_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
-        )
-        .bind(s.user_id)
-        .bind(SIGNALS_KEPT_PER_USER)
-        .execute(&mut *conn)
-        .await?;
-    }
-    Ok(stored)
+}
+
+/// Deletes the user's signals beyond the newest `SIGNALS_KEPT_PER_USER`.
+fn prune_query(user_id: i64) -> AnyQuery<'static> {
+    sqlx::query(
+        "DELETE FROM signals WHERE user_id = $1 AND id <= (
+             SELECT id FROM signals WHERE user_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
+    )
+    .bind(user_id)
+    .bind(SIGNALS_KEPT_PER_USER)
 }
