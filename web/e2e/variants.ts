@@ -38,13 +38,17 @@ export async function expectVariant(page: Page, variant: Variant) {
 /** Follows the page's sidebar link, on a phone in the drawer the menu button opens. */
 export async function follow(page: Page, path: string, language: Variant['language']) {
   const menu = page.getByRole('button', { name: CATALOGUES[language].layout.openMenu, exact: true })
+  const sidebar = page.locator(`aside nav a[href="${path}"]`).first()
+  // Wait for the layout first: right after a navigation neither may be shown yet, and an
+  // instant check that missed the menu button clicked the hidden sidebar until the timeout.
+  await expect(menu.or(sidebar).filter({ visible: true }).first()).toBeVisible()
   if (await menu.isVisible()) {
     await menu.click()
     const drawer = page.getByRole('dialog')
     await drawer.locator(`nav a[href="${path}"]`).click()
     await expect(drawer).toBeHidden()
   } else {
-    await page.locator(`aside nav a[href="${path}"]`).first().click()
+    await sidebar.click()
   }
   await expect(page).toHaveURL(new RegExp(`${path}$`))
 }
