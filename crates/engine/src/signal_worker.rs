@@ -169,9 +169,10 @@ impl SignalWorker {
             .await
             .map_err(|e| format!("Could not read the webhook alerts waiting: {e}"))?;
         for kept in kept {
-            let age_s = (crate::market::wall_clock_ms() - kept.at) / 1000;
+            let now = crate::market::wall_clock_ms();
+            let age_s = (now - kept.at) / 1000;
             match RATING_LEVELS.into_iter().find(|l| *l == kept.alert.rating) {
-                _ if crate::market::wall_clock_ms() > kept.alert.expires_at => {
+                _ if now > kept.alert.expires_at => {
                     let why = format!(
                         "it arrived {age_s} s ago, too old to trade on (webhook_max_lag_secs)"
                     );
