@@ -11,7 +11,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
-  reporter: 'list',
+  // The failures' summary last: a CI log's tail then says why, not only which test failed.
+  reporter: [['list'], ['./e2e/failure-summary.ts']],
   timeout: 30_000,
   expect: { timeout: 10_000 },
   outputDir: 'test-results',

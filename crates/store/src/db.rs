@@ -102,7 +102,7 @@ impl Store {
         };
         migrator.run(&pool).await?;
         let store = Store {
-            pool: TrackedPool::new(pool),
+            pool: TrackedPool::new(pool, backend),
             backend,
             rollups: Arc::default(),
             url: Arc::from(url),

@@ -16,6 +16,7 @@ use sqlx::{Any, AnyPool, Describe, Either, Execute, Executor, Transaction};
 
 use crate::error::outage;
 use crate::health::StoreHealth;
+use crate::Backend;
 
 #[derive(Clone)]
 pub(crate) struct TrackedPool {
@@ -24,6 +25,8 @@ pub(crate) struct TrackedPool {
     /// Set on a bot worker's store under a lease (`Store::fenced`): every write and every
     /// transaction first checks, in its own transaction, that the tenure still holds.
     fence: Option<Fence>,
+    /// SQLite: transactions take the write lock when they begin (`BEGIN IMMEDIATE`).
+    write_lock_first: bool,
 }
 
 /// A tenure of a user's lease (PostgreSQL).
@@ -62,11 +65,12 @@ impl fmt::Debug for TrackedPool {
 }
 
 impl TrackedPool {
-    pub(crate) fn new(pool: AnyPool) -> TrackedPool {
+    pub(crate) fn new(pool: AnyPool, backend: Backend) -> TrackedPool {
         TrackedPool {
             pool,
             health: Arc::new(StoreHealth::default()),
             fence: None,
+            write_lock_first: backend == Backend::Sqlite,
         }
     }
 
@@ -82,8 +86,18 @@ impl TrackedPool {
         &self.health
     }
 
+    /// A transaction for a write. On SQLite it holds the write lock from its `BEGIN`: a
+    /// deferred transaction that reads first and then writes fails at once with
+    /// SQLITE_BUSY_SNAPSHOT when another connection committed in between (its snapshot is
+    /// stale, so waiting cannot help: <https://www.sqlite.org/rescode.html#busy_snapshot>),
+    /// where `BEGIN IMMEDIATE` waits its turn under the busy timeout instead.
     pub(crate) async fn begin(&self) -> Result<Transaction<'static, Any>, sqlx::Error> {
-        let outcome = self.pool.begin().await.map_err(not_connected);
+        let outcome = if self.write_lock_first {
+            self.pool.begin_with("BEGIN IMMEDIATE").await
+        } else {
+            self.pool.begin().await
+        }
+        .map_err(not_connected);
         self.health.record(&outcome, false);
         let mut tx = outcome?;
         if let Some(fence) = self.fence {
@@ -239,5 +253,57 @@ mod tests {
         assert!(is_write("INSERT INTO bot_logs VALUES (1)"));
         assert!(is_write("UPDATE users SET x = 1"));
         assert!(is_write(""));
+    }
+
+    /// A transaction that reads, then writes after another connection committed a write:
+    /// under a deferred `BEGIN` SQLite refuses its write with SQLITE_BUSY_SNAPSHOT (an API
+    /// 500); holding the write lock from its `BEGIN`, the other write waits for its commit.
+    #[tokio::test]
+    async fn a_sqlite_transaction_that_reads_first_still_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("lock.db").display());
+        let store = crate::Store::connect(&url).await.unwrap();
+        let pool = store.pool.clone();
+        sqlx::query("CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO counters (id, n) VALUES (1, 0)")
+            .execute(&pool)
+            .await
+            .unwrap();
+
+        let mut tx = pool.begin().await.unwrap();
+        let read: i64 = sqlx::query_scalar("SELECT n FROM counters WHERE id = 1")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        let other = {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                sqlx::query("UPDATE counters SET n = n + 10 WHERE id = 1")
+                    .execute(&pool)
+                    .await
+            })
+        };
+        // Time for the other write to commit, were it not made to wait.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        sqlx::query("UPDATE counters SET n = $1 WHERE id = 1")
+            .bind(read + 1)
+            .execute(&mut *tx)
+            .await
+            .expect("the transaction's write, after its read");
+        tx.commit().await.unwrap();
+        other
+            .await
+            .unwrap()
+            .expect("the other write, after the commit");
+
+        let n: i64 = sqlx::query_scalar("SELECT n FROM counters WHERE id = 1")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(n, 11, "the transaction's write, then the other one");
+        store.close().await;
     }
 }
