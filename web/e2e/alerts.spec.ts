@@ -41,17 +41,22 @@ function losingTrade(closedAt: number) {
   }
 }
 
-/** The market's clock now (the simulated market runs ahead of the wall clock): a webhook alert's stored time. */
+/**
+ * The market's clock now (the simulated market runs ahead of the wall clock): a webhook alert's
+ * stored time. The 202 says the alert is kept; the signal worker stores it as a signal soon after.
+ */
 async function marketNow(page: Page, post: (signal: string) => Promise<number>): Promise<number> {
   expect(await post('NEUTRAL')).toBe(202)
-  const latest = await pageApi<{ symbol: string; source: string; created_at: string }[]>(
-    page,
-    'GET',
-    '/api/signals/latest/?limit=200',
-  )
-  const stored = latest.find((s) => s.symbol === 'BTCUSDT' && s.source === 'webhook')
-  expect(stored, 'the webhook alert is stored').toBeDefined()
-  return Date.parse(stored?.created_at ?? '')
+  const storedAt = async () => {
+    const latest = await pageApi<{ symbol: string; source: string; created_at: string }[]>(
+      page,
+      'GET',
+      '/api/signals/latest/?limit=200',
+    )
+    return latest.find((s) => s.symbol === 'BTCUSDT' && s.source === 'webhook')?.created_at
+  }
+  await expect.poll(storedAt, { message: 'the webhook alert is stored', timeout: 15_000 }).toBeDefined()
+  return Date.parse((await storedAt()) ?? '')
 }
 
 test.describe('alerts', () => {
