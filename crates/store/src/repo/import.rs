@@ -8,11 +8,13 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use signaldesk_core::account::AccountVenue;
-use sqlx::Row;
+use sqlx::any::AnyArguments;
+use sqlx::query::Query;
+use sqlx::{Any, Arguments, Row};
 
 use crate::repo::dashboard::BalanceSnapshot;
 use crate::repo::trades::{
-    bind_trade, side_str, Chain, Trade, INSERTED_COLUMNS, INSERTED_COLUMN_COUNT,
+    bind_trade, side_str, Chain, Trade, TradeDecimals, INSERTED_COLUMNS, INSERTED_COLUMN_COUNT,
 };
 use crate::{Store, StoreError};
 
@@ -43,11 +45,10 @@ impl Marks {
     }
 
     fn push(self, sql: &mut String, n: usize) {
+        use std::fmt::Write;
         match self {
-            Marks::Numbered => {
-                sql.push('$');
-                sql.push_str(&n.to_string());
-            }
+            // Writing to a String cannot fail.
+            Marks::Numbered => drop(write!(sql, "${n}")),
             Marks::Plain => sql.push('?'),
         }
     }
@@ -83,6 +84,64 @@ pub(crate) fn multi_row_insert(marks: Marks, head: &str, width: usize, rows: usi
     sql
 }
 
+/// The multi-row INSERTs of one table: the statement of a full chunk is written once (a
+/// 1,000-row one has 29,000 values) and the arguments are sized up front.
+struct Statements {
+    marks: Marks,
+    head: String,
+    width: usize,
+    tail: &'static str,
+    /// The last statement written and how many rows it has.
+    sql: String,
+    rows: usize,
+}
+
+impl Statements {
+    fn new(marks: Marks, head: &str, width: usize, tail: &'static str) -> Statements {
+        Statements {
+            marks,
+            head: head.to_string(),
+            width,
+            tail,
+            sql: String::new(),
+            rows: 0,
+        }
+    }
+
+    /// The INSERT of `rows` rows, its values still to bind.
+    fn query(&mut self, rows: usize) -> Query<'_, Any, AnyArguments<'_>> {
+        if rows != self.rows || self.sql.is_empty() {
+            self.sql = multi_row_insert(self.marks, &self.head, self.width, rows) + self.tail;
+            self.rows = rows;
+        }
+        let mut arguments = AnyArguments::default();
+        arguments.reserve(rows * self.width, 0);
+        sqlx::query_with(&self.sql, arguments)
+    }
+}
+
+/// The ids the database gave new trades, in the order of their `order_ids`, from what
+/// their INSERT's `RETURNING id, client_order_id` answered (`(order id, id)`). Both
+/// databases answer in the order of the VALUES, but neither promises it: each answer's order
+/// id is checked, and answers in another order are matched by order id.
+fn ids_in_order<'a>(
+    order_ids: impl Iterator<Item = &'a str> + Clone,
+    returned: &[(&str, i64)],
+) -> Result<Vec<i64>, StoreError> {
+    let in_order = order_ids.clone().count() == returned.len()
+        && order_ids
+            .clone()
+            .zip(returned)
+            .all(|(wanted, (got, _))| wanted == *got);
+    if in_order {
+        return Ok(returned.iter().map(|(_, id)| *id).collect());
+    }
+    let by_order_id: HashMap<&str, i64> = returned.iter().copied().collect();
+    order_ids
+        .map(|wanted| by_order_id.get(wanted).copied().ok_or(StoreError::NotFound))
+        .collect()
+}
+
 impl Store {
     /// Which of `order_ids` a trade already has (order ids are unique across users).
     pub async fn existing_order_ids(
@@ -98,7 +157,7 @@ impl Store {
             );
             let mut query = sqlx::query(&sql);
             for id in chunk {
-                query = query.bind(id);
+                query = query.bind(id.as_str());
             }
             for row in query.fetch_all(&self.pool).await? {
                 found.insert(row.try_get("client_order_id")?);
@@ -150,20 +209,20 @@ impl Store {
             let chain_ids = reserve_chain_ids(&mut tx, self.backend(), chains.len()).await?;
             let chain_rows: Vec<(&Chain, i64)> =
                 chains.iter().zip(chain_ids.iter().copied()).collect();
+            let mut statements = Statements::new(
+                marks,
+                "INSERT INTO martingale_chains (id, user_id, symbol, status, step, side, result,
+                     created_at, closed_at)",
+                9,
+                "",
+            );
             for chunk in chain_rows.chunks(ROWS_PER_INSERT) {
-                let sql = multi_row_insert(
-                    marks,
-                    "INSERT INTO martingale_chains (id, user_id, symbol, status, step, side, result,
-                         created_at, closed_at)",
-                    9,
-                    chunk.len(),
-                );
-                let mut q = sqlx::query(&sql);
+                let mut q = statements.query(chunk.len());
                 for (c, id) in chunk {
                     q = q
                         .bind(*id)
                         .bind(user_id)
-                        .bind(&c.symbol)
+                        .bind(c.symbol.as_str())
                         .bind(match c.status {
                             crate::ChainStatus::Open => "OPEN",
                             crate::ChainStatus::Closed => "CLOSED",
@@ -180,28 +239,33 @@ impl Store {
             // Oldest first, so each index grows at its end as the live trades make it grow.
             let mut trades: Vec<&(Trade, Option<usize>)> = trades.iter().collect();
             trades.sort_by_key(|(t, _)| (t.opened_at, t.created_at));
-            let mut ids: HashMap<String, i64> = HashMap::with_capacity(trades.len());
+            let mut ids: Vec<i64> = Vec::with_capacity(trades.len());
+            let mut statements = Statements::new(
+                marks,
+                &format!("INSERT INTO trades ({INSERTED_COLUMNS})"),
+                INSERTED_COLUMN_COUNT,
+                " RETURNING id, client_order_id",
+            );
             for chunk in trades.chunks(TRADES_PER_INSERT) {
-                let head = format!("INSERT INTO trades ({INSERTED_COLUMNS})");
-                let sql = multi_row_insert(marks, &head, INSERTED_COLUMN_COUNT, chunk.len())
-                    + " RETURNING id, client_order_id";
-                let mut q = sqlx::query(&sql);
-                for (t, chain) in chunk {
+                let decimals: Vec<TradeDecimals> =
+                    chunk.iter().map(|(t, _)| TradeDecimals::of(t)).collect();
+                let mut q = statements.query(chunk.len());
+                for ((t, chain), decimals) in chunk.iter().zip(&decimals) {
                     let chain_id = chain.and_then(|i| chain_ids.get(i).copied());
-                    q = bind_trade(q, t, chain_id, Some(venue));
+                    q = bind_trade(q, t, decimals, chain_id, Some(venue));
                 }
-                for row in q.fetch_all(&mut *tx).await? {
-                    ids.insert(row.try_get("client_order_id")?, row.try_get("id")?);
-                }
+                let rows = q.fetch_all(&mut *tx).await?;
+                let returned = rows
+                    .iter()
+                    .map(|row| Ok((row.try_get("client_order_id")?, row.try_get("id")?)))
+                    .collect::<Result<Vec<(&str, i64)>, sqlx::Error>>()?;
+                let order_ids = chunk.iter().map(|(t, _)| t.client_order_id.as_str());
+                ids.extend(ids_in_order(order_ids, &returned)?);
             }
 
             // Two fills per trade: the opening one and the closing one.
             let mut fills = Vec::with_capacity(trades.len() * 2);
-            for (t, _) in &trades {
-                let id = ids
-                    .get(&t.client_order_id)
-                    .copied()
-                    .ok_or(StoreError::NotFound)?;
+            for ((t, _), id) in trades.iter().zip(ids) {
                 if let (Some(opened), Some(price)) = (t.opened_at, t.entry_price) {
                     fills.push((id, (t.qty * price).to_string(), opened));
                 }
@@ -209,16 +273,16 @@ impl Store {
                     fills.push((id, t.exit_value.to_string(), closed));
                 }
             }
+            let mut statements = Statements::new(
+                marks,
+                "INSERT INTO fills (user_id, trade_id, notional, filled_at)",
+                4,
+                "",
+            );
             for chunk in fills.chunks(ROWS_PER_INSERT) {
-                let sql = multi_row_insert(
-                    marks,
-                    "INSERT INTO fills (user_id, trade_id, notional, filled_at)",
-                    4,
-                    chunk.len(),
-                );
-                let mut q = sqlx::query(&sql);
+                let mut q = statements.query(chunk.len());
                 for (id, notional, at) in chunk {
-                    q = q.bind(user_id).bind(*id).bind(notional).bind(*at);
+                    q = q.bind(user_id).bind(*id).bind(notional.as_str()).bind(*at);
                 }
                 q.execute(&mut *tx).await?;
             }
@@ -312,7 +376,8 @@ async fn reserve_chain_ids(
 
 #[cfg(test)]
 mod tests {
-    use super::{multi_row_insert, Marks};
+    use super::{ids_in_order, multi_row_insert, Marks};
+    use crate::StoreError;
 
     #[test]
     fn placeholders_number_rows_then_columns() {
@@ -325,5 +390,21 @@ mod tests {
             "INSERT INTO t (a, b) VALUES (?, ?), (?, ?)"
         );
         assert_eq!(Marks::Numbered.list(3), "$1, $2, $3");
+    }
+
+    #[test]
+    fn new_trades_get_their_own_ids_in_any_order_of_answers() {
+        let wanted = ["a", "b", "c"];
+        let ids = |returned: &[(&str, i64)]| ids_in_order(wanted.iter().copied(), returned);
+        assert_eq!(ids(&[("a", 1), ("b", 2), ("c", 3)]).unwrap(), [1, 2, 3]);
+        assert_eq!(ids(&[("c", 3), ("a", 1), ("b", 2)]).unwrap(), [1, 2, 3]);
+        assert!(matches!(
+            ids(&[("a", 1), ("b", 2)]),
+            Err(StoreError::NotFound)
+        ));
+        assert!(matches!(
+            ids(&[("a", 1), ("b", 2), ("x", 9)]),
+            Err(StoreError::NotFound)
+        ));
     }
 }
