@@ -221,4 +221,63 @@ mod tests {
             Err(StoreError::InvalidUrl(_))
         ));
     }
+    /// Migration 0033 writes SQLite's `fills` anew: every fill of a trade is kept with its id,
+    /// one left with no trade goes, and new fills keep counting from where they were.
+    #[tokio::test]
+    async fn sqlite_fills_keep_their_ids_through_migration_0033() {
+        sqlx::any::install_default_drivers();
+        let dir = tempfile::tempdir().unwrap();
+        let url = prepare_sqlite_url(&format!(
+            "sqlite://{}",
+            dir.path().join("upgrade.db").display()
+        ))
+        .unwrap();
+        let before = Migrator {
+            migrations: SQLITE_MIGRATIONS
+                .migrations
+                .iter()
+                .filter(|m| m.version < 33)
+                .cloned()
+                .collect(),
+            ..Migrator::DEFAULT
+        };
+        let pool = AnyPool::connect(&url).await.unwrap();
+        before.run(&pool).await.unwrap();
+        for sql in [
+            "INSERT INTO users (id, username, password_hash, created_at) VALUES (1, 'a', 'h', 0)",
+            "INSERT INTO trades (id, user_id, symbol, side, status, client_order_id, leverage,
+                 margin, qty, open_qty, closed_qty, exit_value, pnl, fees, volume, tp_step,
+                 created_at)
+             VALUES (7, 1, 'BTCUSDT', 'long', 'OPEN', 'o-7', 1, '10', '1', '1', '0', '0', '0',
+                 '0', '0', 0, 0)",
+            "INSERT INTO fills (id, user_id, trade_id, notional, filled_at, venue_id)
+             VALUES (3, 1, 7, '100', 1000, 'paper-1'), (5, 1, NULL, '5', 2000, NULL),
+                    (9, 1, 7, '7', 3000, NULL)",
+            "DELETE FROM fills WHERE id = 9",
+        ] {
+            sqlx::query(sql).execute(&pool).await.unwrap();
+        }
+        pool.close().await;
+
+        let store = Store::connect(&url).await.unwrap();
+        let kept: Vec<(i64, i64, String, Option<String>)> =
+            sqlx::query_as("SELECT id, trade_id, notional, venue_id FROM fills ORDER BY id")
+                .fetch_all(&store.pool)
+                .await
+                .unwrap();
+        assert_eq!(
+            kept,
+            [(3, 7, "100".to_string(), Some("paper-1".to_string()))]
+        );
+        store
+            .insert_fill(1, 7, rust_decimal::Decimal::ONE, 4000)
+            .await
+            .unwrap();
+        let newest: i64 = sqlx::query_scalar("SELECT MAX(id) FROM fills")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(newest, 10, "the deleted fill's id is not given again");
+        store.close().await;
+    }
 }

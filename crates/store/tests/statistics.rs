@@ -232,6 +232,41 @@ async fn the_rollup_follows_every_insert_close_correction_and_reopen_of_a_trade(
     }
 }
 
+/// A fill names its trade and that trade's user (migration 0033): one that names another
+/// user's trade, or a trade that does not exist, is refused and nothing is written.
+#[tokio::test]
+async fn a_fill_belongs_to_its_trades_user() {
+    for (db, store) in TestDatabase::all_connected().await {
+        let a = store.create_user("a", "h", 0).await.unwrap().id;
+        let b = store.create_user("b", "h", 0).await.unwrap().id;
+        let t = store
+            .insert_trade(&closed_trade(a, 1, 1_000, 5_000, dec!(1)))
+            .await
+            .unwrap();
+        store.insert_fill(a, t.id, dec!(10), 1_000).await.unwrap();
+        assert!(
+            store.insert_fill(b, t.id, dec!(99), 2_000).await.is_err(),
+            "{}: a fill of b on a's trade",
+            db.label
+        );
+        assert!(
+            store
+                .insert_fill(a, t.id + 1_000, dec!(99), 2_000)
+                .await
+                .is_err(),
+            "{}: a fill of a trade that does not exist",
+            db.label
+        );
+        for (user, volume) in [(a, dec!(10)), (b, dec!(0))] {
+            let found = store
+                .fill_volume_between(user, AccountVenue::Paper, 0, 10_000)
+                .await
+                .unwrap();
+            assert_eq!(found, volume, "{}", db.label);
+        }
+    }
+}
+
 #[tokio::test]
 async fn fills_snapshots_and_counts_answer_for_an_instant_and_a_window() {
     for (db, store) in TestDatabase::all_connected().await {
@@ -247,7 +282,14 @@ async fn fills_snapshots_and_counts_answer_for_an_instant_and_a_window() {
             .unwrap();
         store.insert_fill(a, t.id, dec!(0.5), 4_999).await.unwrap();
         store.insert_fill(a, t.id, dec!(7), 5_000).await.unwrap();
-        store.insert_fill(b, t.id, dec!(1000), 2_000).await.unwrap();
+        let theirs = store
+            .insert_trade(&closed_trade(b, 2, 6_000, 7_000, dec!(1)))
+            .await
+            .unwrap();
+        store
+            .insert_fill(b, theirs.id, dec!(1000), 2_000)
+            .await
+            .unwrap();
         let volume = store
             .fill_volume_between(a, AccountVenue::Paper, 1_000, 5_000)
             .await

@@ -113,7 +113,7 @@ async fn dashboard_compares_balance_volume_and_trade_counts_with_24_hours_ago() 
             ))
             .await
             .unwrap();
-        store
+        let theirs = store
             .insert_trade(&trade(other, 4, now - HOUR, None, dec("0")))
             .await
             .unwrap();
@@ -129,7 +129,7 @@ async fn dashboard_compares_balance_volume_and_trade_counts_with_24_hours_ago() 
             store.insert_fill(me, id, notional, at).await.unwrap();
         }
         store
-            .insert_fill(other, t1.id, dec("5000"), now - HOUR)
+            .insert_fill(other, theirs.id, dec("5000"), now - HOUR)
             .await
             .unwrap();
         let snapshot = |at: i64, equity: Decimal| BalanceSnapshot {
