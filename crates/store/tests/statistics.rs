@@ -232,17 +232,23 @@ async fn the_rollup_follows_every_insert_close_correction_and_reopen_of_a_trade(
     }
 }
 
+/// Users a and b, and a's closed trade (opened at 1,000, closed at 5,000).
+async fn two_users_and_a_trade_of_a(store: &Store) -> (i64, i64, Trade) {
+    let a = store.create_user("a", "h", 0).await.unwrap().id;
+    let b = store.create_user("b", "h", 0).await.unwrap().id;
+    let t = store
+        .insert_trade(&closed_trade(a, 1, 1_000, 5_000, dec!(1)))
+        .await
+        .unwrap();
+    (a, b, t)
+}
+
 /// A fill names its trade and that trade's user (migration 0033): one that names another
 /// user's trade, or a trade that does not exist, is refused and nothing is written.
 #[tokio::test]
 async fn a_fill_belongs_to_its_trades_user() {
     for (db, store) in TestDatabase::all_connected().await {
-        let a = store.create_user("a", "h", 0).await.unwrap().id;
-        let b = store.create_user("b", "h", 0).await.unwrap().id;
-        let t = store
-            .insert_trade(&closed_trade(a, 1, 1_000, 5_000, dec!(1)))
-            .await
-            .unwrap();
+        let (a, b, t) = two_users_and_a_trade_of_a(&store).await;
         store.insert_fill(a, t.id, dec!(10), 1_000).await.unwrap();
         assert!(
             store.insert_fill(b, t.id, dec!(99), 2_000).await.is_err(),
@@ -270,12 +276,7 @@ async fn a_fill_belongs_to_its_trades_user() {
 #[tokio::test]
 async fn fills_snapshots_and_counts_answer_for_an_instant_and_a_window() {
     for (db, store) in TestDatabase::all_connected().await {
-        let a = store.create_user("a", "h", 0).await.unwrap().id;
-        let b = store.create_user("b", "h", 0).await.unwrap().id;
-        let t = store
-            .insert_trade(&closed_trade(a, 1, 1_000, 5_000, dec!(1)))
-            .await
-            .unwrap();
+        let (a, b, t) = two_users_and_a_trade_of_a(&store).await;
         store
             .insert_fill(a, t.id, dec!(100.25), 1_000)
             .await

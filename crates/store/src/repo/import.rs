@@ -110,7 +110,7 @@ impl Statements {
 
     /// The INSERT of `rows` rows, its values still to bind.
     fn query(&mut self, rows: usize) -> Query<'_, Any, AnyArguments<'_>> {
-        if rows != self.rows || self.sql.is_empty() {
+        if rows != self.rows {
             self.sql = multi_row_insert(self.marks, &self.head, self.width, rows) + self.tail;
             self.rows = rows;
         }
