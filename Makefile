@@ -23,7 +23,15 @@ web: web-deps
 build: web
 	$(CARGO) build --release -p signaldesk-server
 
-test: lint test-rust test-web test-e2e faults fuzz
+# Each part in turn, stopping at the first failure, with its time (so a CI log shows where
+# the minutes go).
+TEST_PARTS := lint test-rust test-web test-e2e faults fuzz
+test: web-deps
+	@for part in $(TEST_PARTS); do \
+		start=$$(date +%s); \
+		$(MAKE) --no-print-directory -o web-deps $$part || exit 1; \
+		echo "== make $$part: $$(( $$(date +%s) - start )) s"; \
+	done
 
 lint: web-deps
 	$(CARGO) fmt --all -- --check
