@@ -83,7 +83,7 @@ async fn imported_chains_take_fresh_ids_and_keep_their_trades() {
             chain(user, "SOLUSDT", 30 * HOUR),
         ];
         // Newest first in the file, and a trade with no chain between them.
-        let trades = [
+        let trades = vec![
             (
                 closed_trade(user, "SOLUSDT", "imp-sol", 30 * HOUR, dec!(3)),
                 Some(2),
@@ -167,6 +167,57 @@ async fn imported_chains_take_fresh_ids_and_keep_their_trades() {
             db.label,
             next.id
         );
+        store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn every_imported_trade_gets_its_own_two_fills_across_chunks() {
+    // 2,500 trades: three INSERTs of trades (1,000, 1,000 and 500), each followed by its
+    // fills; the file lists them in another order than their opening times.
+    const COUNT: i64 = 2_500;
+    for (db, store) in TestDatabase::all_connected().await {
+        let user = store.create_user("trader", "h", 0).await.unwrap().id;
+        let trades: Vec<(Trade, Option<usize>)> = (0..COUNT)
+            .map(|n| (n * 7) % COUNT)
+            .map(|k| {
+                let mut t = closed_trade(user, "BTCUSDT", &format!("imp-{k}"), k * HOUR, dec!(1));
+                t.entry_price = Some(Decimal::from(2_000 + k));
+                t.exit_value = Decimal::from(k) + dec!(0.5);
+                (t, None)
+            })
+            .collect();
+        store
+            .import_history(user, AccountVenue::Paper, &[], &trades, &[])
+            .await
+            .unwrap();
+
+        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&db.url)
+            .await
+            .unwrap();
+        let fills: Vec<(String, String, i64)> = sqlx::query_as(
+            "SELECT t.client_order_id, f.notional, f.filled_at FROM fills f
+             JOIN trades t ON t.id = f.trade_id AND t.user_id = f.user_id
+             ORDER BY t.opened_at, f.filled_at",
+        )
+        .fetch_all(&mut conn)
+        .await
+        .unwrap();
+        assert_eq!(fills.len(), 2 * COUNT as usize, "{}", db.label);
+        for (k, pair) in (0..COUNT).zip(fills.chunks(2)) {
+            let opening = (dec!(0.1) * Decimal::from(2_000 + k)).to_string();
+            let closing = (Decimal::from(k) + dec!(0.5)).to_string();
+            let order_id = format!("imp-{k}");
+            assert_eq!(
+                pair,
+                [
+                    (order_id.clone(), opening, k * HOUR),
+                    (order_id, closing, k * HOUR + HOUR / 2),
+                ],
+                "{}: trade {k}'s fills",
+                db.label
+            );
+        }
         store.close().await;
     }
 }

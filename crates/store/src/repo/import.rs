@@ -14,7 +14,8 @@ use sqlx::{Any, Arguments, Row};
 
 use crate::repo::dashboard::BalanceSnapshot;
 use crate::repo::trades::{
-    bind_trade, side_str, Chain, Trade, TradeDecimals, INSERTED_COLUMNS, INSERTED_COLUMN_COUNT,
+    bind_trade, chain_status_str, side_str, Chain, Trade, TradeDecimals, INSERTED_COLUMNS,
+    INSERTED_COLUMN_COUNT,
 };
 use crate::{Store, StoreError};
 
@@ -22,7 +23,8 @@ use crate::{Store, StoreError};
 /// per statement (SQLite 32,766, PostgreSQL 65,535); fewer statements also mean fewer
 /// versions of the user's `trade_running` row on PostgreSQL (one per statement).
 const TRADES_PER_INSERT: usize = 1_000;
-const ROWS_PER_INSERT: usize = 2_000;
+/// Rows per INSERT of the other tables: a chunk of trades' fills (two a trade) in one.
+const ROWS_PER_INSERT: usize = 2 * TRADES_PER_INSERT;
 
 /// How values are written in a statement. sqlx's SQLite driver looks every named value
 /// (`$n`) up through the statement's list of names (`sqlite3_bind_parameter_name`), so a
@@ -84,16 +86,14 @@ pub(crate) fn multi_row_insert(marks: Marks, head: &str, width: usize, rows: usi
     sql
 }
 
-/// The multi-row INSERTs of one table: the statement of a full chunk is written once (a
-/// 1,000-row one has 29,000 values) and the arguments are sized up front.
+/// The multi-row INSERTs of one table, each written once for every row count it is used with
+/// (a full chunk of 1,000 trades has 29,000 values).
 struct Statements {
     marks: Marks,
     head: String,
     width: usize,
     tail: &'static str,
-    /// The last statement written and how many rows it has.
-    sql: String,
-    rows: usize,
+    by_rows: HashMap<usize, String>,
 }
 
 impl Statements {
@@ -103,20 +103,47 @@ impl Statements {
             head: head.to_string(),
             width,
             tail,
-            sql: String::new(),
-            rows: 0,
+            by_rows: HashMap::new(),
         }
     }
 
     /// The INSERT of `rows` rows, its values still to bind.
     fn query(&mut self, rows: usize) -> Query<'_, Any, AnyArguments<'_>> {
-        if rows != self.rows {
-            self.sql = multi_row_insert(self.marks, &self.head, self.width, rows) + self.tail;
-            self.rows = rows;
-        }
+        let (marks, head, width, tail) = (self.marks, &self.head, self.width, self.tail);
+        let sql = self
+            .by_rows
+            .entry(rows)
+            .or_insert_with(|| multi_row_insert(marks, head, width, rows) + tail);
         let mut arguments = AnyArguments::default();
-        arguments.reserve(rows * self.width, 0);
-        sqlx::query_with(&self.sql, arguments)
+        arguments.reserve(rows * width, 0);
+        sqlx::query_with(sql, arguments)
+    }
+}
+
+/// A trade's values as the text the database stores: its decimals and its opening fill's
+/// notional (qty x entry price), if it opened.
+struct TradeTexts {
+    decimals: TradeDecimals,
+    opening_notional: Option<String>,
+}
+
+impl TradeTexts {
+    fn of(t: &Trade) -> TradeTexts {
+        TradeTexts {
+            decimals: TradeDecimals::of(t),
+            opening_notional: t
+                .opened_at
+                .and(t.entry_price)
+                .map(|price| (t.qty * price).to_string()),
+        }
+    }
+
+    /// The trade's fills: the opening one (if it opened) and the closing one (if it closed),
+    /// as (notional, time).
+    fn fills<'a>(&'a self, t: &Trade) -> impl Iterator<Item = (&'a str, i64)> {
+        let opening = self.opening_notional.as_deref().zip(t.opened_at);
+        let closing = t.closed_at.map(|at| (self.decimals.exit_value(), at));
+        opening.into_iter().chain(closing)
     }
 }
 
@@ -173,6 +200,8 @@ impl Store {
     /// an opening fill (qty x entry price at `opened_at`) and a closing fill (`exit_value` at
     /// `closed_at`) per trade, and `snapshots` (one taken at the same instant is replaced; the
     /// last of equal instants wins). Nothing is written when any row fails.
+    ///
+    /// Each INSERT of 1,000 trades is followed by the one of their fills.
     pub async fn import_history(
         &self,
         user_id: i64,
@@ -223,10 +252,7 @@ impl Store {
                         .bind(*id)
                         .bind(user_id)
                         .bind(c.symbol.as_str())
-                        .bind(match c.status {
-                            crate::ChainStatus::Open => "OPEN",
-                            crate::ChainStatus::Closed => "CLOSED",
-                        })
+                        .bind(chain_status_str(c.status))
                         .bind(i64::from(c.step))
                         .bind(side_str(c.side))
                         .bind(c.won.map(|w| if w { "won" } else { "lost" }))
@@ -239,50 +265,48 @@ impl Store {
             // Oldest first, so each index grows at its end as the live trades make it grow.
             let mut trades: Vec<&(Trade, Option<usize>)> = trades.iter().collect();
             trades.sort_by_key(|(t, _)| (t.opened_at, t.created_at));
-            let mut ids: Vec<i64> = Vec::with_capacity(trades.len());
-            let mut statements = Statements::new(
+            let mut trade_statements = Statements::new(
                 marks,
                 &format!("INSERT INTO trades ({INSERTED_COLUMNS})"),
                 INSERTED_COLUMN_COUNT,
                 " RETURNING id, client_order_id",
             );
-            for chunk in trades.chunks(TRADES_PER_INSERT) {
-                let decimals: Vec<TradeDecimals> =
-                    chunk.iter().map(|(t, _)| TradeDecimals::of(t)).collect();
-                let mut q = statements.query(chunk.len());
-                for ((t, chain), decimals) in chunk.iter().zip(&decimals) {
+            let mut fill_statements = Statements::new(
+                marks,
+                "INSERT INTO fills (user_id, trade_id, notional, filled_at)",
+                4,
+                "",
+            );
+            for trades in trades.chunks(TRADES_PER_INSERT) {
+                let texts: Vec<TradeTexts> =
+                    trades.iter().map(|(t, _)| TradeTexts::of(t)).collect();
+                let mut q = trade_statements.query(trades.len());
+                for ((t, chain), text) in trades.iter().zip(&texts) {
                     let chain_id = chain.and_then(|i| chain_ids.get(i).copied());
-                    q = bind_trade(q, t, decimals, chain_id, Some(venue));
+                    q = bind_trade(q, t, &text.decimals, chain_id, Some(venue));
                 }
                 let rows = q.fetch_all(&mut *tx).await?;
                 let returned = rows
                     .iter()
                     .map(|row| Ok((row.try_get("client_order_id")?, row.try_get("id")?)))
                     .collect::<Result<Vec<(&str, i64)>, sqlx::Error>>()?;
-                let order_ids = chunk.iter().map(|(t, _)| t.client_order_id.as_str());
-                ids.extend(ids_in_order(order_ids, &returned)?);
-            }
+                let order_ids = trades.iter().map(|(t, _)| t.client_order_id.as_str());
+                let ids = ids_in_order(order_ids, &returned)?;
 
-            // Two fills per trade: the opening one and the closing one.
-            let mut fills = Vec::with_capacity(trades.len() * 2);
-            for ((t, _), id) in trades.iter().zip(ids) {
-                if let (Some(opened), Some(price)) = (t.opened_at, t.entry_price) {
-                    fills.push((id, (t.qty * price).to_string(), opened));
+                let fills: Vec<(i64, &str, i64)> = trades
+                    .iter()
+                    .zip(&texts)
+                    .zip(ids)
+                    .flat_map(|(((t, _), text), id)| {
+                        text.fills(t).map(move |(notional, at)| (id, notional, at))
+                    })
+                    .collect();
+                if fills.is_empty() {
+                    continue;
                 }
-                if let Some(closed) = t.closed_at {
-                    fills.push((id, t.exit_value.to_string(), closed));
-                }
-            }
-            let mut statements = Statements::new(
-                marks,
-                "INSERT INTO fills (user_id, trade_id, notional, filled_at)",
-                4,
-                "",
-            );
-            for chunk in fills.chunks(ROWS_PER_INSERT) {
-                let mut q = statements.query(chunk.len());
-                for (id, notional, at) in chunk {
-                    q = q.bind(user_id).bind(*id).bind(notional.as_str()).bind(*at);
+                let mut q = fill_statements.query(fills.len());
+                for (id, notional, at) in fills {
+                    q = q.bind(user_id).bind(id).bind(notional).bind(at);
                 }
                 q.execute(&mut *tx).await?;
             }
@@ -290,18 +314,17 @@ impl Store {
             let snapshots: BTreeMap<i64, &BalanceSnapshot> =
                 snapshots.iter().map(|s| (s.taken_at, s)).collect();
             let snapshots: Vec<_> = snapshots.into_values().collect();
+            let mut statements = Statements::new(
+                marks,
+                "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
+                     margin_balance, venue)",
+                6,
+                " ON CONFLICT (user_id, taken_at) DO UPDATE SET equity = excluded.equity,
+                     available_balance = excluded.available_balance,
+                     margin_balance = excluded.margin_balance, venue = excluded.venue",
+            );
             for chunk in snapshots.chunks(ROWS_PER_INSERT) {
-                let sql = multi_row_insert(
-                    marks,
-                    "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
-                         margin_balance, venue)",
-                    6,
-                    chunk.len(),
-                )
-                    + " ON CONFLICT (user_id, taken_at) DO UPDATE SET equity = excluded.equity,
-                         available_balance = excluded.available_balance,
-                         margin_balance = excluded.margin_balance, venue = excluded.venue";
-                let mut q = sqlx::query(&sql);
+                let mut q = statements.query(chunk.len());
                 for s in chunk {
                     q = q
                         .bind(user_id)
@@ -349,10 +372,17 @@ async fn reserve_chain_ids(
         .map_err(|_| StoreError::Invalid("too many chains in one import".into()))?;
     match backend {
         crate::Backend::Postgres => {
+            // The sequence named once: `nextval` of an expression looks the sequence up again
+            // for every id (0.1 s for 40,000), of a value given once it does not.
+            let sequence: String =
+                sqlx::query("SELECT pg_get_serial_sequence('martingale_chains', 'id') AS name")
+                    .fetch_one(&mut **tx)
+                    .await?
+                    .try_get("name")?;
             let rows = sqlx::query(
-                "SELECT nextval(pg_get_serial_sequence('martingale_chains', 'id')) AS id
-                 FROM generate_series(1, $1)",
+                "SELECT nextval(CAST($1 AS regclass)) AS id FROM generate_series(1, $2)",
             )
+            .bind(sequence)
             .bind(count)
             .fetch_all(&mut **tx)
             .await?;

@@ -238,7 +238,7 @@ fn chain_from_row(row: &AnyRow) -> Result<Chain, StoreError> {
     })
 }
 
-fn chain_status_str(status: ChainStatus) -> &'static str {
+pub(crate) fn chain_status_str(status: ChainStatus) -> &'static str {
     match status {
         ChainStatus::Open => "OPEN",
         ChainStatus::Closed => "CLOSED",
@@ -280,6 +280,11 @@ impl TradeDecimals {
 
     fn get(&self, i: usize) -> Option<&str> {
         self.0[i].as_deref()
+    }
+
+    /// `exit_value`'s text: the notional of the trade's closing fill.
+    pub(crate) fn exit_value(&self) -> &str {
+        self.get(6).unwrap_or_default()
     }
 }
 
