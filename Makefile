@@ -58,7 +58,7 @@ test-e2e: web-deps
 
 # SIGKILLs and a database outage against the debug binary, each followed by `signaldesk audit`
 # (docs/reliability.md, "Faults"); PostgreSQL too when TEST_DATABASE_URL is set. Needs root
-# (it mounts a tmpfs); about 5 minutes for both databases.
+# (it mounts a tmpfs); about 10 minutes for both databases.
 faults:
 	$(CARGO) build -p signaldesk-server -p signaldesk-faults
 	$(DEBUG_DIR)/signaldesk-faults --bin $(DEBUG_DIR)/signaldesk
