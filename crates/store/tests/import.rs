@@ -83,7 +83,7 @@ async fn imported_chains_take_fresh_ids_and_keep_their_trades() {
             chain(user, "SOLUSDT", 30 * HOUR),
         ];
         // Newest first in the file, and a trade with no chain between them.
-        let trades = vec![
+        let trades = [
             (
                 closed_trade(user, "SOLUSDT", "imp-sol", 30 * HOUR, dec!(3)),
                 Some(2),

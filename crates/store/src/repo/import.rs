@@ -23,8 +23,9 @@ use crate::{Store, StoreError};
 /// per statement (SQLite 32,766, PostgreSQL 65,535); fewer statements also mean fewer
 /// versions of the user's `trade_running` row on PostgreSQL (one per statement).
 const TRADES_PER_INSERT: usize = 1_000;
-/// Rows per INSERT of the other tables: a chunk of trades' fills (two a trade) in one.
-const ROWS_PER_INSERT: usize = 2 * TRADES_PER_INSERT;
+/// Rows per INSERT of chains and snapshots, and order ids per lookup. A chunk of trades'
+/// fills (at most two a trade, 4 values each) is one INSERT of its own.
+const ROWS_PER_INSERT: usize = 2_000;
 
 /// How values are written in a statement. sqlx's SQLite driver looks every named value
 /// (`$n`) up through the statement's list of names (`sqlite3_bind_parameter_name`), so a
