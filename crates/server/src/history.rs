@@ -260,8 +260,8 @@ pub async fn import(store: &Store, user_id: i64, path: &Path) -> anyhow::Result<
             margin_balance: s.margin_balance,
         })
         .collect();
-    // One transaction of multi-row INSERTs: all of the file or nothing, on the account the
-    // user is on now (statistics follow the account).
+    // One transaction: all of the file or nothing, on the account the user is on now
+    // (statistics follow the account).
     let venue = store.account_venue(user_id).await?;
     store
         .import_history(user_id, venue, &chains, &trades, &snapshots)

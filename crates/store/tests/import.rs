@@ -221,3 +221,92 @@ async fn every_imported_trade_gets_its_own_two_fills_across_chunks() {
         store.close().await;
     }
 }
+
+#[tokio::test]
+async fn imported_text_comes_back_as_written_and_the_figures_are_current() {
+    // Text COPY must escape on PostgreSQL: its separators, line ends, backslashes, its NULL
+    // and end-of-data markers; and characters beyond ASCII.
+    let reasons = [
+        "stop\tloss",
+        "line\nbreak\r\nand return\r",
+        "back\\slash \\N \\.",
+        "\\.",
+        "\\N",
+        "тейк-профит ✓",
+        "",
+    ];
+    for (db, store) in TestDatabase::all_connected().await {
+        let user = store.create_user("trader", "h", 0).await.unwrap().id;
+        let at = 5 * HOUR;
+        let kept = BalanceSnapshot {
+            taken_at: at,
+            equity: dec!(1),
+            available_balance: dec!(1),
+            margin_balance: dec!(1),
+        };
+        store
+            .record_balance_snapshot(user, AccountVenue::Paper, &kept, 0)
+            .await
+            .unwrap();
+        let trades: Vec<(Trade, Option<usize>)> = reasons
+            .iter()
+            .enumerate()
+            .map(|(k, reason)| {
+                let k = k as i64;
+                let pnl = if k % 2 == 0 { dec!(2.5) } else { dec!(-1.25) };
+                let mut t = closed_trade(user, "BTCUSDT", &format!("imp-\t{k}\\"), k * HOUR, pnl);
+                t.close_reason = Some((*reason).into());
+                (t, None)
+            })
+            .collect();
+        let replacing = BalanceSnapshot {
+            equity: dec!(10001.5),
+            ..kept.clone()
+        };
+        store
+            .import_history(user, AccountVenue::Paper, &[], &trades, &[replacing])
+            .await
+            .unwrap();
+
+        let all = store.all_trades(user).await.unwrap();
+        let written: Vec<(&str, &str)> = all
+            .iter()
+            .map(|t| {
+                (
+                    t.client_order_id.as_str(),
+                    t.close_reason.as_deref().unwrap(),
+                )
+            })
+            .collect();
+        let expected: Vec<(String, &str)> = reasons
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (format!("imp-\t{k}\\"), *r))
+            .collect();
+        let expected: Vec<(&str, &str)> = expected.iter().map(|(o, r)| (o.as_str(), *r)).collect();
+        assert_eq!(written, expected, "{}", db.label);
+
+        let snapshot = store
+            .balance_snapshot_at(user, AccountVenue::Paper, at)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(snapshot.equity, dec!(10001.5), "{}", db.label);
+
+        // Rebuilt right after the import: up to date, and equal to the trades.
+        assert_eq!(
+            store.running_statistics_agree(user).await.unwrap(),
+            Some(true),
+            "{}",
+            db.label
+        );
+        let figures = store
+            .running_statistics(user, AccountVenue::Paper)
+            .await
+            .unwrap();
+        assert_eq!(figures.trades, 7, "{}", db.label);
+        assert_eq!(figures.wins, 4, "{}", db.label);
+        assert_eq!(figures.pnl, dec!(6.25), "{}", db.label);
+        store.close().await;
+    }
+}

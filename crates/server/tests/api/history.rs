@@ -1,20 +1,23 @@
-//! `signaldesk history import` on the real binary and a SQLite file: a history is written
-//! whole (trades, fills, chain, snapshots, the statistics rollup); a bad file or a second
-//! import writes nothing.
+//! `signaldesk history import` on the real binary, on a SQLite file and on PostgreSQL when
+//! `TEST_DATABASE_URL` is set (the two write differently: multi-row INSERTs and COPY): a
+//! history is written whole (trades, fills, chain, snapshots, the statistics rollup and
+//! running figures); a bad file or a second import writes nothing.
 
 use signaldesk_core::account::AccountVenue;
 use std::path::Path;
 
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{ChainStatus, Store};
 
-use crate::cli::{create_user, signaldesk};
+use crate::cli::signaldesk;
 
-fn import(dir: &Path, history: &Value) -> std::process::Output {
+fn import(dir: &Path, url: &str, history: &Value) -> std::process::Output {
     let file = dir.join("history.json");
     std::fs::write(&file, history.to_string()).unwrap();
     signaldesk(dir)
+        .env("SIGNALDESK_DATABASE_URL", url)
         .args(["history", "import", "--username", "trader", "--file"])
         .arg(&file)
         .output()
@@ -45,14 +48,31 @@ fn history() -> Value {
 
 #[tokio::test]
 async fn a_history_file_is_imported_whole_and_only_once() {
+    for db in TestDatabase::all().await {
+        imported_whole_and_only_once(&db.url).await;
+    }
+}
+
+async fn imported_whole_and_only_once(url: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let created = create_user(dir.path(), "trader");
-    assert!(created.status.success());
+    let created = signaldesk(dir.path())
+        .env("SIGNALDESK_DATABASE_URL", url)
+        .args([
+            "user",
+            "create",
+            "--username",
+            "trader",
+            "--password",
+            "secret-pass-1",
+        ])
+        .output()
+        .unwrap();
+    assert!(created.status.success(), "{url}");
 
     // A bad trade anywhere in the file: refused with where and why, nothing written.
     let mut bad = history();
     bad["trades"][2]["status"] = json!("OPEN");
-    let out = import(dir.path(), &bad);
+    let out = import(dir.path(), url, &bad);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -61,13 +81,12 @@ async fn a_history_file_is_imported_whole_and_only_once() {
     );
     let mut unknown_chain = history();
     unknown_chain["trades"][0]["chain"] = json!("c9");
-    let out = import(dir.path(), &unknown_chain);
+    let out = import(dir.path(), url, &unknown_chain);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("trades[0].chain \"c9\" is not in chains")
     );
 
-    let url = format!("sqlite://{}/sd.db", dir.path().display());
-    let store = Store::connect(&url).await.unwrap();
+    let store = Store::connect(url).await.unwrap();
     let user = store.user_by_username("trader").await.unwrap().unwrap().id;
     let everything = |store: Store| async move {
         (
@@ -86,7 +105,7 @@ async fn a_history_file_is_imported_whole_and_only_once() {
     let (rollup, chains) = everything(store.clone()).await;
     assert!(rollup.is_empty() && chains.is_empty());
 
-    let out = import(dir.path(), &history());
+    let out = import(dir.path(), url, &history());
     assert!(
         out.status.success(),
         "{}",
@@ -130,9 +149,20 @@ async fn a_history_file_is_imported_whole_and_only_once() {
         .unwrap();
     assert_eq!(snapshot.equity.to_string(), "10014");
 
-    let again = import(dir.path(), &history());
+    let again = import(dir.path(), url, &history());
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already imported"));
+    // The running figures were rebuilt by the import: current, and equal to the trades.
+    assert_eq!(
+        store.running_statistics_agree(user).await.unwrap(),
+        Some(true)
+    );
+    let figures = store
+        .running_statistics(user, AccountVenue::Paper)
+        .await
+        .unwrap();
+    assert_eq!((figures.trades, figures.wins), (3, 2));
+    assert_eq!(figures.pnl, "13.9".parse::<Decimal>().unwrap());
     assert_eq!(
         everything(store.clone()).await.1.len(),
         1,

@@ -35,6 +35,11 @@ fn parse(column: &str, text: &str) -> Result<Decimal, StoreError> {
         .map_err(|e| StoreError::Corrupt(format!("{column} {text}: {e}")))
 }
 
+/// How a snapshot replaces the one taken at the same instant.
+pub(crate) const SNAPSHOT_UPSERT: &str = " ON CONFLICT (user_id, taken_at) DO UPDATE SET
+    equity = excluded.equity, available_balance = excluded.available_balance,
+    margin_balance = excluded.margin_balance, venue = excluded.venue";
+
 impl Store {
     /// Records one execution of a trade: `notional` = quantity x price, in USDT.
     pub async fn insert_fill(
@@ -90,13 +95,10 @@ impl Store {
         keep_after_ms: i64,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
+        sqlx::query(&format!(
             "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
-                 margin_balance, venue) VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (user_id, taken_at) DO UPDATE SET equity = excluded.equity,
-                 available_balance = excluded.available_balance,
-                 margin_balance = excluded.margin_balance, venue = excluded.venue",
-        )
+                 margin_balance, venue) VALUES ($1, $2, $3, $4, $5, $6){SNAPSHOT_UPSERT}"
+        ))
         .bind(user_id)
         .bind(snapshot.taken_at)
         .bind(snapshot.equity.to_string())

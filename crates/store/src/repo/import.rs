@@ -1,9 +1,11 @@
 //! A whole trading history written at once (`signaldesk history import`): chains, closed
-//! trades with their two fills each, and balance snapshots, in one transaction of multi-row
-//! INSERTs, all on one account of the user (statistics follow the account, docs/accounts.md).
-//! The rollup's and the running count's triggers follow every row; the running live
-//! statistics are rebuilt before the commit, so the first read after an import is as fast as
-//! any other.
+//! trades with their two fills each, and balance snapshots, in one transaction (multi-row
+//! INSERTs on SQLite, COPY on PostgreSQL), all on one account of the user (statistics follow
+//! the account, docs/accounts.md). The rollup's and the running count's triggers follow every
+//! row; the running live statistics are rebuilt right after the commit, so the first read
+//! after an import is as fast as any other.
+
+mod copy;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -12,19 +14,18 @@ use sqlx::any::AnyArguments;
 use sqlx::query::Query;
 use sqlx::{Any, Arguments, Row};
 
-use crate::repo::dashboard::BalanceSnapshot;
+use crate::repo::dashboard::{BalanceSnapshot, SNAPSHOT_UPSERT};
 use crate::repo::trades::{
     bind_trade, chain_status_str, side_str, Chain, Trade, TradeDecimals, INSERTED_COLUMNS,
     INSERTED_COLUMN_COUNT,
 };
 use crate::{Store, StoreError};
 
-/// Rows per INSERT: 1,000 trades (29,000 values) stays under both databases' limits on values
-/// per statement (SQLite 32,766, PostgreSQL 65,535); fewer statements also mean fewer
-/// versions of the user's `trade_running` row on PostgreSQL (one per statement).
+/// Trades per INSERT on SQLite: 1,000 trades (29,000 values) stays under its limit of
+/// 32,766 values per statement.
 const TRADES_PER_INSERT: usize = 1_000;
-/// Rows per INSERT of chains and snapshots, and order ids per lookup. A chunk of trades'
-/// fills (at most two a trade, 4 values each) is one INSERT of its own.
+/// Rows per INSERT of chains and snapshots on SQLite, and order ids per lookup. A chunk of
+/// trades' fills (at most two a trade, 4 values each) is one INSERT of its own.
 const ROWS_PER_INSERT: usize = 2_000;
 
 /// How values are written in a statement. sqlx's SQLite driver looks every named value
@@ -200,9 +201,11 @@ impl Store {
     /// `trades` each with the index in `chains` of its chain if any (`chain_id` is ignored),
     /// an opening fill (qty x entry price at `opened_at`) and a closing fill (`exit_value` at
     /// `closed_at`) per trade, and `snapshots` (one taken at the same instant is replaced; the
-    /// last of equal instants wins). Nothing is written when any row fails.
+    /// last of equal instants wins). Nothing is written when any row fails. Trade ids follow
+    /// the trades' open times.
     ///
-    /// Each INSERT of 1,000 trades is followed by the one of their fills.
+    /// SQLite takes multi-row INSERTs, each of 1,000 trades followed by the one of their
+    /// fills; PostgreSQL takes a COPY per table ([`copy`]).
     pub async fn import_history(
         &self,
         user_id: i64,
@@ -211,32 +214,58 @@ impl Store {
         trades: &[(Trade, Option<usize>)],
         snapshots: &[BalanceSnapshot],
     ) -> Result<(), StoreError> {
-        let marks = Marks::of(self);
-        let sqlite = self.backend() == crate::Backend::Sqlite;
+        // Oldest first, so each index grows at its end as the live trades make it grow.
+        let mut trades: Vec<&(Trade, Option<usize>)> = trades.iter().collect();
+        trades.sort_by_key(|(t, _)| (t.opened_at, t.created_at));
+        let snapshots: BTreeMap<i64, &BalanceSnapshot> =
+            snapshots.iter().map(|s| (s.taken_at, s)).collect();
+        let snapshots: Vec<&BalanceSnapshot> = snapshots.into_values().collect();
+        match self.backend() {
+            crate::Backend::Sqlite => {
+                self.insert_history(user_id, venue, chains, &trades, &snapshots)
+                    .await?
+            }
+            crate::Backend::Postgres => {
+                copy::import(self, user_id, venue, chains, &trades, &snapshots).await?
+            }
+        }
+        // The figures now, so the first read after an import is as fast as any other. They
+        // are only a copy: when this fails, the next read rebuilds them.
+        let mut conn = self.pool.acquire().await?;
+        if let Err(e) = crate::repo::running::rebuild(&mut conn, user_id, venue).await {
+            tracing::warn!(user_id, error = %e, "the running statistics wait for their next read");
+        }
+        Ok(())
+    }
+
+    /// SQLite's [`Store::import_history`]: `trades` in id order, `snapshots` of distinct
+    /// instants.
+    async fn insert_history(
+        &self,
+        user_id: i64,
+        venue: AccountVenue,
+        chains: &[Chain],
+        trades: &[&(Trade, Option<usize>)],
+        snapshots: &[&BalanceSnapshot],
+    ) -> Result<(), StoreError> {
+        let marks = Marks::Plain;
         let mut conn = self.pool.acquire().await?;
         // SQLite's page cache (2 MB by default) cannot hold the pages a large transaction
         // dirties: it spills them to the WAL and reads them back, over a million small writes
         // and reads for 100,000 trades, most of the import's time (system time). The import's
         // connection gets room for them while it writes; the cache is filled only as needed.
-        let default_cache: Option<i64> = if sqlite {
-            let row = sqlx::query("PRAGMA cache_size")
-                .fetch_one(&mut *conn)
-                .await?;
-            sqlx::query("PRAGMA cache_size = -262144")
-                .execute(&mut *conn)
-                .await?;
-            Some(row.try_get(0)?)
-        } else {
-            None
-        };
+        let default_cache: i64 = sqlx::query("PRAGMA cache_size")
+            .fetch_one(&mut *conn)
+            .await?
+            .try_get(0)?;
+        sqlx::query("PRAGMA cache_size = -262144")
+            .execute(&mut *conn)
+            .await?;
         let written: Result<(), StoreError> = async {
             use sqlx::Connection;
-            // SQLite: the write lock from the start, so the chain ids reserved below stay free.
-            let mut tx = match self.backend() {
-                crate::Backend::Sqlite => conn.begin_with("BEGIN IMMEDIATE").await?,
-                crate::Backend::Postgres => conn.begin().await?,
-            };
-            let chain_ids = reserve_chain_ids(&mut tx, self.backend(), chains.len()).await?;
+            // The write lock from the start, so the chain ids reserved below stay free.
+            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            let chain_ids = reserve_chain_ids(&mut tx, chains.len()).await?;
             let chain_rows: Vec<(&Chain, i64)> =
                 chains.iter().zip(chain_ids.iter().copied()).collect();
             let mut statements = Statements::new(
@@ -263,9 +292,6 @@ impl Store {
                 q.execute(&mut *tx).await?;
             }
 
-            // Oldest first, so each index grows at its end as the live trades make it grow.
-            let mut trades: Vec<&(Trade, Option<usize>)> = trades.iter().collect();
-            trades.sort_by_key(|(t, _)| (t.opened_at, t.created_at));
             let mut trade_statements = Statements::new(
                 marks,
                 &format!("INSERT INTO trades ({INSERTED_COLUMNS})"),
@@ -312,18 +338,9 @@ impl Store {
                 q.execute(&mut *tx).await?;
             }
 
-            let snapshots: BTreeMap<i64, &BalanceSnapshot> =
-                snapshots.iter().map(|s| (s.taken_at, s)).collect();
-            let snapshots: Vec<_> = snapshots.into_values().collect();
-            let mut statements = Statements::new(
-                marks,
-                "INSERT INTO balance_snapshots (user_id, taken_at, equity, available_balance,
-                     margin_balance, venue)",
-                6,
-                " ON CONFLICT (user_id, taken_at) DO UPDATE SET equity = excluded.equity,
-                     available_balance = excluded.available_balance,
-                     margin_balance = excluded.margin_balance, venue = excluded.venue",
-            );
+            let head = "INSERT INTO balance_snapshots (user_id, taken_at, equity,
+                 available_balance, margin_balance, venue)";
+            let mut statements = Statements::new(marks, head, 6, SNAPSHOT_UPSERT);
             for chunk in snapshots.chunks(ROWS_PER_INSERT) {
                 let mut q = statements.query(chunk.len());
                 for s in chunk {
@@ -337,33 +354,26 @@ impl Store {
                 }
                 q.execute(&mut *tx).await?;
             }
-
-            crate::repo::running::rebuild(&mut tx, user_id, venue).await?;
             tx.commit().await?;
             Ok(())
         }
         .await;
         // The cache's own size back (the connection returns to the pool), the import's
         // failure first if both failed.
-        if let Some(pages) = default_cache {
-            let restored = sqlx::query(&format!("PRAGMA cache_size = {pages}"))
-                .execute(&mut *conn)
-                .await;
-            written?;
-            restored?;
-            return Ok(());
-        }
-        written
+        let restored = sqlx::query(&format!("PRAGMA cache_size = {default_cache}"))
+            .execute(&mut *conn)
+            .await;
+        written?;
+        restored?;
+        Ok(())
     }
 }
 
-/// `count` ids for new martingale chains, free for this transaction to insert: PostgreSQL
-/// draws them from the table's sequence; SQLite, whose write lock the transaction holds,
-/// takes the ones after both the largest id and the AUTOINCREMENT counter (so an id of a
-/// deleted chain is never given again).
+/// `count` ids for new martingale chains, free for the SQLite transaction that holds the
+/// write lock: the ones after both the largest id and the AUTOINCREMENT counter (so an id of
+/// a deleted chain is never given again).
 async fn reserve_chain_ids(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    backend: crate::Backend,
     count: usize,
 ) -> Result<Vec<i64>, StoreError> {
     if count == 0 {
@@ -371,38 +381,15 @@ async fn reserve_chain_ids(
     }
     let count = i64::try_from(count)
         .map_err(|_| StoreError::Invalid("too many chains in one import".into()))?;
-    match backend {
-        crate::Backend::Postgres => {
-            // The sequence named once: `nextval` of an expression looks the sequence up again
-            // for every id (0.1 s for 40,000), of a value given once it does not.
-            let sequence: String =
-                sqlx::query("SELECT pg_get_serial_sequence('martingale_chains', 'id') AS name")
-                    .fetch_one(&mut **tx)
-                    .await?
-                    .try_get("name")?;
-            let rows = sqlx::query(
-                "SELECT nextval(CAST($1 AS regclass)) AS id FROM generate_series(1, $2)",
-            )
-            .bind(sequence)
-            .bind(count)
-            .fetch_all(&mut **tx)
-            .await?;
-            rows.iter()
-                .map(|r| r.try_get::<i64, _>("id").map_err(StoreError::from))
-                .collect()
-        }
-        crate::Backend::Sqlite => {
-            let row = sqlx::query(
-                "SELECT MAX(IFNULL((SELECT MAX(id) FROM martingale_chains), 0),
-                            IFNULL((SELECT seq FROM sqlite_sequence
-                                    WHERE name = 'martingale_chains'), 0)) AS last",
-            )
-            .fetch_one(&mut **tx)
-            .await?;
-            let last: i64 = row.try_get("last")?;
-            Ok((last + 1..=last + count).collect())
-        }
-    }
+    let row = sqlx::query(
+        "SELECT MAX(IFNULL((SELECT MAX(id) FROM martingale_chains), 0),
+                    IFNULL((SELECT seq FROM sqlite_sequence
+                            WHERE name = 'martingale_chains'), 0)) AS last",
+    )
+    .fetch_one(&mut **tx)
+    .await?;
+    let last: i64 = row.try_get("last")?;
+    Ok((last + 1..=last + count).collect())
 }
 
 #[cfg(test)]

@@ -245,12 +245,12 @@ pub(crate) fn chain_status_str(status: ChainStatus) -> &'static str {
     }
 }
 
-/// The columns a new trade is written with, in [`bind_trade`]'s order.
+/// The columns a new trade is written with, in [`trade_values`]' order.
 pub(crate) const INSERTED_COLUMNS: &str = "user_id, symbol, side, status, client_order_id,
     leverage, margin, qty, open_qty, entry_price, exit_price, closed_qty, exit_value, pnl, fees,
     volume, stop_loss, tp_step, close_reason, chain_id, chain_step, signal_id, signal_at,
     signal_price, created_at, opened_at, closed_at, venue, funding";
-/// How many values [`bind_trade`] binds.
+/// How many values [`trade_values`] gives.
 pub(crate) const INSERTED_COLUMN_COUNT: usize = 29;
 
 /// A trade's decimal values as the text the database stores, in [`INSERTED_COLUMNS`]'
@@ -288,8 +288,70 @@ impl TradeDecimals {
     }
 }
 
-/// Binds a new trade's values in [`INSERTED_COLUMNS`]' order (its chain and account given;
+/// One value of a row being written, typed so that a NULL keeps its column's type.
+#[derive(Clone, Copy)]
+pub(crate) enum Value<'a> {
+    Int(Option<i64>),
+    Text(Option<&'a str>),
+}
+
+impl<'a> Value<'a> {
+    pub(crate) fn bind(
+        self,
+        q: Query<'a, Any, AnyArguments<'a>>,
+    ) -> Query<'a, Any, AnyArguments<'a>> {
+        match self {
+            Value::Int(v) => q.bind(v),
+            Value::Text(v) => q.bind(v),
+        }
+    }
+}
+
+/// A new trade's values in [`INSERTED_COLUMNS`]' order (its chain and account given;
 /// `decimals` are [`TradeDecimals::of`] the trade).
+pub(crate) fn trade_values<'a>(
+    t: &'a Trade,
+    decimals: &'a TradeDecimals,
+    chain_id: Option<i64>,
+    venue: Option<AccountVenue>,
+) -> [Value<'a>; INSERTED_COLUMN_COUNT] {
+    let int = |v: i64| Value::Int(Some(v));
+    let text = |v: &'a str| Value::Text(Some(v));
+    let decimal = |i: usize| Value::Text(decimals.get(i));
+    [
+        int(t.user_id),
+        text(t.symbol.as_str()),
+        text(side_str(t.side)),
+        text(t.status.as_str()),
+        text(t.client_order_id.as_str()),
+        int(i64::from(t.leverage)),
+        decimal(0),
+        decimal(1),
+        decimal(2),
+        decimal(3),
+        decimal(4),
+        decimal(5),
+        decimal(6),
+        decimal(7),
+        decimal(8),
+        decimal(9),
+        decimal(10),
+        int(i64::from(t.tp_step)),
+        Value::Text(t.close_reason.as_deref()),
+        Value::Int(chain_id),
+        Value::Int(t.chain_step.map(i64::from)),
+        Value::Int(t.signal_id),
+        Value::Int(t.signal_at),
+        decimal(11),
+        int(t.created_at),
+        Value::Int(t.opened_at),
+        Value::Int(t.closed_at),
+        Value::Text(venue.map(AccountVenue::as_str)),
+        decimal(12),
+    ]
+}
+
+/// Binds a new trade's values in [`INSERTED_COLUMNS`]' order ([`trade_values`]).
 pub(crate) fn bind_trade<'q>(
     q: Query<'q, Any, AnyArguments<'q>>,
     t: &'q Trade,
@@ -297,35 +359,9 @@ pub(crate) fn bind_trade<'q>(
     chain_id: Option<i64>,
     venue: Option<AccountVenue>,
 ) -> Query<'q, Any, AnyArguments<'q>> {
-    q.bind(t.user_id)
-        .bind(t.symbol.as_str())
-        .bind(side_str(t.side))
-        .bind(t.status.as_str())
-        .bind(t.client_order_id.as_str())
-        .bind(i64::from(t.leverage))
-        .bind(decimals.get(0))
-        .bind(decimals.get(1))
-        .bind(decimals.get(2))
-        .bind(decimals.get(3))
-        .bind(decimals.get(4))
-        .bind(decimals.get(5))
-        .bind(decimals.get(6))
-        .bind(decimals.get(7))
-        .bind(decimals.get(8))
-        .bind(decimals.get(9))
-        .bind(decimals.get(10))
-        .bind(i64::from(t.tp_step))
-        .bind(t.close_reason.as_deref())
-        .bind(chain_id)
-        .bind(t.chain_step.map(i64::from))
-        .bind(t.signal_id)
-        .bind(t.signal_at)
-        .bind(decimals.get(11))
-        .bind(t.created_at)
-        .bind(t.opened_at)
-        .bind(t.closed_at)
-        .bind(venue.map(AccountVenue::as_str))
-        .bind(decimals.get(12))
+    trade_values(t, decimals, chain_id, venue)
+        .into_iter()
+        .fold(q, |q, v| v.bind(q))
 }
 
 impl Store {
