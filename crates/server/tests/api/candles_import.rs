@@ -6,7 +6,7 @@
 
 use signaldesk_store::test_support::TestDatabase;
 
-use crate::cli::signaldesk;
+use crate::cli::{create_user_command, signaldesk};
 
 const MINUTE_MS: i64 = 60_000;
 /// 2026-11-01T00:00:00Z.
@@ -147,16 +147,8 @@ async fn candles_import_reports_each_file_re_imports_nothing_and_refuses_bad_row
         );
 
         // A backtest of the second imported day and the next: not covered.
-        let user = signaldesk(dir.path())
+        let user = create_user_command(dir.path(), "trader")
             .env("SIGNALDESK_DATABASE_URL", &db.url)
-            .args([
-                "user",
-                "create",
-                "--username",
-                "trader",
-                "--password",
-                "secret-pass-1",
-            ])
             .output()
             .unwrap();
         assert!(

@@ -23,17 +23,21 @@ pub fn signaldesk(dir: &std::path::Path) -> Command {
 
 /// `signaldesk user create` of `username` (password "secret-pass-1") in `dir`.
 pub fn create_user(dir: &std::path::Path, username: &str) -> std::process::Output {
-    signaldesk(dir)
-        .args([
-            "user",
-            "create",
-            "--username",
-            username,
-            "--password",
-            "secret-pass-1",
-        ])
-        .output()
-        .unwrap()
+    create_user_command(dir, username).output().unwrap()
+}
+
+/// The command of [`create_user`], to run on another database (`SIGNALDESK_DATABASE_URL`).
+pub fn create_user_command(dir: &std::path::Path, username: &str) -> Command {
+    let mut cmd = signaldesk(dir);
+    cmd.args([
+        "user",
+        "create",
+        "--username",
+        username,
+        "--password",
+        "secret-pass-1",
+    ]);
+    cmd
 }
 
 #[test]

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use signaldesk_store::test_support::TestDatabase;
 use signaldesk_store::{ChainStatus, Store};
 
-use crate::cli::signaldesk;
+use crate::cli::{create_user_command, signaldesk};
 
 fn import(dir: &Path, url: &str, history: &Value) -> std::process::Output {
     let file = dir.join("history.json");
@@ -55,16 +55,8 @@ async fn a_history_file_is_imported_whole_and_only_once() {
 
 async fn imported_whole_and_only_once(url: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let created = signaldesk(dir.path())
+    let created = create_user_command(dir.path(), "trader")
         .env("SIGNALDESK_DATABASE_URL", url)
-        .args([
-            "user",
-            "create",
-            "--username",
-            "trader",
-            "--password",
-            "secret-pass-1",
-        ])
         .output()
         .unwrap();
     assert!(created.status.success(), "{url}");

@@ -122,6 +122,17 @@ impl Statements {
     }
 }
 
+/// A history as [`Store::import_history`] writes it.
+struct History<'a> {
+    user_id: i64,
+    venue: AccountVenue,
+    chains: &'a [Chain],
+    /// In the order their ids are to follow.
+    trades: Vec<&'a (Trade, Option<usize>)>,
+    /// Of distinct instants.
+    snapshots: Vec<&'a BalanceSnapshot>,
+}
+
 /// A trade's values as the text the database stores: its decimals and its opening fill's
 /// notional (qty x entry price), if it opened.
 struct TradeTexts {
@@ -219,15 +230,16 @@ impl Store {
         trades.sort_by_key(|(t, _)| (t.opened_at, t.created_at));
         let snapshots: BTreeMap<i64, &BalanceSnapshot> =
             snapshots.iter().map(|s| (s.taken_at, s)).collect();
-        let snapshots: Vec<&BalanceSnapshot> = snapshots.into_values().collect();
+        let history = History {
+            user_id,
+            venue,
+            chains,
+            trades,
+            snapshots: snapshots.into_values().collect(),
+        };
         match self.backend() {
-            crate::Backend::Sqlite => {
-                self.insert_history(user_id, venue, chains, &trades, &snapshots)
-                    .await?
-            }
-            crate::Backend::Postgres => {
-                copy::import(self, user_id, venue, chains, &trades, &snapshots).await?
-            }
+            crate::Backend::Sqlite => self.insert_history(&history).await?,
+            crate::Backend::Postgres => copy::import(self, &history).await?,
         }
         // The figures now, so the first read after an import is as fast as any other. They
         // are only a copy: when this fails, the next read rebuilds them.
@@ -238,16 +250,15 @@ impl Store {
         Ok(())
     }
 
-    /// SQLite's [`Store::import_history`]: `trades` in id order, `snapshots` of distinct
-    /// instants.
-    async fn insert_history(
-        &self,
-        user_id: i64,
-        venue: AccountVenue,
-        chains: &[Chain],
-        trades: &[&(Trade, Option<usize>)],
-        snapshots: &[&BalanceSnapshot],
-    ) -> Result<(), StoreError> {
+    /// SQLite's [`Store::import_history`].
+    async fn insert_history(&self, history: &History<'_>) -> Result<(), StoreError> {
+        let History {
+            user_id,
+            venue,
+            chains,
+            ref trades,
+            ref snapshots,
+        } = *history;
         let marks = Marks::Plain;
         let mut conn = self.pool.acquire().await?;
         // SQLite's page cache (2 MB by default) cannot hold the pages a large transaction

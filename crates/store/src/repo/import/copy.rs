@@ -9,29 +9,20 @@
 
 use std::io::Write;
 
-use signaldesk_core::account::AccountVenue;
 use sqlx::{Connection, PgConnection};
 
-use super::TradeTexts;
+use super::{History, TradeTexts};
 use crate::repo::dashboard::{BalanceSnapshot, SNAPSHOT_UPSERT};
-use crate::repo::trades::{
-    chain_status_str, side_str, trade_values, Chain, Trade, Value, INSERTED_COLUMNS,
-};
+use crate::repo::trades::{chain_status_str, side_str, trade_values, Value, INSERTED_COLUMNS};
 use crate::{Store, StoreError};
 
 /// Rows per message of a COPY: about 200 KB of trades.
 const ROWS_PER_SEND: usize = 1_000;
 
-/// Writes the history as [`Store::import_history`] describes; `trades` are in the order their
-/// ids are to follow and `snapshots` have distinct instants.
-pub(super) async fn import(
-    store: &Store,
-    user_id: i64,
-    venue: AccountVenue,
-    chains: &[Chain],
-    trades: &[&(Trade, Option<usize>)],
-    snapshots: &[&BalanceSnapshot],
-) -> Result<(), StoreError> {
+/// Writes `history` as [`Store::import_history`] describes.
+pub(super) async fn import(store: &Store, history: &History<'_>) -> Result<(), StoreError> {
+    let (user_id, venue, chains) = (history.user_id, history.venue, history.chains);
+    let (trades, snapshots) = (&history.trades, &history.snapshots);
     let mut conn = PgConnection::connect(&store.url).await?;
     let mut tx = conn.begin().await?;
     let chain_ids = next_ids(&mut tx, "martingale_chains", chains.len()).await?;
