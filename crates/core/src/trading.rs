@@ -387,19 +387,57 @@ pub fn symbol_not_chosen(settings: &BotSettings, symbol: &str, from_alert: bool)
         .then(|| format!("{symbol} is not in the Symbols setting"))
 }
 
+/// Why the clock forbids a new entry, in the user's time zone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryForbidden {
+    /// Today is one of the forbidden weekdays.
+    Day {
+        weekday: chrono::Weekday,
+        timezone: String,
+    },
+    /// The local time (`hour:minute`) is inside the forbidden hours `[start, end)`.
+    Hours {
+        hour: u8,
+        minute: u8,
+        start: u8,
+        end: u8,
+        timezone: String,
+    },
+}
+
+impl fmt::Display for EntryForbidden {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EntryForbidden::Day { weekday, timezone } => {
+                write!(f, "{weekday} is a forbidden day in {timezone}")
+            }
+            EntryForbidden::Hours {
+                hour,
+                minute,
+                start,
+                end,
+                timezone,
+            } => write!(
+                f,
+                "{hour:02}:{minute:02} in {timezone} is inside the forbidden hours \
+                 {start}:00-{end}:00"
+            ),
+        }
+    }
+}
+
 /// Why the clock forbids a new entry at `now`, if it does: a forbidden hour interval
 /// (`[start, end)`, wrapping past midnight) or a forbidden weekday (0 = Monday), both in
 /// the user's time zone.
-pub fn entry_forbidden(settings: &BotSettings, now: DateTime<Utc>) -> Option<String> {
+pub fn entry_forbidden(settings: &BotSettings, now: DateTime<Utc>) -> Option<EntryForbidden> {
     let local = now.with_timezone(&settings.timezone());
     if settings.forbidden_days_enabled {
         let weekday = local.weekday().num_days_from_monday() as u8;
         if settings.forbidden_days.contains(&weekday) {
-            return Some(format!(
-                "{} is a forbidden day in {}",
-                local.weekday(),
-                settings.user_timezone
-            ));
+            return Some(EntryForbidden::Day {
+                weekday: local.weekday(),
+                timezone: settings.user_timezone.clone(),
+            });
         }
     }
     if settings.forbidden_hours_enabled {
@@ -411,12 +449,13 @@ pub fn entry_forbidden(settings: &BotSettings, now: DateTime<Utc>) -> Option<Str
                 hour >= start || hour < end
             };
             if inside {
-                return Some(format!(
-                    "{:02}:{:02} in {} is inside the forbidden hours {start}:00-{end}:00",
-                    local.hour(),
-                    local.minute(),
-                    settings.user_timezone
-                ));
+                return Some(EntryForbidden::Hours {
+                    hour,
+                    minute: local.minute() as u8,
+                    start,
+                    end,
+                    timezone: settings.user_timezone.clone(),
+                });
             }
         }
     }
@@ -728,7 +767,10 @@ mod tests {
         assert!(entry_forbidden(&s, at(16, 0)).is_none());
         assert!(entry_forbidden(&s, at(13, 59)).is_none());
         // 21:30 UTC = 06:30 Tokyo.
-        assert!(entry_forbidden(&s, at(21, 30)).unwrap().contains("06:30"));
+        assert_eq!(
+            entry_forbidden(&s, at(21, 30)).unwrap().to_string(),
+            "06:30 in Asia/Tokyo is inside the forbidden hours 6:00-8:00"
+        );
         let off = BotSettings {
             forbidden_hours_enabled: false,
             ..s.clone()
@@ -746,7 +788,10 @@ mod tests {
         };
         // Monday 2026-11-23 03:00 UTC is still Sunday 22:00 in New York.
         let monday_utc = Utc.with_ymd_and_hms(2026, 11, 23, 3, 0, 0).unwrap();
-        assert!(entry_forbidden(&s, monday_utc).unwrap().contains("Sun"));
+        assert_eq!(
+            entry_forbidden(&s, monday_utc).unwrap().to_string(),
+            "Sun is a forbidden day in America/New_York"
+        );
         let later = Utc.with_ymd_and_hms(2026, 11, 23, 5, 0, 0).unwrap();
         assert!(entry_forbidden(&s, later).is_none());
     }

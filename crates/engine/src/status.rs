@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use signaldesk_core::account::AccountVenue;
 use signaldesk_core::settings::{BotMode, BotSettings};
-use signaldesk_core::trading::entry_forbidden;
+use signaldesk_core::trading::{entry_forbidden, EntryForbidden};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -79,11 +79,60 @@ pub enum NotTradingReason {
     LimitReached,
 }
 
-/// A [`NotTradingReason`] with the sentence that explains it.
+/// A [`NotTradingReason`] with the sentence that explains it (English) and the facts that
+/// sentence is made of, for a client that says it in another language.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct NotTrading {
     pub reason: NotTradingReason,
     pub detail: String,
+    pub facts: NotTradingFacts,
+}
+
+/// What a `NotTrading` detail says, as values.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NotTradingFacts {
+    /// The reason says it all (`worker_stopped`, `signals_inactive`).
+    None,
+    /// The server's own words for the cause (`out_of_sync`: the failed write; `circuit_breaker`:
+    /// the breaker's alert), in English.
+    Cause { text: String },
+    /// A forbidden weekday (0 = Monday) in the user's zone.
+    ForbiddenDay { weekday: u8, timezone: String },
+    /// The local time `HH:MM` inside the forbidden hours `[start, end)`.
+    ForbiddenHours {
+        local_time: String,
+        start: u8,
+        end: u8,
+        timezone: String,
+    },
+    /// `open` positions against the `max_trades` setting (classic mode).
+    OpenPositions { open: i64, max: i64 },
+    /// `open` chains against `martingale_max_active_chains` (martingale mode).
+    OpenChains { open: i64, max: i64 },
+}
+
+impl From<EntryForbidden> for NotTradingFacts {
+    fn from(why: EntryForbidden) -> NotTradingFacts {
+        match why {
+            EntryForbidden::Day { weekday, timezone } => NotTradingFacts::ForbiddenDay {
+                weekday: weekday.num_days_from_monday() as u8,
+                timezone,
+            },
+            EntryForbidden::Hours {
+                hour,
+                minute,
+                start,
+                end,
+                timezone,
+            } => NotTradingFacts::ForbiddenHours {
+                local_time: format!("{hour:02}:{minute:02}"),
+                start,
+                end,
+                timezone,
+            },
+        }
+    }
 }
 
 /// What [`not_trading`] reads.
@@ -105,7 +154,14 @@ pub struct TradingConditions<'a> {
 /// trading worker makes before an entry (`TradingWorker::try_entry`), read from the stored
 /// state so any instance answers alike.
 pub fn not_trading(c: &TradingConditions<'_>) -> Option<NotTrading> {
-    let because = |reason, detail: String| Some(NotTrading { reason, detail });
+    let because = |reason, detail: String, facts| {
+        Some(NotTrading {
+            reason,
+            detail,
+            facts,
+        })
+    };
+    let cause = |text: &String| NotTradingFacts::Cause { text: text.clone() };
     if !c.is_bot_running {
         return None;
     }
@@ -113,28 +169,36 @@ pub fn not_trading(c: &TradingConditions<'_>) -> Option<NotTrading> {
         return because(
             NotTradingReason::WorkerStopped,
             "the trading worker is not running: the logs say why".into(),
+            NotTradingFacts::None,
         );
     }
     if let Some(why) = &c.out_of_sync {
         return because(
             NotTradingReason::OutOfSync,
             format!("the books wait for a reconciliation with the venue: {why}"),
+            cause(why),
         );
     }
     if !c.is_signals_fetching_active {
         return because(
             NotTradingReason::SignalsInactive,
             "signals are off, so no signal reaches the bot".into(),
+            NotTradingFacts::None,
         );
     }
     if let Some(why) = &c.circuit_breaker {
         return because(
             NotTradingReason::CircuitBreaker,
             format!("circuit breaker: {why}"),
+            cause(why),
         );
     }
     if let Some(why) = entry_forbidden(c.settings, c.now) {
-        return because(NotTradingReason::ForbiddenWindow, why);
+        return because(
+            NotTradingReason::ForbiddenWindow,
+            why.to_string(),
+            why.into(),
+        );
     }
     match c.settings.bot_mode {
         BotMode::Classic if c.open_trades >= i64::from(c.settings.max_trades) => because(
@@ -143,6 +207,10 @@ pub fn not_trading(c: &TradingConditions<'_>) -> Option<NotTrading> {
                 "{} positions are open (max_trades {})",
                 c.open_trades, c.settings.max_trades
             ),
+            NotTradingFacts::OpenPositions {
+                open: c.open_trades,
+                max: i64::from(c.settings.max_trades),
+            },
         ),
         BotMode::Martingale
             if c.active_chains >= i64::from(c.settings.martingale_max_active_chains) =>
@@ -153,6 +221,10 @@ pub fn not_trading(c: &TradingConditions<'_>) -> Option<NotTrading> {
                     "{} martingale chains are open (martingale_max_active_chains {})",
                     c.active_chains, c.settings.martingale_max_active_chains
                 ),
+                NotTradingFacts::OpenChains {
+                    open: c.active_chains,
+                    max: i64::from(c.settings.martingale_max_active_chains),
+                },
             )
         }
         _ => None,
@@ -224,10 +296,23 @@ mod tests {
         let breaker = not_trading(&c).unwrap();
         assert_eq!(breaker.reason, NotTradingReason::CircuitBreaker);
         assert_eq!(breaker.detail, "circuit breaker: 3 losses in a row");
+        assert_eq!(
+            breaker.facts,
+            NotTradingFacts::Cause {
+                text: "3 losses in a row".into()
+            }
+        );
         c.circuit_breaker = None;
         let window = not_trading(&c).unwrap();
         assert_eq!(window.reason, NotTradingReason::ForbiddenWindow);
         assert_eq!(window.detail, "Wed is a forbidden day in Europe/Moscow");
+        assert_eq!(
+            window.facts,
+            NotTradingFacts::ForbiddenDay {
+                weekday: 2,
+                timezone: "Europe/Moscow".into()
+            }
+        );
         let mut open_days = settings.clone();
         open_days.forbidden_days_enabled = false;
         let c = TradingConditions {
@@ -237,6 +322,10 @@ mod tests {
         let limit = not_trading(&c).unwrap();
         assert_eq!(limit.reason, NotTradingReason::LimitReached);
         assert_eq!(limit.detail, "2 positions are open (max_trades 2)");
+        assert_eq!(
+            limit.facts,
+            NotTradingFacts::OpenPositions { open: 2, max: 2 }
+        );
         let c = TradingConditions {
             open_trades: 1,
             ..c
@@ -255,9 +344,34 @@ mod tests {
         c.open_trades = 5;
         assert_eq!(reason(&c), None);
         c.active_chains = 1;
+        let chains = not_trading(&c).unwrap();
         assert_eq!(
-            not_trading(&c).unwrap().detail,
+            chains.detail,
             "1 martingale chains are open (martingale_max_active_chains 1)"
+        );
+        assert_eq!(
+            chains.facts,
+            NotTradingFacts::OpenChains { open: 1, max: 1 }
+        );
+    }
+
+    #[test]
+    fn forbidden_hours_come_with_their_facts_for_another_language() {
+        let settings = BotSettings {
+            forbidden_hours_enabled: true,
+            forbidden_hours: vec![[12, 18]],
+            ..BotSettings::default()
+        };
+        // Wednesday 12:00 UTC is 15:00 in Moscow.
+        let why = not_trading(&conditions(&settings)).unwrap();
+        assert_eq!(
+            serde_json::to_value(&why).unwrap(),
+            serde_json::json!({
+                "reason": "forbidden_window",
+                "detail": "15:00 in Europe/Moscow is inside the forbidden hours 12:00-18:00",
+                "facts": {"kind": "forbidden_hours", "local_time": "15:00", "start": 12,
+                          "end": 18, "timezone": "Europe/Moscow"}
+            })
         );
     }
 }

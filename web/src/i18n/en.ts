@@ -155,6 +155,22 @@ export const en = {
         `The server running the bot (${instance}) stopped answering ${String(silentSecs)} s ago: another server takes the bot over within ${String(withinSecs)} s.`,
       /** Issue 33: why a running bot opens no position, with the page that explains it. */
       notTrading: (detail: string) => `Not trading: ${detail}.`,
+      /** The server's `not_trading.detail` sentences, made from its `facts` so each language has its own. */
+      notTradingWhy: {
+        workerStopped: 'the trading worker is not running: the logs say why',
+        outOfSync: (cause: string) => `the books wait for a reconciliation with the venue: ${cause}`,
+        signalsInactive: 'signals are off, so no signal reaches the bot',
+        circuitBreaker: (cause: string) => `circuit breaker: ${cause}`,
+        /** `weekday`: 0 = Monday, as the server counts. */
+        forbiddenDay: (weekday: number, timezone: string) =>
+          `${['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'][weekday] ?? String(weekday)} is a forbidden day in ${timezone}`,
+        forbiddenHours: (localTime: string, start: number, end: number, timezone: string) =>
+          `${localTime} in ${timezone} is inside the forbidden hours ${String(start)}:00-${String(end)}:00`,
+        openPositions: (open: number, max: number) =>
+          `${String(open)} positions are open (max_trades ${String(max)})`,
+        openChains: (open: number, max: number) =>
+          `${String(open)} martingale chains are open (martingale_max_active_chains ${String(max)})`,
+      },
       stopLeavesOpen: (count: number, venue: string) =>
         `Stop Bot closes nothing: ${count === 1 ? '1 position stays' : `${String(count)} positions stay`} open on ${venue}, each with its stop loss and take profit on the exchange.`,
       // None of them named like a sidebar link ("Settings", "Statistics"…), which a name matched

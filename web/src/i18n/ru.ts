@@ -1,6 +1,8 @@
 import type { Catalogue } from '@/i18n/catalogue'
 
-/** The Russian catalogue: the keys of `en.ts`, in trading Russian. Typed by en's shape, so a key missing here fails tsc. */
+/** Monday first, as the server counts (`weekday` 0 = Monday). */
+const WEEKDAYS = ['понедельник', 'вторник', 'среда', 'четверг', 'пятница', 'суббота', 'воскресенье']
+
 export const ru: Catalogue = {
   layout: {
     productName: 'Signal Desk',
@@ -117,6 +119,20 @@ export const ru: Catalogue = {
       ownerSilent: (instance: string, silentSecs: number, withinSecs: number) =>
         `Сервер, на котором работает бот (${instance}), не отвечает уже ${String(silentSecs)} с: другой сервер перехватит бота в течение ${String(withinSecs)} с.`,
       notTrading: (detail: string) => `Не торгует: ${detail}.`,
+      notTradingWhy: {
+        workerStopped: 'торговый процесс не запущен, причина в логе',
+        outOfSync: (cause: string) => `учёт сделок ждёт сверки с биржей: ${cause}`,
+        signalsInactive: 'сигналы выключены, и ни один сигнал не доходит до бота',
+        circuitBreaker: (cause: string) => `сработал автостоп: ${cause}`,
+        forbiddenDay: (weekday: number, timezone: string) =>
+          `${WEEKDAYS[weekday] ?? String(weekday)} — запретный день (${timezone})`,
+        forbiddenHours: (localTime: string, start: number, end: number, timezone: string) =>
+          `${localTime} (${timezone}) — в запретных часах ${String(start)}:00–${String(end)}:00`,
+        openPositions: (open: number, max: number) =>
+          `открыто позиций: ${String(open)} (max_trades ${String(max)})`,
+        openChains: (open: number, max: number) =>
+          `открыто цепочек мартингейла: ${String(open)} (martingale_max_active_chains ${String(max)})`,
+      },
       stopLeavesOpen: (count: number, venue: string) =>
         `Остановка бота ничего не закрывает: на ${venue} ${count === 1 ? 'остаётся открытой 1 позиция' : `остаются открытыми позиции: ${String(count)}`}, у каждой на бирже свои стоп-лосс и тейк-профит.`,
       notTradingLinks: {

@@ -39,6 +39,8 @@ export type HourRange = Schemas['BotSettings']['forbidden_hours'][number]
 /** GET /api/bot/status/ and the `status` of a control answer. */
 export type BotStatus = Schemas['BotStatus']
 export type NotTradingReason = Schemas['NotTradingReason']
+/** Why a running bot opens no position: the reason, the server's English sentence and its facts. */
+export type NotTrading = Schemas['NotTrading']
 /**
  * An exchange API key as listed: the key comes fully masked, the secret never; its permissions
  * and IP addresses as the exchange reported them at the last check (null until checked, and for

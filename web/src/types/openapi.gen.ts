@@ -1743,10 +1743,52 @@ export interface components {
             /** @description The reason in one or two sentences, for the trader. */
             text: string;
         };
-        /** @description A [`NotTradingReason`] with the sentence that explains it. */
+        /**
+         * @description A [`NotTradingReason`] with the sentence that explains it (English) and the facts that
+         *     sentence is made of, for a client that says it in another language.
+         */
         NotTrading: {
             detail: string;
+            facts: components["schemas"]["NotTradingFacts"];
             reason: components["schemas"]["NotTradingReason"];
+        };
+        /** @description What a `NotTrading` detail says, as values. */
+        NotTradingFacts: {
+            /** @enum {string} */
+            kind: "none";
+        } | {
+            /** @enum {string} */
+            kind: "cause";
+            text: string;
+        } | {
+            /** @enum {string} */
+            kind: "forbidden_day";
+            timezone: string;
+            /** Format: int32 */
+            weekday: number;
+        } | {
+            /** Format: int32 */
+            end: number;
+            /** @enum {string} */
+            kind: "forbidden_hours";
+            local_time: string;
+            /** Format: int32 */
+            start: number;
+            timezone: string;
+        } | {
+            /** @enum {string} */
+            kind: "open_positions";
+            /** Format: int64 */
+            max: number;
+            /** Format: int64 */
+            open: number;
+        } | {
+            /** @enum {string} */
+            kind: "open_chains";
+            /** Format: int64 */
+            max: number;
+            /** Format: int64 */
+            open: number;
         };
         /**
          * @description What keeps a running bot from opening positions, first that applies in this order.

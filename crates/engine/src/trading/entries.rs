@@ -60,7 +60,7 @@ impl TradingWorker {
         now: DateTime<Utc>,
     ) -> Result<(), Skip> {
         if let Some(why) = entry_forbidden(&self.settings, now) {
-            return Err(Skip::ForbiddenWindow(why));
+            return Err(Skip::ForbiddenWindow(why.to_string()));
         }
         if let Some(why) = self.circuit_breaker(now).await {
             return Err(Skip::CircuitBreaker(why));
@@ -170,7 +170,7 @@ impl TradingWorker {
     pub(super) async fn next_chain_step(&mut self, mut chain: Chain, now: DateTime<Utc>) {
         let step = chain.step + 1;
         if let Some(why) = match entry_forbidden(&self.settings, now) {
-            Some(why) => Some(why),
+            Some(why) => Some(why.to_string()),
             None => self.circuit_breaker(now).await,
         } {
             self.info(&format!(

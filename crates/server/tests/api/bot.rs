@@ -284,6 +284,13 @@ async fn the_status_says_why_a_running_bot_is_not_trading() {
             .is_some_and(|d| d.ends_with("is a forbidden day in Europe/Moscow")),
         "{why}"
     );
+    // The same as values, for a client in another language.
+    assert_eq!(why["facts"]["kind"], "forbidden_day", "{why}");
+    assert_eq!(why["facts"]["timezone"], "Europe/Moscow", "{why}");
+    assert!(
+        why["facts"]["weekday"].as_u64().is_some_and(|d| d < 7),
+        "{why}"
+    );
 
     app.call_ok(
         Method::POST,
@@ -293,10 +300,9 @@ async fn the_status_says_why_a_running_bot_is_not_trading() {
         StatusCode::OK,
     )
     .await;
-    assert_eq!(
-        not_trading(&app, &token).await["reason"],
-        "signals_inactive"
-    );
+    let why = not_trading(&app, &token).await;
+    assert_eq!(why["reason"], "signals_inactive");
+    assert_eq!(why["facts"], json!({"kind": "none"}));
 
     app.call_ok(
         Method::POST,

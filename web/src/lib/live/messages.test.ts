@@ -61,7 +61,11 @@ const examples: ServerMessage[] = [
         renewed_ms_ago: 800,
         taken_over_within_ms: null,
       },
-      not_trading: { reason: 'limit_reached', detail: '3 positions are open (max_trades 3)' },
+      not_trading: {
+        reason: 'limit_reached',
+        detail: '3 positions are open (max_trades 3)',
+        facts: { kind: 'open_positions', open: 3, max: 3 },
+      },
     },
   },
   {

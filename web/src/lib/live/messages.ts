@@ -106,6 +106,20 @@ const botStatusSchema = z.object({
         'limit_reached',
       ]),
       detail: z.string(),
+      facts: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('none') }),
+        z.object({ kind: z.literal('cause'), text: z.string() }),
+        z.object({ kind: z.literal('forbidden_day'), weekday: z.number(), timezone: z.string() }),
+        z.object({
+          kind: z.literal('forbidden_hours'),
+          local_time: z.string(),
+          start: z.number(),
+          end: z.number(),
+          timezone: z.string(),
+        }),
+        z.object({ kind: z.literal('open_positions'), open: z.number(), max: z.number() }),
+        z.object({ kind: z.literal('open_chains'), open: z.number(), max: z.number() }),
+      ]),
     })
     .nullable()
     .default(null),

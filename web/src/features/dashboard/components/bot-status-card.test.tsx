@@ -333,7 +333,11 @@ describe('bot status card', () => {
           is_bot_running: true,
           is_signals_fetching_active: true,
           trading_worker: 'running',
-          not_trading: { reason: 'forbidden_window', detail: 'Wed is a forbidden day in Europe/Moscow' },
+          not_trading: {
+            reason: 'forbidden_window',
+            detail: 'Wed is a forbidden day in Europe/Moscow',
+            facts: { kind: 'forbidden_day', weekday: 2, timezone: 'Europe/Moscow' },
+          },
         }),
       }),
     })
@@ -352,7 +356,11 @@ describe('bot status card', () => {
       type: 'bot_status',
       data: {
         ...free,
-        not_trading: { reason: 'signals_inactive', detail: 'signals are off, so no signal reaches the bot' },
+        not_trading: {
+          reason: 'signals_inactive',
+          detail: 'signals are off, so no signal reaches the bot',
+          facts: { kind: 'none' },
+        },
       },
     })
     const signals = await card.findByText(/^Not trading: signals are off/)
@@ -364,6 +372,85 @@ describe('bot status card', () => {
     await waitFor(() => {
       expect(card.queryByText(/^Not trading/)).not.toBeInTheDocument()
     })
+  })
+
+  it('says why in Russian from the facts, not with the server English sentence', async () => {
+    localStorage.setItem('language', 'ru')
+    const running = {
+      is_bot_running: true,
+      is_signals_fetching_active: true,
+      trading_worker: 'running' as const,
+    }
+    botServer(settingsRecord({ is_bot_running: true, is_signals_fetching_active: true }), {
+      'GET /api/bot/status/': () => ({
+        status: 200,
+        body: botStatusRecord({
+          ...running,
+          not_trading: {
+            reason: 'forbidden_window',
+            detail: '15:00 in Europe/Moscow is inside the forbidden hours 12:00-18:00',
+            facts: {
+              kind: 'forbidden_hours',
+              local_time: '15:00',
+              start: 12,
+              end: 18,
+              timezone: 'Europe/Moscow',
+            },
+          },
+        }),
+      }),
+    })
+    storeSession()
+    renderApp('/dashboard')
+    const card = within(await screen.findByRole('region', { name: 'Статус бота' }))
+    const line = await card.findByText(
+      /^Не торгует: 15:00 \(Europe\/Moscow\) — в запретных часах 12:00–18:00\./,
+    )
+    expect(within(line).getByRole('link', { name: 'Изменить запретные дни и часы' })).toBeInTheDocument()
+    expect(card.queryByText(/forbidden/)).not.toBeInTheDocument()
+    openLive()
+    const live = { ...botStatusRecord(running), status: 'running' }
+    const cases = [
+      [
+        {
+          reason: 'limit_reached',
+          detail: '2 martingale chains are open (martingale_max_active_chains 2)',
+          facts: { kind: 'open_chains', open: 2, max: 2 },
+        },
+        'Не торгует: открыто цепочек мартингейла: 2 (martingale_max_active_chains 2).',
+      ],
+      [
+        {
+          reason: 'circuit_breaker',
+          detail: 'circuit breaker: 3 losses in a row',
+          facts: { kind: 'cause', text: '3 losses in a row' },
+        },
+        'Не торгует: сработал автостоп: 3 losses in a row.',
+      ],
+      [
+        {
+          reason: 'forbidden_window',
+          detail: 'Sun is a forbidden day in Asia/Tokyo',
+          facts: { kind: 'forbidden_day', weekday: 6, timezone: 'Asia/Tokyo' },
+        },
+        'Не торгует: воскресенье — запретный день (Asia/Tokyo).',
+      ],
+      [
+        {
+          reason: 'worker_stopped',
+          detail: 'the trading worker is not running: the logs say why',
+          facts: { kind: 'none' },
+        },
+        'Не торгует: торговый процесс не запущен, причина в логе.',
+      ],
+    ] as const
+    for (const [notTrading, sentence] of cases) {
+      liveSend({ type: 'bot_status', data: { ...live, not_trading: notTrading } })
+      const said = await card.findByText(
+        (_, element) => element?.tagName === 'SPAN' && element.textContent.startsWith(sentence),
+      )
+      expect(said).toBeInTheDocument()
+    }
   })
 
   it('says how many positions Stop Bot leaves open, and where', async () => {

@@ -13,7 +13,7 @@ import { notify } from '@/lib/toast'
 import { cn } from '@/lib/utils'
 import { useLiveConnection } from '@/lib/live/use-live'
 import { isRealVenue, venueLabel, venueStrings } from '@/lib/venue'
-import type { BotMode, NotTradingReason } from '@/types/api'
+import type { BotMode, NotTrading, NotTradingReason } from '@/types/api'
 import { useApiKeys } from '@/features/api-keys/api/get-api-keys'
 import { useBotSettingsPolling } from '@/features/settings/api/get-bot-settings'
 import { useUpdateBotSettings } from '@/features/settings/api/update-bot-settings'
@@ -190,7 +190,7 @@ export function BotStatusCard() {
               </div>
             ) : null}
 
-            {notTrading ? <NotTradingLine reason={notTrading.reason} detail={notTrading.detail} /> : null}
+            {notTrading ? <NotTradingLine why={notTrading} /> : null}
 
             {silentOwner ? (
               <p role="status" className="text-sm text-muted-foreground">
@@ -290,15 +290,34 @@ const NOT_TRADING_PAGES: Record<NotTradingReason, string> = {
   limit_reached: '/settings',
 }
 
+/** The server's reason in the current language, made from its facts (its `detail` is English). */
+function notTradingDetail({ reason, facts }: NotTrading): string {
+  const why = s.notTradingWhy
+  switch (facts.kind) {
+    case 'none':
+      return reason === 'worker_stopped' ? why.workerStopped : why.signalsInactive
+    case 'cause':
+      return reason === 'out_of_sync' ? why.outOfSync(facts.text) : why.circuitBreaker(facts.text)
+    case 'forbidden_day':
+      return why.forbiddenDay(facts.weekday, facts.timezone)
+    case 'forbidden_hours':
+      return why.forbiddenHours(facts.local_time, facts.start, facts.end, facts.timezone)
+    case 'open_positions':
+      return why.openPositions(facts.open, facts.max)
+    case 'open_chains':
+      return why.openChains(facts.open, facts.max)
+  }
+}
+
 /** One line: why the running bot opens no position now, linking to the page that explains. */
-function NotTradingLine({ reason, detail }: { reason: NotTradingReason; detail: string }) {
+function NotTradingLine({ why }: { why: NotTrading }) {
   return (
-    <p role="status" data-reason={reason} className="flex items-start gap-2 text-sm">
+    <p role="status" data-reason={why.reason} className="flex items-start gap-2 text-sm">
       <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-destructive" />
       <span>
-        {s.notTrading(detail)}{' '}
-        <Link to={NOT_TRADING_PAGES[reason]} className="font-medium underline underline-offset-2">
-          {s.notTradingLinks[reason]}
+        {s.notTrading(notTradingDetail(why))}{' '}
+        <Link to={NOT_TRADING_PAGES[why.reason]} className="font-medium underline underline-offset-2">
+          {s.notTradingLinks[why.reason]}
         </Link>
       </span>
     </p>
