@@ -395,10 +395,9 @@ pub enum EntryForbidden {
         weekday: chrono::Weekday,
         timezone: String,
     },
-    /// The local time (`hour:minute`) is inside the forbidden hours `[start, end)`.
+    /// The local time (`HH:MM`) is inside the forbidden hours `[start, end)`.
     Hours {
-        hour: u8,
-        minute: u8,
+        local_time: String,
         start: u8,
         end: u8,
         timezone: String,
@@ -412,15 +411,13 @@ impl fmt::Display for EntryForbidden {
                 write!(f, "{weekday} is a forbidden day in {timezone}")
             }
             EntryForbidden::Hours {
-                hour,
-                minute,
+                local_time,
                 start,
                 end,
                 timezone,
             } => write!(
                 f,
-                "{hour:02}:{minute:02} in {timezone} is inside the forbidden hours \
-                 {start}:00-{end}:00"
+                "{local_time} in {timezone} is inside the forbidden hours {start}:00-{end}:00"
             ),
         }
     }
@@ -450,8 +447,7 @@ pub fn entry_forbidden(settings: &BotSettings, now: DateTime<Utc>) -> Option<Ent
             };
             if inside {
                 return Some(EntryForbidden::Hours {
-                    hour,
-                    minute: local.minute() as u8,
+                    local_time: format!("{hour:02}:{:02}", local.minute()),
                     start,
                     end,
                     timezone: settings.user_timezone.clone(),

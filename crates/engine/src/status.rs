@@ -120,13 +120,12 @@ impl From<EntryForbidden> for NotTradingFacts {
                 timezone,
             },
             EntryForbidden::Hours {
-                hour,
-                minute,
+                local_time,
                 start,
                 end,
                 timezone,
             } => NotTradingFacts::ForbiddenHours {
-                local_time: format!("{hour:02}:{minute:02}"),
+                local_time,
                 start,
                 end,
                 timezone,
