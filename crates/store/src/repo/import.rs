@@ -16,8 +16,8 @@ use sqlx::{Any, Arguments, Row};
 
 use crate::repo::dashboard::{BalanceSnapshot, SNAPSHOT_UPSERT};
 use crate::repo::trades::{
-    bind_trade, chain_status_str, side_str, Chain, Trade, TradeDecimals, INSERTED_COLUMNS,
-    INSERTED_COLUMN_COUNT,
+    bind_trade, chain_values, Chain, Trade, TradeDecimals, INSERTED_CHAIN_COLUMNS,
+    INSERTED_COLUMNS, INSERTED_COLUMN_COUNT,
 };
 use crate::{Store, StoreError};
 
@@ -281,24 +281,16 @@ impl Store {
                 chains.iter().zip(chain_ids.iter().copied()).collect();
             let mut statements = Statements::new(
                 marks,
-                "INSERT INTO martingale_chains (id, user_id, symbol, status, step, side, result,
-                     created_at, closed_at)",
+                &format!("INSERT INTO martingale_chains (id, {INSERTED_CHAIN_COLUMNS})"),
                 9,
                 "",
             );
             for chunk in chain_rows.chunks(ROWS_PER_INSERT) {
                 let mut q = statements.query(chunk.len());
                 for (c, id) in chunk {
-                    q = q
-                        .bind(*id)
-                        .bind(user_id)
-                        .bind(c.symbol.as_str())
-                        .bind(chain_status_str(c.status))
-                        .bind(i64::from(c.step))
-                        .bind(side_str(c.side))
-                        .bind(c.won.map(|w| if w { "won" } else { "lost" }))
-                        .bind(c.created_at)
-                        .bind(c.closed_at);
+                    q = chain_values(c, user_id)
+                        .into_iter()
+                        .fold(q.bind(*id), |q, v| v.bind(q));
                 }
                 q.execute(&mut *tx).await?;
             }

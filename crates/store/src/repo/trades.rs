@@ -217,6 +217,24 @@ pub struct Chain {
 const CHAIN_COLUMNS: &str =
     "id, user_id, symbol, status, step, side, result, created_at, closed_at";
 
+/// The columns a new chain is written with, in [`chain_values`]' order.
+pub(crate) const INSERTED_CHAIN_COLUMNS: &str =
+    "user_id, symbol, status, step, side, result, created_at, closed_at";
+
+/// A new chain's values in [`INSERTED_CHAIN_COLUMNS`]' order, as `user_id`'s.
+pub(crate) fn chain_values(c: &Chain, user_id: i64) -> [Value<'_>; 8] {
+    [
+        Value::Int(Some(user_id)),
+        Value::Text(Some(c.symbol.as_str())),
+        Value::Text(Some(chain_status_str(c.status))),
+        Value::Int(Some(i64::from(c.step))),
+        Value::Text(Some(side_str(c.side))),
+        Value::Text(c.won.map(|w| if w { "won" } else { "lost" })),
+        Value::Int(Some(c.created_at)),
+        Value::Int(c.closed_at),
+    ]
+}
+
 fn chain_from_row(row: &AnyRow) -> Result<Chain, StoreError> {
     let status: String = row.try_get("status")?;
     let side: String = row.try_get("side")?;
@@ -660,19 +678,12 @@ impl Store {
 
     pub async fn insert_chain(&self, c: &Chain) -> Result<Chain, StoreError> {
         let sql = format!(
-            "INSERT INTO martingale_chains (user_id, symbol, status, step, side, result,
-                 created_at, closed_at)
+            "INSERT INTO martingale_chains ({INSERTED_CHAIN_COLUMNS})
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {CHAIN_COLUMNS}"
         );
-        let row = sqlx::query(&sql)
-            .bind(c.user_id)
-            .bind(&c.symbol)
-            .bind(chain_status_str(c.status))
-            .bind(i64::from(c.step))
-            .bind(side_str(c.side))
-            .bind(c.won.map(|w| if w { "won" } else { "lost" }))
-            .bind(c.created_at)
-            .bind(c.closed_at)
+        let row = chain_values(c, c.user_id)
+            .into_iter()
+            .fold(sqlx::query(&sql), |q, v| v.bind(q))
             .fetch_one(&self.pool)
             .await?;
         chain_from_row(&row)

@@ -13,7 +13,9 @@ use sqlx::{Connection, PgConnection};
 
 use super::{History, TradeTexts};
 use crate::repo::dashboard::{BalanceSnapshot, SNAPSHOT_UPSERT};
-use crate::repo::trades::{chain_status_str, side_str, trade_values, Value, INSERTED_COLUMNS};
+use crate::repo::trades::{
+    chain_values, trade_values, Value, INSERTED_CHAIN_COLUMNS, INSERTED_COLUMNS,
+};
 use crate::{Store, StoreError};
 
 /// Rows per message of a COPY: about 200 KB of trades.
@@ -30,21 +32,10 @@ pub(super) async fn import(store: &Store, history: &History<'_>) -> Result<(), S
 
     copy_in(
         &mut tx,
-        "COPY martingale_chains (id, user_id, symbol, status, step, side, result, created_at,
-             closed_at) FROM STDIN",
+        &format!("COPY martingale_chains (id, {INSERTED_CHAIN_COLUMNS}) FROM STDIN"),
         chains.iter().zip(&chain_ids),
         |out, (c, &id)| {
-            out.row([
-                Value::Int(Some(id)),
-                Value::Int(Some(user_id)),
-                Value::Text(Some(c.symbol.as_str())),
-                Value::Text(Some(chain_status_str(c.status))),
-                Value::Int(Some(i64::from(c.step))),
-                Value::Text(Some(side_str(c.side))),
-                Value::Text(c.won.map(|w| if w { "won" } else { "lost" })),
-                Value::Int(Some(c.created_at)),
-                Value::Int(c.closed_at),
-            ])
+            out.row(std::iter::once(Value::Int(Some(id))).chain(chain_values(c, user_id)))
         },
     )
     .await?;
